@@ -1,0 +1,79 @@
+// Package envs holds the three permutation tasks of the SPG paper (sorting, maximum weight
+// matching and the Euclidean TSP): their seeded data, objectives, rewards, and the exact and
+// classical solvers that learned policies are compared against.
+package envs
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Task names a problem family.
+type Task string
+
+// The tasks of the paper.
+const (
+	TaskSort Task = "sort"
+	TaskMWM  Task = "mwm"
+	TaskTSP  Task = "tsp"
+)
+
+// Tasks lists every task, in the order the command line shows them.
+var Tasks = []Task{TaskMWM, TaskTSP, TaskSort}
+
+// Point is a location in the plane, written [x, y] in instance files.
+type Point [2]float64
+
+// Instance is one problem instance. Which fields are set depends on the task:
+// A and B for mwm, Points for tsp, Values for sort.
+type Instance struct {
+	A      []Point   `json:"a,omitempty"`
+	B      []Point   `json:"b,omitempty"`
+	Points []Point   `json:"points,omitempty"`
+	Values []float64 `json:"values,omitempty"`
+}
+
+// Env is one task at one size n. Permutation conventions (perm has length n):
+//   - mwm: perm[i] is the index in B matched to A[i]; objective = sum_i |A[i] - B[perm[i]]|, maximised.
+//   - tsp: perm is the visiting order; objective = closed tour length, minimised.
+//   - sort: perm lists indices in output order; objective = Kendall tau (tau-b) of Values[perm]
+//     against ascending order, maximised (1 when sorted).
+type Env interface {
+	// Task returns the task this environment poses.
+	Task() Task
+	// N returns the size of every instance.
+	N() int
+	// Generate returns instance index of the dataset drawn with seed. It is deterministic and
+	// uses O(1) memory: any index can be produced without producing the others.
+	Generate(seed uint64, index int) Instance
+	// Validate reports the first thing wrong with inst: a missing field, a size other than N,
+	// or a non-finite number.
+	Validate(inst Instance) error
+	// Objective scores perm on inst by the task's objective (see the conventions above).
+	Objective(inst Instance, perm []int) float64
+	// Maximize reports whether a larger objective is better.
+	Maximize() bool
+	// Reward is the reinforcement-learning reward of perm on inst; see each task for its
+	// normalisation.
+	Reward(inst Instance, perm []int) float64
+	// Solvers lists the solver names this task accepts; the first is the exact reference.
+	Solvers() []string
+	// Solve runs the named solver on inst. rng drives randomised solvers.
+	Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error)
+}
+
+// New returns the environment for task at size n (n >= 1).
+func New(task Task, n int) (Env, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("size n = %d: must be at least 1", n)
+	}
+	switch task {
+	case TaskSort:
+		return newSort(n), nil
+	case TaskMWM:
+		return newMWM(n), nil
+	case TaskTSP:
+		return newTSP(n), nil
+	}
+	return nil, fmt.Errorf("unknown task %q (want mwm, tsp or sort)", string(task))
+}
