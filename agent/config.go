@@ -1,0 +1,144 @@
+// Package agent is the SPG learner: the SPG+Matching and SPG+Sequential actor-critic networks as
+// gorgonia graphs over fused kernels, the training loop of the paper's Algorithm 1, its replay
+// buffer, live control, metrics and checkpoints.
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"spg-tui/envs"
+)
+
+// Config is everything that defines a training run. The defaults are the paper's (Table 3 of its
+// appendix) and the reference code's where the paper is silent.
+type Config struct {
+	Task envs.Task `json:"task"`
+	N    int       `json:"n"`
+	Seed uint64    `json:"seed"`
+
+	// Steps is the run's total number of training steps; a resumed run stops at the same step.
+	Steps int `json:"steps"`
+	// Batch is the number of fresh instances acted on per step and the minibatch size.
+	Batch int `json:"batch"`
+	// Buffer is the replay buffer's capacity in transitions; BufferMem caps its memory in bytes.
+	Buffer    int   `json:"buffer"`
+	BufferMem int64 `json:"buffer_mem"`
+
+	TrainSize int `json:"train_size"`
+	ValSize   int `json:"val_size"`
+	TestSize  int `json:"test_size"`
+
+	ActorLR      float64 `json:"actor_lr"`
+	CriticLR     float64 `json:"critic_lr"`
+	LRDecay      float64 `json:"lr_decay"`
+	LRDecayEvery int     `json:"lr_decay_every"`
+	AdamBeta1    float64 `json:"adam_beta1"`
+	AdamBeta2    float64 `json:"adam_beta2"`
+	AdamEps      float64 `json:"adam_eps"`
+	ClipNorm     float64 `json:"clip_norm"`
+
+	Tau           float64 `json:"tau"`
+	SinkhornIters int     `json:"sinkhorn_iters"`
+	Hidden        int     `json:"hidden"`
+
+	K        int     `json:"k"`
+	EpsStart float64 `json:"eps_start"`
+	EpsEnd   float64 `json:"eps_end"`
+	// EpsDecay is how much epsilon falls per epoch, spread linearly over the epoch's steps.
+	EpsDecay float64 `json:"eps_decay"`
+
+	CriticPenalty bool `json:"critic_penalty"`
+	Exploration   bool `json:"exploration"`
+
+	EvalEvery int `json:"eval_every"`
+	LogEvery  int `json:"log_every"`
+}
+
+// DefaultConfig returns the paper's settings for task at size n.
+func DefaultConfig(task envs.Task, n int) Config {
+	return Config{
+		Task: task, N: n, Seed: 1,
+		Batch: 128, Buffer: 1_000_000, BufferMem: 4 << 30,
+		TrainSize: envs.DefaultTrainSize, ValSize: envs.DefaultValSize, TestSize: envs.DefaultTestSize,
+		ActorLR: 1e-5, CriticLR: 2e-4, LRDecay: 0.95, LRDecayEvery: 5000,
+		AdamBeta1: 0.9, AdamBeta2: 0.999, AdamEps: 1e-8, ClipNorm: 1,
+		Tau: 0.05, SinkhornIters: 10, Hidden: 128,
+		K: 2, EpsStart: 1, EpsEnd: 0.01, EpsDecay: 0.05,
+		CriticPenalty: true, Exploration: true,
+		EvalEvery: 500, LogEvery: 50,
+	}
+}
+
+// StepsPerEpoch is one pass over the training set: TrainSize / Batch (3,906 at the defaults).
+func (c Config) StepsPerEpoch() int {
+	if c.Batch < 1 || c.TrainSize < c.Batch {
+		return 1
+	}
+	return c.TrainSize / c.Batch
+}
+
+// Epsilon is the exploration probability before the given step: EpsStart falling by EpsDecay per
+// epoch, linearly over the epoch's steps, never below EpsEnd.
+func (c Config) Epsilon(step int) float64 {
+	e := c.EpsStart - c.EpsDecay*float64(step)/float64(c.StepsPerEpoch())
+	return math.Max(e, c.EpsEnd)
+}
+
+// LRScale is the learning-rate multiplier at the given step: LRDecay every LRDecayEvery steps.
+func (c Config) LRScale(step int) float64 {
+	return math.Pow(c.LRDecay, float64(step/c.LRDecayEvery))
+}
+
+// MaxN is the largest supported size: permutations are stored as bytes in the replay buffer.
+const MaxN = 255
+
+// Validate returns an error naming the first invalid field.
+func (c Config) Validate() error {
+	if _, err := envs.New(c.Task, max(c.N, 1)); err != nil {
+		return fmt.Errorf("task: %v", err)
+	}
+	checks := []struct {
+		bad  bool
+		name string
+		msg  string
+	}{
+		{c.N < 2 || c.N > MaxN, "n", fmt.Sprintf("%d: must be in [2, %d]", c.N, MaxN)},
+		{c.Steps < 0, "steps", fmt.Sprintf("%d: must be >= 0", c.Steps)},
+		{c.Batch < 1, "batch", fmt.Sprintf("%d: must be >= 1", c.Batch)},
+		{c.Buffer < c.Batch, "buffer", fmt.Sprintf("%d: must hold at least one batch (%d)", c.Buffer, c.Batch)},
+		{c.BufferMem <= 0, "buffer-mem", fmt.Sprintf("%d: must be > 0", c.BufferMem)},
+		{c.TrainSize < c.Batch, "train-size", fmt.Sprintf("%d: must be >= batch (%d)", c.TrainSize, c.Batch)},
+		{c.ValSize < 1, "val-size", fmt.Sprintf("%d: must be >= 1", c.ValSize)},
+		{c.TestSize < 1, "test-size", fmt.Sprintf("%d: must be >= 1", c.TestSize)},
+		{!(c.ActorLR > 0) || math.IsInf(c.ActorLR, 0), "actor-lr", fmt.Sprintf("%g: must be a finite number > 0", c.ActorLR)},
+		{!(c.CriticLR > 0) || math.IsInf(c.CriticLR, 0), "critic-lr", fmt.Sprintf("%g: must be a finite number > 0", c.CriticLR)},
+		{!(c.LRDecay > 0 && c.LRDecay <= 1), "lr-decay", fmt.Sprintf("%g: must be in (0, 1]", c.LRDecay)},
+		{c.LRDecayEvery < 1, "lr-decay-every", fmt.Sprintf("%d: must be >= 1", c.LRDecayEvery)},
+		{!(c.AdamBeta1 >= 0 && c.AdamBeta1 < 1), "adam-beta1", fmt.Sprintf("%g: must be in [0, 1)", c.AdamBeta1)},
+		{!(c.AdamBeta2 >= 0 && c.AdamBeta2 < 1), "adam-beta2", fmt.Sprintf("%g: must be in [0, 1)", c.AdamBeta2)},
+		{!(c.AdamEps > 0), "adam-eps", fmt.Sprintf("%g: must be > 0", c.AdamEps)},
+		{!(c.ClipNorm > 0) || math.IsInf(c.ClipNorm, 0), "clip-norm", fmt.Sprintf("%g: must be a finite number > 0", c.ClipNorm)},
+		{!(c.Tau > 0) || math.IsInf(c.Tau, 0), "tau", fmt.Sprintf("%g: must be a finite number > 0", c.Tau)},
+		{c.SinkhornIters < 1, "sinkhorn-iters", fmt.Sprintf("%d: must be >= 1", c.SinkhornIters)},
+		{c.Hidden < 1, "hidden", fmt.Sprintf("%d: must be >= 1", c.Hidden)},
+		{c.K < 2 || c.K > c.N, "k", fmt.Sprintf("%d: must be in [2, n]", c.K)},
+		{!inUnit(c.EpsStart), "eps-start", fmt.Sprintf("%g: must be in [0, 1]", c.EpsStart)},
+		{!inUnit(c.EpsEnd), "eps-end", fmt.Sprintf("%g: must be in [0, 1]", c.EpsEnd)},
+		{!inUnit(c.EpsDecay), "eps-decay", fmt.Sprintf("%g: must be in [0, 1]", c.EpsDecay)},
+		{c.EvalEvery < 1, "eval-every", fmt.Sprintf("%d: must be >= 1", c.EvalEvery)},
+		{c.LogEvery < 1, "log-every", fmt.Sprintf("%d: must be >= 1", c.LogEvery)},
+	}
+	for _, ch := range checks {
+		if ch.bad {
+			return fmt.Errorf("%s %s", ch.name, ch.msg)
+		}
+	}
+	if c.EpsEnd > c.EpsStart {
+		return errors.New("eps-end must not exceed eps-start")
+	}
+	return nil
+}
+
+func inUnit(x float64) bool { return x >= 0 && x <= 1 }

@@ -1,0 +1,307 @@
+package envs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// File is an instance file: one task, one size n, and the instances, written as
+//
+//	{"task":"mwm","n":3,"instances":[{"a":[[x,y],...],"b":[[x,y],...]}]}
+//	{"task":"tsp","n":4,"instances":[{"points":[[x,y],...]}]}
+//	{"task":"sort","n":3,"instances":[{"values":[2,0,1]}]}
+type File struct {
+	Task      Task       `json:"task"`
+	N         int        `json:"n"`
+	Instances []Instance `json:"instances"`
+}
+
+// InputError is one problem found in an instance file. Index is the instance it concerns, or -1
+// when it concerns the file as a whole.
+type InputError struct {
+	Index int
+	Msg   string
+}
+
+func (e *InputError) Error() string {
+	if e.Index < 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("instance %d: %s", e.Index, e.Msg)
+}
+
+func fileError(format string, args ...any) error {
+	return &InputError{Index: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+func instanceError(i int, format string, args ...any) error {
+	return &InputError{Index: i, Msg: fmt.Sprintf(format, args...)}
+}
+
+// taskFields lists the instance fields each task requires.
+var taskFields = map[Task][]string{
+	TaskMWM:  {"a", "b"},
+	TaskTSP:  {"points"},
+	TaskSort: {"values"},
+}
+
+// ReadFile reads a whole instance file, validates every instance, and returns it with the
+// environment it describes. Nothing is returned unless the whole file is valid; the error is an
+// *InputError naming the instance and the problem.
+func ReadFile(r io.Reader) (*File, Env, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fileError("reading input: %v", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, fileError(`empty input: want an instance file {"task":...,"n":...,"instances":[...]}`)
+	}
+	task, n, raws, err := splitFile(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	env, err := New(task, n)
+	if err != nil {
+		return nil, nil, fileError("%v", err)
+	}
+	f := &File{Task: task, N: n, Instances: make([]Instance, len(raws))}
+	for i, raw := range raws {
+		inst, err := parseInstance(task, raw)
+		if err != nil {
+			return nil, nil, instanceError(i, "%v", err)
+		}
+		if err := env.Validate(inst); err != nil {
+			return nil, nil, instanceError(i, "%v", err)
+		}
+		f.Instances[i] = inst
+	}
+	return f, env, nil
+}
+
+// splitFile walks the top-level object token by token, so that a syntax error inside an instance
+// is reported with that instance's index.
+func splitFile(data []byte) (Task, int, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := expectDelim(dec, '{'); err != nil {
+		return "", 0, nil, fileError("malformed JSON: %s", syntaxMsg(err))
+	}
+	var (
+		task      Task
+		n         int
+		raws      []json.RawMessage
+		seen      = map[string]bool{}
+		malformed = func(err error) error { return fileError("malformed JSON: %s", syntaxMsg(err)) }
+	)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, nil, malformed(err)
+		}
+		key := tok.(string) // object keys are always strings
+		if seen[key] {
+			return "", 0, nil, fileError("field %q appears twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "task":
+			var s string
+			if err := dec.Decode(&s); err != nil {
+				return "", 0, nil, fileError(`field "task": want a string (mwm, tsp or sort)`)
+			}
+			task = Task(s)
+		case "n":
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return "", 0, nil, fileError("malformed JSON: %s", syntaxMsg(err))
+			}
+			num, isNum := v.(json.Number)
+			size, err := strconv.Atoi(string(num))
+			if !isNum || err != nil || size < 1 {
+				return "", 0, nil, fileError(`field "n": want a positive integer, got %s`, describeValue(v))
+			}
+			n = size
+		case "instances":
+			if err := expectDelim(dec, '['); err != nil {
+				return "", 0, nil, fileError(`field "instances": want an array: %s`, syntaxMsg(err))
+			}
+			for dec.More() {
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return "", 0, nil, instanceError(len(raws), "malformed JSON: %s", syntaxMsg(err))
+				}
+				raws = append(raws, raw)
+			}
+			if err := expectDelim(dec, ']'); err != nil {
+				return "", 0, nil, malformed(err)
+			}
+		default:
+			return "", 0, nil, fileError("unknown field %q (want task, n, instances)", key)
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return "", 0, nil, malformed(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", 0, nil, fileError("malformed JSON: unexpected data after the top-level object")
+	}
+	for _, k := range []string{"task", "n", "instances"} {
+		if !seen[k] {
+			return "", 0, nil, fileError("missing field %q", k)
+		}
+	}
+	if _, ok := taskFields[task]; !ok {
+		return "", 0, nil, fileError("unknown task %q (want mwm, tsp or sort)", string(task))
+	}
+	if len(raws) == 0 {
+		return "", 0, nil, fileError("the file has no instances")
+	}
+	return task, n, raws, nil
+}
+
+// syntaxMsg words a decoder error for a person: the decoder reports a truncated file as io.EOF.
+func syntaxMsg(err error) string {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "unexpected end of input"
+	}
+	return err.Error()
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %q, got %v", string(want), tok)
+	}
+	return nil
+}
+
+// parseInstance decodes one instance object of task, checking that every number is a finite
+// number. Sizes are checked by the environment.
+func parseInstance(task Task, raw json.RawMessage) (Instance, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var fields map[string]any
+	if err := dec.Decode(&fields); err != nil {
+		return Instance{}, errors.New("want an object")
+	}
+	want := taskFields[task]
+	for k := range fields {
+		if !contains(want, k) {
+			return Instance{}, fmt.Errorf("unexpected field %q for task %s", k, task)
+		}
+	}
+	var inst Instance
+	for _, k := range want {
+		v, ok := fields[k]
+		if !ok {
+			return Instance{}, fmt.Errorf("missing field %q", k)
+		}
+		var err error
+		switch k {
+		case "a":
+			inst.A, err = parsePoints(k, v)
+		case "b":
+			inst.B, err = parsePoints(k, v)
+		case "points":
+			inst.Points, err = parsePoints(k, v)
+		case "values":
+			inst.Values, err = parseNumbers(k, v)
+		}
+		if err != nil {
+			return Instance{}, err
+		}
+	}
+	return inst, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func parsePoints(name string, v any) ([]Point, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want an array of [x, y] points", name)
+	}
+	pts := make([]Point, len(list))
+	for i, p := range list {
+		xy, ok := p.([]any)
+		if !ok || len(xy) != 2 {
+			return nil, fmt.Errorf("%s[%d]: want a point [x, y]", name, i)
+		}
+		for j := range 2 {
+			f, err := parseNumber(fmt.Sprintf("%s[%d][%d]", name, i, j), xy[j])
+			if err != nil {
+				return nil, err
+			}
+			pts[i][j] = f
+		}
+	}
+	return pts, nil
+}
+
+func parseNumbers(name string, v any) ([]float64, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want an array of numbers", name)
+	}
+	out := make([]float64, len(list))
+	for i, x := range list {
+		f, err := parseNumber(fmt.Sprintf("%s[%d]", name, i), x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+func parseNumber(where string, v any) (float64, error) {
+	num, ok := v.(json.Number)
+	if !ok {
+		return 0, fmt.Errorf("%s is not a number (%s)", where, describeValue(v))
+	}
+	f, err := strconv.ParseFloat(num.String(), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("%s = %s is not a finite float64", where, num)
+	}
+	return f, nil
+}
+
+// describeValue names a decoded JSON value for an error message.
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case json.Number:
+		return string(x)
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// WriteFile writes f as one line of JSON. Coordinates keep full float64 precision, so reading the
+// file back gives the same instances.
+func WriteFile(w io.Writer, f *File) error {
+	enc := json.NewEncoder(w)
+	return enc.Encode(f)
+}

@@ -1,0 +1,67 @@
+package envs
+
+import (
+	"fmt"
+	"math"
+)
+
+// dist is the Euclidean distance between p and q. It is exactly symmetric: negating a
+// difference is exact, so dist(p, q) == dist(q, p) bit for bit.
+func dist(p, q Point) float64 {
+	dx, dy := p[0]-q[0], p[1]-q[1]
+	return math.Sqrt(dx*dx + dy*dy)
+}
+
+// DistanceMatrix fills dst, row-major len(a) x len(b), with dst[i*len(b)+j] = |a[i] - b[j]|.
+// DistanceMatrix(d, pts, pts) gives the symmetric matrix of a TSP instance.
+// It panics if len(dst) != len(a)*len(b).
+func DistanceMatrix(dst []float64, a, b []Point) {
+	if len(dst) != len(a)*len(b) {
+		panic(fmt.Sprintf("envs: distance matrix has %d entries, want %d x %d", len(dst), len(a), len(b)))
+	}
+	for i, p := range a {
+		row := dst[i*len(b) : (i+1)*len(b)]
+		for j, q := range b {
+			row[j] = dist(p, q)
+		}
+	}
+}
+
+// TourLength is the length of the closed tour visiting pts in the order tour
+// (returning from the last to the first). It does not allocate; tour must index pts.
+func TourLength(pts []Point, tour []int) float64 {
+	if len(tour) < 2 {
+		return 0
+	}
+	prev := pts[tour[len(tour)-1]]
+	var sum float64
+	for _, v := range tour {
+		sum += dist(prev, pts[v])
+		prev = pts[v]
+	}
+	return sum
+}
+
+// tourCost is the length of the closed tour under the row-major n x n cost matrix d.
+func tourCost(d []float64, n int, tour []int) float64 {
+	if len(tour) < 2 {
+		return 0
+	}
+	prev := tour[len(tour)-1]
+	var sum float64
+	for _, v := range tour {
+		sum += d[prev*n+v]
+		prev = v
+	}
+	return sum
+}
+
+// checkSquare panics unless d is n x n and tour has length n.
+func checkSquare(d []float64, n int, tour []int) {
+	if n < 1 || len(d) != n*n {
+		panic(fmt.Sprintf("envs: cost matrix has %d entries, want %d x %d", len(d), n, n))
+	}
+	if len(tour) != n {
+		panic(fmt.Sprintf("envs: tour has length %d, want %d", len(tour), n))
+	}
+}

@@ -1,0 +1,85 @@
+package envs
+
+import (
+	"math/rand/v2"
+	"sync"
+
+	"spg-tui/linalg/assign"
+)
+
+// mwmEnv is maximum-weight bipartite matching between two sets A and B of n points each,
+// uniform in the unit square, with weights the Euclidean distances. The objective is the
+// total matched distance (maximised). The reward is the mean matched distance,
+// objective / n, the normalisation of the authors' code (r = sum / N), so that rewards of
+// different sizes are on one scale.
+type mwmEnv struct{ n int }
+
+func newMWM(n int) *mwmEnv { return &mwmEnv{n: n} }
+
+// mwmSolvers lists the matching solvers, the exact one first.
+var mwmSolvers = []string{"hungarian", "greedy", "random"}
+
+// assignPool holds assignment workspaces, since an assign.Solver is not safe for
+// concurrent use and Solve may be called from several goroutines.
+var assignPool = sync.Pool{New: func() any { return new(assign.Solver) }}
+
+func (e *mwmEnv) Task() Task     { return TaskMWM }
+func (e *mwmEnv) N() int         { return e.n }
+func (e *mwmEnv) Maximize() bool { return true }
+
+func (e *mwmEnv) Solvers() []string { return append([]string(nil), mwmSolvers...) }
+
+// Generate draws A, then B: n points each, uniform in the unit square.
+func (e *mwmEnv) Generate(seed uint64, index int) Instance {
+	rng := instanceRNG(seed, index)
+	a := uniformPoints(rng, e.n)
+	return Instance{A: a, B: uniformPoints(rng, e.n)}
+}
+
+func (e *mwmEnv) Validate(inst Instance) error {
+	if err := checkPoints("a", inst.A, e.n); err != nil {
+		return err
+	}
+	return checkPoints("b", inst.B, e.n)
+}
+
+// Objective is sum_i |A[i] - B[perm[i]]|. It does not allocate.
+func (e *mwmEnv) Objective(inst Instance, perm []int) float64 {
+	var sum float64
+	for i, j := range perm {
+		sum += dist(inst.A[i], inst.B[j])
+	}
+	return sum
+}
+
+// Reward is the mean matched distance, Objective / n.
+func (e *mwmEnv) Reward(inst Instance, perm []int) float64 {
+	return e.Objective(inst, perm) / float64(e.n)
+}
+
+// Solve runs hungarian (exact assignment on the distance matrix), greedy (largest edge
+// first) or random.
+func (e *mwmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+	if err := e.Validate(inst); err != nil {
+		return nil, err
+	}
+	n := e.n
+	w := make([]float64, n*n)
+	DistanceMatrix(w, inst.A, inst.B)
+	perm := make([]int, n)
+	switch solver {
+	case "hungarian":
+		s := assignPool.Get().(*assign.Solver)
+		defer assignPool.Put(s)
+		if _, err := s.Maximize(w, n, perm); err != nil {
+			return nil, err
+		}
+	case "greedy":
+		GreedyAssignment(w, n, perm)
+	case "random":
+		return randomPerm(n, rng)
+	default:
+		return nil, unknownSolver(solver, TaskMWM, mwmSolvers)
+	}
+	return perm, nil
+}

@@ -1,0 +1,86 @@
+package envs
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+
+	"spg-tui/linalg/perm"
+)
+
+// sortEnv is sorting n numbers ascending. The objective and the reward are both Kendall's
+// tau-b of the output sequence against ascending order (1 when sorted, -1 when reversed).
+type sortEnv struct{ n int }
+
+func newSort(n int) *sortEnv { return &sortEnv{n: n} }
+
+// sortSolvers lists the sorting solvers, the exact one first.
+var sortSolvers = []string{"exact", "random"}
+
+func (e *sortEnv) Task() Task     { return TaskSort }
+func (e *sortEnv) N() int         { return e.n }
+func (e *sortEnv) Maximize() bool { return true }
+
+func (e *sortEnv) Solvers() []string { return append([]string(nil), sortSolvers...) }
+
+// Generate draws a uniformly random permutation of the integers 0..n-1, as float64.
+func (e *sortEnv) Generate(seed uint64, index int) Instance {
+	p := instanceRNG(seed, index).Perm(e.n)
+	vals := make([]float64, e.n)
+	for i, v := range p {
+		vals[i] = float64(v)
+	}
+	return Instance{Values: vals}
+}
+
+func (e *sortEnv) Validate(inst Instance) error { return checkValues("values", inst.Values, e.n) }
+
+// Objective is Kendall's tau-b between Values[perm] and the same values in ascending order.
+// For distinct values that is tau-b against the positions 0..n-1; with ties it still gives
+// 1 for every sorted output (ties in both sequences), where tau-b against positions would
+// not. A sequence with all values tied, or of length 1, is sorted and scores 1 (tau-b is
+// undefined there). The ends are exact: a non-decreasing output scores 1 and a
+// non-increasing one -1, as tau-b's division could round them.
+func (e *sortEnv) Objective(inst Instance, p []int) float64 {
+	out := make([]float64, len(p))
+	perm.Apply(out, inst.Values, p)
+	switch {
+	case slices.IsSorted(out):
+		return 1
+	case isNonIncreasing(out):
+		return -1
+	}
+	asc := slices.Clone(out)
+	slices.Sort(asc)
+	return max(-1, min(1, perm.KendallTau(out, asc)))
+}
+
+// isNonIncreasing reports whether xs never increases.
+func isNonIncreasing(xs []float64) bool {
+	for i := 1; i < len(xs); i++ {
+		if xs[i] > xs[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// Reward equals Objective.
+func (e *sortEnv) Reward(inst Instance, p []int) float64 { return e.Objective(inst, p) }
+
+// Solve runs exact (stable argsort ascending) or random.
+func (e *sortEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+	if err := e.Validate(inst); err != nil {
+		return nil, err
+	}
+	switch solver {
+	case "exact":
+		p := make([]int, e.n)
+		perm.Identity(p)
+		slices.SortStableFunc(p, func(i, j int) int { return cmp.Compare(inst.Values[i], inst.Values[j]) })
+		return p, nil
+	case "random":
+		return randomPerm(e.n, rng)
+	}
+	return nil, unknownSolver(solver, TaskSort, sortSolvers)
+}

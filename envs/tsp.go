@@ -1,0 +1,65 @@
+package envs
+
+import "math/rand/v2"
+
+// tspEnv is the Euclidean travelling salesman problem on n points uniform in the unit square.
+// The objective is the closed tour length (minimised); the reward is its negative.
+type tspEnv struct{ n int }
+
+func newTSP(n int) *tspEnv { return &tspEnv{n: n} }
+
+// tspSolvers lists the TSP solvers, the exact one first.
+var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "christofides", "random"}
+
+func (e *tspEnv) Task() Task     { return TaskTSP }
+func (e *tspEnv) N() int         { return e.n }
+func (e *tspEnv) Maximize() bool { return false }
+
+func (e *tspEnv) Solvers() []string { return append([]string(nil), tspSolvers...) }
+
+// Generate draws n points uniform in the unit square.
+func (e *tspEnv) Generate(seed uint64, index int) Instance {
+	rng := instanceRNG(seed, index)
+	return Instance{Points: uniformPoints(rng, e.n)}
+}
+
+func (e *tspEnv) Validate(inst Instance) error { return checkPoints("points", inst.Points, e.n) }
+
+// Objective is the closed tour length of visiting inst.Points in the order perm.
+func (e *tspEnv) Objective(inst Instance, perm []int) float64 {
+	return TourLength(inst.Points, perm)
+}
+
+// Reward is minus the tour length.
+func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective(inst, perm) }
+
+// Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
+// (farthest insertion), 2opt (nearest neighbour then 2-opt), christofides or random.
+func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+	if err := e.Validate(inst); err != nil {
+		return nil, err
+	}
+	n := e.n
+	d := make([]float64, n*n)
+	DistanceMatrix(d, inst.Points, inst.Points)
+	tour := make([]int, n)
+	switch solver {
+	case "exact":
+		opt, _, err := HeldKarp(d, n)
+		return opt, err
+	case "nn":
+		NearestNeighbour(d, n, tour)
+	case "farthest":
+		FarthestInsertion(d, n, tour)
+	case "2opt":
+		NearestNeighbour(d, n, tour)
+		TwoOpt(d, n, tour)
+	case "christofides":
+		Christofides(d, n, tour)
+	case "random":
+		return randomPerm(n, rng)
+	default:
+		return nil, unknownSolver(solver, TaskTSP, tspSolvers)
+	}
+	return tour, nil
+}

@@ -1,0 +1,13 @@
+//go:build !openblas
+
+package backend
+
+// Name describes the BLAS in use.
+func Name() string { return "pure Go (gonum)" }
+
+// Implementation returns the BLAS to hand to gorgonia (gorgonia.Use), or nil when the build
+// uses gonum's pure-Go BLAS, which is already gorgonia's default.
+func Implementation() BLAS { return nil }
+
+// EnsureCoreType does nothing in the pure-Go build; see the openblas build.
+func EnsureCoreType() {}
