@@ -1,0 +1,121 @@
+package ops
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/agent/ops/gradcheck"
+)
+
+// naiveDense is act(x w + b) row by row; b may be nil.
+func naiveDense(x, w, b []float64, in, out int, act Activation) []float64 {
+	rows := len(x) / in
+	y := make([]float64, rows*out)
+	for r := range rows {
+		for j := range out {
+			var s float64
+			if b != nil {
+				s = b[j]
+			}
+			for k := range in {
+				s += x[r*in+k] * w[k*out+j]
+			}
+			if act == LeakyReLU {
+				s = leaky(s)
+			}
+			y[r*out+j] = s
+		}
+	}
+	return y
+}
+
+func TestDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, act := range []Activation{Identity, LeakyReLU} {
+		for _, bias := range []bool{true, false} {
+			x, w, b := randDense(rng, 2, 3, 4), randDense(rng, 4, 5), randDense(rng, 5)
+			vals := []*tensor.Dense{x, w}
+			var bd []float64
+			if bias {
+				vals, bd = append(vals, b), b.Float64s()
+			}
+			build := func(o DenseOptions) func([]*G.Node) (*G.Node, error) {
+				o.Act = act
+				return func(p []*G.Node) (*G.Node, error) {
+					var bn *G.Node
+					if bias {
+						bn = p[2]
+					}
+					return Dense(p[0], p[1], bn, o)
+				}
+			}
+			want := naiveDense(x.Float64s(), w.Float64s(), bd, 4, 5, act)
+			checkForward(t, vals, want, 1e-6, build(DenseOptions{}))
+
+			res, err := gradcheck.Check(gradParams(vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+				y, err := build(DenseOptions{})(p)
+				if err != nil {
+					return nil, err
+				}
+				return probe(g, y, rng)
+			}, gradcheck.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("act %v, bias %v", act, bias)
+			checkGrads(t, res, 1e-6)
+		}
+	}
+}
+
+// With NoInputGrad only the weights are differentiated, with Frozen only the input; the
+// gradients that are still wanted stay right.
+func TestDenseOptions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	x, w, b := randDense(rng, 6, 3), randDense(rng, 3, 2), randDense(rng, 2)
+	constant := func(g *G.ExprGraph, v *tensor.Dense, name string) *G.Node {
+		return G.NewTensor(g, tensor.Float64, v.Dims(), G.WithShape(v.Shape()...), G.WithName(name), G.WithValue(v))
+	}
+	res, err := gradcheck.Check(gradParams(w, b), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		y, err := Dense(constant(g, x, "x"), p[0], p[1], DenseOptions{Act: LeakyReLU, NoInputGrad: true})
+		if err != nil {
+			return nil, err
+		}
+		return probe(g, y, rng)
+	}, gradcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrads(t, res, 1e-6)
+	res, err = gradcheck.Check(gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		y, err := Dense(p[0], constant(g, w, "w"), constant(g, b, "b"), DenseOptions{Act: LeakyReLU, Frozen: true})
+		if err != nil {
+			return nil, err
+		}
+		return probe(g, y, rng)
+	}, gradcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrads(t, res, 1e-6)
+}
+
+func TestDenseErrors(t *testing.T) {
+	g := G.NewGraph()
+	x := G.NewMatrix(g, tensor.Float64, G.WithShape(2, 3), G.WithName("x"))
+	w := G.NewMatrix(g, tensor.Float64, G.WithShape(4, 5), G.WithName("w"))
+	w2 := G.NewMatrix(g, tensor.Float64, G.WithShape(3, 5), G.WithName("w2"))
+	b := G.NewVector(g, tensor.Float64, G.WithShape(4), G.WithName("b"))
+	if _, err := Dense(x, w, nil, DenseOptions{}); err == nil {
+		t.Error("Dense accepted x (2,3) times w (4,5)")
+	}
+	if _, err := Dense(x, w2, b, DenseOptions{}); err == nil {
+		t.Error("Dense accepted a bias of length 4 for 5 outputs")
+	}
+	if _, err := Dense(x, w2, nil, DenseOptions{Act: Activation(9)}); err == nil {
+		t.Error("Dense accepted an unknown activation")
+	}
+}

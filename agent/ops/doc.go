@@ -1,0 +1,16 @@
+// Package ops bridges fused layer kernels (plain Go forward and backward passes over slices) into
+// gorgonia graphs, so that a whole GRU over a sequence, a Sinkhorn layer or a batch norm is one
+// graph node with correct symbolic differentiation instead of hundreds of primitive nodes.
+//
+// Apply turns a Kernel into a node. Its symbolic derivative is one backward node that runs the
+// kernel's Backward once per run and yields the gradient of the first differentiable input; the
+// other differentiable inputs get a cheap node each that reads their gradient from the same
+// backward pass. StopGradient is the identity with no derivative.
+//
+// Sinkhorn is the first real kernel. Subpackage gradcheck checks a graph's gradients against
+// finite differences.
+//
+// Graphs must be run by a TapeMachine (gorgonia's LispMachine re-runs nodes in ways that break
+// per-run state). Ops keep their forward state and output buffers between runs, so a graph must
+// not be run by two machines at the same time.
+package ops

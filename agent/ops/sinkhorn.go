@@ -1,0 +1,135 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/linalg/sinkhorn"
+)
+
+// SinkhornLayer is the handle of one Sinkhorn node: its temperature and iteration count are live
+// hyperparameters, changed between runs with SetTau and SetIters.
+type SinkhornLayer struct {
+	tau   float64
+	iters int
+
+	// The settings and saved iterates of the last forward pass, which its backward pass uses.
+	runTau   float64
+	runIters int
+	backward bool
+	saved32  []float32
+	saved64  []float64
+}
+
+// Sinkhorn adds the Sinkhorn layer M = exp(S^iters(X/tau)) (see package linalg/sinkhorn) over a
+// batch x of shape (B,N,N) as one node, differentiable with respect to x. The returned layer
+// sets tau and iters for later runs.
+func Sinkhorn(x *G.Node, tau float64, iters int) (*G.Node, *SinkhornLayer, error) {
+	l := &SinkhornLayer{}
+	if err := l.SetTau(tau); err != nil {
+		return nil, nil, err
+	}
+	if err := l.SetIters(iters); err != nil {
+		return nil, nil, err
+	}
+	n, err := Apply(l, x)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, l, nil
+}
+
+// SetTau sets the temperature (> 0, finite) from the next run on. Call it between runs only.
+func (l *SinkhornLayer) SetTau(tau float64) error {
+	if !(tau > 0) || math.IsInf(tau, 1) {
+		return fmt.Errorf("ops: Sinkhorn: tau = %v, want a finite tau > 0", tau)
+	}
+	l.tau = tau
+	return nil
+}
+
+// SetIters sets the number of row-and-column normalisations (>= 1) from the next run on. Call
+// it between runs only.
+func (l *SinkhornLayer) SetIters(iters int) error {
+	if iters < 1 {
+		return fmt.Errorf("ops: Sinkhorn: iters = %d, want >= 1", iters)
+	}
+	l.iters = iters
+	return nil
+}
+
+// Tau returns the temperature.
+func (l *SinkhornLayer) Tau() float64 { return l.tau }
+
+// Iters returns the number of iterations.
+func (l *SinkhornLayer) Iters() int { return l.iters }
+
+// Name implements Kernel.
+func (l *SinkhornLayer) Name() string { return "Sinkhorn" }
+
+// OutShape implements Kernel: the input's shape, which must be (B,N,N).
+func (l *SinkhornLayer) OutShape(in []tensor.Shape) (tensor.Shape, error) {
+	if len(in) != 1 || in[0].Dims() != 3 || in[0][1] != in[0][2] {
+		return nil, fmt.Errorf("input shape %v, want (B,N,N)", in)
+	}
+	return in[0].Clone(), nil
+}
+
+// Differentiable implements Kernel.
+func (l *SinkhornLayer) Differentiable(int) bool { return true }
+
+// EnableBackward implements BackwardAware: only then does the forward pass save its iterates.
+func (l *SinkhornLayer) EnableBackward() { l.backward = true }
+
+// Forward implements Kernel.
+func (l *SinkhornLayer) Forward(in []*tensor.Dense, out *tensor.Dense) error {
+	s := in[0].Shape()
+	b, n := s[0], s[1]
+	l.runTau, l.runIters = l.tau, l.iters
+	if in[0].Dtype() == tensor.Float32 {
+		l.saved32 = l.savedBuf32(b, n)
+		sinkhorn.Forward(Data[float32](out), Data[float32](in[0]), b, n, float32(l.runTau), l.runIters, l.saved32)
+	} else {
+		l.saved64 = l.savedBuf64(b, n)
+		sinkhorn.Forward(Data[float64](out), Data[float64](in[0]), b, n, l.runTau, l.runIters, l.saved64)
+	}
+	return nil
+}
+
+// Backward implements Kernel.
+func (l *SinkhornLayer) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, dIn []*tensor.Dense) error {
+	s := in[0].Shape()
+	b, n := s[0], s[1]
+	if in[0].Dtype() == tensor.Float32 {
+		sinkhorn.Backward(Data[float32](dIn[0]), Data[float32](dOut), l.saved32, b, n, float32(l.runTau), l.runIters)
+	} else {
+		sinkhorn.Backward(Data[float64](dIn[0]), Data[float64](dOut), l.saved64, b, n, l.runTau, l.runIters)
+	}
+	return nil
+}
+
+// savedBuf32 returns the buffer for the forward pass's saved iterates (nil when no backward pass
+// will read them), reallocated only when iters changed its size.
+func (l *SinkhornLayer) savedBuf32(b, n int) []float32 {
+	if !l.backward {
+		return nil
+	}
+	if k := sinkhorn.SavedLen(b, n, l.runIters); len(l.saved32) != k {
+		return make([]float32, k)
+	}
+	return l.saved32
+}
+
+// savedBuf64 is savedBuf32 for float64.
+func (l *SinkhornLayer) savedBuf64(b, n int) []float64 {
+	if !l.backward {
+		return nil
+	}
+	if k := sinkhorn.SavedLen(b, n, l.runIters); len(l.saved64) != k {
+		return make([]float64, k)
+	}
+	return l.saved64
+}
