@@ -1,19 +1,25 @@
 // Command spg-tui is an experiment console for Sinkhorn Policy Gradient: it generates and solves
-// permutation problems (sorting, maximum weight matching, Euclidean TSP) from the command line.
+// permutation problems (sorting, maximum weight matching, Euclidean TSP), trains SPG policies on
+// them and evaluates and benchmarks the result from the command line.
 // This file only wires flags to the packages that do the work.
 package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
+	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/linalg/backend"
 	"spg-tui/linalg/stats"
 )
 
@@ -30,9 +36,16 @@ type command struct {
 var commands = []command{
 	{"gen", "write a seeded instance file to stdout", runGen},
 	{"solve", "solve every instance of a file with an exact or classical solver (JSON Lines)", runSolve},
+	{"train", "train an SPG policy headless into a run directory (resumable)", runTrain},
+	{"eval", "solve every instance of a file with a trained policy (JSON Lines, like solve)", runEval},
+	{"bench", "time full training steps and print one JSON line", runBench},
 }
 
+// exitFailed is the exit status of a training run that failed after it started.
+const exitFailed = 1
+
 func main() {
+	backend.EnsureCoreType()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -143,16 +156,7 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *in == "" {
 		return fail(stderr, "solve", errors.New("--in is required (a file, or - for standard input)"))
 	}
-	r := stdin
-	if *in != "-" {
-		file, err := os.Open(*in)
-		if err != nil {
-			return fail(stderr, "solve", err)
-		}
-		defer file.Close()
-		r = file
-	}
-	f, env, err := envs.ReadFile(r)
+	f, env, err := readInstances(*in, stdin)
 	if err != nil {
 		return fail(stderr, "solve", err)
 	}
@@ -162,19 +166,199 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "solve", err)
 	}
 	elapsed := time.Since(start)
+	mean, err := writeSolutions(stdout, sols)
+	if err != nil {
+		return fail(stderr, "solve", err)
+	}
+	fmt.Fprintf(stderr, "solve: %d %s-%d instances, solver %s, mean objective %.6g, %s\n",
+		len(sols), env.Task(), env.N(), *solver, mean, elapsed.Round(time.Microsecond))
+	return 0
+}
+
+// readInstances reads and validates the instance file at path, or standard input for "-".
+func readInstances(path string, stdin io.Reader) (*envs.File, envs.Env, error) {
+	r := stdin
+	if path != "-" {
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer file.Close()
+		r = file
+	}
+	return envs.ReadFile(r)
+}
+
+// writeSolutions writes one JSON line per solution and returns their mean objective.
+func writeSolutions(stdout io.Writer, sols []envs.Solution) (float64, error) {
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	objectives := make([]float64, len(sols))
 	for i, s := range sols {
 		if err := enc.Encode(s); err != nil {
-			return fail(stderr, "solve", err)
+			return 0, err
 		}
 		objectives[i] = s.Objective
 	}
-	if err := w.Flush(); err != nil {
-		return fail(stderr, "solve", err)
+	return stats.Mean(objectives), w.Flush()
+}
+
+func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("train", "--task mwm|sort|tsp --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
+		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
+	cfg := agent.DefaultConfig("", 0)
+	finish := agent.RegisterFlags(fs, &cfg)
+	out := fs.String("out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
+	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
+	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return status
 	}
-	fmt.Fprintf(stderr, "solve: %d %s-%d instances, solver %s, mean objective %.6g, %s\n",
-		len(sols), env.Task(), env.N(), *solver, stats.Mean(objectives), elapsed.Round(time.Microsecond))
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var (
+		eng agent.Engine
+		err error
+	)
+	switch {
+	case *resume != "" && *out != "":
+		return fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
+	case *resume != "":
+		steps, err := agent.ResumeFlags(fs, *resume)
+		if err != nil {
+			return fail(stderr, "train", err)
+		}
+		if eng, err = agent.ResumeRun(*resume, steps); err != nil {
+			return fail(stderr, "train", err)
+		}
+	case !set["task"]:
+		return fail(stderr, "train", errors.New("--task is required (mwm, tsp or sort)"))
+	case !set["n"]:
+		return fail(stderr, "train", errors.New("--n is required"))
+	case *out == "":
+		return fail(stderr, "train", errors.New("--out is required (the run directory)"))
+	default:
+		if err = finish(); err != nil {
+			return fail(stderr, "train", err)
+		}
+		if eng, err = agent.StartRun(cfg, *out); err != nil {
+			return fail(stderr, "train", err)
+		}
+	}
+	return follow(eng, stdout, stderr, *jsonOut)
+}
+
+// follow prints a training run's records until it ends; SIGINT or SIGTERM stops it (with a
+// checkpoint). It returns the exit status.
+func follow(eng agent.Engine, stdout, stderr io.Writer, jsonOut bool) int {
+	info, cfg := eng.Info(), eng.Config()
+	fmt.Fprintf(stderr, "train: %s, seed %d, %d steps (%d per epoch), backend %s, run directory %s\n",
+		info.Title, info.Seed, cfg.Steps, cfg.StepsPerEpoch(), info.Backend, info.Dir)
+	fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
+		info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sig := ctx.Done()
+	enc := json.NewEncoder(stdout)
+	show := func(rec agent.Record) {
+		if jsonOut {
+			enc.Encode(rec)
+		}
+		if line := agent.ProgressLine(rec, cfg.Steps); line != "" {
+			fmt.Fprintln(stderr, "train:", line)
+		}
+	}
+	for done := false; !done; {
+		select {
+		case rec := <-eng.Records():
+			show(rec)
+		case <-sig:
+			fmt.Fprintln(stderr, "train: stopping: writing the checkpoint")
+			eng.Stop()
+			sig = nil
+		case <-eng.Done():
+			done = true
+		}
+	}
+	// Every record is in the stream's buffer by the time Done is closed.
+	for more := true; more; {
+		select {
+		case rec := <-eng.Records():
+			show(rec)
+		default:
+			more = false
+		}
+	}
+	st := eng.Status()
+	if st.Dropped > 0 {
+		fmt.Fprintf(stderr, "train: %d records were printed late or not at all; %s has them all\n", st.Dropped, agent.MetricsFile)
+	}
+	if err := eng.Err(); err != nil {
+		fmt.Fprintf(stderr, "spg-tui train: %v\n", err)
+		return exitFailed
+	}
+	if st.State == agent.StateStopped {
+		fmt.Fprintf(stderr, "train: stopped at step %d of %d; continue with: spg-tui train --resume %s\n", st.Step, st.TotalSteps, info.Dir)
+	}
+	return 0
+}
+
+func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|-")
+	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
+	in := fs.String("in", "", "instance file, or - for standard input (required)")
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return status
+	}
+	if *ckpt == "" {
+		return fail(stderr, "eval", errors.New("--checkpoint is required"))
+	}
+	if *in == "" {
+		return fail(stderr, "eval", errors.New("--in is required (a file, or - for standard input)"))
+	}
+	f, env, err := readInstances(*in, stdin)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	pol, err := agent.LoadPolicy(*ckpt)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	start := time.Now()
+	sols, err := pol.Solve(env, f.Instances)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	elapsed := time.Since(start)
+	mean, err := writeSolutions(stdout, sols)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d), mean objective %.6g, %s\n",
+		len(sols), env.Task(), env.N(), *ckpt, pol.Step(), mean, elapsed.Round(time.Microsecond))
+	return 0
+}
+
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("bench", "--task mwm|tsp|sort --n N [--batch B] [--steps K]")
+	task := fs.String("task", "", "task: mwm, tsp or sort (required)")
+	n := fs.Int("n", 0, "problem size (required)")
+	batch := fs.Int("batch", 128, "batch size")
+	steps := fs.Int("steps", 20, "timed steps (after 3 untimed warm-up steps)")
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return status
+	}
+	if *task == "" {
+		return fail(stderr, "bench", errors.New("--task is required (mwm, tsp or sort)"))
+	}
+	cfg := agent.DefaultConfig(envs.Task(*task), *n)
+	cfg.Batch = *batch
+	res, err := agent.Bench(cfg, *steps)
+	if err != nil {
+		return fail(stderr, "bench", err)
+	}
+	if err := json.NewEncoder(stdout).Encode(res); err != nil {
+		return fail(stderr, "bench", err)
+	}
 	return 0
 }

@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"spg-tui/agent"
 	"spg-tui/envs"
 )
 
@@ -144,10 +148,216 @@ func TestBadInputFailsCleanly(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{}, {"--help"}, {"gen", "--help"}, {"solve", "-h"}} {
+	for _, args := range [][]string{{}, {"--help"}, {"gen", "--help"}, {"solve", "-h"}, {"train", "--help"}, {"eval", "--help"}, {"bench", "-h"}} {
 		out, err := spgTUI(args...).Output()
 		if err != nil || !strings.Contains(string(out), "spg-tui") {
 			t.Errorf("%v: err %v, output %q", args, err, out)
+		}
+	}
+}
+
+// tinyTrain is a training run of the real learner that takes about a second.
+func tinyTrain(dir string, extra ...string) []string {
+	return append([]string{"train", "--task", "sort", "--n", "4", "--steps", "6", "--batch", "4",
+		"--train-size", "16", "--val-size", "8", "--test-size", "8", "--buffer", "64",
+		"--eval-every", "3", "--log-every", "2", "--seed", "3", "--out", dir}, extra...)
+}
+
+func TestTrainEvalResumeCLI(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := spgTUI(tinyTrain(dir, "--json")...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("train: %v: %s", err, errOut.String())
+	}
+	for _, want := range []string{"replay buffer capacity 64", "step 2/6", "val at step 3", "test at step 6", "done"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	// --json prints exactly the lines of metrics.jsonl.
+	file, err := os.ReadFile(filepath.Join(dir, agent.MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(file) {
+		t.Errorf("--json output differs from metrics.jsonl:\n%s\nvs\n%s", out.String(), file)
+	}
+	recs, err := agent.DecodeRecords(&out)
+	if err != nil || len(recs) < 8 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+
+	// eval: the trained policy on a gen file, in solve's format.
+	inst := filepath.Join(t.TempDir(), "sort4.json")
+	gen, err := spgTUI("gen", "--task", "sort", "--n", "4", "--count", "5", "--seed", "9").Output()
+	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
+		t.Fatal(err)
+	}
+	for _, ckpt := range []string{filepath.Join(dir, "checkpoints", "best"), dir} {
+		cmd = spgTUI("eval", "--checkpoint", ckpt, "--in", inst)
+		out.Reset()
+		errOut.Reset()
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("eval: %v: %s", err, errOut.String())
+		}
+		env, _ := envs.New(envs.TaskSort, 4)
+		sc := bufio.NewScanner(&out)
+		i := 0
+		for ; sc.Scan(); i++ {
+			var sol envs.Solution
+			if err := json.Unmarshal(sc.Bytes(), &sol); err != nil || sol.Index != i {
+				t.Fatalf("line %d: %v %+v", i, err, sol)
+			}
+			if got := env.Objective(env.Generate(9, i), sol.Perm); got != sol.Objective {
+				t.Errorf("line %d: objective %v, recomputed %v", i, sol.Objective, got)
+			}
+		}
+		if i != 5 || strings.Count(errOut.String(), "\n") != 1 || !strings.Contains(errOut.String(), "5 sort-4 instances") {
+			t.Errorf("%d lines; summary %q", i, errOut.String())
+		}
+	}
+
+	// A resume to a larger total appends to the same run.
+	cmd = spgTUI("train", "--resume", dir, "--steps", "8")
+	errOut.Reset()
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("resume: %v: %s", err, errOut.String())
+	}
+	recs, err = agent.ReadRecords(filepath.Join(dir, agent.MetricsFile))
+	if err != nil || recs[len(recs)-1].Step != 8 || recs[len(recs)-1].Event.Event != agent.EventDone {
+		t.Errorf("after the resume: last record %+v, %v", recs[len(recs)-1], err)
+	}
+}
+
+func TestTrainAndBenchRefuseBadInput(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if err := spgTUI(tinyTrain(run)...).Run(); err != nil {
+		t.Fatal(err)
+	}
+	tsp := filepath.Join(dir, "tsp.json")
+	gen, _ := spgTUI("gen", "--task", "tsp", "--n", "4", "--count", "2").Output()
+	sort5 := filepath.Join(dir, "sort5.json")
+	gen5, _ := spgTUI("gen", "--task", "sort", "--n", "5", "--count", "2").Output()
+	if os.WriteFile(tsp, gen, 0o644) != nil || os.WriteFile(sort5, gen5, 0o644) != nil {
+		t.Fatal("writing instance files")
+	}
+	fresh := filepath.Join(dir, "fresh")
+	base := []string{"train", "--task", "mwm", "--n", "5", "--steps", "3", "--out", fresh}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append(base, "--tau", "0"), "tau 0"},
+		{append(base, "--tau", "-0.5"), "tau -0.5"},
+		{append(base, "--sinkhorn-iters", "0"), "sinkhorn-iters 0"},
+		{append(base, "--batch", "0"), "batch 0"},
+		{append(base, "--actor-lr", "0"), "actor-lr 0"},
+		{append(base, "--critic-lr", "-1"), "critic-lr -1"},
+		{append(base, "--eps-start", "1.5"), "eps-start 1.5"},
+		{append(base, "--eps-end", "-0.1"), "eps-end -0.1"},
+		{append(base, "--buffer-mem", "1K"), "buffer-mem"},
+		{[]string{"train", "--task", "mwm", "--n", "1", "--out", fresh}, "n 1"},
+		{[]string{"train", "--task", "knapsack", "--n", "5", "--out", fresh}, `unknown task "knapsack"`},
+		{[]string{"train", "--n", "5", "--out", fresh}, "--task is required"},
+		{[]string{"train", "--task", "mwm", "--n", "5"}, "--out is required"},
+		{tinyTrain(run, "--tau", "0.5"), "tau"}, // another configuration in the run directory
+		{[]string{"train", "--resume", run, "--tau", "0.5"}, "--tau cannot change"},
+		{[]string{"train", "--resume", run, "--n", "5"}, "sort n = 4"},
+		{[]string{"train", "--resume", run}, "complete at step 6"},
+		{[]string{"train", "--resume", dir}, "config.json"},
+		{[]string{"eval", "--checkpoint", run, "--in", tsp}, "the checkpoint is for sort n = 4"},
+		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5"},
+		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
+		{[]string{"eval", "--in", sort5}, "--checkpoint is required"},
+		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
+		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
+		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},
+		{[]string{"bench", "--task", "tsp", "--n", "5", "--steps", "0"}, "steps 0"},
+	} {
+		cmd := spgTUI(tc.args...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
+			t.Errorf("%v: want exit status %d, got %v (stderr %q)", tc.args, exitUsage, err, errOut.String())
+			continue
+		}
+		if msg := errOut.String(); out.Len() != 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: want one line containing %q, got %q (stdout %q)", tc.args, tc.want, msg, out.String())
+		}
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Error("a refused configuration created its run directory")
+	}
+}
+
+func TestBenchPrintsOneJSONLine(t *testing.T) {
+	out, err := spgTUI("bench", "--task", "tsp", "--n", "5", "--batch", "8", "--steps", "3").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	if strings.Count(string(out), "\n") != 1 || json.Unmarshal(out, &res) != nil {
+		t.Fatalf("output %q", out)
+	}
+	for _, k := range []string{"median_ms_per_step", "min_ms", "max_ms", "backend", "task", "n", "batch", "steps", "gflops"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("no %q in %s", k, out)
+		}
+	}
+	if res["task"] != "tsp" || res["n"] != 5.0 || res["steps"] != 3.0 || !(res["min_ms"].(float64) > 0) ||
+		!(res["min_ms"].(float64) <= res["median_ms_per_step"].(float64)) || !(res["gflops"].(float64) > 0) {
+		t.Errorf("result %s", out)
+	}
+}
+
+// TestTrainStopsOnSignal sends SIGINT and SIGTERM to long training runs: each must checkpoint
+// and exit cleanly within 5 s, and the run must resume from there.
+func TestTrainStopsOnSignal(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		dir := filepath.Join(t.TempDir(), "run")
+		args := tinyTrain(dir)
+		args[6] = "1000000" // --steps
+		cmd := spgTUI(args...)
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stderr)
+		var log strings.Builder
+		for sc.Scan() {
+			log.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "step 4/") {
+				break
+			}
+		}
+		began := time.Now()
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		for sc.Scan() {
+			log.WriteString(sc.Text() + "\n")
+		}
+		err = cmd.Wait()
+		if d := time.Since(began); d > 5*time.Second {
+			t.Errorf("%v: exit took %s", sig, d)
+		}
+		if err != nil || !strings.Contains(log.String(), "stopped at step") {
+			t.Fatalf("%v: %v\n%s", sig, err, log.String())
+		}
+		m := regexp.MustCompile(`stopped at step (\d+) of`).FindStringSubmatch(log.String())
+		stopped, _ := strconv.Atoi(m[1])
+		if out, err := spgTUI("train", "--resume", dir, "--steps", strconv.Itoa(stopped+2)).CombinedOutput(); err != nil {
+			t.Fatalf("%v: resume: %v\n%s", sig, err, out)
 		}
 	}
 }

@@ -48,6 +48,8 @@ type Config struct {
 	EpsEnd   float64 `json:"eps_end"`
 	// EpsDecay is how much epsilon falls per epoch, spread linearly over the epoch's steps.
 	EpsDecay float64 `json:"eps_decay"`
+	// EpsAnchor is the step at which epsilon was EpsStart: 0, or the step of a live change.
+	EpsAnchor int `json:"eps_anchor,omitempty"`
 
 	CriticPenalty bool `json:"critic_penalty"`
 	Exploration   bool `json:"exploration"`
@@ -79,10 +81,10 @@ func (c Config) StepsPerEpoch() int {
 	return c.TrainSize / c.Batch
 }
 
-// Epsilon is the exploration probability before the given step: EpsStart falling by EpsDecay per
-// epoch, linearly over the epoch's steps, never below EpsEnd.
+// Epsilon is the exploration probability before the given step: EpsStart at step EpsAnchor,
+// falling by EpsDecay per epoch, linearly over the epoch's steps, never below EpsEnd.
 func (c Config) Epsilon(step int) float64 {
-	e := c.EpsStart - c.EpsDecay*float64(step)/float64(c.StepsPerEpoch())
+	e := c.EpsStart - c.EpsDecay*float64(step-c.EpsAnchor)/float64(c.StepsPerEpoch())
 	return math.Max(e, c.EpsEnd)
 }
 
@@ -127,6 +129,7 @@ func (c Config) Validate() error {
 		{!inUnit(c.EpsStart), "eps-start", fmt.Sprintf("%g: must be in [0, 1]", c.EpsStart)},
 		{!inUnit(c.EpsEnd), "eps-end", fmt.Sprintf("%g: must be in [0, 1]", c.EpsEnd)},
 		{!inUnit(c.EpsDecay), "eps-decay", fmt.Sprintf("%g: must be in [0, 1]", c.EpsDecay)},
+		{c.EpsAnchor < 0, "eps-anchor", fmt.Sprintf("%d: must be >= 0", c.EpsAnchor)},
 		{c.EvalEvery < 1, "eval-every", fmt.Sprintf("%d: must be >= 1", c.EvalEvery)},
 		{c.LogEvery < 1, "log-every", fmt.Sprintf("%d: must be >= 1", c.LogEvery)},
 	}

@@ -1,0 +1,101 @@
+package agent
+
+import (
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+	"spg-tui/envs"
+)
+
+// arch is one of the paper's two actor-critic architectures. Its builders add graph nodes over
+// parameter nodes of any float dtype: float32 for training, float64 for gradient checks.
+type arch interface {
+	// name is the model name shown to users.
+	name() string
+	// stateShape is the shape of a batch of b featurised states.
+	stateShape(b int) []int
+	actorSpecs() []paramSpec
+	criticSpecs() []paramSpec
+	// bnLayers names the critic's batch-norm layers (see criticCtx.norm).
+	bnLayers() []string
+	// actor adds M = Sinkhorn(actor logits(x)) for states x; sk sets tau and L between runs.
+	actor(x *G.Node, p nodeSet, tau float64, iters int) (m *G.Node, sk *ops.SinkhornLayer, err error)
+	// critic adds Q(x, a) (shape (B)) for each action a (B, N, N), computing the part that
+	// depends on the state only once.
+	critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error)
+}
+
+// newArch returns the architecture for task at size n with hidden width h.
+func newArch(task envs.Task, n, h int) arch {
+	if task == envs.TaskMWM {
+		return matching{n: n, h: h, k: Features(task)}
+	}
+	return sequential{n: n, h: h, k: Features(task)}
+}
+
+// criticCtx is how the critic is built into one graph.
+type criticCtx struct {
+	p nodeSet
+	// frozen: the critic's parameters are constants here (the actor's update).
+	frozen bool
+	// actionGrad: gradients flow back into the actions (the actor's update, through M').
+	actionGrad bool
+	// running, when non-nil, selects inference-mode batch norm with these running statistics
+	// (named layer.mean and layer.var); otherwise batch norm uses batch statistics.
+	running nodeSet
+	// uses lists the training-mode batch-norm applications in the order PyTorch would run them
+	// (the critic on P, then on M), for the running-statistics updates after a run.
+	uses []bnUse
+}
+
+// bnUse is one application of batch-norm layer name.
+type bnUse struct {
+	name  string
+	layer *ops.BatchNormLayer
+}
+
+// dense adds the critic's linear layer name (weights name.W, bias name.b if it has one).
+// data marks x as an input that needs no gradient.
+func (c *criticCtx) dense(x *G.Node, name string, act ops.Activation, data bool) (*G.Node, error) {
+	return ops.Dense(x, c.p.get(name+".W"), c.p[name+".b"], ops.DenseOptions{Act: act, NoInputGrad: data, Frozen: c.frozen})
+}
+
+// norm adds batch-norm layer name over the item channels of x (B, N, F), then LeakyReLU.
+func (c *criticCtx) norm(x *G.Node, name string) (*G.Node, error) {
+	gamma, beta := c.p.get(name+".gamma"), c.p.get(name+".beta")
+	if c.running != nil {
+		return ops.BatchNormInference(x, gamma, beta, c.running.get(name+".mean"), c.running.get(name+".var"), ops.LeakyReLU)
+	}
+	y, l, err := ops.BatchNorm(x, gamma, beta, ops.BatchNormOptions{Act: ops.LeakyReLU, Frozen: c.frozen})
+	if err != nil {
+		return nil, err
+	}
+	c.uses = append(c.uses, bnUse{name: name, layer: l})
+	return y, nil
+}
+
+// denseNorm adds LeakyReLU(BN(x W + b)) with layer and batch norm both called name.
+func (c *criticCtx) denseNorm(x *G.Node, name string, data bool) (*G.Node, error) {
+	y, err := c.dense(x, name, ops.Identity, data)
+	if err != nil {
+		return nil, err
+	}
+	return c.norm(y, name)
+}
+
+// head adds Q = (Y W1)^T W2 for Y (B, N, F), W1 (F, 1) and W2 (N, 1), no biases: shape (B).
+func (c *criticCtx) head(y *G.Node, w1, w2 string) (*G.Node, error) {
+	s := y.Shape()
+	o := ops.DenseOptions{Frozen: c.frozen}
+	v, err := ops.Dense(y, c.p.get(w1), nil, o) // (B, N, 1)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = G.Reshape(v, []int{s[0], s[1]}); err != nil {
+		return nil, err
+	}
+	if v, err = ops.Dense(v, c.p.get(w2), nil, o); err != nil { // (B, 1)
+		return nil, err
+	}
+	return G.Reshape(v, []int{s[0]})
+}

@@ -1,0 +1,221 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+)
+
+// A checkpoint file is the magic string followed by three sections: a JSON header, the
+// learner's MarshalBinary bytes and the replay buffer (empty in checkpoints/best). Each section
+// is its length (uint64, little endian), its bytes and their CRC-32C, so a damaged file is
+// refused rather than half-loaded.
+const checkpointMagic = "SPGCKPT1"
+
+// maxHeaderLen bounds the JSON header read from a file, against a corrupt length.
+const maxHeaderLen = 1 << 24
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// checkpointHeader is the JSON head of a checkpoint: the run's state besides the learner and
+// the buffer.
+type checkpointHeader struct {
+	// Config is the configuration in force, live changes included.
+	Config Config `json:"config"`
+	// Step is the number of training steps completed.
+	Step int `json:"step"`
+	// Wall is the training time in seconds so far.
+	Wall float64 `json:"wall"`
+	// RNG is the state of the generator behind exploration and minibatch sampling.
+	RNG []byte `json:"rng,omitempty"`
+	// Best is the best validation evaluation so far.
+	Best *bestEval `json:"best,omitempty"`
+	// LastEval is the step of the latest validation evaluation (-1 if none).
+	LastEval int `json:"last_eval"`
+	// Interval holds the sums of the logging interval in progress.
+	Interval intervalStats `json:"interval"`
+}
+
+// bestEval identifies the best validation evaluation.
+type bestEval struct {
+	Step   int     `json:"step"`
+	Metric float64 `json:"metric"`
+}
+
+// writeCheckpoint writes a checkpoint to path atomically: on any error, the file already there
+// stays as it was. replay may be nil.
+func writeCheckpoint(path string, h *checkpointHeader, learner []byte, replay *Replay) error {
+	head, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, func(w io.Writer) error {
+		if _, err := io.WriteString(w, checkpointMagic); err != nil {
+			return err
+		}
+		if err := writeSection(w, int64(len(head)), bytesWriter(head)); err != nil {
+			return err
+		}
+		if err := writeSection(w, int64(len(learner)), bytesWriter(learner)); err != nil {
+			return err
+		}
+		if replay == nil {
+			return writeSection(w, 0, bytesWriter(nil))
+		}
+		return writeSection(w, replay.EncodedLen(), func(w io.Writer) error {
+			_, err := replay.WriteTo(w)
+			return err
+		})
+	})
+}
+
+func bytesWriter(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}
+}
+
+// writeSection writes one section of length bytes, produced by fn.
+func writeSection(w io.Writer, length int64, fn func(io.Writer) error) error {
+	var head [8]byte
+	binary.LittleEndian.PutUint64(head[:], uint64(length))
+	if _, err := w.Write(head[:]); err != nil {
+		return err
+	}
+	h := crc32.New(crcTable)
+	cw := &countWriter{w: io.MultiWriter(w, h)}
+	if err := fn(cw); err != nil {
+		return err
+	}
+	if cw.n != length {
+		return fmt.Errorf("checkpoint section: wrote %d bytes, announced %d", cw.n, length)
+	}
+	var sum [4]byte
+	binary.LittleEndian.PutUint32(sum[:], h.Sum32())
+	_, err := w.Write(sum[:])
+	return err
+}
+
+// readSection reads one section, handing fn a reader of exactly its bytes, which fn must
+// consume whole; the CRC is checked after fn returns.
+func readSection(r io.Reader, maxLen int64, fn func(r io.Reader, length int64) error) error {
+	var head [8]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return truncated(err)
+	}
+	length := int64(binary.LittleEndian.Uint64(head[:]))
+	if length < 0 || length > maxLen {
+		return fmt.Errorf("corrupt section length %d", length)
+	}
+	h := crc32.New(crcTable)
+	lr := &io.LimitedReader{R: r, N: length}
+	if err := fn(io.TeeReader(lr, h), length); err != nil {
+		return err
+	}
+	if lr.N != 0 {
+		return errors.New("section not consumed whole")
+	}
+	var sum [4]byte
+	if _, err := io.ReadFull(r, sum[:]); err != nil {
+		return truncated(err)
+	}
+	if binary.LittleEndian.Uint32(sum[:]) != h.Sum32() {
+		return errors.New("checksum mismatch (the file is damaged)")
+	}
+	return nil
+}
+
+func truncated(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("file is truncated")
+	}
+	return err
+}
+
+// checkpointFile is an open checkpoint whose header and learner bytes have been read.
+type checkpointFile struct {
+	path    string
+	f       *os.File
+	r       *bufio.Reader
+	header  checkpointHeader
+	learner []byte
+}
+
+// openCheckpoint opens the checkpoint at path and reads its header and learner sections.
+func openCheckpoint(path string) (*checkpointFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &checkpointFile{path: path, f: f, r: bufio.NewReaderSize(f, 1<<20)}
+	if err := c.readHead(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
+	}
+	return c, nil
+}
+
+func (c *checkpointFile) readHead() error {
+	magic := make([]byte, len(checkpointMagic))
+	if _, err := io.ReadFull(c.r, magic); err != nil || string(magic) != checkpointMagic {
+		return errors.New("not an spg-tui checkpoint")
+	}
+	err := readSection(c.r, maxHeaderLen, func(r io.Reader, _ int64) error {
+		dec := json.NewDecoder(r)
+		if err := dec.Decode(&c.header); err != nil {
+			return fmt.Errorf("header: %v", err)
+		}
+		_, err := io.Copy(io.Discard, dec.Buffered())
+		if err == nil {
+			_, err = io.Copy(io.Discard, r)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := c.header.Config.Validate(); err != nil {
+		return fmt.Errorf("header: %v", err)
+	}
+	fi, err := c.f.Stat()
+	if err != nil {
+		return err
+	}
+	return readSection(c.r, fi.Size(), func(r io.Reader, length int64) error {
+		c.learner = make([]byte, length)
+		_, err := io.ReadFull(r, c.learner)
+		return truncated(err)
+	})
+}
+
+// readReplay restores the replay section into r; it fails if the checkpoint holds no buffer.
+func (c *checkpointFile) readReplay(replay *Replay) error {
+	fi, err := c.f.Stat()
+	if err != nil {
+		return err
+	}
+	err = readSection(c.r, fi.Size(), func(r io.Reader, length int64) error {
+		if length == 0 {
+			return errors.New("holds no replay buffer (a best checkpoint cannot be resumed)")
+		}
+		if _, err := replay.ReadFrom(r); err != nil {
+			return truncated(err)
+		}
+		// ReadFrom buffers ahead, but only within the section's limit.
+		_, err := io.Copy(io.Discard, r)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: %v", c.path, err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (c *checkpointFile) Close() error { return c.f.Close() }

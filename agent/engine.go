@@ -1,0 +1,90 @@
+package agent
+
+import "time"
+
+// State is where a training run stands.
+type State int
+
+// The states of a run.
+const (
+	StateStarting State = iota
+	StateTraining
+	StatePaused
+	StateStopped // stopped by request before its last step; resumable
+	StateDone    // reached its last step and was scored on the test set
+	StateFailed  // stopped by an error (see Engine.Err)
+)
+
+func (s State) String() string {
+	return [...]string{"starting", "training", "paused", "stopped", "done", "failed"}[s]
+}
+
+// Status is a cheap snapshot of a run's progress.
+type Status struct {
+	State       State
+	Step        int     // steps completed
+	TotalSteps  int     // the run's last step
+	Epoch       float64 // Step / steps per epoch
+	StepsPerSec float64 // recent rate
+	ETA         time.Duration
+	// Dropped counts records a slow reader of Records missed (they are still in metrics.jsonl).
+	Dropped int64
+}
+
+// RunInfo describes a run; it does not change while the run goes on.
+type RunInfo struct {
+	Model   string // "SPG+Matching" or "SPG+Sequential"
+	Title   string // e.g. "SPG+Matching · MWM-20"
+	Backend string // the BLAS in use, e.g. "OpenBLAS (SkylakeX)"
+	Dir     string // run directory
+	Seed    uint64
+	// BufferCapacity is the replay buffer's capacity after the memory budget was applied.
+	BufferCapacity int
+}
+
+// Live hyperparameters accepted by Engine.Set.
+const (
+	ParamTau           = "tau"
+	ParamSinkhornIters = "sinkhorn-iters"
+	ParamEpsilon       = "epsilon"
+	ParamEpsEnd        = "eps-end"
+	ParamEpsDecay      = "eps-decay"
+	ParamActorLR       = "actor-lr"
+	ParamCriticLR      = "critic-lr"
+)
+
+// Live switches accepted by Engine.SetFlag.
+const (
+	FlagCriticPenalty = "critic-penalty"
+	FlagExploration   = "exploration"
+)
+
+// Engine is a training run in its own goroutine, as the console drives it. Every method returns
+// at once: requests are applied between training steps and reported as event records, and the
+// run never waits for a reader of Records.
+type Engine interface {
+	// Info describes the run.
+	Info() RunInfo
+	// Config returns the configuration in force, live changes included.
+	Config() Config
+	// Status returns the run's progress.
+	Status() Status
+	// Records streams train, eval and event records through a bounded buffer; when the reader
+	// falls behind, records are dropped (counted in Status.Dropped), never waited for.
+	Records() <-chan Record
+	// Pause and Resume hold and release training between steps.
+	Pause()
+	Resume()
+	// Checkpoint asks for checkpoints/last to be written at the next step boundary.
+	Checkpoint()
+	// Set changes a live hyperparameter (the Param constants). The value is validated at once: an
+	// invalid one is refused with an error naming the parameter, and the old value stays.
+	Set(param string, value float64) error
+	// SetFlag switches the critic penalty or exploration on or off (the Flag constants).
+	SetFlag(flag string, on bool) error
+	// Stop asks the run to checkpoint and end; Done is closed once it has.
+	Stop()
+	Done() <-chan struct{}
+	// Err is the error that ended the run, if any (valid after Done is closed).
+	Err() error
+}

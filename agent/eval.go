@@ -1,0 +1,379 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/assign"
+	"spg-tui/linalg/parallel"
+	"spg-tui/linalg/perm"
+	"spg-tui/linalg/stats"
+)
+
+// Evaluation sizes: the fixed validation states of the Q scatter (the paper's Figure 2), the
+// sample instances sent with each validation, and the chunk the policy acts on at a time.
+const (
+	scatterStates = 100
+	sampleCount   = 8
+	evalChunk     = 256
+)
+
+// errStopped ends a long computation that a Stop interrupted.
+var errStopped = errors.New("stopped")
+
+// reference holds the reference solutions of an evaluation set and, for validation, the
+// task's baselines. It is cached in the run directory: the Held-Karp optima of TSP-20 take
+// minutes.
+type reference struct {
+	Task envs.Task `json:"task"`
+	N    int       `json:"n"`
+	Seed uint64    `json:"seed"`
+	Size int       `json:"size"`
+	// Exact reports whether Best is optimal; otherwise (tsp beyond Held-Karp's reach) Best is the
+	// shortest tour of the classical solvers, and there is no optimality gap.
+	Exact      bool               `json:"exact"`
+	Best       []envs.Solution    `json:"best"`
+	BestSolver []string           `json:"best_solver"`
+	References map[string]float64 `json:"references,omitempty"`
+}
+
+// exactSolver names the task's exact solver at size n, "" where there is none.
+func exactSolver(task envs.Task, n int) string {
+	switch {
+	case task == envs.TaskMWM:
+		return "hungarian"
+	case task == envs.TaskTSP && n > envs.MaxHeldKarp:
+		return ""
+	}
+	return "exact"
+}
+
+// baselineSolvers are the classical solvers reported as references, in the metric's units.
+func baselineSolvers(task envs.Task) []string {
+	switch task {
+	case envs.TaskMWM:
+		return []string{"greedy", "random"}
+	case envs.TaskTSP:
+		return []string{"nn", "2opt", "christofides", "random"}
+	}
+	return []string{"random"}
+}
+
+// computeReference solves every instance with the exact solver and, when baselines is set (or
+// no exact solver exists), the baselines, in parallel over the cores. Instance i's randomised
+// solvers draw from a generator seeded by (dataset seed, i). It returns errStopped as soon as
+// stop is set.
+func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
+	task, n := env.Task(), env.N()
+	exact := exactSolver(task, n)
+	var solvers []string
+	if exact != "" {
+		solvers = append(solvers, exact)
+	}
+	if baselines || exact == "" {
+		solvers = append(solvers, baselineSolvers(task)...)
+	}
+	sols := make([][]envs.Solution, len(solvers))
+	for s := range sols {
+		sols[s] = make([]envs.Solution, len(insts))
+	}
+	errs := make([]error, len(insts))
+	parallel.For(len(insts), func(_, lo, hi int) {
+		for i := lo; i < hi && !stop.Load(); i++ {
+			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			for s, name := range solvers {
+				p, err := env.Solve(name, insts[i], rng)
+				if err != nil {
+					errs[i] = fmt.Errorf("instance %d: %s: %w", i, name, err)
+					break
+				}
+				sols[s][i] = envs.Solution{Index: i, Perm: p, Objective: env.Objective(insts[i], p)}
+			}
+		}
+	})
+	if stop.Load() {
+		return nil, errStopped
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	ref := &reference{Task: task, N: n, Seed: seed, Size: len(insts), Exact: exact != ""}
+	ref.Best = make([]envs.Solution, len(insts))
+	ref.BestSolver = make([]string, len(insts))
+	for i := range insts {
+		for s, name := range solvers {
+			if name == "random" || (exact != "" && name != exact) {
+				continue
+			}
+			if ref.BestSolver[i] == "" || better(env, sols[s][i].Objective, ref.Best[i].Objective) {
+				ref.Best[i], ref.BestSolver[i] = sols[s][i], name
+			}
+		}
+	}
+	if baselines {
+		ref.References = map[string]float64{}
+		for s, name := range solvers {
+			if name == exact {
+				name = "optimal"
+			}
+			ref.References[name] = metricMean(task, sols[s], ref)
+		}
+		if task != envs.TaskTSP {
+			ref.References["optimal"] = 1
+		}
+	}
+	return ref, nil
+}
+
+// better reports whether objective a beats b under env's direction.
+func better(env envs.Env, a, b float64) bool {
+	if env.Maximize() {
+		return a > b
+	}
+	return a < b
+}
+
+// metricMean is the task metric of a set of solutions: the mean optimality ratio for mwm, the
+// mean objective (Kendall tau, tour length) otherwise.
+func metricMean(task envs.Task, sols []envs.Solution, ref *reference) float64 {
+	x := make([]float64, len(sols))
+	for i, s := range sols {
+		x[i] = s.Objective
+		if task == envs.TaskMWM {
+			x[i] /= ref.Best[i].Objective
+		}
+	}
+	return stats.Mean(x)
+}
+
+// loadReference returns the cached reference of a dataset from path, or computes and caches it.
+func loadReference(path string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
+	var ref reference
+	if readJSON(path, &ref) == nil && ref.Task == env.Task() && ref.N == env.N() && ref.Seed == ds.Seed &&
+		ref.Size == ds.Size && len(ref.Best) == ds.Size && (!baselines || ref.References != nil) {
+		return &ref, nil
+	}
+	r, err := computeReference(env, ds.Seed, insts, baselines, stop)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return r, writeJSONAtomic(path, r)
+}
+
+// evalSet is a dataset prepared for evaluation: instances, featurised states and references.
+type evalSet struct {
+	split  envs.Split
+	insts  []envs.Instance
+	states []float32
+	ref    *reference
+}
+
+// newEvalSet generates the whole dataset ds and featurises it.
+func newEvalSet(split envs.Split, ds envs.Dataset) *evalSet {
+	task, n := ds.Env.Task(), ds.Env.N()
+	sl := StateLen(task, n)
+	set := &evalSet{split: split, insts: make([]envs.Instance, ds.Size), states: make([]float32, ds.Size*sl)}
+	for i := range set.insts {
+		set.insts[i] = ds.At(i)
+		Featurize(task, set.insts[i], set.states[i*sl:(i+1)*sl])
+	}
+	return set
+}
+
+// actDeterministic runs the deterministic policy (Sinkhorn at h's tau and L, Hungarian rounding,
+// no exploration) on size featurised states, evalChunk at a time, and writes each instance's
+// task permutation into perms (size x n). visit, if not nil, sees each instance's M and rowToCol.
+func actDeterministic(l Learner, task envs.Task, n int, states []float32, size int, h Hyper,
+	perms []int, visit func(i int, m []float32, rowToCol []int)) error {
+	sl := StateLen(task, n)
+	chunk := min(size, evalChunk)
+	m := make([]float32, chunk*n*n)
+	rowToCol := make([]int, chunk*n)
+	for lo := 0; lo < size; lo += chunk {
+		k := min(chunk, size-lo)
+		if err := l.Act(states[lo*sl:(lo+k)*sl], k, h, m[:k*n*n]); err != nil {
+			return fmt.Errorf("actor: %w", err)
+		}
+		if err := checkFinite(m[:k*n*n], "M", n*n); err != nil {
+			return fmt.Errorf("%w (+%d)", err, lo)
+		}
+		if err := assign.RoundBatch(m[:k*n*n], k, n, rowToCol[:k*n]); err != nil {
+			return err
+		}
+		for i := range k {
+			rc := rowToCol[i*n : (i+1)*n]
+			ActionToPerm(task, rc, perms[(lo+i)*n:(lo+i+1)*n])
+			if visit != nil {
+				visit(lo+i, m[i*n*n:(i+1)*n*n], rc)
+			}
+		}
+	}
+	return nil
+}
+
+// evaluate scores the deterministic policy on set. With extras (validation) it adds the Q
+// scatter of the first scatterStates states and the first sampleCount samples.
+func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*Eval, error) {
+	task, n, size := env.Task(), env.N(), len(set.insts)
+	sl := StateLen(task, n)
+	perms := make([]int, size*n)
+	k := 0
+	var sm, sp []float32
+	if extras {
+		k = min(scatterStates, size)
+		sm, sp = make([]float32, k*n*n), make([]float32, k*n*n)
+	}
+	err := actDeterministic(l, task, n, set.states, size, h, perms, func(i int, m []float32, rc []int) {
+		if i < k {
+			copy(sm[i*n*n:], m)
+			perm.ToMatrix(sp[i*n*n:(i+1)*n*n], rc)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	ev := score(env, set, perms)
+	if !extras {
+		return ev, nil
+	}
+	qh, qs := make([]float32, k), make([]float32, k)
+	if err := l.Q(set.states[:k*sl], sp, sm, k, qh, qs); err != nil {
+		return nil, fmt.Errorf("critic: %w", err)
+	}
+	if err := checkFinite(qh, "Q(s,P)", 1); err != nil {
+		return nil, err
+	}
+	if err := checkFinite(qs, "Q(s,M)", 1); err != nil {
+		return nil, err
+	}
+	ev.QHardScatter, ev.QSoftScatter = float64s(qh), float64s(qs)
+	for i := range min(sampleCount, size) {
+		p := perms[i*n : (i+1)*n]
+		ev.Samples = append(ev.Samples, Sample{
+			Index: i, Instance: set.insts[i],
+			Perm: append([]int(nil), p...), Objective: env.Objective(set.insts[i], p),
+			OptPerm: set.ref.Best[i].Perm, OptObjective: set.ref.Best[i].Objective, OptSolverName: set.ref.BestSolver[i],
+		})
+	}
+	return ev, nil
+}
+
+// score computes the metrics of the policy's permutations (size x n) on set.
+func score(env envs.Env, set *evalSet, perms []int) *Eval {
+	task, n, size := env.Task(), env.N(), len(set.insts)
+	obj, rew := make([]float64, size), make([]float64, size)
+	for i, inst := range set.insts {
+		p := perms[i*n : (i+1)*n]
+		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
+	}
+	ev := &Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), Metric: stats.Mean(obj)}
+	switch task {
+	case envs.TaskMWM:
+		ratios := make([]float64, size)
+		sum, opt := 0.0, 0.0
+		for i := range obj {
+			ratios[i] = obj[i] / set.ref.Best[i].Objective
+			sum += obj[i]
+			opt += set.ref.Best[i].Objective
+		}
+		ev.MetricName, ev.Metric = "optimality_ratio", stats.Mean(ratios)
+		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
+	case envs.TaskSort:
+		ev.MetricName = "kendall_tau"
+	case envs.TaskTSP:
+		ev.MetricName = "tour_length"
+		if set.ref != nil && set.ref.Exact {
+			opt := 0.0
+			for _, s := range set.ref.Best {
+				opt += s.Objective
+			}
+			ev.Gap = ev.Metric/(opt/float64(size)) - 1
+		}
+	}
+	return ev
+}
+
+// splitName is the Eval.Split of a dataset split.
+func splitName(s envs.Split) string {
+	if s == envs.Test {
+		return "test"
+	}
+	return "val"
+}
+
+func float64s(x []float32) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// Policy is a trained actor loaded from a checkpoint, used deterministically: Sinkhorn at the
+// checkpoint's tau and L, then Hungarian rounding, no exploration.
+type Policy struct {
+	cfg     Config
+	step    int
+	learner Learner
+}
+
+// loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint).
+func loadPolicy(path string, newLearner func(Config) (Learner, error)) (*Policy, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, BestCheckpoint)
+	}
+	ck, err := openCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	defer ck.Close()
+	l, err := newLearner(ck.header.Config)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.UnmarshalBinary(ck.learner); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
+	}
+	return &Policy{cfg: ck.header.Config, step: ck.header.Step, learner: l}, nil
+}
+
+// Config is the configuration the policy was trained with (live changes included).
+func (p *Policy) Config() Config { return p.cfg }
+
+// Step is the number of training steps behind the policy.
+func (p *Policy) Step() int { return p.step }
+
+// Solve runs the policy on insts, which must be instances of env, the task and size it was
+// trained on; it returns the solutions in the same form as envs.SolveAll.
+func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, error) {
+	if env.Task() != p.cfg.Task || env.N() != p.cfg.N {
+		return nil, fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d",
+			p.cfg.Task, p.cfg.N, env.Task(), env.N())
+	}
+	n, sl := p.cfg.N, StateLen(p.cfg.Task, p.cfg.N)
+	states := make([]float32, len(insts)*sl)
+	for i, inst := range insts {
+		Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
+	}
+	perms := make([]int, len(insts)*n)
+	h := hyperAt(&p.cfg, p.step)
+	if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
+		return nil, err
+	}
+	out := make([]envs.Solution, len(insts))
+	for i, inst := range insts {
+		pm := perms[i*n : (i+1)*n]
+		out[i] = envs.Solution{Index: i, Perm: pm, Objective: env.Objective(inst, pm)}
+	}
+	return out, nil
+}

@@ -1,0 +1,42 @@
+package agent
+
+// Batch is a minibatch in the layout the networks read: float32, row-major.
+type Batch struct {
+	B      int
+	States []float32 // B x StateLen(task, n)
+	P      []float32 // B x N x N hard actions (0/1 permutation matrices)
+	M      []float32 // B x N x N soft actions, as stored at acting time
+	Reward []float32 // B
+}
+
+// Hyper are the hyperparameters a step reads; they may change between steps.
+type Hyper struct {
+	Tau           float64
+	SinkhornIters int
+	ActorLR       float64
+	CriticLR      float64
+	CriticPenalty bool
+}
+
+// StepStats are the losses and Q values of one update.
+type StepStats struct {
+	CriticHard    float64 // MSE(r, Q(s,P))
+	CriticPenalty float64 // MSE(Q(s,P), Q(s,M)), computed even when not trained on
+	CriticLoss    float64 // the loss the critic descended
+	ActorLoss     float64 // -mean Q(s, M') with M' fresh from the actor
+	QHard, QSoft  float64 // mean Q(s,P), mean Q(s,M)
+}
+
+// Learner is an SPG actor-critic pair with its optimisers.
+type Learner interface {
+	// Act writes the actor's soft actions M (b x N x N) for b featurised states, any b >= 1.
+	Act(states []float32, b int, h Hyper, m []float32) error
+	// Update runs one critic update on batch (Algorithm 1's loss, the penalty per h), then one
+	// actor update ascending Q(s, M') on the batch's states.
+	Update(batch *Batch, h Hyper) (StepStats, error)
+	// Q writes the critic's Q(s,P) and Q(s,M) for b states (batch norm in inference mode).
+	Q(states, p, m []float32, b int, qHard, qSoft []float32) error
+	// MarshalBinary and UnmarshalBinary save and restore parameters and optimiser state.
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary(data []byte) error
+}

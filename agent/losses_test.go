@@ -1,0 +1,295 @@
+package agent
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/agent/ops/gradcheck"
+	"spg-tui/envs"
+)
+
+// Gradient checks of the whole losses in float64 at toy sizes, against central differences.
+
+// checkSizes are the toy sizes of the loss checks.
+const checkB, checkN, checkH = 4, 4, 6
+
+// randParams returns float64 parameters initialised as in training and then perturbed, so that
+// batch-norm gammas and betas are not exactly 1 and 0.
+func randParams(specs []paramSpec, rng *rand.Rand) *params {
+	p := newParams(specs, tensor.Float64, rng)
+	for _, v := range p.vals {
+		for i := range v.Float64s() {
+			v.Float64s()[i] += 0.2 * (2*rng.Float64() - 1)
+		}
+	}
+	return p
+}
+
+// asGradParams exposes p to gradcheck under the specs' names.
+func asGradParams(p *params) []gradcheck.Param {
+	gp := make([]gradcheck.Param, len(p.vals))
+	for i, v := range p.vals {
+		gp[i] = gradcheck.Param{Name: p.specs[i].name, Value: v}
+	}
+	return gp
+}
+
+// nodeSetOf names the nodes gradcheck made for p.
+func nodeSetOf(p *params, nodes []*G.Node) nodeSet {
+	s := make(nodeSet, len(nodes))
+	for i, n := range nodes {
+		s[p.specs[i].name] = n
+	}
+	return s
+}
+
+// constant adds a float64 input node holding v.
+func constant(g *G.ExprGraph, v *tensor.Dense, name string) *G.Node {
+	return G.NewTensor(g, tensor.Float64, v.Dims(), G.WithShape(v.Shape()...), G.WithName(name), G.WithValue(v))
+}
+
+// toyBatch is a float64 minibatch: states uniform in the unit square (sort: values 0..N-1 as
+// the raw features), P random permutation matrices, M random positive matrices with unit
+// column sums, rewards uniform.
+type toyBatch struct{ x, p, m, r *tensor.Dense }
+
+func newToyBatch(a arch, task envs.Task, b, n int, rng *rand.Rand) toyBatch {
+	x := tensor.New(tensor.WithShape(a.stateShape(b)...), tensor.Of(tensor.Float64))
+	for i := range x.Float64s() {
+		if task == envs.TaskSort {
+			x.Float64s()[i] = float64(rng.IntN(n))
+		} else {
+			x.Float64s()[i] = rng.Float64()
+		}
+	}
+	p := tensor.New(tensor.WithShape(b, n, n), tensor.Of(tensor.Float64))
+	m := tensor.New(tensor.WithShape(b, n, n), tensor.Of(tensor.Float64))
+	r := tensor.New(tensor.WithShape(b), tensor.Of(tensor.Float64))
+	for k := range b {
+		for i, j := range rng.Perm(n) {
+			p.Float64s()[(k*n+i)*n+j] = 1
+		}
+		for j := range n {
+			var s float64
+			col := make([]float64, n)
+			for i := range col {
+				col[i] = rng.Float64() + 0.01
+				s += col[i]
+			}
+			for i := range col {
+				m.Float64s()[(k*n+i)*n+j] = col[i] / s
+			}
+		}
+		r.Float64s()[k] = rng.Float64()
+	}
+	return toyBatch{x, p, m, r}
+}
+
+// nodes adds the batch as constants.
+func (tb toyBatch) nodes(g *G.ExprGraph) (x, p, m, r *G.Node) {
+	return constant(g, tb.x, "x"), constant(g, tb.p, "P"), constant(g, tb.m, "M"), constant(g, tb.r, "r")
+}
+
+// checkResults fails t for any parameter whose gradient is off by more than tol.
+func checkResults(t *testing.T, res []gradcheck.Result, tol float64) {
+	t.Helper()
+	worst := res[0]
+	for _, r := range res {
+		if r.Checked == 0 || !(r.MaxRelErr <= tol) {
+			t.Errorf("%v (tolerance %g)", r, tol)
+		}
+		if r.MaxRelErr > worst.MaxRelErr {
+			worst = r
+		}
+	}
+	t.Logf("worst: %v", worst)
+}
+
+var lossTasks = []envs.Task{envs.TaskMWM, envs.TaskTSP, envs.TaskSort}
+
+// The whole critic loss, with the penalty switched on and off, for every critic parameter. The
+// stop-gradient makes the loss's gradient differ from its derivative, so the reference is the
+// derivative of the surrogate in which Q(s,P) inside the penalty is the constant it had:
+// MSE(r, Q(s,P)) + w MSE(c, Q(s,M)), checked against central differences; the learner's
+// graph must give the surrogate's gradient.
+func TestCriticLossGradients(t *testing.T) {
+	for _, task := range lossTasks {
+		for _, w := range []float64{1, 0} {
+			rng := rand.New(rand.NewPCG(51, uint64(len(task))))
+			a := newArch(task, checkN, checkH)
+			cp := randParams(a.criticSpecs(), rng)
+			tb := newToyBatch(a, task, checkB, checkN, rng)
+			var qHard G.Value
+			graph, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+				x, p, m, r := tb.nodes(g)
+				wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(w))
+				l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
+				if err != nil {
+					return nil, err
+				}
+				G.Read(l.qHard, &qHard)
+				return l.loss, nil
+			})
+			if err != nil {
+				t.Fatalf("%s, penalty weight %v: %v", task, w, err)
+			}
+			_, got, err := graph.Gradients()
+			graph.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
+
+			surrogate, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+				x, p, m, r := tb.nodes(g)
+				qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
+				if err != nil {
+					return nil, err
+				}
+				hard := G.Must(mse(qs[0], r))
+				pen := G.Must(mse(qs[1], constant(g, c, "c")))
+				return G.Add(hard, G.Must(G.Mul(G.NewConstant(w, G.WithName("w")), pen)))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := surrogate.Check(gradcheck.Options{MaxElems: 12, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, penalty weight %v: %d tensors checked", task, w, len(res))
+			checkResults(t, res, 1e-5)
+			_, want, err := surrogate.Gradients()
+			surrogate.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareGrads(t, cp, got, want)
+		}
+	}
+}
+
+// compareGrads fails t unless got and want agree to rounding.
+func compareGrads(t *testing.T, p *params, got, want [][]float64) {
+	t.Helper()
+	for i := range want {
+		for j := range want[i] {
+			if d := math.Abs(got[i][j] - want[i][j]); d > 1e-9*max(1, math.Abs(want[i][j])) {
+				t.Fatalf("%s[%d]: gradient %v, want %v", p.specs[i].name, j, got[i][j], want[i][j])
+			}
+		}
+	}
+}
+
+// The actor loss -mean Q(s, actor(s)) through the critic, for every actor parameter.
+func TestActorLossGradients(t *testing.T) {
+	for _, task := range lossTasks {
+		rng := rand.New(rand.NewPCG(52, uint64(len(task))))
+		a := newArch(task, checkN, checkH)
+		ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
+		tb := newToyBatch(a, task, checkB, checkN, rng)
+		res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+			critic := make(nodeSet)
+			for i, s := range cp.specs {
+				critic[s.name] = constant(g, cp.vals[i], "critic."+s.name)
+			}
+			l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4)
+			if err != nil {
+				return nil, err
+			}
+			return l.loss, nil
+		}, gradcheck.Options{MaxElems: 12, Seed: 2})
+		if err != nil {
+			t.Fatalf("%s: %v", task, err)
+		}
+		t.Logf("%s: %d tensors checked", task, len(res))
+		checkResults(t, res, 1e-5)
+	}
+}
+
+// The penalty's gradient is that of MSE(c, Q(s,M)) with c the constant value of Q(s,P): no
+// gradient flows through Q(s,P). Without the stop-gradient it would differ.
+func TestPenaltyStopsGradient(t *testing.T) {
+	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
+		rng := rand.New(rand.NewPCG(53, uint64(len(task))))
+		a := newArch(task, checkN, checkH)
+		cp := randParams(a.criticSpecs(), rng)
+		tb := newToyBatch(a, task, checkB, checkN, rng)
+		var qHard G.Value
+		penalty, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+			x, p, m, r := tb.nodes(g)
+			wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(1.0))
+			l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
+			if err != nil {
+				return nil, err
+			}
+			G.Read(l.qHard, &qHard)
+			return l.penalty, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := penalty.Gradients()
+		penalty.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		target := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
+
+		// The same penalty with Q(s,P) a constant (fixed) or live (no stop-gradient).
+		build := func(live bool) gradcheck.Build {
+			return func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+				x, p, m, _ := tb.nodes(g)
+				acts := []*G.Node{m}
+				if live {
+					acts = append(acts, p)
+				}
+				qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, acts)
+				if err != nil {
+					return nil, err
+				}
+				if live {
+					return mse(qs[0], qs[1])
+				}
+				return mse(qs[0], constant(g, target, "target"))
+			}
+		}
+		fixed, err := gradcheck.New(asGradParams(cp), build(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := fixed.Check(gradcheck.Options{MaxElems: 8, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResults(t, res, 1e-5)
+		_, want, err := fixed.Gradients()
+		fixed.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		liveChecker, err := gradcheck.New(asGradParams(cp), build(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, live, err := liveChecker.Gradients()
+		liveChecker.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var differs bool
+		for i := range want {
+			for j := range want[i] {
+				differs = differs || math.Abs(live[i][j]-want[i][j]) > 1e-3*max(1e-3, math.Abs(want[i][j]))
+			}
+		}
+		if !differs {
+			t.Errorf("%s: the penalty's gradient does not depend on the stop-gradient; the test cannot tell", task)
+		}
+		compareGrads(t, cp, got, want)
+	}
+}

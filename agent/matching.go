@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"slices"
+
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+)
+
+// matching is SPG+Matching (the paper's appendix, and the reference code's layout): states are
+// the N points of A then the N points of B, K features each.
+//
+// Actor: E1 = σ(A We + be), E2 = σ(B We + be), E = E2 E1^T (row i of E pairs B[i] with every
+// point of A, as torch.bmm(eb, ea.transpose(1,2))), h = GRU(E) over the N rows, Ya = h Wa + ba,
+// M = Sinkhorn(Ya). σ is LeakyReLU(0.01).
+//
+// Critic (its own trunk of the same shapes): Yc = σ(BN(h Wc + bc)), Ed = σ(BN(A Wd + bd)) for the
+// action A, Yf = σ(BN((Yc + Ed) Wf + bf)), Q = (Yf Wg1)^T Wg2. BN is BatchNorm1d(N) over the item
+// channels.
+type matching struct{ n, h, k int }
+
+func (a matching) name() string { return "SPG+Matching" }
+
+func (a matching) stateShape(b int) []int { return []int{b, 2 * a.n, a.k} }
+
+func (a matching) actorSpecs() []paramSpec {
+	return slices.Concat(linearSpecs("emb", a.k, a.h, true), gruSpecs("gru", a.n, a.h), linearSpecs("out", a.h, a.n, true))
+}
+
+func (a matching) criticSpecs() []paramSpec {
+	return slices.Concat(
+		linearSpecs("emb", a.k, a.h, true), gruSpecs("gru", a.n, a.h),
+		linearSpecs("c", a.h, a.h, true), bnSpecs("c", a.n),
+		linearSpecs("d", a.n, a.h, true), bnSpecs("d", a.n),
+		linearSpecs("f", a.h, a.n, true), bnSpecs("f", a.n),
+		linearSpecs("g1", a.n, 1, false), linearSpecs("g2", a.n, 1, false))
+}
+
+func (a matching) bnLayers() []string { return []string{"c", "d", "f"} }
+
+// trunk adds h = GRU(σ(B We + be) σ(A We + be)^T) (B, N, H); frozen marks the weights constant.
+func (a matching) trunk(x *G.Node, p nodeSet, frozen bool) (*G.Node, error) {
+	e, err := ops.Dense(x, p.get("emb.W"), p.get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
+	if err != nil {
+		return nil, err
+	}
+	if e, err = ops.PairOuter(e); err != nil {
+		return nil, err
+	}
+	return ops.GRU(e, p.gru("gru"), ops.GRUOptions{Frozen: frozen})
+}
+
+func (a matching) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	h, err := a.trunk(x, p, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := ops.Dense(h, p.get("out.W"), p.get("out.b"), ops.DenseOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(y, tau, iters)
+}
+
+func (a matching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	first := len(c.uses)
+	h, err := a.trunk(x, c.p, c.frozen)
+	if err != nil {
+		return nil, err
+	}
+	yc, err := c.denseNorm(h, "c", false)
+	if err != nil {
+		return nil, err
+	}
+	// PyTorch runs the whole critic per action, so the shared layer sees (and folds into its
+	// running statistics) the same batch once per action.
+	shared := slices.Clone(c.uses[first:])
+	qs := make([]*G.Node, len(acts))
+	for i, act := range acts {
+		if i > 0 {
+			c.uses = append(c.uses, shared...)
+		}
+		ed, err := c.denseNorm(act, "d", !c.actionGrad)
+		if err != nil {
+			return nil, err
+		}
+		s, err := G.Add(yc, ed)
+		if err != nil {
+			return nil, err
+		}
+		yf, err := c.denseNorm(s, "f", false)
+		if err != nil {
+			return nil, err
+		}
+		if qs[i], err = c.head(yf, "g1.W", "g2.W"); err != nil {
+			return nil, err
+		}
+	}
+	return qs, nil
+}

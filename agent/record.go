@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"spg-tui/envs"
+)
+
+// Record kinds, as written in the "kind" field of metrics.jsonl.
+const (
+	KindTrain = "train"
+	KindEval  = "eval"
+	KindEvent = "event"
+)
+
+// Record is one line of a run's metrics.jsonl and one message on the engine's metrics stream.
+// Exactly one of Train, Eval and Event is set, matching Kind; their fields are flattened into the
+// JSON object beside kind, step and wall.
+type Record struct {
+	Kind string `json:"kind"`
+	// Step is the number of training steps completed when the record was made.
+	Step int `json:"step"`
+	// Wall is the run's training time in seconds, accumulated across resumes.
+	Wall float64 `json:"wall"`
+	*Train
+	*Eval
+	*Event
+}
+
+// Train is the summary of one logging interval.
+type Train struct {
+	RewardMean float64 `json:"reward_mean"`
+	RewardStd  float64 `json:"reward_std"`
+	// CriticHard is MSE(r, Q(s,P)); CriticPenalty is MSE(stopgrad Q(s,P), Q(s,M)), reported even
+	// when the penalty is switched off (then it is not trained on).
+	CriticHard    float64 `json:"critic_hard"`
+	CriticPenalty float64 `json:"critic_penalty"`
+	CriticLoss    float64 `json:"critic_loss"`
+	ActorLoss     float64 `json:"actor_loss"`
+	QHard         float64 `json:"q_hard"`
+	QSoft         float64 `json:"q_soft"`
+	// Birkhoff is the mean of sum(M * P) / N: 1 when M is a permutation matrix.
+	Birkhoff    float64 `json:"birkhoff"`
+	Epsilon     float64 `json:"epsilon"`
+	ActorLR     float64 `json:"actor_lr"`
+	CriticLR    float64 `json:"critic_lr"`
+	StepsPerSec float64 `json:"steps_per_sec"`
+}
+
+// Eval is one evaluation of the deterministic policy (Sinkhorn, then Hungarian, no noise).
+type Eval struct {
+	// Split is "val" or "test".
+	Split      string  `json:"split"`
+	EvalReward float64 `json:"eval_reward"`
+	// Metric is the task metric: the mean per-instance optimality ratio for mwm, the mean Kendall
+	// tau for sort, the mean tour length for tsp. MetricName names it.
+	MetricName string  `json:"metric_name"`
+	Metric     float64 `json:"metric"`
+	// RatioMedian and RatioOfMeans complete the mwm picture (0 for other tasks).
+	RatioMedian  float64 `json:"ratio_median,omitempty"`
+	RatioOfMeans float64 `json:"ratio_of_means,omitempty"`
+	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only).
+	Gap float64 `json:"gap,omitempty"`
+	// Best reports whether this evaluation is the best so far on the validation set.
+	Best bool `json:"best,omitempty"`
+	// QHardScatter and QSoftScatter are Q(s,P) and Q(s,M) for the fixed validation states of the
+	// paper's Figure 2 (val evaluations only).
+	QHardScatter []float64 `json:"q_hard_scatter,omitempty"`
+	QSoftScatter []float64 `json:"q_soft_scatter,omitempty"`
+	// Samples are a few validation instances with the policy's and the optimal solutions.
+	Samples []Sample `json:"samples,omitempty"`
+}
+
+// Sample is one instance with the policy's solution beside the reference one.
+type Sample struct {
+	Index         int           `json:"index"`
+	Instance      envs.Instance `json:"instance"`
+	Perm          []int         `json:"perm"`
+	Objective     float64       `json:"objective"`
+	OptPerm       []int         `json:"opt_perm"`
+	OptObjective  float64       `json:"opt_objective"`
+	OptSolverName string        `json:"opt_solver"`
+}
+
+// Event kinds.
+const (
+	EventStart      = "start"
+	EventSet        = "set"
+	EventPause      = "pause"
+	EventResume     = "resume"
+	EventCheckpoint = "checkpoint"
+	EventStop       = "stop"
+	EventDone       = "done"
+	EventError      = "error"
+)
+
+// Event is something that happened to the run: a start, a live change, a checkpoint, an end.
+type Event struct {
+	Event string `json:"event"`
+	// Param, Old and New describe a live change ("set"); booleans are 0 or 1.
+	Param string  `json:"param,omitempty"`
+	Old   float64 `json:"old,omitempty"`
+	New   float64 `json:"new,omitempty"`
+	// Message is a human-readable line (the error, the checkpoint path, ...).
+	Message string `json:"message,omitempty"`
+	// References are the baselines of the task on the validation set, sent with "start", in the
+	// units of Eval.Metric: e.g. {"random": 0.72, "greedy": 0.97, "optimal": 1}.
+	References map[string]float64 `json:"references,omitempty"`
+}
+
+// ReadRecords reads a metrics.jsonl file. A torn last line (a run killed mid-write) is ignored;
+// any other malformed line is an error naming its line number.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return DecodeRecords(f)
+}
+
+// DecodeRecords reads metrics.jsonl records from r (see ReadRecords).
+func DecodeRecords(r io.Reader) ([]Record, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var (
+		out     []Record
+		pending error
+	)
+	for line := 1; sc.Scan(); line++ {
+		if pending != nil {
+			return nil, pending
+		}
+		var rec Record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			pending = fmt.Errorf("metrics line %d: %v", line, err)
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,190 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+)
+
+// The files of a run directory.
+const (
+	// ConfigFile holds the run's configuration as it started (Steps is updated by a resume
+	// that changes the total); live changes are saved with the checkpoints.
+	ConfigFile = "config.json"
+	// MetricsFile holds every record of the run, one JSON object per line.
+	MetricsFile = "metrics.jsonl"
+	// LogFile is the engine's log; the engine never writes to the terminal.
+	LogFile = "train.log"
+	// LastCheckpoint holds everything a resume needs: parameters, optimiser state, replay
+	// buffer, RNG state, schedule and live changes.
+	LastCheckpoint = "checkpoints/last"
+	// BestCheckpoint holds the parameters with the best validation score so far.
+	BestCheckpoint = "checkpoints/best"
+	// ResultFile holds the test-set evaluation of a finished run.
+	ResultFile = "result.json"
+	// cacheDir holds the reference solutions of the validation and test sets.
+	cacheDir = "cache"
+)
+
+// writeAtomic replaces path with what fn writes, so that readers see the old content or the new,
+// never a torn file: fn writes a temporary file in the same directory, which is synced and
+// renamed over path, and the directory is synced. On any error path is left untouched.
+func writeAtomic(path string, fn func(w io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	// CreateTemp makes the file private; run files are as readable as any the user creates.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err = fn(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	// The rename is durable only once the directory entry is on disk.
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// writeJSONAtomic writes v as indented JSON to path, atomically.
+func writeJSONAtomic(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+}
+
+// readJSON decodes the JSON file at path into v.
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// ReadRunConfig reads the configuration of the run in dir (its config.json).
+func ReadRunConfig(dir string) (Config, error) {
+	var cfg Config
+	err := readJSON(filepath.Join(dir, ConfigFile), &cfg)
+	return cfg, err
+}
+
+// prepareRunDir makes dir ready for a new run of cfg. It creates dir if needed; a non-empty dir
+// is accepted only if it holds a run of the same configuration (Steps aside). It reports whether
+// that run has a checkpoint to continue from.
+func prepareRunDir(dir string, cfg Config) (resumable bool, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	if len(entries) > 0 {
+		old, err := ReadRunConfig(dir)
+		if err != nil {
+			return false, fmt.Errorf("run directory %s is not empty and holds no run (%v); use another --out", dir, err)
+		}
+		if field := configDiff(old, cfg); field != "" {
+			return false, fmt.Errorf("run directory %s holds a run with another configuration (%s differs); use --resume %s to continue it, or another --out", dir, field, dir)
+		}
+		if _, err := os.Stat(filepath.Join(dir, LastCheckpoint)); err == nil {
+			return true, nil
+		}
+	}
+	// A fresh start: an attempt that never checkpointed leaves nothing worth keeping.
+	for _, name := range []string{MetricsFile, ResultFile, BestCheckpoint} {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return false, err
+		}
+	}
+	for _, sub := range []string{filepath.Dir(LastCheckpoint), cacheDir} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return false, err
+		}
+	}
+	return false, writeJSONAtomic(filepath.Join(dir, ConfigFile), cfg)
+}
+
+// configDiff names the first JSON field in which a and b differ, Steps aside; "" if none.
+func configDiff(a, b Config) string {
+	a.Steps, b.Steps = 0, 0
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := range va.NumField() {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			return va.Type().Field(i).Tag.Get("json")
+		}
+	}
+	return ""
+}
+
+// truncateMetrics drops the lines of dir's metrics.jsonl made after step (a run that died after
+// its last checkpoint) and a torn last line, so that a resume appends exactly where the
+// checkpoint left off. The file is rewritten atomically, and only if something is dropped.
+func truncateMetrics(dir string, step int) error {
+	path := filepath.Join(dir, MetricsFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var kept bytes.Buffer
+	dropped := false
+	for line := range bytes.Lines(data) {
+		var head struct {
+			Step *int `json:"step"`
+		}
+		if !bytes.HasSuffix(line, []byte("\n")) || json.Unmarshal(line, &head) != nil || head.Step == nil || *head.Step > step {
+			dropped = true
+			continue
+		}
+		kept.Write(line)
+	}
+	if !dropped {
+		return nil
+	}
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(kept.Bytes())
+		return err
+	})
+}

@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"slices"
+
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+)
+
+// sequential is SPG+Sequential (sort and tsp): states are N items of K features.
+//
+// Actor: h = BiGRU(σ(X We + be)) (2H per item), Ya = h Wa + ba (2H -> N), M = Sinkhorn(Ya).
+//
+// Critic: E1 = σ(BN(X Wj + bj)), E2 = σ(BN(P Wk + bk)), E = σ(BN((E1 + E2) Wl + bl)),
+// h = BiGRU(E), Ym = σ(h Wm + bm) (2H -> H), Q = (Ym Wn1)^T Wn2. σ is LeakyReLU(0.01), the
+// paper's definition of σ for its architectures. The paper gives Wn2 as 128 x 1, which cannot
+// multiply (Ym Wn1)^T (1 x N): Wn2 must be N x 1, as Wg2 of SPG+Matching.
+type sequential struct{ n, h, k int }
+
+func (a sequential) name() string { return "SPG+Sequential" }
+
+func (a sequential) stateShape(b int) []int { return []int{b, a.n, a.k} }
+
+func (a sequential) actorSpecs() []paramSpec {
+	return slices.Concat(linearSpecs("emb", a.k, a.h, true), gruSpecs("gru.f", a.h, a.h), gruSpecs("gru.r", a.h, a.h),
+		linearSpecs("out", 2*a.h, a.n, true))
+}
+
+func (a sequential) criticSpecs() []paramSpec {
+	return slices.Concat(
+		linearSpecs("j", a.k, a.h, true), bnSpecs("j", a.n),
+		linearSpecs("k", a.n, a.h, true), bnSpecs("k", a.n),
+		linearSpecs("l", a.h, a.h, true), bnSpecs("l", a.n),
+		gruSpecs("gru.f", a.h, a.h), gruSpecs("gru.r", a.h, a.h),
+		linearSpecs("m", 2*a.h, a.h, true),
+		linearSpecs("n1", a.h, 1, false), linearSpecs("n2", a.n, 1, false))
+}
+
+func (a sequential) bnLayers() []string { return []string{"j", "k", "l"} }
+
+func (a sequential) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	e, err := ops.Dense(x, p.get("emb.W"), p.get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := ops.BiGRU(e, p.gru("gru.f"), p.gru("gru.r"), ops.GRUOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := ops.Dense(h, p.get("out.W"), p.get("out.b"), ops.DenseOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(y, tau, iters)
+}
+
+func (a sequential) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	first := len(c.uses)
+	e1, err := c.denseNorm(x, "j", true)
+	if err != nil {
+		return nil, err
+	}
+	// PyTorch runs the whole critic per action; see matching.critic.
+	shared := slices.Clone(c.uses[first:])
+	qs := make([]*G.Node, len(acts))
+	for i, act := range acts {
+		if i > 0 {
+			c.uses = append(c.uses, shared...)
+		}
+		e2, err := c.denseNorm(act, "k", !c.actionGrad)
+		if err != nil {
+			return nil, err
+		}
+		s, err := G.Add(e1, e2)
+		if err != nil {
+			return nil, err
+		}
+		e, err := c.denseNorm(s, "l", false)
+		if err != nil {
+			return nil, err
+		}
+		h, err := ops.BiGRU(e, c.p.gru("gru.f"), c.p.gru("gru.r"), ops.GRUOptions{Frozen: c.frozen})
+		if err != nil {
+			return nil, err
+		}
+		ym, err := c.dense(h, "m", ops.LeakyReLU, false)
+		if err != nil {
+			return nil, err
+		}
+		if qs[i], err = c.head(ym, "n1.W", "n2.W"); err != nil {
+			return nil, err
+		}
+	}
+	return qs, nil
+}

@@ -1,0 +1,419 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/backend"
+)
+
+// Engine tuning.
+const (
+	// recordBuffer is how many records the Records stream holds for a slow reader.
+	recordBuffer = 1024
+	// checkpointEvery is the least training time between two periodic checkpoints/last, which
+	// are written at validation steps; a stop, a request and the end always write one. The
+	// replay buffer makes the file large (up to BufferMem), hence the spacing.
+	checkpointEvery = 10 * time.Minute
+	// rateSmoothing is the weight of the newest step in the steps-per-second average.
+	rateSmoothing = 0.05
+)
+
+// trainer is the Engine: Algorithm 1 in its own goroutine, with live control between steps.
+type trainer struct {
+	info    RunInfo
+	dir     string
+	records chan Record
+	dropped atomic.Int64
+	done    chan struct{}
+	err     error // set before done is closed
+
+	// Requests from other goroutines, applied by the training goroutine between steps.
+	mu       sync.Mutex
+	pending  Config // the configuration with every accepted change
+	changes  []change
+	paused   bool
+	stopReq  bool
+	ckptReq  bool
+	ended    bool
+	wake     chan struct{} // signalled on every request; the paused loop sleeps on it
+	stopFlag atomic.Bool   // Stop, for long computations to poll
+
+	statusMu sync.Mutex
+	status   Status
+
+	// Owned by the training goroutine.
+	cfg      Config
+	core     *loop
+	step     int
+	clock    runClock
+	best     *bestEval
+	lastEval int
+	interval intervalStats
+	// dirty reports changes since checkpoints/last was written; lastCkpt is when it was.
+	dirty    bool
+	lastCkpt time.Time
+	val      *evalSet
+	metrics  *os.File
+	logFile  *os.File
+	log      *log.Logger
+	ioErr    error
+	stepSec  float64 // smoothed seconds per step
+}
+
+// runClock measures training time across pauses and resumes.
+type runClock struct {
+	base    float64
+	since   time.Time
+	running bool
+}
+
+func (c *runClock) start() {
+	if !c.running {
+		c.since, c.running = time.Now(), true
+	}
+}
+
+func (c *runClock) stop() {
+	if c.running {
+		c.base += time.Since(c.since).Seconds()
+		c.running = false
+	}
+}
+
+func (c *runClock) total() float64 {
+	if c.running {
+		return c.base + time.Since(c.since).Seconds()
+	}
+	return c.base
+}
+
+// modelName is the architecture the paper uses for task.
+func modelName(task envs.Task) string {
+	if task == envs.TaskMWM {
+		return "SPG+Matching"
+	}
+	return "SPG+Sequential"
+}
+
+// taskTitle is the task's name as the paper writes it, e.g. MWM-20.
+func taskTitle(task envs.Task, n int) string {
+	name := strings.ToUpper(string(task))
+	if task == envs.TaskSort {
+		name = "Sort"
+	}
+	return fmt.Sprintf("%s-%d", name, n)
+}
+
+// newTrainer opens the run directory's metrics and log files and builds the engine around a
+// learner and a loop; state comes from a checkpoint on resume (h not nil).
+func newTrainer(dir string, cfg Config, core *loop, h *checkpointHeader) (*trainer, error) {
+	metrics, err := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	logFile, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		metrics.Close()
+		return nil, err
+	}
+	t := &trainer{
+		info: RunInfo{
+			Model: modelName(cfg.Task), Title: modelName(cfg.Task) + " · " + taskTitle(cfg.Task, cfg.N),
+			Backend: backend.Name(), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+		},
+		dir: dir, records: make(chan Record, recordBuffer), done: make(chan struct{}),
+		pending: cfg, wake: make(chan struct{}, 1),
+		cfg: cfg, core: core, lastEval: -1, dirty: true, lastCkpt: time.Now(),
+		metrics: metrics, logFile: logFile, log: log.New(logFile, "", log.LstdFlags),
+	}
+	if h != nil {
+		t.step, t.best, t.lastEval, t.interval = h.Step, h.Best, h.LastEval, h.Interval
+		t.clock.base = h.Wall
+		t.dirty = false
+	}
+	t.status = Status{State: StateStarting, Step: t.step, TotalSteps: cfg.Steps,
+		Epoch: float64(t.step) / float64(cfg.StepsPerEpoch())}
+	return t, nil
+}
+
+// Info describes the run.
+func (t *trainer) Info() RunInfo { return t.info }
+
+// Config returns the configuration in force, live changes included (a change accepted by Set
+// shows here at once and takes effect at the next step).
+func (t *trainer) Config() Config {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pending
+}
+
+// Status returns the run's progress.
+func (t *trainer) Status() Status {
+	t.statusMu.Lock()
+	s := t.status
+	t.statusMu.Unlock()
+	s.Dropped = t.dropped.Load()
+	return s
+}
+
+// Records streams the run's records; see Engine.
+func (t *trainer) Records() <-chan Record { return t.records }
+
+// Done is closed when the run has ended.
+func (t *trainer) Done() <-chan struct{} { return t.done }
+
+// Err is the error that ended the run, if any.
+func (t *trainer) Err() error {
+	select {
+	case <-t.done:
+		return t.err
+	default:
+		return nil
+	}
+}
+
+func (t *trainer) setState(s State) {
+	t.statusMu.Lock()
+	t.status.State = s
+	t.statusMu.Unlock()
+}
+
+// stepDone updates the status after a step that took sec seconds.
+func (t *trainer) stepDone(sec float64) {
+	if t.stepSec == 0 {
+		t.stepSec = sec
+	} else {
+		t.stepSec += rateSmoothing * (sec - t.stepSec)
+	}
+	t.statusMu.Lock()
+	defer t.statusMu.Unlock()
+	t.status.Step = t.step
+	t.status.TotalSteps = t.cfg.Steps
+	t.status.Epoch = float64(t.step) / float64(t.cfg.StepsPerEpoch())
+	if t.stepSec > 0 {
+		t.status.StepsPerSec = 1 / t.stepSec
+		t.status.ETA = time.Duration(float64(t.cfg.Steps-t.step) * t.stepSec * float64(time.Second))
+	}
+}
+
+// run is the training goroutine.
+func (t *trainer) run() {
+	stopped, err := t.execute()
+	if err == nil {
+		err = t.ioErr
+	}
+	t.clock.stop()
+	state := StateDone
+	switch {
+	case err != nil:
+		state = StateFailed
+		t.event(&Event{Event: EventError, Message: err.Error()})
+	case stopped:
+		state = StateStopped
+	}
+	t.mu.Lock()
+	t.ended = true
+	t.mu.Unlock()
+	t.err = err
+	t.setState(state)
+	t.metrics.Close()
+	t.logFile.Close()
+	close(t.done)
+}
+
+// execute runs the whole of the run: references, training steps with their logs, evaluations
+// and checkpoints, then the test. It reports whether a Stop ended it early.
+func (t *trainer) execute() (stopped bool, err error) {
+	t.log.Printf("%s, seed %d, %d steps (%d per epoch), backend %s, replay capacity %d transitions (%d MB)",
+		t.info.Title, t.cfg.Seed, t.cfg.Steps, t.cfg.StepsPerEpoch(), t.info.Backend, t.info.BufferCapacity,
+		int64(t.info.BufferCapacity)*ReplayTransitionBytes(t.cfg.N)>>20)
+	t.val, err = t.prepareSet(envs.Validation, t.cfg.ValSize, true)
+	if errors.Is(err, errStopped) {
+		return true, t.stopNow()
+	}
+	if err != nil {
+		return false, err
+	}
+	msg := fmt.Sprintf("%s, replay capacity %d", t.info.Title, t.info.BufferCapacity)
+	if t.step > 0 {
+		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
+	}
+	t.event(&Event{Event: EventStart, Message: msg, References: t.val.ref.References})
+	t.setState(StateTraining)
+	t.clock.start()
+	for t.step < t.cfg.Steps {
+		stop, err := t.boundary()
+		if err != nil || stop {
+			return stop, err
+		}
+		began := time.Now()
+		res, err := t.core.step(t.step, &t.cfg)
+		if err != nil {
+			return false, err
+		}
+		sec := time.Since(began).Seconds()
+		t.step++
+		t.dirty = true
+		t.interval.add(&res, sec)
+		t.stepDone(sec)
+		if t.step%t.cfg.LogEvery == 0 {
+			tr := t.interval.record(epsilonAt(&t.cfg, t.step-1), hyperAt(&t.cfg, t.step-1))
+			t.emit(Record{Kind: KindTrain, Train: tr})
+			t.interval = intervalStats{}
+		}
+		if t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps {
+			if err := t.validate(); err != nil {
+				return false, err
+			}
+		}
+		if t.ioErr != nil {
+			return false, t.ioErr
+		}
+	}
+	if t.dirty {
+		if err := t.checkpointLast(); err != nil {
+			return false, err
+		}
+	}
+	return t.test()
+}
+
+// validate evaluates the policy on the validation set, keeps the best parameters, and writes
+// the periodic checkpoint when it is due.
+func (t *trainer) validate() error {
+	ev, err := evaluate(t.core.learner, t.core.env, t.val, hyperAt(&t.cfg, t.step), true)
+	if err != nil {
+		return fmt.Errorf("step %d: validation: %w", t.step, err)
+	}
+	t.lastEval = t.step
+	if t.best == nil || better(t.core.env, ev.Metric, t.best.Metric) {
+		ev.Best = true
+		t.best = &bestEval{Step: t.step, Metric: ev.Metric}
+		params, err := t.core.learner.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		if err := writeCheckpoint(filepath.Join(t.dir, BestCheckpoint), t.header(false), params, nil); err != nil {
+			return fmt.Errorf("writing the best checkpoint: %w", err)
+		}
+	}
+	t.emit(Record{Kind: KindEval, Eval: ev})
+	if time.Since(t.lastCkpt) >= checkpointEvery {
+		return t.checkpointLast()
+	}
+	return nil
+}
+
+// header is the checkpoint header of the run's current state; full adds what only a resume
+// needs.
+func (t *trainer) header(full bool) *checkpointHeader {
+	h := &checkpointHeader{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval}
+	if full {
+		h.Interval = t.interval
+		// PCG's MarshalBinary cannot fail.
+		h.RNG, _ = t.core.pcg.MarshalBinary()
+	}
+	return h
+}
+
+// checkpointLast writes checkpoints/last, after checking that the learner still produces
+// finite actions and values, so a diverged run never overwrites a good checkpoint.
+func (t *trainer) checkpointLast() error {
+	if t.val != nil {
+		k := min(sampleCount, len(t.val.insts))
+		probe := &evalSet{split: envs.Validation, insts: t.val.insts[:k], states: t.val.states, ref: t.val.ref}
+		if _, err := evaluate(t.core.learner, t.core.env, probe, hyperAt(&t.cfg, t.step), true); err != nil {
+			return fmt.Errorf("step %d: checkpoint refused: %w", t.step, err)
+		}
+	}
+	params, err := t.core.learner.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if err := writeCheckpoint(filepath.Join(t.dir, LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
+		return fmt.Errorf("writing the checkpoint: %w", err)
+	}
+	t.dirty, t.lastCkpt = false, time.Now()
+	t.event(&Event{Event: EventCheckpoint, Message: fmt.Sprintf("%s at step %d", LastCheckpoint, t.step)})
+	return nil
+}
+
+// stopNow ends the run on a Stop: a checkpoint if anything changed since the last, and the
+// stop event.
+func (t *trainer) stopNow() error {
+	if t.dirty {
+		if err := t.checkpointLast(); err != nil {
+			return err
+		}
+	}
+	t.event(&Event{Event: EventStop, Message: fmt.Sprintf("stopped at step %d of %d", t.step, t.cfg.Steps)})
+	return nil
+}
+
+// result is the content of result.json: the test evaluation of a finished run.
+type result struct {
+	Step     int   `json:"step"`
+	BestStep int   `json:"best_step"`
+	Test     *Eval `json:"test"`
+}
+
+// test scores the best checkpoint on the whole test set, once, and ends the run.
+func (t *trainer) test() (stopped bool, err error) {
+	set, err := t.prepareSet(envs.Test, t.cfg.TestSize, false)
+	if errors.Is(err, errStopped) {
+		return true, t.stopNow()
+	}
+	if err != nil {
+		return false, err
+	}
+	ck, err := openCheckpoint(filepath.Join(t.dir, BestCheckpoint))
+	if err != nil {
+		return false, err
+	}
+	ck.Close()
+	if err := t.core.learner.UnmarshalBinary(ck.learner); err != nil {
+		return false, fmt.Errorf("loading the best checkpoint: %w", err)
+	}
+	ev, err := evaluate(t.core.learner, t.core.env, set, hyperAt(&ck.header.Config, ck.header.Step), false)
+	if err != nil {
+		return false, fmt.Errorf("test: %w", err)
+	}
+	res := result{Step: t.step, BestStep: ck.header.Step, Test: ev}
+	if err := writeJSONAtomic(filepath.Join(t.dir, ResultFile), res); err != nil {
+		return false, err
+	}
+	t.emit(Record{Kind: KindEval, Eval: ev})
+	t.event(&Event{Event: EventDone, Message: fmt.Sprintf("test %s %.6g (best validation at step %d)",
+		ev.MetricName, ev.Metric, ck.header.Step)})
+	return false, nil
+}
+
+// prepareSet generates a split's dataset and loads or computes its references (interruptible by
+// Stop).
+func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalSet, error) {
+	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
+	set := newEvalSet(split, ds)
+	if split == envs.Test && t.cfg.Task == envs.TaskTSP && exactSolver(t.cfg.Task, t.cfg.N) == "" {
+		return set, nil // no optimum to compare the test tours with
+	}
+	path := filepath.Join(t.dir, cacheDir, splitName(split)+".json")
+	began := time.Now()
+	ref, err := loadReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag)
+	if err != nil {
+		return nil, err
+	}
+	if d := time.Since(began); d > time.Second {
+		t.log.Printf("reference solutions of the %s set (%d instances) took %s", split, size, d.Round(time.Millisecond))
+	}
+	set.ref = ref
+	return set, nil
+}

@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/backend"
+)
+
+// benchWarmup steps run before timing starts: the first steps grow buffers and caches.
+const benchWarmup = 3
+
+// BenchResult is the timing of full training steps (act, round, explore, store, sample,
+// update), as `spg-tui bench` prints it.
+type BenchResult struct {
+	MedianMS float64   `json:"median_ms_per_step"`
+	MinMS    float64   `json:"min_ms"`
+	MaxMS    float64   `json:"max_ms"`
+	Backend  string    `json:"backend"`
+	Task     envs.Task `json:"task"`
+	N        int       `json:"n"`
+	Batch    int       `json:"batch"`
+	Steps    int       `json:"steps"`
+	// GFLOPS is FLOPsPerStep over the median step time; FLOPsPerStep counts the GEMM
+	// floating-point operations of one step (StepFLOPs).
+	GFLOPS       float64 `json:"gflops"`
+	FLOPsPerStep float64 `json:"flops_per_step"`
+}
+
+// bench times steps training steps of cfg after benchWarmup untimed ones, with the learner
+// built by newLearner and flops counting one step's work.
+func bench(cfg Config, steps int, newLearner learnerFactory, flops float64) (BenchResult, error) {
+	if steps < 1 {
+		return BenchResult{}, fmt.Errorf("steps %d: must be >= 1", steps)
+	}
+	cfg.Steps = steps + benchWarmup
+	// The buffer never holds more than the run stores; reserving more would only cost memory.
+	cfg.Buffer = min(cfg.Buffer, max(cfg.Batch, cfg.Steps*cfg.Batch))
+	if err := cfg.Validate(); err != nil {
+		return BenchResult{}, err
+	}
+	l, err := newLearner(cfg)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	core, err := newLoop(cfg, l)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	ms := make([]float64, steps)
+	for t := range cfg.Steps {
+		began := time.Now()
+		if _, err := core.step(t, &cfg); err != nil {
+			return BenchResult{}, err
+		}
+		if t >= benchWarmup {
+			ms[t-benchWarmup] = float64(time.Since(began).Nanoseconds()) / 1e6
+		}
+	}
+	slices.Sort(ms)
+	median := ms[steps/2]
+	if steps%2 == 0 {
+		median = (ms[steps/2-1] + ms[steps/2]) / 2
+	}
+	return BenchResult{
+		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1], Backend: backend.Name(),
+		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
+		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops,
+	}, nil
+}

@@ -1,0 +1,67 @@
+package agent
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"spg-tui/envs"
+)
+
+// nullLearner acts uniformly and learns nothing: it isolates the training loop's own cost.
+type nullLearner struct{ n int }
+
+func (l nullLearner) Act(_ []float32, b int, _ Hyper, m []float32) error {
+	for i := range m[:b*l.n*l.n] {
+		m[i] = 1 / float32(l.n)
+	}
+	return nil
+}
+func (nullLearner) Update(*Batch, Hyper) (StepStats, error)          { return StepStats{}, nil }
+func (nullLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error { return nil }
+func (nullLearner) MarshalBinary() ([]byte, error)                   { return nil, nil }
+func (nullLearner) UnmarshalBinary([]byte) error                     { return nil }
+
+// BenchmarkStepOverhead times one training step without the networks: generating and
+// featurising 128 instances, rounding, exploration, rewards, storing, and sampling and
+// rebuilding the minibatch.
+func BenchmarkStepOverhead(b *testing.B) {
+	for _, n := range []int{10, 20, 50} {
+		for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
+			b.Run(fmt.Sprintf("%s/n=%d", task, n), func(b *testing.B) {
+				cfg := DefaultConfig(task, n)
+				cfg.Buffer = 100 * cfg.Batch
+				l, err := newLoop(cfg, nullLearner{n})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for t := 0; b.Loop(); t++ {
+					if _, err := l.step(t, &cfg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkReplayMinibatch times sampling 128 transitions and decoding their M and P.
+func BenchmarkReplayMinibatch(b *testing.B) {
+	for _, n := range []int{10, 20, 50} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			r := NewReplay(n, 10000)
+			fillReplay(r, 10000)
+			rng := rand.New(rand.NewPCG(1, 2))
+			slots := make([]int, 128)
+			m, p := make([]float32, n*n), make([]float32, n*n)
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Sample(rng, slots)
+				for _, s := range slots {
+					r.Get(s, m, p)
+				}
+			}
+		})
+	}
+}

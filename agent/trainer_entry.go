@@ -1,0 +1,28 @@
+package agent
+
+// StartRun validates cfg, creates the run directory dir and starts training in its own
+// goroutine. A non-empty dir is refused unless it holds a run of the same configuration (Steps
+// aside): then that run continues from its checkpoint to cfg.Steps, or starts over if it never
+// wrote one.
+func StartRun(cfg Config, dir string) (Engine, error) {
+	return startRun(cfg, dir, NewLearner)
+}
+
+// ResumeRun reopens the run in dir from checkpoints/last and continues it exactly (parameters,
+// optimiser state, replay buffer, generator, data order, schedule and live changes); steps > 0
+// replaces the run's total. Records after the checkpoint's step (a run that died without a
+// checkpoint) are dropped from metrics.jsonl; new ones are appended.
+func ResumeRun(dir string, steps int) (Engine, error) {
+	return resumeRun(dir, steps, NewLearner)
+}
+
+// LoadPolicy loads the trained actor of a checkpoint file, or of a run directory's best
+// checkpoint.
+func LoadPolicy(path string) (*Policy, error) {
+	return loadPolicy(path, NewLearner)
+}
+
+// Bench times steps full training steps of cfg (after a few untimed warm-up steps).
+func Bench(cfg Config, steps int) (BenchResult, error) {
+	return bench(cfg, steps, NewLearner, StepFLOPs(cfg.Task, cfg.N, cfg.Batch, cfg.Hidden))
+}

@@ -1,0 +1,152 @@
+package agent
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"spg-tui/envs"
+)
+
+// DefaultEpochs is the length of the authors' runs: 20 epochs for sort, 40 for tsp, 100 for
+// mwm. A run given neither --steps nor --epochs trains that long.
+func DefaultEpochs(task envs.Task) int {
+	switch task {
+	case envs.TaskSort:
+		return 20
+	case envs.TaskTSP:
+		return 40
+	}
+	return 100
+}
+
+// RegisterFlags registers every training flag on fs, writing into cfg (its values are the
+// defaults shown), and returns the function to call after fs.Parse: it applies --epochs and the
+// --no-* switches and validates the result, naming the first bad field.
+func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
+	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: mwm, tsp or sort")
+	fs.IntVar(&cfg.N, "n", cfg.N, "problem size, 2 to 255")
+	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "the run's total training steps (default: the authors' 20 epochs for sort, 40 for tsp, 100 for mwm)")
+	epochs := fs.Float64("epochs", 0, "the run's total in epochs (passes over the training set), instead of --steps")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the data, the networks, exploration and sampling")
+	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, "Sinkhorn temperature")
+	fs.IntVar(&cfg.SinkhornIters, "sinkhorn-iters", cfg.SinkhornIters, "Sinkhorn iterations L")
+	fs.Float64Var(&cfg.EpsStart, "eps-start", cfg.EpsStart, "initial exploration probability epsilon")
+	fs.Float64Var(&cfg.EpsEnd, "eps-end", cfg.EpsEnd, "floor of epsilon")
+	fs.Float64Var(&cfg.EpsDecay, "eps-decay", cfg.EpsDecay, "fall of epsilon per epoch, spread linearly over its steps")
+	fs.IntVar(&cfg.K, "k", cfg.K, "rows exchanged by an exploration move")
+	fs.Float64Var(&cfg.ActorLR, "actor-lr", cfg.ActorLR, "actor learning rate")
+	fs.Float64Var(&cfg.CriticLR, "critic-lr", cfg.CriticLR, "critic learning rate")
+	fs.Float64Var(&cfg.LRDecay, "lr-decay", cfg.LRDecay, "learning-rate multiplier every --lr-decay-every steps")
+	fs.IntVar(&cfg.LRDecayEvery, "lr-decay-every", cfg.LRDecayEvery, "steps between learning-rate decays")
+	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, "instances acted on per step, and the minibatch size")
+	fs.IntVar(&cfg.Buffer, "buffer", cfg.Buffer, "replay buffer capacity in transitions")
+	fs.Var((*byteSize)(&cfg.BufferMem), "buffer-mem", "memory cap of the replay buffer in `BYTES`; a K, M or G suffix multiplies by 2^10, 2^20, 2^30")
+	fs.IntVar(&cfg.TrainSize, "train-size", cfg.TrainSize, "training instances (one epoch is a pass over them)")
+	fs.IntVar(&cfg.ValSize, "val-size", cfg.ValSize, "validation instances (model selection)")
+	fs.IntVar(&cfg.TestSize, "test-size", cfg.TestSize, "test instances (scored once, at the end)")
+	fs.IntVar(&cfg.EvalEvery, "eval-every", cfg.EvalEvery, "steps between validations")
+	fs.IntVar(&cfg.LogEvery, "log-every", cfg.LogEvery, "steps between training summaries")
+	noPenalty := fs.Bool("no-critic-penalty", !cfg.CriticPenalty, "train the critic without the penalty MSE(Q(s,P), Q(s,M))")
+	noExplore := fs.Bool("no-exploration", !cfg.Exploration, "no k-exchange exploration")
+	return func() error {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		switch {
+		case set["steps"] && set["epochs"]:
+			return errors.New("--steps and --epochs are exclusive")
+		case set["epochs"]:
+			if !(*epochs > 0) || *epochs > math.MaxInt32 {
+				return fmt.Errorf("epochs %g: must be > 0", *epochs)
+			}
+			cfg.Steps = max(1, int(math.Round(*epochs*float64(cfg.StepsPerEpoch()))))
+		case !set["steps"] && cfg.Steps == 0:
+			cfg.Steps = DefaultEpochs(cfg.Task) * cfg.StepsPerEpoch()
+		}
+		cfg.CriticPenalty = !*noPenalty
+		cfg.Exploration = !*noExplore
+		if cfg.Steps < 1 {
+			return fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
+		}
+		return cfg.Validate()
+	}
+}
+
+// taskFlag is a flag.Value for envs.Task.
+type taskFlag envs.Task
+
+func (t *taskFlag) String() string { return string(*t) }
+
+func (t *taskFlag) Set(s string) error {
+	*t = taskFlag(s)
+	return nil
+}
+
+// byteSize is a flag.Value for a size in bytes: a whole number with an optional K, M or G
+// (binary) suffix, optionally followed by B or iB.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(s), "B"), "I")
+	shift := 0
+	if len(t) > 0 {
+		if i := strings.IndexByte("KMG", t[len(t)-1]); i >= 0 {
+			shift = 10 * (i + 1)
+			t = t[:len(t)-1]
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v < 0 || v > math.MaxInt64>>shift {
+		return fmt.Errorf("%q is not a size in bytes (e.g. 4G, 512M, 1000000)", s)
+	}
+	*b = byteSize(v << shift)
+	return nil
+}
+
+// ResumeFlags checks the training flags set on fs (registered by RegisterFlags) for a resume of
+// the run in dir: a run keeps its configuration, so only a new total (--steps or --epochs, in
+// the run's epochs) may be given, and --task, --n and --seed only if they match the run. It
+// returns the total to pass to ResumeRun, 0 to keep the run's. Flags that RegisterFlags does
+// not define are left to the caller.
+func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
+	cfg, err := ReadRunConfig(dir)
+	if err != nil {
+		return 0, err
+	}
+	var scratch Config
+	train := flag.NewFlagSet("", flag.ContinueOnError)
+	RegisterFlags(train, &scratch)
+	var first error
+	fs.Visit(func(f *flag.Flag) {
+		if train.Lookup(f.Name) == nil || first != nil {
+			return
+		}
+		v := f.Value.String()
+		switch f.Name {
+		case "steps":
+			if steps, _ = strconv.Atoi(v); steps < 1 {
+				first = fmt.Errorf("steps %s: must be >= 1", v)
+			}
+		case "epochs":
+			e, _ := strconv.ParseFloat(v, 64)
+			if !(e > 0) || e > math.MaxInt32 {
+				first = fmt.Errorf("epochs %s: must be > 0", v)
+			}
+			steps = max(1, int(math.Round(e*float64(cfg.StepsPerEpoch()))))
+		case "task", "n", "seed":
+			want := map[string]string{"task": string(cfg.Task), "n": strconv.Itoa(cfg.N),
+				"seed": strconv.FormatUint(cfg.Seed, 10)}[f.Name]
+			if v != want {
+				first = fmt.Errorf("--%s %s: the run in %s is %s n = %d, seed %d", f.Name, v, dir, cfg.Task, cfg.N, cfg.Seed)
+			}
+		default:
+			first = fmt.Errorf("--%s cannot change on --resume: the run keeps its configuration (the console changes it live)", f.Name)
+		}
+	})
+	return steps, first
+}

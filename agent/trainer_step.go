@@ -1,0 +1,212 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/assign"
+	"spg-tui/linalg/perm"
+)
+
+// loopStream is the PCG stream of the training loop's generator (exploration and minibatch
+// sampling), apart from the streams the learner and the datasets draw from.
+const loopStream = 0x5350475f6c6f6f70 // "SPG_loop"
+
+// stepResult is what one training step reports.
+type stepResult struct {
+	stats StepStats
+	// rewards are the acted instances' rewards (the loop's buffer, valid until the next step).
+	rewards []float64
+	// birkhoff is the mean of sum(M * P) / N over the acted batch.
+	birkhoff float64
+}
+
+// loop runs the steps of Algorithm 1. Besides the learner, its state is the replay buffer and
+// the generator; the data order is a function of the step, so a checkpoint saves nothing else.
+type loop struct {
+	task    envs.Task
+	env     envs.Env
+	train   envs.Dataset
+	learner Learner
+	replay  *Replay
+	pcg     *rand.PCG
+	rng     *rand.Rand
+
+	n, b, stateLen int
+
+	// order is the shuffled training order of epoch orderEpoch.
+	orderEpoch int
+	order      []int32
+
+	// Buffers of one step, reused.
+	index    []int
+	insts    []envs.Instance
+	states   []float32
+	m        []float32
+	rowToCol []int
+	perm     []int
+	rows     []int
+	rewards  []float64
+	slots    []int
+	batch    Batch
+}
+
+// newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
+func newLoop(cfg Config, learner Learner) (*loop, error) {
+	env, err := envs.New(cfg.Task, cfg.N)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.TrainSize > math.MaxInt32 {
+		return nil, fmt.Errorf("train-size %d: must be below 2^31", cfg.TrainSize)
+	}
+	capacity, err := ReplayCapacity(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n, b, sl := cfg.N, cfg.Batch, StateLen(cfg.Task, cfg.N)
+	pcg := rand.NewPCG(cfg.Seed, loopStream)
+	return &loop{
+		task: cfg.Task, env: env,
+		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
+		learner: learner, replay: NewReplay(n, capacity),
+		pcg: pcg, rng: rand.New(pcg),
+		n: n, b: b, stateLen: sl,
+		orderEpoch: -1,
+		index:      make([]int, b), insts: make([]envs.Instance, b),
+		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n),
+		perm: make([]int, n), rows: make([]int, cfg.K), rewards: make([]float64, b), slots: make([]int, b),
+		batch: Batch{
+			B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n),
+			Reward: make([]float32, b),
+		},
+	}, nil
+}
+
+// hyperAt is what step t (0-based) of a run of cfg reads: the base learning rates decayed by
+// LRScale(t).
+func hyperAt(cfg *Config, t int) Hyper {
+	s := cfg.LRScale(t)
+	return Hyper{
+		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
+		ActorLR: cfg.ActorLR * s, CriticLR: cfg.CriticLR * s,
+		CriticPenalty: cfg.CriticPenalty,
+	}
+}
+
+// epsilonAt is the exploration probability in force at step t: 0 with exploration off.
+func epsilonAt(cfg *Config, t int) float64 {
+	if !cfg.Exploration {
+		return 0
+	}
+	return cfg.Epsilon(t)
+}
+
+// orderOf returns the training order of epoch e: a shuffle of the training indices seeded by
+// the training set's seed and e, so that every epoch is one pass and a resumed run walks the
+// same order without saving it.
+func (l *loop) orderOf(e int) []int32 {
+	if l.orderEpoch == e {
+		return l.order
+	}
+	if l.order == nil {
+		l.order = make([]int32, l.train.Size)
+	}
+	for i := range l.order {
+		l.order[i] = int32(i)
+	}
+	r := rand.New(rand.NewPCG(l.train.Seed, uint64(e)))
+	r.Shuffle(len(l.order), func(i, j int) { l.order[i], l.order[j] = l.order[j], l.order[i] })
+	l.orderEpoch = e
+	return l.order
+}
+
+// step runs training step t (0-based; errors name it 1-based, as the steps completed would):
+// act on the step's fresh instances, round, explore, store, then update on a uniform minibatch.
+func (l *loop) step(t int, cfg *Config) (stepResult, error) {
+	n, b, sl := l.n, l.b, l.stateLen
+	spe := cfg.StepsPerEpoch()
+	order := l.orderOf(t / spe)
+	base := (t % spe) * b
+	for i := range b {
+		l.index[i] = int(order[base+i])
+		l.insts[i] = l.train.At(l.index[i])
+		Featurize(l.task, l.insts[i], l.states[i*sl:(i+1)*sl])
+	}
+	h := hyperAt(cfg, t)
+	if err := l.learner.Act(l.states, b, h, l.m); err != nil {
+		return stepResult{}, fmt.Errorf("step %d: actor: %w", t+1, err)
+	}
+	if err := checkFinite(l.m, "M", n*n); err != nil {
+		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
+	}
+	if err := assign.RoundBatch(l.m, b, n, l.rowToCol); err != nil {
+		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
+	}
+	eps := epsilonAt(cfg, t)
+	birkhoff := 0.0
+	for i := range b {
+		m, p := l.m[i*n*n:(i+1)*n*n], l.rowToCol[i*n:(i+1)*n]
+		// sum(M * P): exchanging the same rows of M and P leaves it unchanged.
+		s := 0.0
+		for r, c := range p {
+			s += float64(m[r*n+c])
+		}
+		birkhoff += s / float64(n)
+		if cfg.Exploration && l.rng.Float64() < eps {
+			rows := l.rows[:cfg.K]
+			perm.DrawRows(l.rng, n, cfg.K, rows)
+			perm.CycleRows(p, 1, rows)
+			perm.CycleRows(m, n, rows)
+		}
+		ActionToPerm(l.task, p, l.perm)
+		r := l.env.Reward(l.insts[i], l.perm)
+		l.rewards[i] = r
+		l.replay.Add(l.index[i], m, p, float32(r))
+	}
+	l.replay.Sample(l.rng, l.slots)
+	bt := &l.batch
+	for i, s := range l.slots {
+		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
+		Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
+		bt.Reward[i] = r
+	}
+	st, err := l.learner.Update(bt, h)
+	if err != nil {
+		return stepResult{}, fmt.Errorf("step %d: update: %w", t+1, err)
+	}
+	if err := checkStats(st); err != nil {
+		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
+	}
+	return stepResult{stats: st, rewards: l.rewards, birkhoff: birkhoff / float64(b)}, nil
+}
+
+// checkFinite reports the first non-finite value of x, naming what it is and, with per > 0,
+// which of the len(x)/per items holds it.
+func checkFinite(x []float32, what string, per int) error {
+	for i, v := range x {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("non-finite %s (%v) in instance %d", what, f, i/per)
+		}
+	}
+	return nil
+}
+
+// checkStats reports the first non-finite loss or Q value of an update.
+func checkStats(st StepStats) error {
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{
+		{"critic loss", st.CriticLoss}, {"critic hard loss", st.CriticHard},
+		{"critic penalty", st.CriticPenalty}, {"actor loss", st.ActorLoss},
+		{"Q(s,P)", st.QHard}, {"Q(s,M)", st.QSoft},
+	} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+			return fmt.Errorf("non-finite %s (%v)", v.name, v.x)
+		}
+	}
+	return nil
+}
