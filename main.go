@@ -21,6 +21,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
 	"spg-tui/linalg/stats"
+	"spg-tui/ui"
 )
 
 // exitUsage is the exit status for bad flags and bad input files.
@@ -39,6 +40,7 @@ var commands = []command{
 	{"train", "train an SPG policy headless into a run directory (resumable)", runTrain},
 	{"eval", "solve every instance of a file with a trained policy (JSON Lines, like solve)", runEval},
 	{"bench", "time full training steps and print one JSON line", runBench},
+	{"tui", "the live console (the default): train and watch, --resume a run, or --view one read-only", runTUI},
 }
 
 // exitFailed is the exit status of a training run that failed after it started.
@@ -50,7 +52,10 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		return runTUI(nil, stdin, stdout, stderr)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		return 0
 	}
@@ -65,7 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "spg-tui: Sinkhorn Policy Gradient experiment console")
-	fmt.Fprintln(w, "\nUsage: spg-tui <command> [flags]   (spg-tui <command> --help for its flags)")
+	fmt.Fprintln(w, "\nUsage: spg-tui [<command> [flags]]   (spg-tui <command> --help for its flags)")
+	fmt.Fprintln(w, "With no command, spg-tui opens the console training SPG+Matching on MWM-10.")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
@@ -359,6 +365,34 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := json.NewEncoder(stdout).Encode(res); err != nil {
 		return fail(stderr, "bench", err)
+	}
+	return 0
+}
+
+func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR")
+	cfg := agent.DefaultConfig(envs.TaskMWM, 10)
+	cfg.EvalEvery = 200 // a console shows its first evaluation sooner than a headless run logs one
+	finish := agent.RegisterFlags(fs, &cfg)
+	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
+	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
+	view := fs.String("view", "", "open the run in DIR read-only (replays its metrics.jsonl)")
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return status
+	}
+	if err := finish(); err != nil {
+		return fail(stderr, "tui", err)
+	}
+	steps := 0
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "steps" || f.Name == "epochs" {
+			steps = cfg.Steps
+		}
+	})
+	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view}
+	if err := ui.Run(opts); err != nil {
+		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
+		return exitFailed
 	}
 	return 0
 }

@@ -148,11 +148,30 @@ func TestBadInputFailsCleanly(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{}, {"--help"}, {"gen", "--help"}, {"solve", "-h"}, {"train", "--help"}, {"eval", "--help"}, {"bench", "-h"}} {
+	for _, args := range [][]string{{"help"}, {"--help"}, {"tui", "--help"}, {"gen", "--help"}, {"solve", "-h"}, {"train", "--help"}, {"eval", "--help"}, {"bench", "-h"}} {
 		out, err := spgTUI(args...).Output()
 		if err != nil || !strings.Contains(string(out), "spg-tui") {
 			t.Errorf("%v: err %v, output %q", args, err, out)
 		}
+	}
+}
+
+// TestConsoleNeedsTerminal checks that the default command, the console, refuses a pipe with one
+// line before it creates a run directory.
+func TestConsoleNeedsTerminal(t *testing.T) {
+	dir := t.TempDir()
+	cmd := spgTUI()
+	cmd.Dir = dir
+	var errOut bytes.Buffer
+	cmd.Stdin, cmd.Stderr = strings.NewReader(""), &errOut
+	if err := cmd.Run(); err == nil {
+		t.Fatal("the console started without a terminal")
+	}
+	if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "needs a terminal") {
+		t.Errorf("want one line saying a terminal is needed, got %q", msg)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the refused console left %d entries in its working directory", len(entries))
 	}
 }
 

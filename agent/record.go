@@ -101,10 +101,11 @@ const (
 // Event is something that happened to the run: a start, a live change, a checkpoint, an end.
 type Event struct {
 	Event string `json:"event"`
-	// Param, Old and New describe a live change ("set"); booleans are 0 or 1.
+	// Param, Old and New describe a live change ("set"); booleans are 0 or 1. Old and New are
+	// always written, since 0 is a meaningful value (a switch turned off).
 	Param string  `json:"param,omitempty"`
-	Old   float64 `json:"old,omitempty"`
-	New   float64 `json:"new,omitempty"`
+	Old   float64 `json:"old"`
+	New   float64 `json:"new"`
 	// Message is a human-readable line (the error, the checkpoint path, ...).
 	Message string `json:"message,omitempty"`
 	// References are the baselines of the task on the validation set, sent with "start", in the

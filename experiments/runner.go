@@ -1,0 +1,250 @@
+package experiments
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+)
+
+// StartFunc starts a training run in dir; agent.StartRun in the program, a scripted engine in
+// tests.
+type StartFunc func(cfg agent.Config, dir string) (agent.Engine, error)
+
+// Phase is where one run of a plan stands.
+type Phase int
+
+// The phases of a run.
+const (
+	Pending  Phase = iota
+	Running        // started and training
+	Finished       // reached its step budget
+	Stopped        // stopped by Runner.Stop; its checkpoint can be resumed
+	Failed         // did not start, or ended with an error
+	Skipped        // never started because the runner was stopped
+)
+
+// String names the phase.
+func (p Phase) String() string {
+	return [...]string{"pending", "running", "finished", "stopped", "failed", "skipped"}[p]
+}
+
+// EvalPoint is one validation evaluation of a run.
+type EvalPoint struct {
+	Step   int
+	Metric float64
+}
+
+// runState is what the runner knows of one run; guarded by Runner.mu.
+type runState struct {
+	phase  Phase
+	engine agent.Engine
+	evals  []EvalPoint
+	step   int
+	err    error
+}
+
+// Runner trains the runs of a plan, at most Plan.Parallel at a time, and gathers their
+// validation curves. Its methods are safe for concurrent use.
+type Runner struct {
+	plan     Plan
+	runs     []Run
+	start    StartFunc
+	maximize bool
+	done     chan struct{}
+
+	mu       sync.Mutex
+	state    []runState
+	stopping bool
+	metric   string
+	version  uint64
+}
+
+// Start expands the plan and begins training its runs in the background.
+func Start(plan Plan, start StartFunc) (*Runner, error) {
+	runs, err := plan.Runs()
+	if err != nil {
+		return nil, err
+	}
+	env, err := envs.New(plan.Base.Task, plan.Base.N)
+	if err != nil {
+		return nil, err
+	}
+	if plan.Parallel < 1 {
+		plan.Parallel = DefaultParallel
+	}
+	r := &Runner{plan: plan, runs: runs, start: start, maximize: env.Maximize(),
+		done: make(chan struct{}), state: make([]runState, len(runs))}
+	go r.schedule()
+	return r, nil
+}
+
+// Plan returns the plan being run.
+func (r *Runner) Plan() Plan { return r.plan }
+
+// Done is closed once every run has ended or been skipped.
+func (r *Runner) Done() <-chan struct{} { return r.done }
+
+// Stop asks every live run to checkpoint and end, and skips the runs not started yet. It
+// returns at once; Done is closed when the live runs have ended.
+func (r *Runner) Stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopping = true
+	for _, s := range r.state {
+		if s.engine != nil && s.phase == Running {
+			s.engine.Stop()
+		}
+	}
+}
+
+// Version counts the changes to the runner's results, so that a view can redraw only when it
+// has moved.
+func (r *Runner) Version() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.version
+}
+
+func (r *Runner) schedule() {
+	defer close(r.done)
+	slots := make(chan struct{}, r.plan.Parallel)
+	var wg sync.WaitGroup
+	for i := range r.runs {
+		slots <- struct{}{}
+		r.mu.Lock()
+		stopping := r.stopping
+		r.mu.Unlock()
+		if stopping {
+			<-slots
+			r.skipFrom(i)
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			r.work(i)
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *Runner) skipFrom(i int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for ; i < len(r.state); i++ {
+		r.state[i].phase = Skipped
+	}
+	r.version++
+}
+
+// work trains run i to its end, recording its validation evaluations.
+func (r *Runner) work(i int) {
+	run := r.runs[i]
+	eng, err := r.start(run.Config, run.Dir)
+	r.mu.Lock()
+	if err != nil {
+		r.state[i].phase, r.state[i].err = Failed, err
+		r.version++
+		r.mu.Unlock()
+		return
+	}
+	r.state[i].phase, r.state[i].engine = Running, eng
+	if r.stopping {
+		eng.Stop()
+	}
+	r.version++
+	r.mu.Unlock()
+
+	recs := eng.Records()
+	for recs != nil {
+		select {
+		case rec, ok := <-recs:
+			if !ok {
+				recs = nil
+				continue
+			}
+			r.observe(i, rec)
+		case <-eng.Done():
+			r.drain(i, recs)
+			recs = nil
+		}
+	}
+	<-eng.Done()
+	r.finish(i, eng)
+}
+
+// drain takes the records still buffered once the run has ended.
+func (r *Runner) drain(i int, recs <-chan agent.Record) {
+	for {
+		select {
+		case rec, ok := <-recs:
+			if !ok {
+				return
+			}
+			r.observe(i, rec)
+		default:
+			return
+		}
+	}
+}
+
+func (r *Runner) observe(i int, rec agent.Record) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.state[i]
+	s.step = max(s.step, rec.Step)
+	if rec.Eval != nil && rec.Kind == agent.KindEval && rec.Split == "val" {
+		s.evals = append(s.evals, EvalPoint{Step: rec.Step, Metric: rec.Metric})
+		if r.metric == "" {
+			r.metric = rec.MetricName
+		}
+	}
+	r.version++
+}
+
+func (r *Runner) finish(i int, eng agent.Engine) {
+	st := eng.Status()
+	var evals []EvalPoint
+	if st.Dropped > 0 {
+		// The reader missed records; metrics.jsonl has them all.
+		evals = readEvals(filepath.Join(r.runs[i].Dir, "metrics.jsonl"))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.state[i]
+	if evals != nil {
+		s.evals = evals
+	}
+	s.step = max(s.step, st.Step)
+	s.engine = nil
+	switch err := eng.Err(); {
+	case err != nil:
+		s.phase, s.err = Failed, err
+	case st.State == agent.StateDone:
+		s.phase = Finished
+	case st.State == agent.StateFailed:
+		s.phase, s.err = Failed, errors.New("run failed")
+	default:
+		s.phase = Stopped
+	}
+	r.version++
+}
+
+// readEvals returns the validation evaluations of a metrics file, nil when it cannot be read.
+func readEvals(path string) []EvalPoint {
+	recs, err := agent.ReadRecords(path)
+	if err != nil {
+		return nil
+	}
+	var out []EvalPoint
+	for _, rec := range recs {
+		if rec.Kind == agent.KindEval && rec.Eval != nil && rec.Split == "val" {
+			out = append(out, EvalPoint{Step: rec.Step, Metric: rec.Metric})
+		}
+	}
+	return out
+}

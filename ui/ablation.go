@@ -1,0 +1,304 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/guptarohit/asciigraph"
+
+	"spg-tui/experiments"
+)
+
+// ablationKeys choose and run an ablation.
+type ablationKeys struct {
+	Up, Down, Inc, Dec, Run key.Binding
+}
+
+func newAblationKeys() ablationKeys {
+	return ablationKeys{
+		Up:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "select setting")),
+		Down: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "select setting")),
+		Inc:  key.NewBinding(key.WithKeys("+", "=", "right"), key.WithHelp("+/→", "next value")),
+		Dec:  key.NewBinding(key.WithKeys("-", "_", "left"), key.WithHelp("-/←", "previous value")),
+		Run:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start / stop")),
+	}
+}
+
+// Ablation settings rows.
+const (
+	rowAblation = iota
+	rowSteps
+	rowSeeds
+	ablationRows
+)
+
+// The variants' glyphs, so that the curves differ without colour; bands are dotted.
+var variantChars = []asciigraph.CharSet{charsLine, charsBullet, charsPlus,
+	asciigraph.CreateCharSet("×"), asciigraph.CreateCharSet("◦")}
+
+// ablationView runs one of the paper's ablations (package experiments) from the console: pick
+// it, a step budget and a number of seeds, and it overlays the variants' validation curves with
+// a band across seeds and tabulates each variant's best validation score.
+type ablationView struct {
+	ctx     *programContext
+	keys    ablationKeys
+	start   experiments.StartFunc
+	baseDir string
+	w, h    int
+
+	ablations []experiments.Ablation
+	sel       int
+	choice    int
+	steps     int
+	seeds     int
+	runner    *experiments.Runner
+	snap      experiments.Snapshot
+	msg       string
+	cache     viewCache
+	reported  bool             // the end of the current ablation was announced
+	ver       int              // local settings changes
+	now       func() time.Time // names the ablation's directory
+}
+
+func newAblationView(ctx *programContext, start experiments.StartFunc, baseDir string) *ablationView {
+	return &ablationView{ctx: ctx, keys: newAblationKeys(), start: start, baseDir: baseDir,
+		ablations: experiments.Builtin(), steps: 2000, seeds: 3, now: time.Now}
+}
+
+func (v *ablationView) SetSize(w, h int) { v.w, v.h = w, h }
+
+// running reports whether an ablation is under way.
+func (v *ablationView) running() bool {
+	if v.runner == nil {
+		return false
+	}
+	select {
+	case <-v.runner.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// poll refreshes the results when the runner has moved; it reports whether the ablation has
+// just ended.
+func (v *ablationView) poll() (ended bool) {
+	if v.runner == nil {
+		return false
+	}
+	if v.runner.Version() != v.snap.Version {
+		v.snap = v.runner.Snapshot()
+	}
+	if !v.reported && !v.running() {
+		v.reported = true
+		v.snap = v.runner.Snapshot()
+		return true
+	}
+	return false
+}
+
+// Update handles the view's keys; it reports whether the key was one and whether an ablation
+// was started.
+func (v *ablationView) Update(k tea.KeyPressMsg) (handled, started bool) {
+	switch {
+	case key.Matches(k, v.keys.Up):
+		v.sel = (v.sel - 1 + ablationRows) % ablationRows
+	case key.Matches(k, v.keys.Down):
+		v.sel = (v.sel + 1) % ablationRows
+	case key.Matches(k, v.keys.Inc), key.Matches(k, v.keys.Dec):
+		if v.running() {
+			v.msg = "stop the ablation (enter) to change its settings"
+			break
+		}
+		v.change(key.Matches(k, v.keys.Inc))
+	case key.Matches(k, v.keys.Run):
+		if v.running() {
+			v.runner.Stop()
+			v.msg = "stopping: every run writes a checkpoint"
+			break
+		}
+		return true, v.launch()
+	default:
+		return false, false
+	}
+	v.ver++
+	return true, false
+}
+
+func (v *ablationView) change(up bool) {
+	d := -1
+	if up {
+		d = 1
+	}
+	switch v.sel {
+	case rowAblation:
+		v.choice = (v.choice + d + len(v.ablations)) % len(v.ablations)
+	case rowSteps:
+		v.steps = int(ladderStep(float64(v.steps), up))
+	case rowSeeds:
+		v.seeds = max(1, min(v.seeds+d, 10))
+	}
+}
+
+// launch starts the chosen ablation on the current run's configuration, in a fresh directory.
+func (v *ablationView) launch() bool {
+	a := v.ablations[v.choice]
+	plan := experiments.Plan{
+		Base: v.ctx.cfg, Ablation: a, Steps: v.steps, Seeds: v.seeds,
+		EvalEvery: max(1, v.steps/20),
+		Dir:       filepath.Join(v.baseDir, "ablation-"+a.Name+"-"+v.now().Format("20060102-150405")),
+	}
+	r, err := experiments.Start(plan, v.start)
+	v.ver++
+	if err != nil {
+		v.msg = "cannot start: " + err.Error()
+		return false
+	}
+	v.runner, v.snap, v.reported = r, r.Snapshot(), false
+	v.msg = ""
+	return true
+}
+
+func (v *ablationView) View() string {
+	k := renderKey{v: [4]int{int(v.snap.Version), v.ver}, w: v.w, h: v.h}
+	return v.cache.get(k, func() string {
+		return frame("Ablations", v.body(v.w-2, v.h-2), v.w, v.h, v.ctx.st, true)
+	})
+}
+
+func (v *ablationView) body(w, h int) []string {
+	st := v.ctx.st
+	a := v.ablations[v.choice]
+	row := func(i int, label, value string) string {
+		s := label + " " + value
+		if i == v.sel {
+			return st.sel.Render("› " + s)
+		}
+		return "  " + s
+	}
+	action := "enter starts"
+	if v.running() {
+		action = "enter stops"
+	}
+	lines := []string{
+		row(rowAblation, "ablation", "‹ "+a.Title+" ›") + "   " + row(rowSteps, "steps", fmtInt(v.steps)) + "   " + row(rowSeeds, "seeds", itoa(v.seeds)),
+		st.dim.Render(fmt.Sprintf("↑/↓ select · +/- change · %s · a back · runs %d at a time on this machine", action, experiments.DefaultParallel)),
+	}
+	if v.msg != "" {
+		lines = append(lines, st.warn.Render(v.msg))
+	}
+	s := v.snap
+	if v.runner == nil {
+		lines = append(lines, "", "Variants of "+a.Title+":")
+		for _, vr := range a.Variants {
+			lines = append(lines, "  • "+vr.Name)
+		}
+		lines = append(lines, "", st.dim.Render("Each variant trains for the step budget once per seed, from the current run's configuration."))
+		return lines
+	}
+	lines = append(lines, fmt.Sprintf("%s · %d of %d runs ended · in %s", s.Title, s.Finished, s.Total, filepath.Base(v.runner.Plan().Dir)))
+	tableH := len(s.Variants) + 2
+	chartH := h - len(lines) - tableH - 3
+	if chartH >= 4 {
+		lines = append(lines, v.legend(s)...)
+		lines = append(lines, v.chart(s).render(w, chartH, "waiting for the first evaluations…")...)
+		lines = append(lines, axisRow(w, 0, float64(s.Steps), nil, st))
+	}
+	return append(lines, v.table(s)...)
+}
+
+// chart overlays the variants' mean validation curves and their bands.
+func (v *ablationView) chart(s experiments.Snapshot) chart {
+	st := v.ctx.st
+	c := chart{x0: 0, x1: float64(max(s.Steps, 1)), axis: st.graphColor(colDimGray)}
+	var means []curve
+	for i, vr := range s.Variants {
+		col := st.graphColor(seriesColors[i%len(seriesColors)])
+		x := make([]float64, len(vr.Curve))
+		mean, lo, hi := make([]float64, len(x)), make([]float64, len(x)), make([]float64, len(x))
+		for j, b := range vr.Curve {
+			x[j], mean[j], lo[j], hi[j] = float64(b.Step), b.Mean, b.Lo, b.Hi
+		}
+		if s.Seeds > 1 {
+			c.curves = append(c.curves, curve{x: x, y: lo, chars: charsDots, color: col},
+				curve{x: x, y: hi, chars: charsDots, color: col})
+		}
+		means = append(means, curve{x: x, y: mean, chars: variantChars[i%len(variantChars)], color: col})
+	}
+	c.curves = append(c.curves, means...)
+	return c
+}
+
+// legend names the variants' curves and says what the band is.
+func (v *ablationView) legend(s experiments.Snapshot) []string {
+	st := v.ctx.st
+	var parts []string
+	for i, vr := range s.Variants {
+		g := variantChars[i%len(variantChars)].Horizontal
+		parts = append(parts, st.fg(seriesColors[i%len(seriesColors)]).Render(g+g)+" "+vr.Name)
+	}
+	band := "one seed: no band"
+	if s.Seeds > 1 {
+		band = fmt.Sprintf("·· band: %d%% CI of the mean over n = %d seeds (Student t)", int(experiments.CILevel*100), s.Seeds)
+	}
+	return []string{"val " + metricLabel(s.MetricName) + "  " + strings.Join(parts, "  "), st.dim.Render(band)}
+}
+
+// table gives each variant's best validation score across seeds and its progress.
+func (v *ablationView) table(s experiments.Snapshot) []string {
+	st := v.ctx.st
+	best := "highest"
+	if !s.Maximize {
+		best = "lowest"
+	}
+	col := "best val " + metricLabel(s.MetricName) + " (" + best + ")"
+	cw := max(len(col), 26)
+	row := func(name, score, seeds, progress string) string {
+		return fmt.Sprintf("%-20s %-*s  %-6s %s", name, cw, score, seeds, progress)
+	}
+	lines := []string{st.bold.Render(row("configuration", col, "seeds", "progress"))}
+	for _, vr := range s.Variants {
+		score := formatBand(vr.Best)
+		done, steps, total := 0, 0, 0
+		state := ""
+		for _, r := range vr.Runs {
+			steps += r.Step
+			total += r.Total
+			if r.Phase != experiments.Pending && r.Phase != experiments.Running {
+				done++
+			}
+			if r.Phase == experiments.Failed {
+				state = st.err.Render(" failed: " + errText(r.Err))
+			}
+		}
+		pct := 0.0
+		if total > 0 {
+			pct = 100 * float64(steps) / float64(total)
+		}
+		lines = append(lines, row(vr.Name, score, fmt.Sprintf("%d/%d", done, len(vr.Runs)), fmt.Sprintf("%3.0f%%%s", math.Floor(pct), state)))
+	}
+	return append(lines, st.dim.Render(fmt.Sprintf("[lo, hi]: %d%% CI of the mean of the seeds' best scores", int(experiments.CILevel*100))))
+}
+
+// formatBand is "mean [lo, hi]", the mean alone for one seed, "—" for none.
+func formatBand(b experiments.Band) string {
+	switch {
+	case b.N == 0:
+		return "—"
+	case b.N == 1:
+		return fmt.Sprintf("%.4f", b.Mean)
+	}
+	return fmt.Sprintf("%.4f [%.4f, %.4f]", b.Mean, b.Lo, b.Hi)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
+}

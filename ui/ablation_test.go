@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"spg-tui/envs"
+	"spg-tui/experiments"
+)
+
+func TestAblationView(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 6, 120, 36)
+	m.ablation.baseDir = t.TempDir()
+	m.ablation.now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	press(m, "a")
+	if m.view != viewAblation {
+		t.Fatal("a did not open the ablation view")
+	}
+	golden(t, "screen_ablation_idle", screen(m))
+
+	// Choose the exploration ablation, 1,000 steps, 2 seeds.
+	press(m, "right", "right", "down", "-", "down", "-")
+	v := m.ablation
+	if got := v.ablations[v.choice].Name; got != "exploration" || v.steps != 1000 || v.seeds != 2 {
+		t.Fatalf("settings %s, %d steps, %d seeds", got, v.steps, v.seeds)
+	}
+	press(m, "enter")
+	if v.runner == nil {
+		t.Fatalf("enter did not start the ablation: %q", v.msg)
+	}
+	if !strings.Contains(m.msg.text, "ablation started") {
+		t.Errorf("message %q", m.msg.text)
+	}
+	select {
+	case <-v.runner.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the ablation did not finish")
+	}
+	m.poll()
+	if !strings.Contains(m.msg.text, "ablation ended: 6 of 6 runs") {
+		t.Errorf("message %q", m.msg.text)
+	}
+	s := v.snap
+	if s.Finished != 6 || len(s.Variants) != 3 {
+		t.Fatalf("snapshot: %d finished, %d variants", s.Finished, len(s.Variants))
+	}
+	sc := screen(m)
+	for _, want := range []string{"68% CI of the mean over n = 2 seeds", "eps 1, decay 0.95", "no exploration", "100%"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the view lacks %q", want)
+		}
+	}
+	// The table's best scores are the snapshot's.
+	for _, vr := range s.Variants {
+		want := strings.TrimSpace(strings.Split(fmtBest(vr.Best), " ")[0])
+		if !strings.Contains(sc, want) {
+			t.Errorf("%s: best %s not shown", vr.Name, want)
+		}
+	}
+	golden(t, "screen_ablation_done", sc)
+	press(m, "a")
+	if m.view != viewMain {
+		t.Error("a did not go back")
+	}
+}
+
+func fmtBest(b experiments.Band) string { return strings.Fields(strings.TrimSpace(formatBand(b)))[0] }
+
+func TestAblationStopAndLock(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 6, 120, 36)
+	m.ablation.baseDir = t.TempDir()
+	m.ablation.steps = 1_000_000
+	press(m, "a", "enter")
+	v := m.ablation
+	if !v.running() {
+		t.Fatal("not running")
+	}
+	press(m, "down", "+")
+	if v.steps != 1_000_000 || !strings.Contains(v.msg, "stop the ablation") {
+		t.Errorf("settings changed while running: %d, %q", v.steps, v.msg)
+	}
+	press(m, "enter")
+	select {
+	case <-v.runner.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("enter did not stop the ablation")
+	}
+	m.poll()
+	for _, vr := range v.snap.Variants {
+		for _, r := range vr.Runs {
+			if r.Phase != experiments.Stopped && r.Phase != experiments.Skipped {
+				t.Errorf("%s seed %d: %v", vr.Name, r.Seed, r.Phase)
+			}
+		}
+	}
+}

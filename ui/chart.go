@@ -1,0 +1,173 @@
+package ui
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/guptarohit/asciigraph"
+)
+
+// Chart geometry: asciigraph draws each row as a y label right-aligned in labelWidth+1 columns,
+// then the axis; the curves start at column plotLeft.
+const (
+	labelWidth = 7
+	plotLeft   = labelWidth + 2
+)
+
+// Glyph sets that tell curves apart without colour.
+var (
+	charsLine   = asciigraph.DefaultCharSet
+	charsDots   = asciigraph.CreateCharSet("·")
+	charsBullet = asciigraph.CreateCharSet("•")
+	charsPlus   = asciigraph.CreateCharSet("+")
+	charsDash   = asciigraph.CreateCharSet("╌")
+)
+
+// curve is one series of a chart, against steps.
+type curve struct {
+	x, y  []float64
+	chars asciigraph.CharSet
+	color asciigraph.AnsiColor
+}
+
+// hline is a horizontal reference line.
+type hline struct {
+	y     float64
+	color asciigraph.AnsiColor
+}
+
+// chart is a plot of curves against steps over [x0, x1], drawn by asciigraph.
+type chart struct {
+	curves []curve
+	hlines []hline
+	x0, x1 float64
+	logY   bool
+	axis   asciigraph.AnsiColor
+}
+
+// render draws the chart in exactly h lines of width w; empty is shown, centred, when no curve
+// has a point yet.
+func (c chart) render(w, h int, empty string) []string {
+	cols := w - plotLeft
+	if cols < 2 || h < 2 {
+		return blankLines(w, h)
+	}
+	var (
+		data   [][]float64
+		colors []asciigraph.AnsiColor
+		chars  []asciigraph.CharSet
+	)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	add := func(v []float64, ch asciigraph.CharSet, col asciigraph.AnsiColor) {
+		if c.logY {
+			log10All(v)
+		}
+		for _, x := range v {
+			if !math.IsNaN(x) {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+		}
+		data, chars, colors = append(data, v), append(chars, ch), append(colors, col)
+	}
+	// asciigraph draws a segment from each point to the next in the point's column, so the last
+	// point gets no column of its own: cols+1 points fill cols columns.
+	n := cols + 1
+	for _, r := range c.hlines {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = r.y
+		}
+		add(v, charsDash, r.color)
+	}
+	drawn := 0
+	for _, cv := range c.curves {
+		v := make([]float64, n)
+		resample(v, cv.x, cv.y, c.x0, c.x1, n)
+		add(v, cv.chars, cv.color)
+		if !allNaN(v) {
+			drawn++
+		}
+	}
+	if drawn == 0 || math.IsInf(lo, 0) {
+		lines := blankLines(w, h)
+		lines[h/2] = center(empty, w)
+		return lines
+	}
+	if hi-lo < 1e-12 {
+		pad := math.Max(math.Abs(hi)*0.05, 1e-3)
+		lo, hi = lo-pad, hi+pad
+	}
+	format := func(v float64) string {
+		if c.logY {
+			v = math.Pow(10, v)
+		}
+		return padLeft(ansi.Truncate(fmtNum(v), labelWidth, ""), labelWidth)
+	}
+	var lines []string
+	for height := h - 1; height >= 1; height-- {
+		out := asciigraph.PlotMany(data, asciigraph.Height(height), asciigraph.Offset(2),
+			asciigraph.LowerBound(lo), asciigraph.UpperBound(hi), asciigraph.SeriesColors(colors...),
+			asciigraph.SeriesChars(chars...), asciigraph.YAxisValueFormatter(format),
+			asciigraph.AxisColor(c.axis), asciigraph.LabelColor(c.axis))
+		lines = strings.Split(out, "\n")
+		if len(lines) <= h {
+			break
+		}
+	}
+	return fitLines(lines, w, h)
+}
+
+func allNaN(v []float64) bool {
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// column is the plot column of step x in a chart of cols columns over [x0, x1]: the column
+// where render draws the point of step x.
+func column(x, x0, x1 float64, cols int) int {
+	if x1 <= x0 {
+		return 0
+	}
+	return max(0, min(int((x-x0)/(x1-x0)*float64(cols+1)), cols-1))
+}
+
+// axisRow is the line under a chart: the first and last steps at the ends of the plot, and a ▲
+// under each step in marks (the live changes).
+func axisRow(w int, x0, x1 float64, marks []int, st styles) string {
+	cols := w - plotLeft
+	if cols < 2 {
+		return strings.Repeat(" ", max(w, 0))
+	}
+	row := []rune(strings.Repeat(" ", w))
+	isMark := make([]bool, w)
+	for _, m := range marks {
+		at := plotLeft + column(float64(m), x0, x1, cols)
+		row[at], isMark[at] = '▲', true
+	}
+	// The step labels go where no mark is.
+	put := func(at int, s string) {
+		r := []rune(s)
+		if at < 0 || at+len(r) > w || slices.Contains(isMark[at:at+len(r)], true) {
+			return
+		}
+		copy(row[at:], r)
+	}
+	put(plotLeft, fmtInt(int(x0)))
+	last := fmtInt(int(x1)) + " steps"
+	put(w-len([]rune(last)), last)
+	var b strings.Builder
+	for i, r := range row {
+		if isMark[i] {
+			b.WriteString(st.warn.Render(string(r)))
+		} else {
+			b.WriteString(st.dim.Render(string(r)))
+		}
+	}
+	return b.String()
+}

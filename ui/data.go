@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"spg-tui/agent"
+)
+
+// maxEvents is how many event lines the console keeps.
+const maxEvents = 200
+
+// setMark is a live change, drawn on the curves at the step it took effect.
+type setMark struct {
+	step     int
+	param    string
+	old, new float64
+}
+
+// trainSeries holds the training summaries, one entry per record.
+type trainSeries struct {
+	step, reward, critic, hard, penalty []float64
+	last                                agent.Train
+}
+
+// evalSeries holds the validation evaluations, one entry per record.
+type evalSeries struct {
+	step, metric []float64
+	name         string
+}
+
+// runData is everything the console has learned of the run from its records. Each group has a
+// version counter that grows when it changes, so that panes redraw only then.
+type runData struct {
+	train trainSeries
+	eval  evalSeries
+	// latest is the most recent validation evaluation (its Q scatter and samples).
+	latest     *agent.Eval
+	latestStep int
+	test       *agent.Eval
+	refs       map[string]float64
+	sets       []setMark
+	events     []string
+	lastStep   int
+
+	trainVer, evalVer, eventVer int
+}
+
+func newRunData() *runData { return &runData{} }
+
+// add takes one record into the data.
+func (d *runData) add(r agent.Record) {
+	d.lastStep = max(d.lastStep, r.Step)
+	switch {
+	case r.Kind == agent.KindTrain && r.Train != nil:
+		t := &d.train
+		t.step = append(t.step, float64(r.Step))
+		t.reward = append(t.reward, r.RewardMean)
+		t.critic = append(t.critic, r.CriticLoss)
+		t.hard = append(t.hard, r.CriticHard)
+		t.penalty = append(t.penalty, r.CriticPenalty)
+		t.last = *r.Train
+		d.trainVer++
+	case r.Kind == agent.KindEval && r.Eval != nil:
+		if r.Split != "val" {
+			d.test = r.Eval
+			d.logf(r.Step, "%s %s %.4g", r.Split, shortMetric(r.MetricName), r.Metric)
+			return
+		}
+		d.eval.step = append(d.eval.step, float64(r.Step))
+		d.eval.metric = append(d.eval.metric, r.Metric)
+		d.eval.name = r.MetricName
+		if len(r.QHardScatter) > 0 || len(r.Samples) > 0 {
+			d.latest, d.latestStep = r.Eval, r.Step
+		}
+		best := ""
+		if r.Best {
+			best = " ★"
+		}
+		d.logf(r.Step, "val %s %.4g%s", shortMetric(r.MetricName), r.Metric, best)
+		d.evalVer++
+	case r.Kind == agent.KindEvent && r.Event != nil:
+		d.addEvent(r.Step, r.Event)
+	}
+}
+
+func (d *runData) addEvent(step int, e *agent.Event) {
+	switch e.Event {
+	case agent.EventStart:
+		d.refs = e.References
+		d.logf(step, "start")
+	case agent.EventSet:
+		d.sets = append(d.sets, setMark{step: step, param: e.Param, old: e.Old, new: e.New})
+		d.logf(step, "set %s", describeSet(e.Param, e.Old, e.New))
+	default:
+		msg := e.Event
+		if e.Message != "" {
+			msg += ": " + e.Message
+		}
+		d.logf(step, "%s", msg)
+	}
+	d.eventVer++
+}
+
+// shortMetric abbreviates a metric name for the event list.
+func shortMetric(name string) string {
+	switch name {
+	case "optimality_ratio":
+		return "ratio"
+	case "kendall_tau":
+		return "KT"
+	case "tour_length":
+		return "tour"
+	}
+	return name
+}
+
+// metricLabel is a metric name for display: "optimality_ratio" -> "optimality ratio".
+func metricLabel(name string) string {
+	if name == "" {
+		return "metric"
+	}
+	return strings.ReplaceAll(name, "_", " ")
+}
+
+// describeSet is "tau 0.05 → 0.1", or "critic-penalty on → off" for a switch.
+func describeSet(param string, old, new float64) string {
+	switch param {
+	case agent.FlagCriticPenalty:
+		return fmt.Sprintf("penalty %s → %s", onOff(old != 0), onOff(new != 0))
+	case agent.FlagExploration:
+		return fmt.Sprintf("exploration %s → %s", onOff(old != 0), onOff(new != 0))
+	}
+	return fmt.Sprintf("%s %s → %s", param, fmtNum(old), fmtNum(new))
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (d *runData) logf(step int, format string, args ...any) {
+	d.events = append(d.events, fmt.Sprintf("%7s  ", fmtInt(step))+fmt.Sprintf(format, args...))
+	if len(d.events) > maxEvents {
+		d.events = slices.Delete(d.events, 0, len(d.events)-maxEvents)
+	}
+	d.eventVer++
+}

@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+)
+
+// taskDialog asks for a new task and size (t), then for confirmation before the current run is
+// checkpointed and stopped and the new one started.
+type taskDialog struct {
+	input      textinput.Model
+	confirming bool
+	cfg        agent.Config // the new run's configuration, once typed
+	dir        string
+	err        string
+}
+
+func (m *model) openTaskDialog() {
+	if m.ctx.readOnly {
+		m.fail("%v", errReadOnly)
+		return
+	}
+	in := textinput.New()
+	in.Prompt = "task and size: "
+	in.CharLimit = 16
+	in.SetValue(fmt.Sprintf("%s %d", m.ctx.cfg.Task, m.ctx.cfg.N))
+	in.CursorEnd()
+	in.Focus()
+	m.dialog = &taskDialog{input: in}
+}
+
+// parseTask reads "mwm 20", "tsp20" or "sort-50".
+func parseTask(s string) (envs.Task, int, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	i := strings.IndexAny(s, "0123456789")
+	if i < 0 {
+		return "", 0, fmt.Errorf("%q: want a task and a size, e.g. tsp 20", s)
+	}
+	task := envs.Task(strings.Trim(s[:i], " -"))
+	n, err := strconv.Atoi(strings.TrimSpace(s[i:]))
+	if err != nil {
+		return "", 0, fmt.Errorf("%q: the size is not a whole number", s[i:])
+	}
+	return task, n, nil
+}
+
+func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
+	d := m.dialog
+	switch k.String() {
+	case "esc":
+		m.dialog = nil
+		m.info("task switch cancelled")
+		return nil
+	case "n":
+		if d.confirming {
+			m.dialog = nil
+			m.info("task switch cancelled")
+			return nil
+		}
+	case "y", "enter":
+		if d.confirming {
+			m.dialog = nil
+			return m.switchTo(d.cfg, d.dir)
+		}
+		if k.String() == "y" {
+			break
+		}
+		task, n, err := parseTask(d.input.Value())
+		if err == nil {
+			d.cfg = m.ctx.cfg
+			d.cfg.Task, d.cfg.N = task, n
+			d.cfg.K = min(d.cfg.K, max(n, 2))
+			err = d.cfg.Validate()
+		}
+		if err != nil {
+			d.err = err.Error()
+			return nil
+		}
+		d.err = ""
+		d.dir = filepath.Join(m.baseDir, runName(d.cfg.Task, d.cfg.N, time.Now()))
+		d.confirming = true
+		return nil
+	}
+	return d.update(k)
+}
+
+func (d *taskDialog) update(msg tea.Msg) tea.Cmd {
+	if d.confirming {
+		return nil
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	return cmd
+}
+
+// runName is a fresh run directory name: mwm10-20060102-150405.
+func runName(task envs.Task, n int, t time.Time) string {
+	return fmt.Sprintf("%s%d-%s", task, n, t.Format("20060102-150405"))
+}
+
+// switchTo checkpoints and stops the current run, then starts cfg in dir, off the UI goroutine.
+func (m *model) switchTo(cfg agent.Config, dir string) tea.Cmd {
+	m.switching = true
+	m.info("stopping the current run (checkpoint)…")
+	old, start := m.engine, m.start
+	return func() tea.Msg {
+		stopAll(old, nil, stopTimeout)
+		eng, err := start(cfg, dir)
+		return switchedMsg{engine: eng, err: err}
+	}
+}
+
+func (m *model) switched(msg switchedMsg) tea.Cmd {
+	m.switching = false
+	if m.quitting {
+		// q came while the run was starting: stop it too.
+		m.quitting = false
+		if msg.engine != nil {
+			m.attach(msg.engine)
+		}
+		return m.quit()
+	}
+	if msg.err != nil {
+		m.fail("could not start the new run: %v (the previous one is checkpointed: spg-tui tui --resume %s)", msg.err, m.ctx.info.Dir)
+		return nil
+	}
+	m.attach(msg.engine)
+	m.info("started %s in %s", m.ctx.info.Title, m.ctx.info.Dir)
+	return nil
+}
+
+func (d *taskDialog) view(st styles, w int) []string {
+	if d.confirming {
+		return []string{
+			"Checkpoint and stop the current run, then start",
+			fmt.Sprintf("%s-%d in %s?", d.cfg.Task, d.cfg.N, d.dir),
+			"",
+			st.key.Render("y") + " start   " + st.key.Render("n") + " cancel",
+		}
+	}
+	lines := []string{
+		d.input.View(),
+		st.dim.Render("mwm, tsp or sort, and a size, e.g. tsp 20"),
+	}
+	if d.err != "" {
+		lines = append(lines, st.err.Render(d.err))
+	}
+	return append(lines, "", st.key.Render("enter")+" continue   "+st.key.Render("esc")+" cancel")
+}

@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/guptarohit/asciigraph"
+)
+
+// dots decodes a braille rendering back into the set of dots it shows, from the Unicode
+// standard's layout of the eight dots (dots 1-3 and 7 on the left, 4-6 and 8 on the right).
+func dots(t *testing.T, rows []string) map[[2]int]bool {
+	t.Helper()
+	bit := [4][2]rune{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}}
+	out := map[[2]int]bool{}
+	for y, row := range rows {
+		for x, r := range []rune(ansi.Strip(row)) {
+			if r == ' ' {
+				continue
+			}
+			if r < 0x2800 || r > 0x28FF {
+				t.Fatalf("cell (%d,%d) is %q, not braille", x, y, r)
+			}
+			for dy := range 4 {
+				for dx := range 2 {
+					if (r-0x2800)&bit[dy][dx] != 0 {
+						out[[2]int{2*x + dx, 4*y + dy}] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestCanvasPoints(t *testing.T) {
+	st := newStyles(false)
+	cv := newCanvas(3, 2, 0, 1, 0, 1)
+	l := cv.layer(st.dim)
+	cv.point(l, 0, 1) // top left: dot 1 of the first cell
+	cv.point(l, 1, 0) // bottom right: dot 8 of the last cell
+	rows := cv.rows()
+	if got := []rune(rows[0])[0]; got != '⠁' {
+		t.Errorf("top-left cell = %q, want ⠁", got)
+	}
+	if got := []rune(rows[1])[2]; got != '⢀' {
+		t.Errorf("bottom-right cell = %q, want ⢀", got)
+	}
+	if got := dots(t, rows); len(got) != 2 || !got[[2]int{0, 0}] || !got[[2]int{5, 7}] {
+		t.Errorf("dots %v", got)
+	}
+	cv.point(l, 2, 2) // outside: dropped
+	if got := dots(t, cv.rows()); len(got) != 2 {
+		t.Errorf("a point outside the window was drawn: %v", got)
+	}
+}
+
+// TestCanvasLine checks Bresenham against the ideal segment: every dot drawn lies within one
+// dot of it, both ends are drawn, and the dots form an 8-connected path.
+func TestCanvasLine(t *testing.T) {
+	st := newStyles(false)
+	segs := [][4]float64{{0, 0, 1, 1}, {0, 1, 1, 0}, {0.1, 0.5, 0.9, 0.55}, {0.5, 0, 0.52, 1}, {0.3, 0.3, 0.3, 0.3}, {1, 0.2, 0, 0.8}}
+	for _, s := range segs {
+		cv := newCanvas(10, 5, 0, 1, 0, 1)
+		cv.line(cv.layer(st.dim), s[0], s[1], s[2], s[3])
+		got := dots(t, cv.rows())
+		ax, ay := cv.dot(s[0], s[1])
+		bx, by := cv.dot(s[2], s[3])
+		if !got[[2]int{ax, ay}] || !got[[2]int{bx, by}] {
+			t.Errorf("segment %v: an end is missing", s)
+		}
+		want := max(abs(bx-ax), abs(by-ay)) + 1
+		if len(got) != want {
+			t.Errorf("segment %v: %d dots, want %d", s, len(got), want)
+		}
+		for d := range got {
+			if dist := segDist(float64(d[0]), float64(d[1]), float64(ax), float64(ay), float64(bx), float64(by)); dist > 1 {
+				t.Errorf("segment %v: dot %v is %.2f dots off the line", s, d, dist)
+			}
+			near := false
+			for e := range got {
+				if e != d && abs(e[0]-d[0]) <= 1 && abs(e[1]-d[1]) <= 1 {
+					near = true
+				}
+			}
+			if len(got) > 1 && !near {
+				t.Errorf("segment %v: dot %v is isolated", s, d)
+			}
+		}
+	}
+}
+
+func segDist(px, py, ax, ay, bx, by float64) float64 {
+	dx, dy := bx-ax, by-ay
+	l2 := dx*dx + dy*dy
+	if l2 == 0 {
+		return math.Hypot(px-ax, py-ay)
+	}
+	u := math.Max(0, math.Min(1, ((px-ax)*dx+(py-ay)*dy)/l2))
+	return math.Hypot(px-ax-u*dx, py-ay-u*dy)
+}
+
+func TestCanvasLayers(t *testing.T) {
+	st := newStyles(true)
+	cv := newCanvas(1, 1, 0, 1, 0, 1)
+	low, high := cv.layer(st.fg(colGray)), cv.layer(st.fg(colRed))
+	cv.point(low, 0, 1)
+	cv.point(high, 1, 0)
+	row := cv.rows()[0]
+	if r := []rune(ansi.Strip(row))[0]; r != 0x2800|0x01|0x80 {
+		t.Errorf("combined cell %q", r)
+	}
+	if row != st.fg(colRed).Render(ansi.Strip(row)) {
+		t.Errorf("the cell is not in the top layer's style: %q", row)
+	}
+}
+
+func TestBarRows(t *testing.T) {
+	rows := barRows([]float64{0, 4, 8}, 0, 8, 2, 2, 100)
+	// 16 eighths per column: 0 -> the 1-eighth floor, 4 -> 8 eighths, 8 -> 16.
+	want := []string{"  " + "  " + "█ ", "▁ █ █ "}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
+		}
+	}
+	if cut := barRows([]float64{1, 2, 3}, 0, 3, 1, 1, 2); len([]rune(cut[0])) != 2 {
+		t.Errorf("bars not cut at the width: %q", cut[0])
+	}
+}
+
+func TestColumnAndAxisRow(t *testing.T) {
+	const cols = 40
+	if c := column(0, 0, 100, cols); c != 0 {
+		t.Errorf("column(x0) = %d", c)
+	}
+	if c := column(100, 0, 100, cols); c != cols-1 {
+		t.Errorf("column(x1) = %d, want %d", c, cols-1)
+	}
+	st := newStyles(false)
+	w := plotLeft + cols
+	row := []rune(axisRow(w, 0, 100, []int{50}, st))
+	at := plotLeft + column(50, 0, 100, cols)
+	if row[at] != '▲' || strings.Count(string(row), "▲") != 1 {
+		t.Errorf("mark not at column %d: %q", at, string(row))
+	}
+	if !strings.HasSuffix(string(row), "100 steps") || string(row[plotLeft]) != "0" {
+		t.Errorf("labels missing: %q", string(row))
+	}
+	// A mark on the last label hides that label rather than being hidden.
+	row = []rune(axisRow(w, 0, 100, []int{100}, st))
+	if strings.Contains(string(row), "steps") || row[plotLeft+cols-1] != '▲' {
+		t.Errorf("label drawn over a mark: %q", string(row))
+	}
+}
+
+// TestChartGeometry checks that a chart fills exactly its box and puts a rising line's ends in
+// the bottom-left and top-right corners of the plot area.
+func TestChartGeometry(t *testing.T) {
+	x := []float64{0, 100}
+	c := chart{x0: 0, x1: 100, curves: []curve{{x: x, y: []float64{1, 2}, chars: asciigraph.DefaultCharSet}}}
+	for _, size := range [][2]int{{30, 5}, {50, 12}, {plotLeft + 3, 2}} {
+		lines := c.render(size[0], size[1], "empty")
+		if len(lines) != size[1] {
+			t.Fatalf("%v: %d lines", size, len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) != size[0] {
+				t.Fatalf("%v: line %q is %d wide", size, l, ansi.StringWidth(l))
+			}
+		}
+	}
+	lines := c.render(30, 6, "empty")
+	top, bottom := []rune(lines[0]), []rune(lines[len(lines)-1])
+	if strings.TrimSpace(string(top[:plotLeft-1])) != "2" || strings.TrimSpace(string(bottom[:plotLeft-1])) != "1" {
+		t.Errorf("y labels: %q / %q", string(top), string(bottom))
+	}
+	if bottom[plotLeft] == ' ' || top[len(top)-1] == ' ' {
+		t.Errorf("the line does not span the plot:\n%s", strings.Join(lines, "\n"))
+	}
+	none := chart{x0: 0, x1: 1}.render(30, 5, "nothing yet")
+	if !strings.Contains(none[2], "nothing yet") {
+		t.Errorf("empty chart: %q", none)
+	}
+}
+
+func TestFitAndFrame(t *testing.T) {
+	st := newStyles(false)
+	box := ansi.Strip(frame("Title", []string{"a very long line that will not fit", "b"}, 12, 4, st, false))
+	lines := strings.Split(box, "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) != 12 {
+			t.Errorf("line %q is %d wide", l, ansi.StringWidth(l))
+		}
+	}
+	if !strings.HasPrefix(lines[0], "╭─ Title ") || !strings.HasSuffix(lines[1], "…│") {
+		t.Errorf("frame:\n%s", box)
+	}
+	if s := spread("left", "right", 12); s != "left   right" {
+		t.Errorf("spread = %q", s)
+	}
+}
+
+func TestJoin(t *testing.T) {
+	a := "ab\ncd\nef"
+	b := "X\nY"
+	if got := hjoin(a, b); got != "abX\ncdY\nef " {
+		t.Errorf("hjoin = %q", got)
+	}
+	if got := vjoin(a, b); got != a+"\n"+b {
+		t.Errorf("vjoin = %q", got)
+	}
+}

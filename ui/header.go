@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"spg-tui/agent"
+)
+
+// header is the two lines at the top: the run, its state and progress, and where it runs.
+type header struct {
+	ctx *programContext
+	w   int
+}
+
+func (h *header) SetSize(w int) { h.w = w }
+
+// stateBadge is the run state with a glyph, so that it reads without colour.
+func (h *header) stateBadge() string {
+	st := h.ctx.st
+	if h.ctx.readOnly {
+		return st.dim.Render("◇ view (read-only)")
+	}
+	switch s := h.ctx.status.State; s {
+	case agent.StateTraining:
+		return st.ok.Render("● training")
+	case agent.StatePaused:
+		return st.warn.Render("‖ paused")
+	case agent.StateStopped:
+		return st.dim.Render("■ stopped")
+	case agent.StateDone:
+		return st.ok.Render("✔ done")
+	case agent.StateFailed:
+		return st.err.Render("✖ failed")
+	default:
+		return st.dim.Render("◌ " + s.String())
+	}
+}
+
+func (h *header) View() string {
+	c := h.ctx
+	s := c.status
+	title := c.info.Title
+	if title == "" {
+		title = "spg-tui"
+	}
+	sep := c.st.dim.Render(" · ")
+	line1 := strings.Join([]string{
+		c.st.title.Render(title),
+		h.stateBadge(),
+		fmt.Sprintf("epoch %.2f", s.Epoch),
+		fmt.Sprintf("step %s/%s", fmtInt(s.Step), fmtInt(s.TotalSteps)),
+		fmt.Sprintf("%.1f steps/s", s.StepsPerSec),
+		"ETA " + fmtDur(s.ETA),
+	}, sep)
+	parts := []string{
+		"backend " + orDash(c.info.Backend),
+		fmt.Sprintf("seed %d", c.info.Seed),
+		"run " + orDash(c.info.Dir),
+	}
+	if s.Dropped > 0 {
+		parts = append(parts, c.st.warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
+	}
+	line2 := c.st.dim.Render(strings.Join(parts, " · "))
+	return fitLine(line1, h.w) + "\n" + spread(line2, c.st.dim.Render("? help"), h.w)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

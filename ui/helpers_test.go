@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+	"spg-tui/experiments/enginetest"
+)
+
+// tinyConfig is a configuration small enough for tests.
+func tinyConfig(task envs.Task, n int) agent.Config {
+	c := agent.DefaultConfig(task, n)
+	c.TrainSize, c.Batch, c.Buffer, c.ValSize, c.TestSize = 1000, 10, 100, 10, 10
+	c.LogEvery, c.EvalEvery, c.Steps = 10, 50, 400
+	return c
+}
+
+// runScripted runs a scripted engine to its end and returns it with every record it emitted.
+func runScripted(t testing.TB, cfg agent.Config, dir string) (*enginetest.Engine, []agent.Record) {
+	t.Helper()
+	e, err := enginetest.New(cfg, dir, enginetest.Options{Buffer: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-e.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("scripted run did not end")
+	}
+	var recs []agent.Record
+	for {
+		select {
+		case r := <-e.Records():
+			recs = append(recs, r)
+		default:
+			return e, recs
+		}
+	}
+}
+
+// staticEngine is a finished run whose records are fed to the model by hand, for deterministic
+// renderings.
+type staticEngine struct {
+	replay
+	sets  []string
+	flags []string
+	err   error
+}
+
+func (s *staticEngine) Set(p string, v float64) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.sets = append(s.sets, p)
+	return nil
+}
+
+func (s *staticEngine) SetFlag(f string, on bool) error {
+	s.flags = append(s.flags, f)
+	return nil
+}
+
+// newTestModel is a console of w×h cells without colour around eng.
+func newTestModel(eng agent.Engine, w, h int) *model {
+	m := newModel(eng, enginetest.Start, false, false)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// screen is the model's rendering without ANSI sequences.
+func screen(m *model) string { return ansi.Strip(m.render()) }
+
+func press(m *model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyMsg(k))
+	}
+}
+
+// keyMsg builds the key press a terminal sends for k.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "space":
+		return tea.KeyPressMsg{Code: ' ', Text: " "}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}

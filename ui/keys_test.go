@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+	"spg-tui/experiments/enginetest"
+)
+
+// liveModel is a console around a scripted engine that trains slowly, so that tests drive it.
+func liveModel(t *testing.T, w, h int) (*model, *enginetest.Engine) {
+	t.Helper()
+	cfg := tinyConfig(envs.TaskMWM, 6)
+	cfg.Steps = 1_000_000
+	e, err := enginetest.New(cfg, t.TempDir(), enginetest.Options{StepDelay: time.Millisecond, Buffer: 1 << 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Stop(); <-e.Done() })
+	return newTestModel(e, w, h), e
+}
+
+// until polls the model (as its tick does) until cond holds.
+func until(t *testing.T, m *model, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; screen:\n%s", what, screen(m))
+		}
+		time.Sleep(2 * time.Millisecond)
+		m.poll()
+	}
+}
+
+func panelRow(m *model, label string) string {
+	for _, l := range strings.Split(strip(m.params.View()), "\n") {
+		if strings.Contains(l, label) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestStepAndRefusal(t *testing.T) {
+	m, e := liveModel(t, 120, 36)
+	// tau: + climbs the 1-2-5 ladder.
+	press(m, "+")
+	if got := e.Config().Tau; got != 0.1 {
+		t.Fatalf("tau after + = %g, want 0.1", got)
+	}
+	if !strings.Contains(m.msg.text, "tau 0.05 → 0.1") || m.msg.err {
+		t.Errorf("message %+v", m.msg)
+	}
+	// A second + before the change is in force steps from the pending value.
+	press(m, "+")
+	if got := e.Config().Tau; got != 0.2 {
+		t.Errorf("tau after ++ = %g, want 0.2", got)
+	}
+	// L: typed values; 0 is refused by the engine and the old value stays.
+	press(m, "down", "enter")
+	if !m.params.editing {
+		t.Fatal("enter did not start typing")
+	}
+	for range 4 {
+		press(m, "backspace")
+	}
+	press(m, "0", "enter")
+	if !m.msg.err || !strings.Contains(m.msg.text, "sinkhorn-iters") || !strings.Contains(m.msg.text, "kept 10") {
+		t.Errorf("refusal message %+v", m.msg)
+	}
+	if e.Config().SinkhornIters != 10 || !strings.Contains(panelRow(m, "L (Sinkhorn)"), "10") {
+		t.Errorf("L = %d after a refused 0; row %q", e.Config().SinkhornIters, panelRow(m, "L (Sinkhorn)"))
+	}
+	// Text that is not a number never reaches the engine.
+	press(m, "enter", "backspace", "backspace", "x", "enter")
+	if !m.msg.err || !strings.Contains(m.msg.text, "not a number") {
+		t.Errorf("message %+v", m.msg)
+	}
+	// epsilon: - below 0 is refused.
+	press(m, "down")
+	m.ctx.cfg.EpsStart = 0.01 // as if it had decayed
+	e.Set(agent.ParamEpsilon, 0.01)
+	m.params.pending = map[string]float64{}
+	m.ctx.cfg = e.Config()
+	press(m, "-")
+	if !m.msg.err || !strings.Contains(m.msg.text, "kept 0.01") {
+		t.Errorf("epsilon below 0: %+v", m.msg)
+	}
+	// Escape abandons typing.
+	press(m, "enter", "9", "esc")
+	if m.params.editing || e.Config().EpsStart != 0.01 {
+		t.Error("esc applied the typed value")
+	}
+}
+
+func TestDisplaySettings(t *testing.T) {
+	m, _ := liveModel(t, 120, 36)
+	for m.params.sel != len(paramItems)-2 {
+		press(m, "up")
+	}
+	press(m, "+")
+	if m.ctx.smoothing != 0.7 {
+		t.Errorf("smoothing %g after +", m.ctx.smoothing)
+	}
+	press(m, "enter", "backspace", "backspace", "backspace", "2", "enter")
+	if m.ctx.smoothing != 0.7 || !m.msg.err {
+		t.Errorf("smoothing 2 accepted: %g %+v", m.ctx.smoothing, m.msg)
+	}
+	press(m, "down", "+")
+	if !m.ctx.logScale || !strings.Contains(strip(m.critic.View()), "log scale") {
+		t.Error("log scale not switched on")
+	}
+}
+
+func TestSwitchKeys(t *testing.T) {
+	m, e := liveModel(t, 120, 36)
+	until(t, m, "training", func() bool { return m.ctx.status.Step > 0 })
+	press(m, "p")
+	if e.Config().CriticPenalty {
+		t.Fatal("p left the penalty on")
+	}
+	if !strings.Contains(panelRow(m, "critic penalty"), "off") {
+		t.Errorf("panel shows %q", panelRow(m, "critic penalty"))
+	}
+	until(t, m, "the set event", func() bool { return len(m.ctx.data.sets) == 1 })
+	if _, pending := m.params.pending[agent.FlagCriticPenalty]; pending {
+		t.Error("the set event did not clear the pending value")
+	}
+	press(m, "p", "x")
+	if !e.Config().CriticPenalty || e.Config().Exploration {
+		t.Errorf("p x: penalty %v exploration %v", e.Config().CriticPenalty, e.Config().Exploration)
+	}
+	// The marks appear on the curves.
+	until(t, m, "marks", func() bool { return strings.Contains(strip(m.reward.View()), "▲") })
+
+	press(m, "space")
+	until(t, m, "pause", func() bool { return m.ctx.status.State == agent.StatePaused })
+	s := e.Status().Step
+	time.Sleep(20 * time.Millisecond)
+	if e.Status().Step != s {
+		t.Error("the run trains while paused")
+	}
+	press(m, "space")
+	until(t, m, "resume", func() bool { return m.ctx.status.State == agent.StateTraining })
+
+	press(m, "s")
+	until(t, m, "the checkpoint", func() bool { return strings.Contains(m.msg.text, "checkpoint written") })
+	if _, err := os.Stat(filepath.Join(e.Info().Dir, "checkpoints", "last")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestSampleKeys(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	n := len(m.ctx.data.latest.Samples)
+	press(m, "right")
+	if m.sample.index != 1 || !strings.Contains(strip(m.sample.View()), "2/4") {
+		t.Errorf("right: index %d", m.sample.index)
+	}
+	press(m, "left", "left")
+	if m.sample.index != n-1 {
+		t.Errorf("left wraps to %d, want %d", m.sample.index, n-1)
+	}
+	press(m, "o")
+	if !strings.Contains(strip(m.sample.View()), "optimal") {
+		t.Error("o does not show the optimal solution")
+	}
+}
+
+func TestParseTask(t *testing.T) {
+	for in, want := range map[string]string{"mwm 20": "mwm/20", "TSP20": "tsp/20", "sort-50": "sort/50", " tsp 7 ": "tsp/7"} {
+		task, n, err := parseTask(in)
+		if err != nil || string(task)+"/"+itoa(n) != want {
+			t.Errorf("parseTask(%q) = %s %d %v", in, task, n, err)
+		}
+	}
+	for _, in := range []string{"mwm", "20x", "mwm 2x"} {
+		if _, _, err := parseTask(in); err == nil {
+			t.Errorf("parseTask(%q) accepted", in)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"path/filepath"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"spg-tui/agent"
+	"spg-tui/experiments"
+)
+
+// Timing of the console.
+const (
+	// frameInterval is the tick: records are taken and the screen redrawn at most 15 times a
+	// second.
+	frameInterval = time.Second / 15
+	// maxRecordsPerTick bounds the work of one tick; the rest waits in the engine's buffer.
+	maxRecordsPerTick = 4096
+	// stopTimeout bounds the wait for the trainers to checkpoint and stop when quitting, so
+	// that q exits within 5 s.
+	stopTimeout = 4 * time.Second
+)
+
+// Messages of the console.
+type (
+	tickMsg      time.Time
+	quitReadyMsg struct{}
+	switchedMsg  struct {
+		engine agent.Engine
+		err    error
+	}
+	exportedMsg struct {
+		files []string
+		err   error
+	}
+)
+
+// viewKind is what the body shows.
+type viewKind int
+
+const (
+	viewMain viewKind = iota
+	viewAblation
+)
+
+// status is the footer's message.
+type status struct {
+	text string
+	err  bool
+}
+
+// model is the console's root: it owns the program context, routes keys to the components,
+// polls the engine on every tick and lays the panes out.
+type model struct {
+	ctx     *programContext
+	keys    keyMap
+	engine  agent.Engine
+	start   experiments.StartFunc
+	baseDir string // where new run directories go
+
+	header   header
+	reward   *rewardPane
+	critic   *criticPane
+	scatter  *scatterPane
+	sample   *samplePane
+	params   *paramsPane
+	events   *eventsPane
+	ablation *ablationView
+	dialog   *taskDialog
+	help     help.Model
+
+	// history is what a continued run recorded before this session (its metrics.jsonl), shown
+	// before the engine's first record; see poll.
+	history []agent.Record
+
+	view          viewKind
+	showHelp      bool
+	msg           status
+	width, height int
+	quitting      bool
+	switching     bool
+}
+
+// newModel builds the console around a started engine. start launches new runs (task switches,
+// ablations); baseDir is where their directories go.
+func newModel(eng agent.Engine, start experiments.StartFunc, color, readOnly bool) *model {
+	ctx := &programContext{st: newStyles(color), readOnly: readOnly, smoothing: 0.6}
+	m := &model{ctx: ctx, keys: newKeyMap(), start: start, help: help.New()}
+	m.help.Styles = helpStyles(ctx.st)
+	m.attach(eng)
+	m.ablation = newAblationView(ctx, start, m.baseDir)
+	return m
+}
+
+// attach makes eng the run the console shows, with fresh data and panes.
+func (m *model) attach(eng agent.Engine) {
+	m.engine = eng
+	m.ctx.info = eng.Info()
+	m.ctx.cfg = eng.Config()
+	m.ctx.status = eng.Status()
+	m.ctx.data = newRunData()
+	m.baseDir = "runs"
+	if d := m.ctx.info.Dir; d != "" {
+		m.baseDir = filepath.Dir(d)
+	}
+	m.header = header{ctx: m.ctx}
+	m.reward = &rewardPane{ctx: m.ctx}
+	m.critic = &criticPane{ctx: m.ctx}
+	m.scatter = &scatterPane{ctx: m.ctx}
+	m.sample = &samplePane{ctx: m.ctx, keys: newSampleKeys()}
+	sel := 0
+	if m.params != nil {
+		sel = m.params.sel
+	}
+	m.params = newParamsPane(m.ctx)
+	m.params.sel = sel
+	m.events = &eventsPane{ctx: m.ctx}
+	m.resize()
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(frameInterval, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Init implements tea.Model.
+func (m *model) Init() tea.Cmd { return tick() }
+
+// poll takes the records the engine has buffered and its status; it never waits.
+func (m *model) poll() {
+	recs := m.engine.Records()
+drain:
+	for range maxRecordsPerTick {
+		select {
+		case r, ok := <-recs:
+			if !ok {
+				break drain
+			}
+			m.replayHistory(r.Step)
+			m.observe(r)
+		default:
+			break drain
+		}
+	}
+	m.ctx.status = m.engine.Status()
+	m.ctx.cfg = m.engine.Config()
+	if m.ablation.poll() {
+		m.info("ablation ended: %d of %d runs in %s", m.ablation.snap.Finished, m.ablation.snap.Total, filepath.Base(m.ablation.runner.Plan().Dir))
+	}
+}
+
+// replayHistory shows the records a continued run made before step, the step at which this
+// session's engine starts (its first record); the file's later records, if any, are this
+// session's and arrive through the engine.
+func (m *model) replayHistory(step int) {
+	for _, r := range m.history {
+		if r.Step < step {
+			m.ctx.data.add(r)
+		}
+	}
+	m.history = nil
+}
+
+// observe takes one record, reporting the events that answer a key press in the footer.
+func (m *model) observe(r agent.Record) {
+	m.ctx.data.add(r)
+	if r.Event == nil || r.Kind != agent.KindEvent {
+		return
+	}
+	switch r.Event.Event {
+	case agent.EventSet:
+		delete(m.params.pending, r.Param)
+	case agent.EventCheckpoint:
+		m.info("checkpoint written at step %s: %s", fmtInt(r.Step), r.Message)
+	case agent.EventError:
+		m.fail("training stopped: %s", r.Message)
+	case agent.EventDone:
+		m.info("training done at step %s", fmtInt(r.Step))
+	}
+}
+
+// resize lays the panes out for the current screen.
+func (m *model) resize() {
+	l := computeLayout(m.width, m.height)
+	m.header.SetSize(m.width)
+	m.reward.SetSize(l.reward.w, l.reward.h)
+	m.critic.SetSize(l.critic.w, l.critic.h)
+	m.scatter.SetSize(l.scatter.w, l.scatter.h)
+	m.sample.SetSize(l.sample.w, l.sample.h)
+	m.params.SetSize(l.params.w, l.params.h)
+	m.events.SetSize(l.events.w, l.events.h)
+	if m.ablation != nil {
+		m.ablation.SetSize(l.body.w, l.body.h)
+	}
+	m.help.SetWidth(m.width)
+}

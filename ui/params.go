@@ -1,0 +1,266 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"spg-tui/agent"
+)
+
+// paramKeys select and change the panel's values.
+type paramKeys struct {
+	Up, Down, Inc, Dec, Edit, Cancel key.Binding
+}
+
+func newParamKeys() paramKeys {
+	return paramKeys{
+		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "select parameter")),
+		Down:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "select parameter")),
+		Inc:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "increase / switch on")),
+		Dec:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "decrease / switch off")),
+		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "type a value / apply")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel typing")),
+	}
+}
+
+// itemKind is how a panel item is changed.
+type itemKind int
+
+const (
+	kindLadder itemKind = iota // positive, along the 1-2-5 ladder
+	kindInt                    // whole number, by 1
+	kindLinear                 // by a fixed step
+	kindFlag                   // on or off
+)
+
+// Display settings of the panel: they change the console, not the run.
+const (
+	displaySmoothing = "smoothing"
+	displayLogScale  = "log-scale"
+)
+
+// paramItem is one row of the panel.
+type paramItem struct {
+	label   string
+	name    string // an agent.Param or agent.Flag name, or a display setting
+	kind    itemKind
+	step    float64 // kindLinear
+	display bool
+}
+
+var paramItems = []paramItem{
+	{label: "tau", name: agent.ParamTau, kind: kindLadder},
+	{label: "L (Sinkhorn)", name: agent.ParamSinkhornIters, kind: kindInt},
+	{label: "epsilon", name: agent.ParamEpsilon, kind: kindLinear, step: 0.05},
+	{label: "actor LR", name: agent.ParamActorLR, kind: kindLadder},
+	{label: "critic LR", name: agent.ParamCriticLR, kind: kindLadder},
+	{label: "critic penalty", name: agent.FlagCriticPenalty, kind: kindFlag},
+	{label: "exploration", name: agent.FlagExploration, kind: kindFlag},
+	{label: "smoothing", name: displaySmoothing, kind: kindLinear, step: 0.1, display: true},
+	{label: "critic log scale", name: displayLogScale, kind: kindFlag, display: true},
+}
+
+// change is a request from the panel: set a parameter or a switch of the run, or a display
+// setting. err is a value the panel itself refused (typed text that is not a number).
+type change struct {
+	item  paramItem
+	value float64 // numbers; switches use on
+	on    bool
+	err   error
+}
+
+// paramsPane lists the live hyperparameters and display settings; up/down select, +/- change,
+// enter types a value.
+type paramsPane struct {
+	ctx     *programContext
+	keys    paramKeys
+	w, h    int
+	sel     int
+	editing bool
+	input   textinput.Model
+	// pending holds the values asked for and accepted but not yet in force: the engine applies
+	// them at the next step boundary and reports each with a set event, which clears it. A
+	// second +/- before then steps from the pending value.
+	pending map[string]float64
+}
+
+func newParamsPane(ctx *programContext) *paramsPane {
+	in := textinput.New()
+	in.Prompt = ""
+	in.CharLimit = 24
+	return &paramsPane{ctx: ctx, keys: newParamKeys(), input: in, pending: map[string]float64{}}
+}
+
+func (p *paramsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.input.SetWidth(max(w-4-18, 4))
+}
+
+// value is the item's current value: from the run's live configuration, the latest training
+// summary (epsilon), or the display settings.
+func (p *paramsPane) value(it paramItem) float64 {
+	if v, ok := p.pending[it.name]; ok {
+		return v
+	}
+	c := p.ctx.cfg
+	switch it.name {
+	case agent.ParamTau:
+		return c.Tau
+	case agent.ParamSinkhornIters:
+		return float64(c.SinkhornIters)
+	case agent.ParamEpsilon:
+		// The schedule's value, which a change re-anchors; whether it is used is the
+		// exploration switch's business.
+		return c.Epsilon(p.ctx.status.Step)
+	case agent.ParamActorLR:
+		return c.ActorLR
+	case agent.ParamCriticLR:
+		return c.CriticLR
+	case agent.FlagCriticPenalty:
+		return b2f(c.CriticPenalty)
+	case agent.FlagExploration:
+		return b2f(c.Exploration)
+	case displaySmoothing:
+		return p.ctx.smoothing
+	case displayLogScale:
+		return b2f(p.ctx.logScale)
+	}
+	return math.NaN()
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Update handles a key; it reports whether the key was the panel's and what change it asks
+// for, if any.
+func (p *paramsPane) Update(msg tea.Msg) (handled bool, ch *change, cmd tea.Cmd) {
+	if p.editing {
+		return p.updateEditing(msg)
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false, nil, nil
+	}
+	it := paramItems[p.sel]
+	v := p.value(it)
+	switch {
+	case key.Matches(k, p.keys.Up):
+		p.sel = (p.sel - 1 + len(paramItems)) % len(paramItems)
+	case key.Matches(k, p.keys.Down):
+		p.sel = (p.sel + 1) % len(paramItems)
+	case key.Matches(k, p.keys.Inc), key.Matches(k, p.keys.Dec):
+		return true, p.stepped(it, v, key.Matches(k, p.keys.Inc)), nil
+	case key.Matches(k, p.keys.Edit):
+		if it.kind == kindFlag {
+			return true, &change{item: it, on: v == 0}, nil
+		}
+		p.editing = true
+		p.input.SetValue(strconv.FormatFloat(v, 'g', -1, 64))
+		p.input.CursorEnd()
+		return true, nil, p.input.Focus()
+	default:
+		return false, nil, nil
+	}
+	return true, nil, nil
+}
+
+// stepped is the change one +/- press asks for.
+func (p *paramsPane) stepped(it paramItem, v float64, up bool) *change {
+	switch it.kind {
+	case kindFlag:
+		return &change{item: it, on: up}
+	case kindLadder:
+		return &change{item: it, value: ladderStep(v, up)}
+	case kindInt:
+		if up {
+			return &change{item: it, value: v + 1}
+		}
+		return &change{item: it, value: v - 1}
+	}
+	d := it.step
+	if !up {
+		d = -d
+	}
+	return &change{item: it, value: roundSig(v + d)}
+}
+
+func (p *paramsPane) updateEditing(msg tea.Msg) (bool, *change, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, p.keys.Cancel):
+			p.stopEditing()
+			return true, nil, nil
+		case key.Matches(k, p.keys.Edit):
+			it := paramItems[p.sel]
+			text := strings.TrimSpace(p.input.Value())
+			p.stopEditing()
+			v, err := strconv.ParseFloat(text, 64)
+			if err != nil {
+				return true, &change{item: it, err: fmt.Errorf("%s: %q is not a number", it.label, text)}, nil
+			}
+			return true, &change{item: it, value: v}, nil
+		}
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	_, isKey := msg.(tea.KeyPressMsg)
+	return isKey, nil, cmd
+}
+
+func (p *paramsPane) stopEditing() {
+	p.editing = false
+	p.input.Blur()
+}
+
+// formatValue shows an item's value: on/off for switches.
+func formatValue(it paramItem, v float64) string {
+	if it.kind == kindFlag {
+		return onOff(v != 0)
+	}
+	if it.name == displaySmoothing {
+		return fmt.Sprintf("%.2f", v)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func (p *paramsPane) View() string {
+	st := p.ctx.st
+	w := p.w - 2
+	var lines []string
+	spare := p.h - 2 - len(paramItems)
+	for i, it := range paramItems {
+		if it.display && i > 0 && !paramItems[i-1].display && spare > 0 {
+			lines = append(lines, st.dim.Render(center("display", w)))
+		}
+		v := p.value(it)
+		val := formatValue(it, v)
+		marker := "  "
+		if i == p.sel {
+			marker = "› "
+		}
+		if i == p.sel && p.editing {
+			lines = append(lines, marker+fmt.Sprintf("%-16s", it.label)+p.input.View())
+			continue
+		}
+		row := marker + spread(it.label, val, w-2)
+		if i == p.sel {
+			row = st.sel.Render(row)
+		}
+		lines = append(lines, row)
+	}
+	title := "Hyperparameters"
+	if p.ctx.readOnly {
+		title = "Parameters (read-only)"
+	}
+	return frame(title, lines, p.w, p.h, st, true)
+}

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+)
+
+// replay is the engine of a run opened read-only (--view): it serves the records of the run's
+// metrics.jsonl and refuses every change.
+type replay struct {
+	info    agent.RunInfo
+	cfg     agent.Config
+	status  agent.Status
+	records chan agent.Record
+	done    chan struct{}
+}
+
+// openReplay reads the run in dir.
+func openReplay(dir string) (*replay, error) {
+	recs, err := agent.ReadRecords(filepath.Join(dir, agent.MetricsFile))
+	if err != nil {
+		return nil, fmt.Errorf("view %s: %v", dir, err)
+	}
+	cfg, err := agent.ReadRunConfig(dir)
+	if err != nil {
+		return nil, fmt.Errorf("view %s: %v", dir, err)
+	}
+	r := &replay{cfg: cfg, records: make(chan agent.Record, len(recs)), done: make(chan struct{})}
+	r.info = agent.RunInfo{Model: modelName(cfg.Task), Title: modelName(cfg.Task) + " · " + taskTitle(cfg.Task, cfg.N),
+		Dir: dir, Seed: cfg.Seed}
+	r.status = agent.Status{State: agent.StateStopped, TotalSteps: cfg.Steps}
+	for _, rec := range recs {
+		r.records <- rec
+		r.status.Step = max(r.status.Step, rec.Step)
+		if rec.Event != nil && rec.Kind == agent.KindEvent {
+			switch rec.Event.Event {
+			case agent.EventDone:
+				r.status.State = agent.StateDone
+			case agent.EventError:
+				r.status.State = agent.StateFailed
+			}
+		}
+	}
+	r.status.Epoch = float64(r.status.Step) / float64(cfg.StepsPerEpoch())
+	close(r.records)
+	close(r.done)
+	return r, nil
+}
+
+// modelName and taskTitle name a run as the trainer does: "SPG+Matching · MWM-20".
+func modelName(task envs.Task) string {
+	if task == envs.TaskMWM {
+		return "SPG+Matching"
+	}
+	return "SPG+Sequential"
+}
+
+func taskTitle(task envs.Task, n int) string {
+	name := strings.ToUpper(string(task))
+	if task == envs.TaskSort {
+		name = "Sort"
+	}
+	return fmt.Sprintf("%s-%d", name, n)
+}
+
+func (r *replay) Info() agent.RunInfo          { return r.info }
+func (r *replay) Config() agent.Config         { return r.cfg }
+func (r *replay) Status() agent.Status         { return r.status }
+func (r *replay) Records() <-chan agent.Record { return r.records }
+func (r *replay) Pause()                       {}
+func (r *replay) Resume()                      {}
+func (r *replay) Checkpoint()                  {}
+func (r *replay) Set(string, float64) error    { return errReadOnly }
+func (r *replay) SetFlag(string, bool) error   { return errReadOnly }
+func (r *replay) Stop()                        {}
+func (r *replay) Done() <-chan struct{}        { return r.done }
+func (r *replay) Err() error                   { return nil }

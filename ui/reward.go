@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// rewardPane plots the training reward (raw and smoothed) and, below it, the validation metric
+// with the task's reference lines; live changes are marked under both.
+type rewardPane struct {
+	ctx   *programContext
+	w, h  int
+	cache viewCache
+}
+
+func (p *rewardPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *rewardPane) View() string {
+	d := p.ctx.data
+	k := renderKey{v: [4]int{d.trainVer, d.evalVer, d.eventVer, p.ctx.displayVer}, w: p.w, h: p.h}
+	return p.cache.get(k, func() string {
+		return frame("Reward", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+	})
+}
+
+// xRange is the step range of the run's curves so far.
+func xRange(d *runData) (float64, float64) {
+	return 0, float64(max(d.lastStep, 1))
+}
+
+// markSteps are the steps of the live changes.
+func markSteps(d *runData) []int {
+	out := make([]int, len(d.sets))
+	for i, s := range d.sets {
+		out[i] = s.step
+	}
+	return out
+}
+
+func (p *rewardPane) body(w, h int) []string {
+	if w < plotLeft+4 || h < 3 {
+		return nil
+	}
+	c, d, st := p.ctx, p.ctx.data, p.ctx.st
+	x0, x1 := xRange(d)
+	rows := h - 1 // the axis row
+	withEval := rows >= 6
+	hTrain := rows - 1
+	if withEval {
+		hTrain = (rows - 2) / 2
+	}
+
+	smoothed := make([]float64, len(d.train.reward))
+	smooth(smoothed, d.train.reward, c.smoothing)
+	train := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
+		{x: d.train.step, y: d.train.reward, chars: charsDots, color: st.graphColor(colGray)},
+		{x: d.train.step, y: smoothed, chars: charsLine, color: st.graphColor(colBlue)},
+	}}
+	legend := fmt.Sprintf("train reward  %s raw  %s EMA %.2f", st.dim.Render("··"), st.accent.Render("──"), c.smoothing)
+	if n := len(smoothed); n > 0 {
+		legend += fmt.Sprintf("  last %s", fmtNum(smoothed[n-1]))
+	}
+	lines := []string{legend}
+	lines = append(lines, train.render(w, hTrain, "waiting for the first training summary…")...)
+
+	if withEval {
+		name := metricLabel(d.eval.name)
+		ev := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
+			{x: d.eval.step, y: d.eval.metric, chars: charsLine, color: st.graphColor(colOrange)},
+		}}
+		var refLegend []string
+		for _, r := range drawnRefs(d.refs) {
+			ev.hlines = append(ev.hlines, hline{y: d.refs[r], color: st.graphColor(colGray)})
+			refLegend = append(refLegend, st.dim.Render("╌ "+r+" "+fmtNum(d.refs[r])))
+		}
+		legend := "val " + name + "  " + st.fg(colOrange).Render("──")
+		if n := len(d.eval.metric); n > 0 {
+			legend += " " + fmtNum(d.eval.metric[n-1])
+		}
+		if len(refLegend) > 0 {
+			legend += "  " + strings.Join(refLegend, " ")
+		}
+		lines = append(lines, legend)
+		lines = append(lines, ev.render(w, rows-2-hTrain, "waiting for the first evaluation…")...)
+	}
+	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
+}
+
+// drawnRefs are the references drawn as lines: random, greedy (nearest neighbour for tsp) and
+// optimal, those the run has; the other baselines stay in the event log.
+func drawnRefs(refs map[string]float64) []string {
+	var out []string
+	for _, name := range refNames(refs) {
+		switch name {
+		case "random", "greedy", "nn", "optimal":
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// refNames lists the reference names in a stable order: by value.
+func refNames(refs map[string]float64) []string {
+	names := make([]string, 0, len(refs))
+	for k := range refs {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if refs[a] != refs[b] {
+			if refs[a] < refs[b] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return names
+}

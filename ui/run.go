@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
+
+	"spg-tui/agent"
+	"spg-tui/experiments"
+)
+
+// LogFile is the console's log in the run directory; nothing is logged to the terminal while
+// the console runs.
+const LogFile = "console.log"
+
+// Options say which run the console opens and where it draws. Exactly one of a new run
+// (Config), Resume and View is opened: View wins over Resume, Resume over Config.
+type Options struct {
+	// Config is the run to start in Dir; an empty Dir is runs/<task><n>-<date>-<time>.
+	Config agent.Config
+	Dir    string
+	// Resume reopens the run in this directory from its last checkpoint; Steps > 0 replaces its
+	// total.
+	Resume string
+	Steps  int
+	// View opens the run in this directory read-only: its curves, scatter and samples are
+	// replayed from metrics.jsonl.
+	View string
+
+	// Input and Output are the terminal: os.Stdin and os.Stdout when nil.
+	Input  io.Reader
+	Output io.Writer
+	// Env is the environment (os.Environ() when nil); NO_COLOR set to anything turns colour off.
+	Env []string
+	// Start and ResumeRun launch trainers: agent.StartRun and agent.ResumeRun when nil.
+	Start     experiments.StartFunc
+	ResumeRun func(dir string, steps int) (agent.Engine, error)
+	// Now is the clock naming new run directories (time.Now when nil).
+	Now func() time.Time
+}
+
+// Run opens the run, shows the console until the user quits, and returns once the run is
+// checkpointed and stopped (or after a few seconds if it does not stop).
+func Run(opts Options) error {
+	opts.defaults()
+	if err := requireTerminal(opts.Input, opts.Output); err != nil {
+		return err
+	}
+	eng, readOnly, err := opts.open()
+	if err != nil {
+		return err
+	}
+	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
+	m.ablation.now = opts.Now
+	if !readOnly {
+		// A resumed or continued run shows its past too; a fresh run has none.
+		m.history, _ = agent.ReadRecords(filepath.Join(eng.Info().Dir, agent.MetricsFile))
+	}
+	restore, err := redirectLogs(eng.Info().Dir, readOnly)
+	if err != nil {
+		stopAll(eng, nil, stopTimeout)
+		return err
+	}
+	defer restore()
+	_, err = tea.NewProgram(m, m.programOptions(opts)...).Run()
+	stopAll(m.engine, m.ablation.runner, stopTimeout)
+	if err != nil && !errors.Is(err, tea.ErrInterrupted) && !errors.Is(err, tea.ErrProgramKilled) {
+		return err
+	}
+	return m.engine.Err()
+}
+
+// requireTerminal refuses to start (and so to create a run directory) when the console's input
+// or output is a file or a pipe: the console needs a terminal; headless runs use spg-tui train.
+func requireTerminal(streams ...any) error {
+	for _, s := range streams {
+		if f, ok := s.(*os.File); ok && !term.IsTerminal(f.Fd()) {
+			return fmt.Errorf("the console needs a terminal, but %s is not one (use spg-tui train to train headless)", f.Name())
+		}
+	}
+	return nil
+}
+
+func (o *Options) defaults() {
+	if o.Input == nil {
+		o.Input = os.Stdin
+	}
+	if o.Output == nil {
+		o.Output = os.Stdout
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	if o.Start == nil {
+		o.Start = agent.StartRun
+	}
+	if o.ResumeRun == nil {
+		o.ResumeRun = agent.ResumeRun
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// open starts, resumes or replays the run the options name.
+func (o *Options) open() (eng agent.Engine, readOnly bool, err error) {
+	switch {
+	case o.View != "":
+		r, err := openReplay(o.View)
+		return r, true, err
+	case o.Resume != "":
+		eng, err = o.ResumeRun(o.Resume, o.Steps)
+		return eng, false, err
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = filepath.Join("runs", runName(o.Config.Task, o.Config.N, o.Now()))
+	}
+	eng, err = o.Start(o.Config, dir)
+	return eng, false, err
+}
+
+// programOptions wire the program to the terminal: at most 15 frames a second, and no colour
+// under NO_COLOR.
+func (m *model) programOptions(o Options) []tea.ProgramOption {
+	opts := []tea.ProgramOption{tea.WithInput(o.Input), tea.WithOutput(o.Output),
+		tea.WithEnvironment(o.Env), tea.WithFPS(15)}
+	if !m.ctx.st.color {
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	return opts
+}
+
+// noColor reports whether NO_COLOR is set to a non-empty value (https://no-color.org).
+func noColor(env []string) bool {
+	for _, kv := range env {
+		if len(kv) > len("NO_COLOR=") && kv[:len("NO_COLOR=")] == "NO_COLOR=" {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectLogs sends the standard loggers to the run directory's console.log (nowhere for a
+// read-only view) until the returned function restores them.
+func redirectLogs(dir string, readOnly bool) (restore func(), err error) {
+	var w io.Writer = io.Discard
+	var f *os.File
+	if !readOnly && dir != "" {
+		f, err = os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("console log: %v", err)
+		}
+		w = f
+	}
+	oldOut, oldFlags, oldSlog := log.Writer(), log.Flags(), slog.Default()
+	log.SetOutput(w)
+	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
+	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
+	return func() {
+		log.SetOutput(oldOut)
+		log.SetFlags(oldFlags)
+		slog.SetDefault(oldSlog)
+		if f != nil {
+			f.Close()
+		}
+	}, nil
+}

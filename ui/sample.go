@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"spg-tui/agent"
+)
+
+// sampleKeys step through the samples and toggle the optimal solution.
+type sampleKeys struct {
+	Prev, Next, Optimal key.Binding
+}
+
+func newSampleKeys() sampleKeys {
+	return sampleKeys{
+		Prev:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous sample")),
+		Next:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next sample")),
+		Optimal: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show optimal solution")),
+	}
+}
+
+// samplePane draws one validation instance of the latest evaluation with the policy's solution,
+// or the optimal one: the two point sets and the matching for mwm, the tour for tsp, the input
+// and output sequences for sort; its score against the optimum is written underneath.
+type samplePane struct {
+	ctx     *programContext
+	keys    sampleKeys
+	w, h    int
+	index   int
+	optimal bool
+	cache   viewCache
+}
+
+func (p *samplePane) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Update handles the pane's keys and reports whether msg was one.
+func (p *samplePane) Update(msg tea.KeyPressMsg) bool {
+	n := 0
+	if ev := p.ctx.data.latest; ev != nil {
+		n = len(ev.Samples)
+	}
+	switch {
+	case key.Matches(msg, p.keys.Prev):
+		if n > 0 {
+			p.index = (p.index - 1 + n) % n
+		}
+	case key.Matches(msg, p.keys.Next):
+		if n > 0 {
+			p.index = (p.index + 1) % n
+		}
+	case key.Matches(msg, p.keys.Optimal):
+		p.optimal = !p.optimal
+	default:
+		return false
+	}
+	return true
+}
+
+func (p *samplePane) View() string {
+	opt := 0
+	if p.optimal {
+		opt = 1
+	}
+	k := renderKey{v: [4]int{p.ctx.data.evalVer, p.index, opt}, w: p.w, h: p.h}
+	return p.cache.get(k, func() string {
+		return frame("Sample", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+	})
+}
+
+func (p *samplePane) body(w, h int) []string {
+	ev := p.ctx.data.latest
+	if ev == nil || len(ev.Samples) == 0 {
+		lines := blankLines(w, h)
+		if h > 0 {
+			lines[h/2] = center("waiting for the first evaluation…", w)
+		}
+		return lines
+	}
+	i := min(p.index, len(ev.Samples)-1)
+	s := ev.Samples[i]
+	perm, which := s.Perm, "policy"
+	if p.optimal {
+		perm, which = s.OptPerm, "optimal"
+	}
+	st := p.ctx.st
+	var drawing []string
+	var legend string
+	dh := max(h-2, 0)
+	switch inst := s.Instance; {
+	case len(inst.A) > 0:
+		drawing = p.drawMatching(s, perm, w, dh)
+		legend = st.fg(colBlue).Render("+") + " a " + st.fg(colOrange).Render("▪") + " b " + p.lineStyle().Render("─") + " " + which
+	case len(inst.Points) > 0:
+		drawing = p.drawTour(s, perm, w, dh)
+		legend = st.fg(colOrange).Render("▪") + " city " + p.lineStyle().Render("─") + " " + which + " tour"
+	default:
+		drawing = drawSort(s, perm, w, dh, st)
+		legend = "out: the " + which + " order"
+	}
+	lines := make([]string, 0, h)
+	lines = append(lines, fitLines(drawing, w, dh)...)
+	solver := s.OptSolverName
+	if solver == "" {
+		solver = "reference"
+	}
+	lines = append(lines, fmt.Sprintf("%d/%d · %s", i+1, len(ev.Samples), score(s)))
+	return append(lines, legend+st.dim.Render(" · opt: "+solver))
+}
+
+func (p *samplePane) lineStyle() lipgloss.Style {
+	if p.optimal {
+		return p.ctx.st.fg(colYellow)
+	}
+	return p.ctx.st.fg(colGreen)
+}
+
+// score is the policy's objective against the optimum's, with the optimality ratio for a
+// maximised objective and the gap for a minimised one (tsp).
+func score(s agent.Sample) string {
+	if len(s.Instance.Points) > 0 {
+		return fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), 100*(s.Objective/s.OptObjective-1))
+	}
+	name := "weight"
+	if len(s.Instance.Values) > 0 {
+		name = "KT"
+	}
+	// The ratio for mwm; Kendall tau is already on the optimum's scale.
+	out := fmt.Sprintf("%s %s vs opt %s", name, fmtNum(s.Objective), fmtNum(s.OptObjective))
+	if name == "weight" && s.OptObjective > 0 {
+		out = fmt.Sprintf("%s vs opt %s = %.3f", fmtNum(s.Objective), fmtNum(s.OptObjective), s.Objective/s.OptObjective)
+	}
+	return out
+}
+
+// square returns a canvas over the unit square with square dots, centred in w columns: a cell
+// holds 2×4 dots and is about twice as tall as wide, so 2 columns per row keep the aspect.
+func square(w, h int) (c *canvas, indent int) {
+	ch := min(h, w/2)
+	cw := 2 * ch
+	return newCanvas(cw, ch, 0, 1, 0, 1), (w - cw) / 2
+}
+
+func indentRows(rows []string, n int) []string {
+	pad := strings.Repeat(" ", max(n, 0))
+	for i := range rows {
+		rows[i] = pad + rows[i]
+	}
+	return rows
+}
+
+func (p *samplePane) drawMatching(s agent.Sample, perm []int, w, h int) []string {
+	cv, indent := square(w, h)
+	if cv.h < 2 {
+		return nil
+	}
+	st := p.ctx.st
+	edges := cv.layer(p.lineStyle())
+	as := cv.layer(st.fg(colBlue))
+	bs := cv.layer(st.fg(colOrange))
+	a, b := s.Instance.A, s.Instance.B
+	for i, j := range perm {
+		if i < len(a) && j >= 0 && j < len(b) {
+			cv.line(edges, a[i][0], a[i][1], b[j][0], b[j][1])
+		}
+	}
+	for _, q := range a {
+		cv.mark(as, q[0], q[1], '+')
+	}
+	for _, q := range b {
+		cv.mark(bs, q[0], q[1], '#')
+	}
+	return indentRows(cv.rows(), indent)
+}
+
+func (p *samplePane) drawTour(s agent.Sample, perm []int, w, h int) []string {
+	cv, indent := square(w, h)
+	if cv.h < 2 {
+		return nil
+	}
+	edges := cv.layer(p.lineStyle())
+	cities := cv.layer(p.ctx.st.fg(colOrange))
+	pts := s.Instance.Points
+	for k, i := range perm {
+		j := perm[(k+1)%len(perm)]
+		if i >= 0 && i < len(pts) && j >= 0 && j < len(pts) {
+			cv.line(edges, pts[i][0], pts[i][1], pts[j][0], pts[j][1])
+		}
+	}
+	for _, q := range pts {
+		cv.mark(cities, q[0], q[1], '#')
+	}
+	return indentRows(cv.rows(), indent)
+}
+
+// bars are the eighth-block glyphs from empty to full.
+var bars = []rune(" ▁▂▃▄▅▆▇█")
+
+// drawSort draws the input values and the output order as bar charts, one column per value,
+// with the numbers underneath when they fit.
+func drawSort(s agent.Sample, perm []int, w, h int, st styles) []string {
+	vals := s.Instance.Values
+	n := len(vals)
+	if n == 0 || h < 2 {
+		return nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range vals {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	out := make([]float64, 0, n)
+	for _, i := range perm {
+		if i >= 0 && i < n {
+			out = append(out, vals[i])
+		}
+	}
+	const lw = 4 // "in  ", "out "
+	colw := 1
+	if 2*n <= w-lw {
+		colw = 2
+	}
+	bh := max((h-2)/2, 1)
+	var lines []string
+	draw := func(label string, v []float64, style lipgloss.Style) {
+		rows := barRows(v, lo, hi, bh, colw, w-lw)
+		for r, row := range rows {
+			l := "    "
+			if r == len(rows)-1 {
+				l = fmt.Sprintf("%-4s", label)
+			}
+			lines = append(lines, l+style.Render(row))
+		}
+		nums := make([]string, len(v))
+		for i, x := range v {
+			nums[i] = fmtNum(x)
+		}
+		if t := strings.Join(nums, " "); len(t) <= w-lw && len(lines) < h {
+			lines = append(lines, "    "+st.dim.Render(t))
+		}
+	}
+	draw("in", vals, st.fg(colBlue))
+	draw("out", out, st.fg(colGreen))
+	return lines
+}
+
+// barRows draws v as vertical bars h rows tall between lo (empty) and hi (full), colw columns
+// per value (a bar and a gap when 2), cut at w columns.
+func barRows(v []float64, lo, hi float64, h, colw, w int) []string {
+	rows := make([]strings.Builder, h)
+	for i, x := range v {
+		if (i+1)*colw > w {
+			break
+		}
+		frac := 1.0
+		if hi > lo {
+			frac = (x - lo) / (hi - lo)
+		}
+		// At least one eighth, so that the smallest value still shows.
+		eighths := max(int(math.Round(frac*float64(8*h))), 1)
+		for r := range h {
+			fill := min(max(eighths-8*(h-1-r), 0), 8)
+			rows[r].WriteRune(bars[fill])
+			if colw == 2 {
+				rows[r].WriteByte(' ')
+			}
+		}
+	}
+	out := make([]string, h)
+	for i := range rows {
+		out[i] = rows[i].String()
+	}
+	return out
+}

@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"spg-tui/linalg/stats"
+)
+
+// scatterPane is the paper's Figure 2, live: the critic's hard Q(s,P) against its soft Q(s,M)
+// on the fixed validation states of the latest evaluation, with the diagonal y = x and their
+// correlation. With the critic penalty the points hug the diagonal; without it they drift off.
+type scatterPane struct {
+	ctx   *programContext
+	w, h  int
+	cache viewCache
+}
+
+func (p *scatterPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *scatterPane) View() string {
+	k := renderKey{v: [4]int{p.ctx.data.evalVer}, w: p.w, h: p.h}
+	return p.cache.get(k, func() string {
+		title := "Q scatter"
+		if p.ctx.data.latest != nil {
+			title += " · step " + fmtInt(p.ctx.data.latestStep)
+		}
+		return frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+	})
+}
+
+func (p *scatterPane) body(w, h int) []string {
+	d, st := p.ctx.data, p.ctx.st
+	ev := d.latest
+	if ev == nil || len(ev.QHardScatter) == 0 || len(ev.QHardScatter) != len(ev.QSoftScatter) {
+		lines := blankLines(w, h)
+		if h > 0 {
+			lines[h/2] = center("waiting for the first evaluation…", w)
+		}
+		return lines
+	}
+	hard, soft := ev.QHardScatter, ev.QSoftScatter
+	r := stats.Correlation(hard, soft)
+	head := fmt.Sprintf("soft Q(s,M) ↑  r = %s  n = %d", fmtCorr(r), len(hard))
+	lw := labelWidth
+	if w < 30 {
+		lw = 0 // too narrow for labels: the range is under the axis
+	}
+	cw, ch := w-lw-1, h-3
+	if cw < 4 || ch < 2 {
+		return []string{head}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range hard {
+		lo = math.Min(lo, math.Min(hard[i], soft[i]))
+		hi = math.Max(hi, math.Max(hard[i], soft[i]))
+	}
+	if pad := 0.05 * (hi - lo); pad > 0 {
+		lo, hi = lo-pad, hi+pad
+	} else {
+		lo, hi = lo-0.5, hi+0.5
+	}
+	cv := newCanvas(cw, ch, lo, hi, lo, hi)
+	diag := cv.layer(st.dim)
+	pts := cv.layer(st.fg(colBlue))
+	cv.line(diag, lo, lo, hi, hi)
+	for i := range hard {
+		cv.point(pts, hard[i], soft[i])
+	}
+	lines := []string{head}
+	for i, row := range cv.rows() {
+		label, axis := strings.Repeat(" ", lw), "│"
+		switch {
+		case lw == 0:
+		case i == 0:
+			label, axis = padLeft(fmtNum(hi), lw), "┤"
+		case i == ch-1:
+			label, axis = padLeft(fmtNum(lo), lw), "┤"
+		}
+		lines = append(lines, st.dim.Render(label+axis)+row)
+	}
+	lines = append(lines, st.dim.Render(strings.Repeat(" ", lw)+"└"+strings.Repeat("─", cw)))
+	return append(lines, st.dim.Render(strings.Repeat(" ", lw+1)+xLabels(fmtNum(lo), "hard Q(s,P) → "+st.dim.Render("╱ y=x"), fmtNum(hi), cw)))
+}
+
+// xLabels puts left and right at the ends of a w-column line and mid in its centre, leaving
+// mid out when it does not fit.
+func xLabels(left, mid, right string, w int) string {
+	lw, mw, rw := ansi.StringWidth(left), ansi.StringWidth(mid), ansi.StringWidth(right)
+	gap := (w-mw)/2 - lw
+	if gap < 1 || w-lw-gap-mw-rw < 1 {
+		return spread(left, right, w)
+	}
+	return left + strings.Repeat(" ", gap) + mid + strings.Repeat(" ", w-lw-gap-mw-rw) + right
+}
+
+// fmtCorr formats a correlation; NaN (constant data) as "—".
+func fmtCorr(r float64) string {
+	if math.IsNaN(r) {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", r)
+}

@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"spg-tui/agent"
+	"spg-tui/experiments"
+)
+
+// errReadOnly refuses changes to a run opened with --view.
+var errReadOnly = errors.New("read-only view: the run cannot be changed")
+
+// Update implements tea.Model.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tickMsg:
+		m.poll()
+		return m, tick()
+	case quitReadyMsg:
+		return m, tea.Quit
+	case switchedMsg:
+		return m, m.switched(msg)
+	case exportedMsg:
+		if msg.err != nil {
+			m.fail("export: %v", msg.err)
+		} else {
+			m.info("exported %d files to %s", len(msg.files), exportDir(msg.files))
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	}
+	// Other messages (the text inputs' cursor blinks) go to whoever is typing.
+	switch {
+	case m.dialog != nil:
+		return m, m.dialog.update(msg)
+	case m.params.editing:
+		_, _, cmd := m.params.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	if k.String() == "ctrl+c" && m.quitting {
+		return tea.Quit // a second ctrl+c does not wait for the checkpoint
+	}
+	if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
+		return m.quit()
+	}
+	if m.quitting {
+		return nil
+	}
+	if m.dialog != nil {
+		return m.dialogKey(k)
+	}
+	if m.params.editing {
+		_, ch, cmd := m.params.Update(k)
+		m.apply(ch)
+		return cmd
+	}
+	if m.showHelp {
+		switch {
+		case key.Matches(k, m.keys.Quit):
+			return m.quit()
+		case key.Matches(k, m.keys.Help), k.String() == "esc":
+			m.showHelp = false
+		}
+		return nil
+	}
+	if m.view == viewAblation {
+		if handled, started := m.ablation.Update(k); handled {
+			if started {
+				m.pauseForAblation()
+			}
+			return nil
+		}
+	}
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		return m.quit()
+	case key.Matches(k, m.keys.Help):
+		m.showHelp = true
+	case key.Matches(k, m.keys.Pause):
+		m.togglePause()
+	case key.Matches(k, m.keys.Penalty):
+		m.toggle(agent.FlagCriticPenalty)
+	case key.Matches(k, m.keys.Explore):
+		m.toggle(agent.FlagExploration)
+	case key.Matches(k, m.keys.Save):
+		m.checkpoint()
+	case key.Matches(k, m.keys.Export):
+		return m.export()
+	case key.Matches(k, m.keys.Task):
+		m.openTaskDialog()
+	case key.Matches(k, m.keys.Ablation):
+		if m.view == viewAblation {
+			m.view = viewMain
+		} else {
+			m.view = viewAblation
+		}
+	default:
+		if m.view == viewMain && m.sample.Update(k) {
+			return nil
+		}
+		_, ch, cmd := m.params.Update(k)
+		m.apply(ch)
+		return cmd
+	}
+	return nil
+}
+
+// toggle flips a switch of the run.
+func (m *model) toggle(flag string) {
+	it := itemNamed(flag)
+	m.apply(&change{item: it, on: m.params.value(it) == 0})
+}
+
+func itemNamed(name string) paramItem {
+	for _, it := range paramItems {
+		if it.name == name {
+			return it
+		}
+	}
+	panic("ui: no panel item " + name)
+}
+
+func (m *model) info(format string, args ...any) {
+	m.msg = status{text: fmt.Sprintf(format, args...)}
+}
+
+func (m *model) fail(format string, args ...any) {
+	m.msg = status{text: fmt.Sprintf(format, args...), err: true}
+}
+
+// apply carries out a change asked for by the panel (or by p and x). The engine validates it
+// at once; a refused value is reported and the old one stays.
+func (m *model) apply(ch *change) {
+	if ch == nil {
+		return
+	}
+	it := ch.item
+	old := m.params.value(it)
+	switch {
+	case ch.err != nil:
+		m.fail("%v (kept %s)", ch.err, formatValue(it, old))
+		return
+	case it.name == displaySmoothing:
+		if !(ch.value >= 0 && ch.value <= 0.99) {
+			m.fail("smoothing %s: must be in [0, 0.99] (kept %s)", fmtNum(ch.value), formatValue(it, old))
+			return
+		}
+		m.ctx.smoothing = ch.value
+		m.ctx.displayVer++
+		m.info("smoothing %s", formatValue(it, ch.value))
+		return
+	case it.name == displayLogScale:
+		m.ctx.logScale = ch.on
+		m.ctx.displayVer++
+		m.info("critic losses on a %s scale", map[bool]string{true: "log", false: "linear"}[ch.on])
+		return
+	case m.ctx.readOnly:
+		m.fail("%v", errReadOnly)
+		return
+	}
+	var err error
+	if it.kind == kindFlag {
+		err = m.engine.SetFlag(it.name, ch.on)
+	} else {
+		err = m.engine.Set(it.name, ch.value)
+	}
+	if err != nil {
+		m.fail("refused: %v (kept %s)", err, formatValue(it, old))
+		return
+	}
+	m.params.pending[it.name] = ch.value
+	if it.kind == kindFlag {
+		m.params.pending[it.name] = b2f(ch.on)
+		m.info("%s %s from the next step", it.label, onOff(ch.on))
+	} else {
+		m.info("%s %s → %s from the next step", it.label, formatValue(it, old), formatValue(it, ch.value))
+	}
+}
+
+func (m *model) togglePause() {
+	if m.ctx.readOnly {
+		m.fail("%v", errReadOnly)
+		return
+	}
+	switch m.ctx.status.State {
+	case agent.StatePaused:
+		m.engine.Resume()
+		m.info("resumed")
+	case agent.StateTraining, agent.StateStarting:
+		m.engine.Pause()
+		m.info("pausing at the next step (space resumes)")
+	default:
+		m.fail("the run is %s", m.ctx.status.State)
+	}
+}
+
+// pauseForAblation holds the main run while ablation runs use the cores.
+func (m *model) pauseForAblation() {
+	if !m.ctx.readOnly && m.ctx.status.State == agent.StateTraining {
+		m.engine.Pause()
+		m.info("ablation started; the main run is paused (space resumes it)")
+		return
+	}
+	m.info("ablation started")
+}
+
+func (m *model) checkpoint() {
+	if m.ctx.readOnly {
+		m.fail("%v", errReadOnly)
+		return
+	}
+	m.engine.Checkpoint()
+	m.info("checkpoint requested: written at the next step boundary")
+}
+
+// quit checkpoints and stops the trainers, then ends the program; it gives up waiting after
+// stopTimeout.
+func (m *model) quit() tea.Cmd {
+	if m.quitting {
+		return nil
+	}
+	m.quitting = true
+	if m.switching {
+		// The new run is starting; it is stopped as soon as it has (see switched).
+		m.info("waiting for the new run to start, then stopping it…")
+		return nil
+	}
+	m.info("stopping: writing a checkpoint…")
+	eng, runner := m.engine, m.ablation.runner
+	return func() tea.Msg {
+		stopAll(eng, runner, stopTimeout)
+		return quitReadyMsg{}
+	}
+}
+
+// stopAll stops the engine and the ablation runner, if any, and waits for both up to timeout.
+func stopAll(eng agent.Engine, runner *experiments.Runner, timeout time.Duration) {
+	deadline := time.After(timeout)
+	if eng != nil {
+		eng.Stop()
+	}
+	if runner != nil {
+		runner.Stop()
+	}
+	if eng != nil {
+		select {
+		case <-eng.Done():
+		case <-deadline:
+			return
+		}
+	}
+	if runner != nil {
+		select {
+		case <-runner.Done():
+		case <-deadline:
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// View implements tea.Model.
+func (m *model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "spg-tui · " + m.ctx.info.Title
+	return v
+}
+
+// render draws the whole screen.
+func (m *model) render() string {
+	if m.width < minWidth || m.height < minHeight {
+		return m.tooSmall()
+	}
+	l := computeLayout(m.width, m.height)
+	return m.header.View() + "\n" + m.body(l) + "\n" + m.footer()
+}
+
+func (m *model) tooSmall() string {
+	msg := []string{
+		"terminal too small",
+		"",
+		"spg-tui needs at least 80×24",
+		"(this one is " + itoa(m.width) + "×" + itoa(m.height) + ")",
+		"",
+		"q quits",
+	}
+	w, h := max(m.width, 1), max(m.height, 1)
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(msg, "\n"))
+}
+
+func itoa(n int) string { return fmtInt(n) }
+
+func (m *model) body(l layout) string {
+	w, h := l.body.w, l.body.h
+	switch {
+	case m.dialog != nil:
+		return m.boxed("Switch task", m.dialog.view(m.ctx.st, w), w, h)
+	case m.showHelp:
+		hm := m.help
+		hm.ShowAll = true
+		keys := helpKeys{global: m.keys, params: m.params.keys, sample: m.sample.keys}
+		lines := strings.Split(hm.View(keys), "\n")
+		lines = append([]string{m.ctx.st.bold.Render("Keys"), ""}, lines...)
+		lines = append(lines, "", m.ctx.st.dim.Render("? or esc closes this help"))
+		return m.boxed("Help", lines, w, h)
+	case m.view == viewAblation:
+		return m.ablation.View()
+	}
+	left := vjoin(m.reward.View(), m.critic.View())
+	if l.wide {
+		mid := vjoin(m.scatter.View(), m.sample.View())
+		right := vjoin(m.params.View(), m.events.View())
+		return hjoin(left, mid, right)
+	}
+	return hjoin(left, vjoin(m.params.View(), hjoin(m.scatter.View(), m.sample.View())))
+}
+
+// boxed centres a framed box of lines in the body.
+func (m *model) boxed(title string, lines []string, w, h int) string {
+	bw := 4
+	padded := []string{""}
+	for _, l := range lines {
+		bw = max(bw, lipgloss.Width(l)+4)
+		padded = append(padded, " "+l)
+	}
+	bw = min(bw, w)
+	box := frame(title, padded, bw, min(len(padded)+2, h), m.ctx.st, true)
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// footer is the message of the last action on the left and the main keys on the right.
+func (m *model) footer() string {
+	st := m.ctx.st
+	text := m.msg.text
+	style := st.ok
+	if m.msg.err {
+		style = st.err
+	}
+	switch {
+	case m.params.editing:
+		text, style = "type a value: enter applies, esc cancels", st.warn
+	case m.switching:
+		text, style = "switching task…", st.warn
+	}
+	hm := m.help
+	hm.SetWidth(max(m.width-lipgloss.Width(text)-2, 0))
+	short := hm.View(helpKeys{global: m.keys, params: m.params.keys, sample: m.sample.keys})
+	if text == "" {
+		return spread("", short, m.width)
+	}
+	return spread(style.Render(text), short, m.width)
+}
+
+// helpStyles are bubbles/help's styles in the console's palette.
+func helpStyles(st styles) help.Styles {
+	return help.Styles{
+		Ellipsis: st.dim, ShortKey: st.key, ShortDesc: st.dim, ShortSeparator: st.dim,
+		FullKey: st.key, FullDesc: lipgloss.NewStyle(), FullSeparator: st.dim,
+	}
+}
