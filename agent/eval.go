@@ -212,7 +212,7 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 		}
 		for i := range k {
 			rc := rowToCol[i*n : (i+1)*n]
-			ActionToPerm(task, rc, perms[(lo+i)*n:(lo+i+1)*n])
+			ActionToPerm(rc, perms[(lo+i)*n:(lo+i+1)*n])
 			if visit != nil {
 				visit(lo+i, m[i*n*n:(i+1)*n*n], rc)
 			}

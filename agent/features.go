@@ -44,22 +44,14 @@ func Featurize(task envs.Task, inst envs.Instance, dst []float32) {
 }
 
 // ActionToPerm turns the rounded action, given as rowToCol (P[i][rowToCol[i]] = 1), into the
-// task's permutation convention. P follows the authors' code: for mwm, row i of P picks the
-// partner in B of A[i], so the matching is rowToCol itself; for sort and tsp, P[i][j] = 1 puts
-// item i at position j (y = x^T P), so the output order is the inverse of rowToCol.
-func ActionToPerm(task envs.Task, rowToCol, dst []int) {
-	if task == envs.TaskMWM {
-		copy(dst, rowToCol)
-		return
-	}
+// task's permutation convention. P follows the authors' code, y = x^T P: P[i][j] = 1 puts item i
+// at position j. For sort and tsp the items are the inputs, so the output order is the inverse of
+// rowToCol. For mwm the action permutes the set B (the paper: "P is used to permute the vertices
+// of V2"), so b_i lands beside a_j and the matching (perm[j] = index in B matched to A[j]) is
+// again the inverse. This keeps each row of P aligned with the network's row of the same B point
+// (the actor's GRU runs over the rows of E = E2 E1^T, one per point of B), which is what makes the
+// action learnable: with rows read as A's points instead (the PyTorch peer benchmark's bmm(P, b)),
+// row i would have to choose among all of B from a recurrent state that has seen only b_0..b_i.
+func ActionToPerm(rowToCol, dst []int) {
 	perm.Invert(dst, rowToCol)
-}
-
-// PermToAction is the inverse of ActionToPerm: it gives rowToCol for a task permutation.
-func PermToAction(task envs.Task, p, dst []int) {
-	if task == envs.TaskMWM {
-		copy(dst, p)
-		return
-	}
-	perm.Invert(dst, p)
 }

@@ -161,7 +161,7 @@ func (l *loop) step(t int, cfg *Config) (stepResult, error) {
 			perm.CycleRows(p, 1, rows)
 			perm.CycleRows(m, n, rows)
 		}
-		ActionToPerm(l.task, p, l.perm)
+		ActionToPerm(p, l.perm)
 		r := l.env.Reward(l.insts[i], l.perm)
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))
