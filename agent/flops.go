@@ -4,9 +4,9 @@ import "spg-tui/envs"
 
 // StepFLOPs returns the GEMM floating-point operations of one training step as this learner runs
 // it: the actor's forward pass on batch fresh states, the critic's update and the actor's update
-// through the critic, for task at size n with the given hidden width. Gradients the kernels
-// compute and then discard (the frozen critic GRU's weights in the actor update) are counted,
-// since they are executed; non-GEMM work (gates, Sinkhorn, batch norm) is not.
+// through the critic, for task at size n with the given hidden width. Gradients nobody needs
+// (the frozen critic GRU's weights in the actor update) are not computed, so not counted;
+// non-GEMM work (gates, Sinkhorn, batch norm) is not counted either.
 func StepFLOPs(task envs.Task, n, batch, hidden int) float64 {
 	c := flopCounter{b: float64(batch), n: float64(n), h: float64(hidden), k: float64(Features(task))}
 	if task == envs.TaskMWM {
@@ -35,14 +35,17 @@ func (c *flopCounter) dense(rows, in, out float64, fwd, dx, dw bool) {
 
 // gru counts one direction over T = n steps of input width in: the input projection and n-1
 // hidden GEMMs forward (the first step starts from zeros); backward n-1 carry GEMMs and the
-// weight and input gradients.
-func (c *flopCounter) gru(in float64, fwd, bwd bool) {
+// input gradient, and the weight gradients when dw is set.
+func (c *flopCounter) gru(in float64, fwd, bwd, dw bool) {
 	b, t, h := c.b, c.n, c.h
 	if fwd {
 		c.total += 2*b*t*in*3*h + (t-1)*2*b*h*3*h
 	}
 	if bwd {
-		c.total += (t-1)*2*b*3*h*h + 2*3*h*h*b*t + 2*(2*3*h*in*b*t)
+		c.total += (t-1)*2*b*3*h*h + 2*3*h*in*b*t
+	}
+	if bwd && dw {
+		c.total += 2*3*h*h*b*t + 2*3*h*in*b*t
 	}
 }
 
@@ -63,7 +66,7 @@ func (c *flopCounter) matchingStep() {
 	actor := func(fwd, bwd bool) {
 		c.dense(2*b*n, k, h, fwd, false, bwd)
 		c.outer(fwd, bwd)
-		c.gru(n, fwd, bwd)
+		c.gru(n, fwd, bwd, bwd)
 		c.dense(b*n, h, n, fwd, bwd, bwd)
 	}
 	// The critic's action branch and head; act tells whether the action needs a gradient,
@@ -79,7 +82,7 @@ func (c *flopCounter) matchingStep() {
 	// Critic update: the trunk once, two action branches, gradients for all weights.
 	c.dense(2*b*n, k, h, true, false, true)
 	c.outer(true, true)
-	c.gru(n, true, true)
+	c.gru(n, true, true, true)
 	c.dense(b*n, h, h, true, true, true)
 	branch(true, false, true)
 	branch(true, false, true)
@@ -88,7 +91,7 @@ func (c *flopCounter) matchingStep() {
 	actor(true, true)
 	c.dense(2*b*n, k, h, true, false, false)
 	c.outer(true, false)
-	c.gru(n, true, false)
+	c.gru(n, true, false, false)
 	c.dense(b*n, h, h, true, false, false)
 	branch(true, true, false)
 }
@@ -97,17 +100,17 @@ func (c *flopCounter) sequentialStep() {
 	b, n, h, k := c.b, c.n, c.h, c.k
 	actor := func(bwd bool) {
 		c.dense(b*n, k, h, true, false, bwd)
-		c.gru(h, true, bwd)
-		c.gru(h, true, bwd)
+		c.gru(h, true, bwd, bwd)
+		c.gru(h, true, bwd, bwd)
 		c.dense(b*n, 2*h, n, true, bwd, bwd)
 	}
-	// The critic after its state embedding; the bidirectional GRU's backward computes its
-	// weight gradients even when they are discarded.
+	// The critic after its state embedding; the bidirectional GRU's weight gradients only when
+	// the critic trains.
 	branch := func(act, train bool) {
 		c.dense(b*n, n, h, true, act, train)
 		c.dense(b*n, h, h, true, true, train)
-		c.gru(h, true, true)
-		c.gru(h, true, true)
+		c.gru(h, true, true, train)
+		c.gru(h, true, true, train)
 		c.dense(b*n, 2*h, h, true, true, train)
 		c.dense(b*n, h, 1, true, true, train)
 		c.dense(b, n, 1, true, true, train)

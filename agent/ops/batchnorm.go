@@ -64,7 +64,6 @@ type bnKernel[T Float] struct {
 	b, c, f     int // of the last run; b == 0 before the first
 	mean, invSt []T // per channel, from Forward
 	g           []T // gradient before the activation
-	unwanted    [2][]T
 }
 
 func (k *bnKernel[T]) Name() string { return "BatchNorm" }
@@ -94,7 +93,9 @@ func (k *bnKernel[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	k.mean, k.invSt = grow(k.mean, k.c), grow(k.invSt, k.c)
 	y := Data[T](out)
 	batchnorm.Forward(y, Data[T](in[0]), Data[T](in[1]), Data[T](in[2]), k.b, k.c, k.f, batchnorm.DefaultEps, k.mean, k.invSt)
-	activate(k.o.Act, y)
+	rowBlocks(k.b*k.c, k.f, func(_, lo, hi int) {
+		activate(k.o.Act, y[lo*k.f:hi*k.f])
+	})
 	return nil
 }
 
@@ -102,19 +103,16 @@ func (k *bnKernel[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, dIn 
 	g := Data[T](dOut)
 	if k.o.Act != Identity {
 		k.g = grow(k.g, len(g))
-		activationGrad(k.o.Act, k.g, g, Data[T](out))
+		y, dy := Data[T](out), g
+		rowBlocks(k.b*k.c, k.f, func(_, lo, hi int) {
+			activationGrad(k.o.Act, k.g[lo*k.f:hi*k.f], dy[lo*k.f:hi*k.f], y[lo*k.f:hi*k.f])
+		})
 		g = k.g
 	}
-	var d [3][]T
+	var d [3][]T // nil where not wanted (frozen gamma and beta)
 	for i := range d {
 		if dIn[i] != nil {
 			d[i] = Data[T](dIn[i])
-			continue
-		}
-		// Frozen gamma/beta: the kernel computes them anyway, cheaply.
-		if i > 0 {
-			k.unwanted[i-1] = grow(k.unwanted[i-1], k.c)
-			d[i] = k.unwanted[i-1]
 		}
 	}
 	batchnorm.Backward(d[0], d[1], d[2], g, Data[T](in[0]), Data[T](in[1]), k.mean, k.invSt, k.b, k.c, k.f)
@@ -166,7 +164,9 @@ func (k *bnInference[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	y := Data[T](out)
 	batchnorm.Inference(y, Data[T](in[0]), Data[T](in[1]), Data[T](in[2]), Data[T](in[3]), Data[T](in[4]),
 		s[0], s[1], s[2], batchnorm.DefaultEps)
-	activate(k.act, y)
+	rowBlocks(s[0]*s[1], s[2], func(_, lo, hi int) {
+		activate(k.act, y[lo*s[2]:hi*s[2]])
+	})
 	return nil
 }
 

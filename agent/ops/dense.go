@@ -7,6 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/linalg/backend"
 	"spg-tui/linalg/parallel"
 )
 
@@ -25,6 +26,7 @@ type DenseOptions struct {
 // is treated as a matrix of rows of length in; w is (in, out); b is (out) or nil for no bias; y
 // has x's shape with the last axis replaced by out. One GEMM forward and at most two backward,
 // with bias, activation and their gradients fused in: no broadcast, reshape or extra nodes.
+// Large layers are split by rows over the cores.
 func Dense(x, w, b *G.Node, o DenseOptions) (*G.Node, error) {
 	if !o.Act.valid() {
 		return nil, fmt.Errorf("ops: Dense: unknown activation %v", o.Act)
@@ -79,30 +81,24 @@ func (k *denseKernel[T]) dims(in []*tensor.Dense) (rows, nIn, nOut int) {
 func (k *denseKernel[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	rows, nIn, nOut := k.dims(in)
 	x, w, y := Data[T](in[0]), Data[T](in[1]), Data[T](out)
-	gemm(blas.NoTrans, blas.NoTrans, rows, nOut, nIn, 1, x, nIn, w, nOut, 0, y, nOut)
 	var b []T
 	if len(in) == 3 {
 		b = Data[T](in[2])
 	}
-	if b == nil && k.o.Act == Identity {
-		return nil
-	}
-	finish := func(_, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			yr := y[r*nOut : (r+1)*nOut]
-			if b != nil {
-				for j, v := range b[:len(yr)] {
-					yr[j] += v
-				}
+	// Each goroutine computes whole rows: the bias copied in first (the GEMM adds to it, which
+	// is cheaper than a pass adding it afterwards), then the activation while they are in cache.
+	rowBlocks(rows, nIn+nOut, func(_, lo, hi int) {
+		yr := y[lo*nOut : hi*nOut]
+		var beta T
+		if b != nil {
+			for r := range hi - lo {
+				copy(yr[r*nOut:][:nOut], b)
 			}
-			activate(k.o.Act, yr)
+			beta = 1
 		}
-	}
-	if rows*nOut < minParallelElems {
-		finish(0, 0, rows)
-	} else {
-		parallel.For(rows, finish)
-	}
+		backend.Gemm(blas.NoTrans, blas.NoTrans, hi-lo, nOut, nIn, 1, x[lo*nIn:hi*nIn], nIn, w, nOut, beta, yr, nOut)
+		activate(k.o.Act, yr)
+	})
 	return nil
 }
 
@@ -113,13 +109,25 @@ func (k *denseKernel[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, d
 	if k.o.Act != Identity {
 		k.g = grow(k.g, len(dy))
 		g = k.g
-		activationGrad(k.o.Act, g, dy, y)
 	}
+	var dx []T
 	if dIn[0] != nil {
-		gemm(blas.NoTrans, blas.Trans, rows, nIn, nOut, 1, g, nOut, w, nOut, 0, Data[T](dIn[0]), nIn)
+		dx = Data[T](dIn[0])
+	}
+	if dx != nil || k.o.Act != Identity {
+		// The activation's gradient and the input gradient of the same rows, per goroutine.
+		rowBlocks(rows, nIn+nOut, func(_, lo, hi int) {
+			gr := g[lo*nOut : hi*nOut]
+			if k.o.Act != Identity {
+				activationGrad(k.o.Act, gr, dy[lo*nOut:hi*nOut], y[lo*nOut:hi*nOut])
+			}
+			if dx != nil {
+				backend.Gemm(blas.NoTrans, blas.Trans, hi-lo, nIn, nOut, 1, gr, nOut, w, nOut, 0, dx[lo*nIn:hi*nIn], nIn)
+			}
+		})
 	}
 	if dIn[1] != nil {
-		gemm(blas.Trans, blas.NoTrans, nIn, nOut, rows, 1, x, nIn, g, nOut, 0, Data[T](dIn[1]), nOut)
+		backend.GemmParallel(blas.Trans, blas.NoTrans, nIn, nOut, rows, 1, x, nIn, g, nOut, 0, Data[T](dIn[1]), nOut)
 	}
 	if len(dIn) == 3 && dIn[2] != nil {
 		k.ones = onesOf(k.ones, rows)
@@ -128,6 +136,17 @@ func (k *denseKernel[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, d
 	return nil
 }
 
-// minParallelElems is the tensor size above which elementwise loops are split over goroutines;
-// below it the goroutine start-up costs more than it saves.
+// minParallelElems is the number of elements (rows times the widths they are read and written
+// at) above which row-wise loops are split over goroutines; below it the goroutine start-up
+// costs more than it saves.
 const minParallelElems = 1 << 15
+
+// rowBlocks runs fn over the rows [0, rows), split over goroutines when rows*width is at least
+// minParallelElems.
+func rowBlocks(rows, width int, fn func(worker, lo, hi int)) {
+	if rows*width < minParallelElems {
+		fn(0, 0, rows)
+		return
+	}
+	parallel.For(rows, fn)
+}

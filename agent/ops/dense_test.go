@@ -119,3 +119,26 @@ func TestDenseErrors(t *testing.T) {
 		t.Error("Dense accepted an unknown activation")
 	}
 }
+
+// TestDenseParallel checks a layer large enough to be split by rows over goroutines: the
+// forward pass against the naive one and sampled gradients of all inputs against finite
+// differences.
+func TestDenseParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	const rows, in, out = 300, 20, 128 // rows*(in+out) >= minParallelElems
+	x, w, b := randDense(rng, 3, rows/3, in), randDense(rng, in, out), randDense(rng, out)
+	vals := []*tensor.Dense{x, w, b}
+	build := func(p []*G.Node) (*G.Node, error) { return Dense(p[0], p[1], p[2], DenseOptions{Act: LeakyReLU}) }
+	checkForward(t, vals, naiveDense(x.Float64s(), w.Float64s(), b.Float64s(), in, out, LeakyReLU), 1e-5, build)
+	res, err := gradcheck.Check(gradParams(vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		y, err := build(p)
+		if err != nil {
+			return nil, err
+		}
+		return probe(g, y, rng)
+	}, gradcheck.Options{MaxElems: 40, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrads(t, res, 1e-6)
+}

@@ -18,8 +18,7 @@ type GRUOptions struct {
 	// NoInputGrad marks x as data: its gradient is not wanted.
 	NoInputGrad bool
 	// Frozen marks the weights as constants of this graph (the critic inside the actor's
-	// update): their gradients are not wanted. The kernel still computes them (into scratch),
-	// since linalg/gru's Backward always does.
+	// update): their gradients are neither wanted nor computed.
 	Frozen bool
 }
 
@@ -58,10 +57,9 @@ type gruKernel[T Float] struct {
 	saved [2][]T // per direction, from Forward for Backward
 	work  []T
 	// Bidirectional staging: each direction's output, then output gradient; the second
-	// direction's input gradient; scratch for gradients nobody wants.
-	dirOut   [2][]T
-	dxOther  []T
-	unwanted [4][]T
+	// direction's input gradient.
+	dirOut  [2][]T
+	dxOther []T
 }
 
 func (k *gruKernel[T]) Name() string {
@@ -156,18 +154,15 @@ func (k *gruKernel[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, dIn
 		if k.dirs == 2 {
 			dout = k.dirOut[dir]
 		}
-		dxDir := dx
-		if dx == nil || dir == 1 {
+		dxDir := dx // nil when x's gradient is not wanted: the kernel skips it
+		if dx != nil && dir == 1 {
 			k.dxOther = grow(k.dxOther, nx)
 			dxDir = k.dxOther
 		}
-		var dw [4][]T
+		var dw [4][]T // nil for frozen weights: the kernel skips their GEMMs
 		for j := range dw {
 			if t := dIn[1+4*dir+j]; t != nil {
 				dw[j] = Data[T](t)
-			} else {
-				k.unwanted[j] = grow(k.unwanted[j], in[1+4*dir+j].Shape().TotalSize())
-				dw[j] = k.unwanted[j]
 			}
 		}
 		wih, whh, _, _ := weights[T](in, dir)

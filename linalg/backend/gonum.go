@@ -2,6 +2,8 @@
 
 package backend
 
+import "spg-tui/linalg/parallel"
+
 // Name describes the BLAS in use.
 func Name() string { return "pure Go (gonum)" }
 
@@ -11,3 +13,7 @@ func Implementation() BLAS { return nil }
 
 // EnsureCoreType does nothing in the pure-Go build; see the openblas build.
 func EnsureCoreType() {}
+
+// Threads returns how many goroutines gonum's BLAS may use for one call: it splits large
+// products over all cores itself, so GemmParallel leaves them to it.
+func Threads() int { return parallel.Workers(1 << 30) }

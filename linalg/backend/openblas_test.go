@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +55,8 @@ func TestHelperReportCore(t *testing.T) {
 	if os.Getenv(helperEnv) == "" {
 		t.Skip("helper for TestReexecSetsCoreType")
 	}
-	os.Stdout.WriteString("\nCORE=" + os.Getenv(coreTypeEnv) + "\nNAME=" + Name() + "\n")
+	os.Stdout.WriteString("\nCORE=" + os.Getenv(coreTypeEnv) + "\nNAME=" + Name() +
+		"\nTHREADS=" + strconv.Itoa(Threads()) + "\nSPLIT=" + strconv.FormatBool(splitInGo) + "\n")
 }
 
 // TestReexecSetsCoreType runs this test binary with OPENBLAS_CORETYPE removed: TestMain's
@@ -83,5 +85,38 @@ func TestReexecSetsCoreType(t *testing.T) {
 	}
 	if !strings.Contains(strings.ToLower(string(out)), "\nname=openblas ("+strings.ToLower(want)+")\n") {
 		t.Errorf("OpenBLAS did not load the %s kernels:\n%s", want, out)
+	}
+}
+
+// TestThreads checks that OpenBLAS runs single-threaded with the splitting done in Go when no
+// thread count is chosen, and that a chosen one is left alone with the splitting off: it runs
+// the helper with the variables removed, then with OPENBLAS_NUM_THREADS=2.
+func TestThreads(t *testing.T) {
+	for _, c := range []struct {
+		env, want string
+	}{{"", "\nTHREADS=1\nSPLIT=true\n"}, {"OPENBLAS_NUM_THREADS=2", "\nTHREADS=2\nSPLIT=false\n"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperReportCore$", "-test.v")
+		for _, kv := range os.Environ() {
+			chosen := false
+			for _, e := range threadEnvs {
+				chosen = chosen || strings.HasPrefix(kv, e+"=")
+			}
+			if !chosen {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		cmd.Env = append(cmd.Env, helperEnv+"=1")
+		if c.env != "" {
+			cmd.Env = append(cmd.Env, c.env)
+		}
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("helper failed: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("with %q: want %q in:\n%s", c.env, c.want, out)
+		}
 	}
 }

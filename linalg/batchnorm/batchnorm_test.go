@@ -8,8 +8,9 @@ import (
 
 type shape struct{ b, c, f int }
 
-// shapes has a serial and a parallel (b*c*f >= minParallel) case.
-var shapes = []shape{{3, 2, 4}, {4, 5, 1024}}
+// shapes has a serial and a parallel (b*c*f >= minParallel) case, and rows of a length that
+// the vector kernels (8 float32 at a time) leave a tail of.
+var shapes = []shape{{3, 2, 4}, {4, 5, 1024}, {3, 2, 13}}
 
 func randSlice(rng *rand.Rand, n int, offset, scale float64) []float64 {
 	s := make([]float64, n)
@@ -263,4 +264,24 @@ func TestUpdateRunningPanicsOnSingleValue(t *testing.T) {
 		}
 	}()
 	UpdateRunning([]float64{0}, []float64{1}, []float64{0}, []float64{1}, 1, DefaultMomentum, DefaultEps)
+}
+
+// TestBackwardFrozen checks that nil dgamma and dbeta (frozen) leave dx bit for bit as it is
+// with them.
+func TestBackwardFrozen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, s := range shapes {
+		d := randData(rng, s, 0.5)
+		dy := convert[float32](randSlice(rng, len(d.x), 0, 1))
+		x, gamma := convert[float32](d.x), convert[float32](d.gamma)
+		_, mean, invStd := forward[float32](d, s)
+		want, got := make([]float32, len(x)), nanSlice[float32](len(x))
+		Backward(want, make([]float32, s.c), make([]float32, s.c), dy, x, gamma, mean, invStd, s.b, s.c, s.f)
+		Backward(got, nil, nil, dy, x, gamma, mean, invStd, s.b, s.c, s.f)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%v: dx[%d] = %v without dgamma, dbeta; %v with", s, i, got[i], want[i])
+			}
+		}
+	}
 }

@@ -6,7 +6,9 @@
 //
 // Tensors are dense row-major slices: element (b, c, f) is at (b*C+c)*F+f. Per-channel sums
 // are accumulated in float64 whatever the element type, so float32 statistics over large
-// batches keep their precision.
+// batches keep their precision. For float32 the row loops run in AVX2 assembly where the CPU
+// has it (rows_amd64.s): the sums in float64 as in Go, the elementwise maps rounding exactly as
+// the Go expressions do.
 package batchnorm
 
 // Float is the element type: float32 for training, float64 for gradient checks.

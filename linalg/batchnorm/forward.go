@@ -72,8 +72,8 @@ func normalise[F Float](y, x []F, b, c, f, ch int, mu, scale, shift F) {
 		off := (bi*c + ch) * f
 		xr := x[off:][:f]
 		yr := y[off:][:len(xr)]
-		for i, v := range xr {
-			yr[i] = (v-mu)*scale + shift
+		for i := normaliseVec(yr, xr, mu, scale, shift); i < len(xr); i++ {
+			yr[i] = (xr[i]-mu)*scale + shift
 		}
 	}
 }

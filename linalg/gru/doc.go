@@ -11,8 +11,13 @@
 // All matrices are dense row-major slices: x is (B, T, I), the output is (B, T, H) holding the
 // state after each step, and the initial state h0 is (B, H) or nil for zeros. With reverse set,
 // time runs from T-1 down to 0 (the backward direction of a bidirectional GRU, which is two
-// calls). Buffers must not overlap. GEMMs go through gonum's blas32/blas64, so importing spg-tui/linalg/backend built
-// with -tags openblas makes them run on OpenBLAS.
+// calls). Buffers must not overlap.
+//
+// The batch rows are independent sequences, so large batches are split over goroutines, each
+// running every step of its rows (GEMMs included) with no synchronisation between steps. GEMMs
+// go through spg-tui/linalg/backend (OpenBLAS when built with -tags openblas). For float32 the
+// gate activations run in fastmath's vector kernels and the backward gate arithmetic in AVX2
+// assembly where the CPU has it; float64, for gradient checks, uses package math.
 package gru
 
 // Float is the element type of the kernels: float32 for training, float64 for gradient checks.

@@ -3,11 +3,12 @@ package gru
 import (
 	"gonum.org/v1/gonum/blas"
 
+	"spg-tui/linalg/backend"
 	"spg-tui/linalg/parallel"
 )
 
-// minParallel is the number of elements per step (B*H) above which the gate loops are
-// split over goroutines; below it the goroutine start-up costs more than it saves.
+// minParallel is the number of elements per step (B*H) above which the batch rows are split
+// over goroutines; below it the goroutine start-up costs more than it saves.
 const minParallel = 2048
 
 // timeAt returns the time index processed at step s (0 <= s < T).
@@ -16,6 +17,17 @@ func timeAt(s, t int, reverse bool) int {
 		return t - 1 - s
 	}
 	return s
+}
+
+// batchRows runs fn over the batch rows [0, b), split over goroutines when a step has at least
+// minParallel elements. The rows of a GRU are independent sequences, so each goroutine runs
+// every step of its rows, GEMMs included, with no synchronisation between steps.
+func batchRows(b, h int, fn func(worker, lo, hi int)) {
+	if b*h < minParallel {
+		fn(0, 0, b)
+		return
+	}
+	parallel.For(b, fn)
 }
 
 // Forward runs the GRU over the sequence and writes out (B, T, H), the state after each step.
@@ -36,73 +48,41 @@ func Forward[F Float](d Dims, out, x, h0, wih, whh, bih, bhh, saved, work []F, r
 	checkMin("work", work, WorkLen(d))
 
 	const sc = savedCols
-	// Input projections of all B*T rows at once, into columns 0..3H of the saved rows;
-	// the gate loop turns them into r, z, n in place.
-	gemm(blas.NoTrans, blas.Trans, b*t, 3*h, in, 1, x, in, wih, in, 0, saved, sc*h)
-
 	t0 := timeAt(0, t, reverse)
-	for bi := range b {
-		hp := saved[(bi*t+t0)*sc*h+4*h:][:h]
-		if h0 == nil {
-			clear(hp)
-		} else {
-			copy(hp, h0[bi*h:(bi+1)*h])
-		}
-	}
-
-	gh := work[:b*3*h] // hidden projections Whh h of the current step, (B x 3H)
-	var ti, next int   // time index of the current step and of the next (-1 after the last)
-	rows := func(_, lo, hi int) {
+	batchRows(b, h, func(_, lo, hi int) {
+		nb := hi - lo
+		// Input projections Wih x of the rows' B*T steps at once, into columns 0..3H of the
+		// saved rows; the gate step adds the biases and turns them into r, z, n in place.
+		backend.Gemm(blas.NoTrans, blas.Trans, nb*t, 3*h, in, 1, x[lo*t*in:hi*t*in], in, wih, in, 0, saved[lo*t*sc*h:hi*t*sc*h], sc*h)
 		for bi := lo; bi < hi; bi++ {
-			o := out[(bi*t+ti)*h:][:h]
-			forwardRow(h, saved[(bi*t+ti)*sc*h:][:sc*h], gh[bi*3*h:][:3*h], bih, bhh, o)
-			if next >= 0 {
-				copy(saved[(bi*t+next)*sc*h+4*h:][:h], o)
+			hp := saved[(bi*t+t0)*sc*h+4*h:][:h]
+			if h0 == nil {
+				clear(hp)
+			} else {
+				copy(hp, h0[bi*h:(bi+1)*h])
 			}
 		}
-	}
-	for s := range t {
-		ti = timeAt(s, t, reverse)
-		if s == 0 && h0 == nil {
-			clear(gh)
-		} else {
-			// The step's starting states are the (B x H) strided rows of saved's last column.
-			gemm(blas.NoTrans, blas.Trans, b, 3*h, h, 1, saved[ti*sc*h+4*h:], t*sc*h, whh, h, 0, gh, 3*h)
-		}
-		next = -1
-		if s+1 < t {
-			next = timeAt(s+1, t, reverse)
-		}
-		if b*h < minParallel {
-			rows(0, 0, b)
-		} else {
-			parallel.For(b, rows)
-		}
-	}
-}
 
-// forwardRow finishes one step for one batch row. On entry row holds [Wi x (3H) | - | hprev];
-// on return it holds [r | z | n | Whn hprev + bhn | hprev] and hNew the new state.
-func forwardRow[F Float](h int, row, gh, bih, bhh, hNew []F) {
-	rz := row[:2*h]
-	ghrz, bihrz, bhhrz := gh[:len(rz)], bih[:len(rz)], bhh[:len(rz)]
-	for j := range rz {
-		rz[j] += bihrz[j] + ghrz[j] + bhhrz[j]
-	}
-	sigmoidInPlace(rz)
-
-	n := row[2*h : 3*h]
-	r, hn, hp := row[:len(n)], row[3*h:][:len(n)], row[4*h:][:len(n)]
-	ghn, bihn, bhhn := gh[2*h:][:len(n)], bih[2*h:][:len(n)], bhh[2*h:][:len(n)]
-	for j := range n {
-		hn[j] = ghn[j] + bhhn[j]
-		n[j] += bihn[j] + r[j]*hn[j]
-	}
-	tanhInPlace(n)
-
-	z := row[h:][:len(n)]
-	hNew = hNew[:len(n)]
-	for j := range hNew {
-		hNew[j] = n[j] + z[j]*(hp[j]-n[j])
-	}
+		gh := work[lo*3*h : hi*3*h] // hidden projections Whh h of the current step
+		for s := range t {
+			ti := timeAt(s, t, reverse)
+			if s == 0 && h0 == nil {
+				clear(gh)
+			} else {
+				// The step's starting states are the (nb x H) strided rows of saved's last column.
+				backend.Gemm(blas.NoTrans, blas.Trans, nb, 3*h, h, 1, saved[(lo*t+ti)*sc*h+4*h:], t*sc*h, whh, h, 0, gh, 3*h)
+			}
+			next := -1 // time index of the next step, whose starting state is this one's output
+			if s+1 < t {
+				next = timeAt(s+1, t, reverse)
+			}
+			for bi := lo; bi < hi; bi++ {
+				o := out[(bi*t+ti)*h:][:h]
+				forwardRow(h, saved[(bi*t+ti)*sc*h:][:sc*h], gh[(bi-lo)*3*h:][:3*h], bih, bhh, o)
+				if next >= 0 {
+					copy(saved[(bi*t+next)*sc*h+4*h:][:h], o)
+				}
+			}
+		}
+	})
 }

@@ -259,3 +259,45 @@ func TestPanicsOnBadLength(t *testing.T) {
 		make([]float64, 3*d.H*d.I), make([]float64, 3*d.H*d.H), make([]float64, 3*d.H), make([]float64, 3*d.H),
 		make([]float64, SavedLen(d)), make([]float64, WorkLen(d)), false)
 }
+
+// TestBackwardNilGradients checks that each gradient may be nil (not wanted) and that the
+// others are then bit for bit those of a full Backward, at every case size.
+func TestBackwardNilGradients(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, c := range cases() {
+		p := randParams(rng, c.d, c.h0)
+		dout := randSlice(rng, c.d.B*c.d.T*c.d.H, 1)
+		_, full := run[float32](c.d, p, dout, c.reverse)
+		x, h0 := convert[float32](p.x), convert[float32](p.h0)
+		wih, whh, bih, bhh := convert[float32](p.wih), convert[float32](p.whh), convert[float32](p.bih), convert[float32](p.bhh)
+		saved := make([]float32, SavedLen(c.d))
+		Forward(c.d, make([]float32, len(dout)), x, h0, wih, whh, bih, bhh, saved, make([]float32, WorkLen(c.d)), c.reverse)
+		// Masks over dx, dh0, dwih, dwhh, dbih, dbhh: frozen weights, no input gradient, one
+		// bias alone each way, nothing.
+		for _, keep := range [][6]bool{
+			{true, true, false, false, false, false},
+			{false, false, true, true, true, true},
+			{true, false, false, false, false, true},
+			{false, true, false, false, true, false},
+			{false, false, false, false, false, false},
+		} {
+			want := [6][]float32{full.dx, full.dh0, full.dwih, full.dwhh, full.dbih, full.dbhh}
+			var got [6][]float32
+			for i, k := range keep {
+				if k {
+					got[i] = nanSlice[float32](len(want[i]))
+				}
+			}
+			Backward(c.d, got[0], got[1], got[2], got[3], got[4], got[5], convert[float32](dout), x, wih, whh,
+				saved, nanSlice[float32](WorkLen(c.d)), c.reverse)
+			for i := range got {
+				for j := range got[i] { // nil, not wanted, has no elements
+					if got[i][j] != want[i][j] {
+						t.Fatalf("%s keep=%v: gradient %d differs at %d: %v, full run %v",
+							name(c.d, c.reverse, c.h0), keep, i, j, got[i][j], want[i][j])
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package backend
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"spg-tui/linalg/parallel"
+)
+
+// Float is the element type of the typed BLAS helpers below: float32 for training, float64 for
+// gradient checks. The types are exact because BLAS dispatch needs []float32 or []float64.
+type Float interface{ float32 | float64 }
+
+// splitInGo is whether GemmParallel splits products over goroutines: only when the BLAS in use
+// runs each call on one thread (set by the build's init).
+var splitInGo bool
+
+// minSplitFlops is the size (2mnk) above which GemmParallel splits a product over goroutines:
+// about 20 µs of single-core work, well above the cost of starting and joining them.
+const minSplitFlops = 2 << 20
+
+// minSplitWidth is the fewest rows or columns of c a goroutine gets; narrower blocks run the
+// BLAS micro-kernels below their efficient width.
+const minSplitWidth = 16
+
+// Gemm computes c = alpha op(a) op(b) + beta c for row-major matrices (c is m x n, op(a) m x k,
+// op(b) k x n) with the installed blas32 or blas64, chosen by the element type, in the calling
+// goroutine.
+func Gemm[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
+	switch a := any(a).(type) {
+	case []float32:
+		blas32.Implementation().Sgemm(tA, tB, m, n, k, float32(alpha), a, lda,
+			any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		blas64.Implementation().Dgemm(tA, tB, m, n, k, float64(alpha), a, lda,
+			any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+}
+
+// GemmParallel is Gemm split over the cores when the BLAS in use runs single-threaded (see
+// Threads) and the product is large: each goroutine computes a block of whole rows of c, or of
+// whole columns when c has more columns than rows. Every element of c is the same reduction
+// over k either way, so the result does not depend on the split.
+func GemmParallel[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
+	long := max(m, n)
+	if !splitInGo || 2*m*n*k < minSplitFlops || long < 2*minSplitWidth {
+		Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	workers := min(parallel.Workers(long), long/minSplitWidth)
+	parallel.For(workers, func(w, _, _ int) {
+		lo, hi := w*long/workers, (w+1)*long/workers
+		if m >= n { // rows lo..hi of c: rows of op(a)
+			ao := lo * lda
+			if tA == blas.Trans {
+				ao = lo
+			}
+			Gemm(tA, tB, hi-lo, n, k, alpha, a[ao:], lda, b, ldb, beta, c[lo*ldc:], ldc)
+			return
+		}
+		bo := lo // columns lo..hi of c: columns of op(b)
+		if tB == blas.Trans {
+			bo = lo * ldb
+		}
+		Gemm(tA, tB, m, hi-lo, k, alpha, a, lda, b[bo:], ldb, beta, c[lo:], ldc)
+	})
+}
+
+// ColSums sets y (length n) to the column sums of the m x n row-major matrix a as a^T ones, a
+// single vectorised BLAS call; ones has length m and holds ones.
+func ColSums[F Float](m, n int, a []F, lda int, ones, y []F) {
+	switch a := any(a).(type) {
+	case []float32:
+		blas32.Implementation().Sgemv(blas.Trans, m, n, 1, a, lda, any(ones).([]float32), 1, 0, any(y).([]float32), 1)
+	case []float64:
+		blas64.Implementation().Dgemv(blas.Trans, m, n, 1, a, lda, any(ones).([]float64), 1, 0, any(y).([]float64), 1)
+	}
+}
