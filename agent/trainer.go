@@ -96,21 +96,21 @@ func (c *runClock) total() float64 {
 	return c.base
 }
 
-// modelName is the architecture the paper uses for task.
-func modelName(task envs.Task) string {
+// ModelName is the architecture the paper uses for task.
+func ModelName(task envs.Task) string {
 	if task == envs.TaskMWM {
 		return "SPG+Matching"
 	}
 	return "SPG+Sequential"
 }
 
-// taskTitle is the task's name as the paper writes it, e.g. MWM-20.
-func taskTitle(task envs.Task, n int) string {
+// RunTitle names a run as the paper would: "SPG+Matching · MWM-20".
+func RunTitle(task envs.Task, n int) string {
 	name := strings.ToUpper(string(task))
 	if task == envs.TaskSort {
 		name = "Sort"
 	}
-	return fmt.Sprintf("%s-%d", name, n)
+	return fmt.Sprintf("%s · %s-%d", ModelName(task), name, n)
 }
 
 // newTrainer opens the run directory's metrics and log files and builds the engine around a
@@ -127,7 +127,7 @@ func newTrainer(dir string, cfg Config, core *loop, h *checkpointHeader) (*train
 	}
 	t := &trainer{
 		info: RunInfo{
-			Model: modelName(cfg.Task), Title: modelName(cfg.Task) + " · " + taskTitle(cfg.Task, cfg.N),
+			Model: ModelName(cfg.Task), Title: RunTitle(cfg.Task, cfg.N),
 			Backend: backend.Name(), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 		},
 		dir: dir, records: make(chan Record, recordBuffer), done: make(chan struct{}),

@@ -63,7 +63,7 @@ func fixture(t testing.TB, task envs.Task, n, w, h int) *model {
 	_, recs := runScripted(t, cfg, "")
 	eng := &staticEngine{}
 	eng.cfg = cfg
-	eng.info = agent.RunInfo{Model: modelName(task), Title: modelName(task) + " · " + taskTitle(task, n),
+	eng.info = agent.RunInfo{Model: agent.ModelName(task), Title: agent.RunTitle(task, n),
 		Backend: "pure Go (gonum)", Dir: "runs/fixture", Seed: cfg.Seed}
 	eng.status = agent.Status{State: agent.StateTraining, Step: 400, TotalSteps: 1000, Epoch: 4, StepsPerSec: 123.4, ETA: 292e9}
 	m := newTestModel(eng, w, h)

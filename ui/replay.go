@@ -3,10 +3,8 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"spg-tui/agent"
-	"spg-tui/envs"
 )
 
 // replay is the engine of a run opened read-only (--view): it serves the records of the run's
@@ -30,7 +28,7 @@ func openReplay(dir string) (*replay, error) {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
 	}
 	r := &replay{cfg: cfg, records: make(chan agent.Record, len(recs)), done: make(chan struct{})}
-	r.info = agent.RunInfo{Model: modelName(cfg.Task), Title: modelName(cfg.Task) + " · " + taskTitle(cfg.Task, cfg.N),
+	r.info = agent.RunInfo{Model: agent.ModelName(cfg.Task), Title: agent.RunTitle(cfg.Task, cfg.N),
 		Dir: dir, Seed: cfg.Seed}
 	r.status = agent.Status{State: agent.StateStopped, TotalSteps: cfg.Steps}
 	for _, rec := range recs {
@@ -49,22 +47,6 @@ func openReplay(dir string) (*replay, error) {
 	close(r.records)
 	close(r.done)
 	return r, nil
-}
-
-// modelName and taskTitle name a run as the trainer does: "SPG+Matching · MWM-20".
-func modelName(task envs.Task) string {
-	if task == envs.TaskMWM {
-		return "SPG+Matching"
-	}
-	return "SPG+Sequential"
-}
-
-func taskTitle(task envs.Task, n int) string {
-	name := strings.ToUpper(string(task))
-	if task == envs.TaskSort {
-		name = "Sort"
-	}
-	return fmt.Sprintf("%s-%d", name, n)
 }
 
 func (r *replay) Info() agent.RunInfo          { return r.info }
