@@ -79,6 +79,9 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 			d.cfg = m.ctx.cfg
 			d.cfg.Task, d.cfg.N = task, n
 			d.cfg.K = min(d.cfg.K, max(n, 2))
+			// The new run keeps the live hyperparameters but runs as long as the authors ran
+			// its task, not as long as the run it replaces.
+			d.cfg.Steps = agent.DefaultEpochs(task) * d.cfg.StepsPerEpoch()
 			err = d.cfg.Validate()
 		}
 		if err != nil {

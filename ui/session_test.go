@@ -90,6 +90,9 @@ func TestTaskSwitch(t *testing.T) {
 	if c := m.engine.Config(); c.Task != envs.TaskTSP || c.N != 7 || !strings.Contains(m.ctx.info.Title, "TSP-7") {
 		t.Errorf("new run %s-%d %q", c.Task, c.N, m.ctx.info.Title)
 	}
+	if c := m.engine.Config(); c.Steps != agent.DefaultEpochs(envs.TaskTSP)*c.StepsPerEpoch() {
+		t.Errorf("new tsp run has %d steps, want the authors' %d epochs of %d", c.Steps, agent.DefaultEpochs(envs.TaskTSP), c.StepsPerEpoch())
+	}
 	if len(m.ctx.data.train.step) != 0 && m.ctx.data.train.step[0] > 50 {
 		t.Error("the new run shows the old run's data")
 	}
