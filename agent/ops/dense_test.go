@@ -79,28 +79,12 @@ func TestDenseOptions(t *testing.T) {
 	constant := func(g *G.ExprGraph, v *tensor.Dense, name string) *G.Node {
 		return G.NewTensor(g, tensor.Float64, v.Dims(), G.WithShape(v.Shape()...), G.WithName(name), G.WithValue(v))
 	}
-	res, err := gradcheck.Check(gradParams(w, b), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-		y, err := Dense(constant(g, x, "x"), p[0], p[1], DenseOptions{Act: LeakyReLU, NoInputGrad: true})
-		if err != nil {
-			return nil, err
-		}
-		return probe(g, y, rng)
-	}, gradcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGrads(t, res, 1e-6)
-	res, err = gradcheck.Check(gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-		y, err := Dense(p[0], constant(g, w, "w"), constant(g, b, "b"), DenseOptions{Act: LeakyReLU, Frozen: true})
-		if err != nil {
-			return nil, err
-		}
-		return probe(g, y, rng)
-	}, gradcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGrads(t, res, 1e-6)
+	checkOpGrads(t, rng, gradParams(w, b), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		return Dense(constant(g, x, "x"), p[0], p[1], DenseOptions{Act: LeakyReLU, NoInputGrad: true})
+	})
+	checkOpGrads(t, rng, gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		return Dense(p[0], constant(g, w, "w"), constant(g, b, "b"), DenseOptions{Act: LeakyReLU, Frozen: true})
+	})
 }
 
 func TestDenseErrors(t *testing.T) {

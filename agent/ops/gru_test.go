@@ -7,8 +7,6 @@ import (
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"spg-tui/agent/ops/gradcheck"
 )
 
 // naiveGRU runs PyTorch's GRU equations step by step from a zero state over x (b, t, in) and
@@ -92,17 +90,9 @@ func TestGRU(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			checkForward(t, c.vals, c.want, 1e-5, c.op)
-			res, err := gradcheck.Check(gradParams(c.vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-				y, err := c.op(p)
-				if err != nil {
-					return nil, err
-				}
-				return probe(g, y, rng)
-			}, gradcheck.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGrads(t, res, 1e-6)
+			checkOpGrads(t, rng, gradParams(c.vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+				return c.op(p)
+			})
 		})
 	}
 }
@@ -121,29 +111,13 @@ func TestGRUOptions(t *testing.T) {
 		}
 		return gruNodes(n)
 	}
-	res, err := gradcheck.Check(gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-		y, err := BiGRU(p[0], constants(g, fw, "f"), constants(g, rw, "r"), GRUOptions{Frozen: true})
-		if err != nil {
-			return nil, err
-		}
-		return probe(g, y, rng)
-	}, gradcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGrads(t, res, 1e-6)
-	res, err = gradcheck.Check(gradParams(append(fw, rw...)...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+	checkOpGrads(t, rng, gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		return BiGRU(p[0], constants(g, fw, "f"), constants(g, rw, "r"), GRUOptions{Frozen: true})
+	})
+	checkOpGrads(t, rng, gradParams(append(fw, rw...)...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
 		xn := G.NewTensor(g, tensor.Float64, 3, G.WithShape(b, tt, in), G.WithName("x"), G.WithValue(x))
-		y, err := BiGRU(xn, gruNodes(p), gruNodes(p[4:]), GRUOptions{NoInputGrad: true})
-		if err != nil {
-			return nil, err
-		}
-		return probe(g, y, rng)
-	}, gradcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGrads(t, res, 1e-6)
+		return BiGRU(xn, gruNodes(p), gruNodes(p[4:]), GRUOptions{NoInputGrad: true})
+	})
 }
 
 func TestGRUErrors(t *testing.T) {

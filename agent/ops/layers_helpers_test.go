@@ -113,3 +113,20 @@ func leaky(v float64) float64 {
 	}
 	return v
 }
+
+// checkOpGrads gradient-checks, against finite differences, the op that build makes from the
+// parameter nodes, through probe (so the op's whole backward pass is checked).
+func checkOpGrads(t *testing.T, rng *rand.Rand, params []gradcheck.Param, build func(g *G.ExprGraph, p []*G.Node) (*G.Node, error)) {
+	t.Helper()
+	res, err := gradcheck.Check(params, func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		y, err := build(g, p)
+		if err != nil {
+			return nil, err
+		}
+		return probe(g, y, rng)
+	}, gradcheck.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGrads(t, res, 1e-6)
+}

@@ -6,8 +6,6 @@ import (
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"spg-tui/agent/ops/gradcheck"
 )
 
 func TestPairOuter(t *testing.T) {
@@ -29,17 +27,9 @@ func TestPairOuter(t *testing.T) {
 	}
 	build := func(p []*G.Node) (*G.Node, error) { return PairOuter(p[0]) }
 	checkForward(t, []*tensor.Dense{x}, want, 1e-6, build)
-	res, err := gradcheck.Check(gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-		y, err := build(p)
-		if err != nil {
-			return nil, err
-		}
-		return probe(g, y, rng)
-	}, gradcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGrads(t, res, 1e-6)
+	checkOpGrads(t, rng, gradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		return build(p)
+	})
 
 	g := G.NewGraph()
 	odd := G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 3, 4), G.WithName("odd"))
