@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"unsafe"
 )
 
 // Replay is the bounded replay buffer of Algorithm 1: a ring of transitions (s, M, P, r) that
@@ -59,13 +61,17 @@ func NewReplay(n, capacity int) *Replay {
 	if n < 1 || n > MaxN || capacity < 1 {
 		panic(fmt.Sprintf("agent: NewReplay(n = %d, capacity = %d) out of range", n, capacity))
 	}
-	return &Replay{
-		n: n, capacity: capacity,
-		index:  make([]uint32, capacity),
-		m:      make([]uint16, capacity*n*n),
-		p:      make([]uint8, capacity*n),
-		reward: make([]float32, capacity),
-	}
+	r := &Replay{n: n, capacity: capacity}
+	// One mapping, 4-byte arrays first so that every array is aligned (the mapping is
+	// page-aligned). The slices must not outlive r: the mapping is released with it.
+	nn := capacity * n * n
+	mem := offHeap(r, capacity*(4+4)+2*nn+capacity*n)
+	base := unsafe.Pointer(unsafe.SliceData(mem))
+	r.index = unsafe.Slice((*uint32)(base), capacity)
+	r.reward = unsafe.Slice((*float32)(unsafe.Add(base, 4*capacity)), capacity)
+	r.m = unsafe.Slice((*uint16)(unsafe.Add(base, 8*capacity)), nn)
+	r.p = unsafe.Slice((*uint8)(unsafe.Add(base, 8*capacity+2*nn)), capacity*n)
+	return r
 }
 
 // Len is the number of stored transitions.
@@ -170,6 +176,7 @@ func (r *Replay) WriteTo(w io.Writer) (int64, error) {
 			cw.Write(buf)
 		}
 	}
+	runtime.KeepAlive(r) // the mapped arrays above are released with r
 	if cw.err == nil {
 		cw.err = bw.Flush()
 	}

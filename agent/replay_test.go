@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -195,4 +196,33 @@ func TestReplayQuantisationError(t *testing.T) {
 			t.Errorf("tau %g: entry error %g, row-sum error %g exceed the bound", tau, maxEntry, maxSum)
 		}
 	}
+}
+
+// TestReplayOffHeap checks that a large buffer does not sit on the Go heap, where it would make
+// the collector let garbage grow as large as the buffer (see offHeap).
+func TestReplayOffHeap(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no mmap")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := NewReplay(20, 1_000_000) // 828 MB of capacity
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 1<<20 {
+		t.Fatalf("the buffer put %d bytes on the Go heap", grown)
+	}
+	// It is usable across its whole range.
+	m, p := make([]float32, 400), make([]float32, 400)
+	perm := make([]int, 20)
+	for i := range perm {
+		perm[i] = 19 - i
+	}
+	for _, slot := range []int{0, 500_000, 999_999} {
+		r.next = slot
+		r.Add(slot, m, perm, float32(slot))
+		if idx, rew := r.Get(slot, m, p); idx != slot || rew != float32(slot) || p[19] != 1 {
+			t.Fatalf("slot %d: got index %d, reward %v, P[0][19] %v", slot, idx, rew, p[19])
+		}
+	}
+	runtime.KeepAlive(r)
 }
