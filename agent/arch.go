@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"slices"
+
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
@@ -46,6 +48,26 @@ type criticCtx struct {
 	// uses lists the training-mode batch-norm applications in the order PyTorch would run them
 	// (the critic on P, then on M), for the running-statistics updates after a run.
 	uses []bnUse
+}
+
+// perAction builds the action-dependent rest of the critic for each action and returns their Qs.
+// PyTorch runs the whole critic once per action, so the state-only batch-norm layers built since
+// first see (and fold into their running statistics) the same batch once per action: their uses
+// are repeated for every further action.
+func (c *criticCtx) perAction(first int, acts []*G.Node, rest func(act *G.Node) (*G.Node, error)) ([]*G.Node, error) {
+	shared := slices.Clone(c.uses[first:])
+	qs := make([]*G.Node, len(acts))
+	for i, act := range acts {
+		if i > 0 {
+			c.uses = append(c.uses, shared...)
+		}
+		q, err := rest(act)
+		if err != nil {
+			return nil, err
+		}
+		qs[i] = q
+	}
+	return qs, nil
 }
 
 // bnUse is one application of batch-norm layer name.

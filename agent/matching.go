@@ -73,14 +73,7 @@ func (a matching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, er
 	if err != nil {
 		return nil, err
 	}
-	// PyTorch runs the whole critic per action, so the shared layer sees (and folds into its
-	// running statistics) the same batch once per action.
-	shared := slices.Clone(c.uses[first:])
-	qs := make([]*G.Node, len(acts))
-	for i, act := range acts {
-		if i > 0 {
-			c.uses = append(c.uses, shared...)
-		}
+	return c.perAction(first, acts, func(act *G.Node) (*G.Node, error) {
 		ed, err := c.denseNorm(act, "d", !c.actionGrad)
 		if err != nil {
 			return nil, err
@@ -93,9 +86,6 @@ func (a matching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, er
 		if err != nil {
 			return nil, err
 		}
-		if qs[i], err = c.head(yf, "g1.W", "g2.W"); err != nil {
-			return nil, err
-		}
-	}
-	return qs, nil
+		return c.head(yf, "g1.W", "g2.W")
+	})
 }

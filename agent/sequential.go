@@ -61,13 +61,7 @@ func (a sequential) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, 
 	if err != nil {
 		return nil, err
 	}
-	// PyTorch runs the whole critic per action; see matching.critic.
-	shared := slices.Clone(c.uses[first:])
-	qs := make([]*G.Node, len(acts))
-	for i, act := range acts {
-		if i > 0 {
-			c.uses = append(c.uses, shared...)
-		}
+	return c.perAction(first, acts, func(act *G.Node) (*G.Node, error) {
 		e2, err := c.denseNorm(act, "k", !c.actionGrad)
 		if err != nil {
 			return nil, err
@@ -88,9 +82,6 @@ func (a sequential) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, 
 		if err != nil {
 			return nil, err
 		}
-		if qs[i], err = c.head(ym, "n1.W", "n2.W"); err != nil {
-			return nil, err
-		}
-	}
-	return qs, nil
+		return c.head(ym, "n1.W", "n2.W")
+	})
 }

@@ -3,8 +3,6 @@ package agent
 import (
 	"bytes"
 	"reflect"
-	"runtime"
-	"sync/atomic"
 	"testing"
 
 	"spg-tui/envs"
@@ -79,23 +77,16 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 		want := summarise(t, straight)
 
 		dir := t.TempDir()
-		var eng atomic.Pointer[trainer]
+		var eng runRef
 		hooked := func(c Config) (Learner, error) {
 			l, err := NewLearner(c)
-			return &hookedLearner{Learner: l, hook: func(u int) {
-				if u == 13 {
-					for eng.Load() == nil {
-						runtime.Gosched()
-					}
-					eng.Load().Stop()
-				}
-			}}, err
+			return &hookedLearner{Learner: l, hook: eng.at(13, (*trainer).Stop)}, err
 		}
 		s, err := startRun(cfg, dir, hooked)
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng.Store(s)
+		eng.set(s)
 		waitDone(t, s)
 		if st := s.Status(); st.State != StateStopped || st.Step != 13 {
 			t.Fatalf("%s: stopped run %+v, %v", task, st, s.Err())

@@ -25,6 +25,25 @@ func tinyConfig(task envs.Task, n int) Config {
 	return cfg
 }
 
+// runRef hands a run to a learner hook that may fire before startRun has returned it.
+type runRef struct{ p atomic.Pointer[trainer] }
+
+// set publishes the run to the hooks.
+func (r *runRef) set(t *trainer) { r.p.Store(t) }
+
+// at returns a learner hook that calls act on the run at update u (waiting for set).
+func (r *runRef) at(u int, act func(*trainer)) func(int) {
+	return func(k int) {
+		if k != u {
+			return
+		}
+		for r.p.Load() == nil {
+			runtime.Gosched()
+		}
+		act(r.p.Load())
+	}
+}
+
 func waitDone(t *testing.T, e Engine) {
 	t.Helper()
 	select {
@@ -198,20 +217,13 @@ func TestResumeIsExact(t *testing.T) {
 	// Stopped mid-interval (step 17: logs every 5, validates every 10), then resumed.
 	for _, stopAt := range []int{17, 20} {
 		dir := t.TempDir()
-		var eng atomic.Pointer[trainer]
-		hook := func(u int) {
-			if u == stopAt {
-				for eng.Load() == nil {
-					runtime.Gosched()
-				}
-				eng.Load().Stop()
-			}
-		}
+		var eng runRef
+		hook := eng.at(stopAt, (*trainer).Stop)
 		e, err := startRun(cfg, dir, fakeFactory(fakeOpts{hook: hook}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng.Store(e)
+		eng.set(e)
 		waitDone(t, e)
 		if s := e.Status(); s.State != StateStopped || s.Step != stopAt || e.Err() != nil {
 			t.Fatalf("stop at %d: status %+v, err %v", stopAt, s, e.Err())
@@ -257,20 +269,13 @@ func TestResumeIsExact(t *testing.T) {
 func TestLiveControl(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyConfig(envs.TaskSort, 5)
-	var eng atomic.Pointer[trainer]
-	hook := func(u int) {
-		if u == 3 {
-			for eng.Load() == nil {
-				runtime.Gosched()
-			}
-			eng.Load().Pause()
-		}
-	}
+	var eng runRef
+	hook := eng.at(3, (*trainer).Pause)
 	e, err := startRun(cfg, dir, fakeFactory(fakeOpts{hook: hook}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng.Store(e)
+	eng.set(e)
 	deadline := time.Now().Add(20 * time.Second)
 	for e.Status().State != StatePaused {
 		if time.Now().After(deadline) {
@@ -441,21 +446,14 @@ func TestNonFiniteStopsTheRun(t *testing.T) {
 		// Last: its checkpoint at step 25 replaces the one at 20, which is right.
 		{"NaN loss", fakeOpts{nanLossAt: 27}, 25, "step 27: non-finite critic loss (NaN)"},
 	} {
-		var eng atomic.Pointer[trainer]
+		var eng runRef
 		o := tc.o
-		o.hook = func(u int) {
-			if u == tc.ckptAt {
-				for eng.Load() == nil {
-					runtime.Gosched()
-				}
-				eng.Load().Checkpoint()
-			}
-		}
+		o.hook = eng.at(tc.ckptAt, (*trainer).Checkpoint)
 		r, err := resumeRun(filepath.Join(dir, "b"), 40, fakeFactory(o))
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng.Store(r)
+		eng.set(r)
 		waitDone(t, r)
 		if err := r.Err(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q...", tc.name, err, tc.want)
@@ -549,20 +547,13 @@ func TestStopDuringReferences(t *testing.T) {
 func TestStopBeforeTheTest(t *testing.T) {
 	cfg := tinyConfig(envs.TaskMWM, 4)
 	dir := t.TempDir()
-	var eng atomic.Pointer[trainer]
-	hook := func(u int) {
-		if u == cfg.Steps {
-			for eng.Load() == nil {
-				runtime.Gosched()
-			}
-			eng.Load().Stop()
-		}
-	}
+	var eng runRef
+	hook := eng.at(cfg.Steps, (*trainer).Stop)
 	e, err := startRun(cfg, dir, fakeFactory(fakeOpts{hook: hook}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng.Store(e)
+	eng.set(e)
 	waitDone(t, e)
 	if s := e.Status(); s.State != StateStopped || s.Step != cfg.Steps || e.Err() != nil {
 		t.Fatalf("status %+v, %v", s, e.Err())
