@@ -21,6 +21,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
 	"spg-tui/linalg/stats"
+	"spg-tui/run"
 	"spg-tui/ui"
 )
 
@@ -48,10 +49,11 @@ const exitFailed = 1
 
 func main() {
 	backend.EnsureCoreType()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// dispatch runs the command named by args[0]; no command opens the console.
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return runTUI(nil, stdin, stdout, stderr)
 	}
@@ -212,8 +214,8 @@ func writeSolutions(stdout io.Writer, sols []envs.Solution) (float64, error) {
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("train", "--task mwm|sort|tsp --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
 		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
-	cfg := agent.DefaultConfig("", 0)
-	finish := agent.RegisterFlags(fs, &cfg)
+	cfg := run.DefaultConfig("", 0)
+	finish := run.RegisterFlags(fs, &cfg)
 	out := fs.String("out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
 	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
 	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
@@ -223,14 +225,14 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var (
-		eng agent.Engine
+		eng run.Engine
 		err error
 	)
 	switch {
 	case *resume != "" && *out != "":
 		return fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	case *resume != "":
-		steps, err := agent.ResumeFlags(fs, *resume)
+		steps, err := run.ResumeFlags(fs, *resume)
 		if err != nil {
 			return fail(stderr, "train", err)
 		}
@@ -256,7 +258,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // follow prints a training run's records until it ends; SIGINT or SIGTERM stops it (with a
 // checkpoint). It returns the exit status.
-func follow(eng agent.Engine, stdout, stderr io.Writer, jsonOut bool) int {
+func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	info, cfg := eng.Info(), eng.Config()
 	fmt.Fprintf(stderr, "train: %s, seed %d, %d steps (%d per epoch), backend %s, run directory %s\n",
 		info.Title, info.Seed, cfg.Steps, cfg.StepsPerEpoch(), info.Backend, info.Dir)
@@ -264,46 +266,33 @@ func follow(eng agent.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sig := ctx.Done()
+	go func() {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(stderr, "train: stopping: writing the checkpoint")
+			eng.Stop()
+		case <-eng.Done():
+		}
+	}()
 	enc := json.NewEncoder(stdout)
-	show := func(rec agent.Record) {
+	run.Follow(eng.Records(), func(rec run.Record) {
 		if jsonOut {
 			enc.Encode(rec)
 		}
-		if line := agent.ProgressLine(rec, cfg.Steps); line != "" {
+		if line := run.ProgressLine(rec, cfg.Steps); line != "" {
 			fmt.Fprintln(stderr, "train:", line)
 		}
-	}
-	for done := false; !done; {
-		select {
-		case rec := <-eng.Records():
-			show(rec)
-		case <-sig:
-			fmt.Fprintln(stderr, "train: stopping: writing the checkpoint")
-			eng.Stop()
-			sig = nil
-		case <-eng.Done():
-			done = true
-		}
-	}
-	// Every record is in the stream's buffer by the time Done is closed.
-	for more := true; more; {
-		select {
-		case rec := <-eng.Records():
-			show(rec)
-		default:
-			more = false
-		}
-	}
+	})
+	<-eng.Done()
 	st := eng.Status()
 	if st.Dropped > 0 {
-		fmt.Fprintf(stderr, "train: %d records were printed late or not at all; %s has them all\n", st.Dropped, agent.MetricsFile)
+		fmt.Fprintf(stderr, "train: %d records were printed late or not at all; %s has them all\n", st.Dropped, run.MetricsFile)
 	}
 	if err := eng.Err(); err != nil {
 		fmt.Fprintf(stderr, "spg-tui train: %v\n", err)
 		return exitFailed
 	}
-	if st.State == agent.StateStopped {
+	if st.State == run.StateStopped {
 		fmt.Fprintf(stderr, "train: stopped at step %d of %d; continue with: spg-tui train --resume %s\n", st.Step, st.TotalSteps, info.Dir)
 	}
 	return 0
@@ -357,7 +346,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *task == "" {
 		return fail(stderr, "bench", errors.New("--task is required (mwm, tsp or sort)"))
 	}
-	cfg := agent.DefaultConfig(envs.Task(*task), *n)
+	cfg := run.DefaultConfig(envs.Task(*task), *n)
 	cfg.Batch = *batch
 	res, err := agent.Bench(cfg, *steps)
 	if err != nil {
@@ -371,9 +360,9 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR")
-	cfg := agent.DefaultConfig(envs.TaskMWM, 10)
+	cfg := run.DefaultConfig(envs.TaskMWM, 10)
 	cfg.EvalEvery = 200 // a console shows its first evaluation sooner than a headless run logs one
-	finish := agent.RegisterFlags(fs, &cfg)
+	finish := run.RegisterFlags(fs, &cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
 	view := fs.String("view", "", "open the run in DIR read-only (replays its metrics.jsonl)")
@@ -389,7 +378,8 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			steps = cfg.Steps
 		}
 	})
-	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view}
+	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view,
+		Start: agent.StartRun, ResumeRun: agent.ResumeRun}
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
 		return exitFailed

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // The test binary doubles as spg-tui: with SPG_TUI_AS_MAIN=1 it runs main, so the tests below
@@ -196,14 +196,14 @@ func TestTrainEvalResumeCLI(t *testing.T) {
 		}
 	}
 	// --json prints exactly the lines of metrics.jsonl.
-	file, err := os.ReadFile(filepath.Join(dir, agent.MetricsFile))
+	file, err := os.ReadFile(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != string(file) {
 		t.Errorf("--json output differs from metrics.jsonl:\n%s\nvs\n%s", out.String(), file)
 	}
-	recs, err := agent.DecodeRecords(&out)
+	recs, err := run.DecodeRecords(&out)
 	if err != nil || len(recs) < 8 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -246,8 +246,8 @@ func TestTrainEvalResumeCLI(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("resume: %v: %s", err, errOut.String())
 	}
-	recs, err = agent.ReadRecords(filepath.Join(dir, agent.MetricsFile))
-	if err != nil || recs[len(recs)-1].Step != 8 || recs[len(recs)-1].Event.Event != agent.EventDone {
+	recs, err = run.ReadRecords(filepath.Join(dir, run.MetricsFile))
+	if err != nil || recs[len(recs)-1].Step != 8 || recs[len(recs)-1].Event.Event != run.EventDone {
 		t.Errorf("after the resume: last record %+v, %v", recs[len(recs)-1], err)
 	}
 }

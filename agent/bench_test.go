@@ -10,6 +10,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/backend"
+	"spg-tui/run"
 )
 
 // BenchmarkStep times one training step of the learner at the paper's sizes (B=128, H=128,
@@ -26,7 +27,7 @@ func BenchmarkStep(b *testing.B) {
 }
 
 func benchStep(b *testing.B, task envs.Task, n int) {
-	cfg := DefaultConfig(task, n)
+	cfg := run.DefaultConfig(task, n)
 	l, err := NewLearner(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+
+	"spg-tui/run"
 )
 
 // A checkpoint file is the magic string followed by three sections: a JSON header, the
@@ -26,7 +28,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // the buffer.
 type checkpointHeader struct {
 	// Config is the configuration in force, live changes included.
-	Config Config `json:"config"`
+	Config run.Config `json:"config"`
 	// Step is the number of training steps completed.
 	Step int `json:"step"`
 	// Wall is the training time in seconds so far.
@@ -54,7 +56,7 @@ func writeCheckpoint(path string, h *checkpointHeader, learner []byte, replay *R
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, func(w io.Writer) error {
+	return run.WriteAtomic(path, func(w io.Writer) error {
 		if _, err := io.WriteString(w, checkpointMagic); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/perm"
 	"spg-tui/linalg/stats"
+	"spg-tui/run"
 )
 
 // Evaluation sizes: the fixed validation states of the Q scatter (the paper's Figure 2), the
@@ -156,7 +157,7 @@ func metricMean(task envs.Task, sols []envs.Solution, ref *reference) float64 {
 // loadReference returns the cached reference of a dataset from path, or computes and caches it.
 func loadReference(path string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
 	var ref reference
-	if readJSON(path, &ref) == nil && ref.Task == env.Task() && ref.N == env.N() && ref.Seed == ds.Seed &&
+	if run.ReadJSON(path, &ref) == nil && ref.Task == env.Task() && ref.N == env.N() && ref.Seed == ds.Seed &&
 		ref.Size == ds.Size && len(ref.Best) == ds.Size && (!baselines || ref.References != nil) {
 		return &ref, nil
 	}
@@ -167,7 +168,7 @@ func loadReference(path string, env envs.Env, ds envs.Dataset, insts []envs.Inst
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	return r, writeJSONAtomic(path, r)
+	return r, run.WriteJSONAtomic(path, r)
 }
 
 // evalSet is a dataset prepared for evaluation: instances, featurised states and references.
@@ -223,7 +224,7 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 
 // evaluate scores the deterministic policy on set. With extras (validation) it adds the Q
 // scatter of the first scatterStates states and the first sampleCount samples.
-func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*Eval, error) {
+func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run.Eval, error) {
 	task, n, size := env.Task(), env.N(), len(set.insts)
 	sl := StateLen(task, n)
 	perms := make([]int, size*n)
@@ -259,7 +260,7 @@ func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*Eva
 	ev.QHardScatter, ev.QSoftScatter = float64s(qh), float64s(qs)
 	for i := range min(sampleCount, size) {
 		p := perms[i*n : (i+1)*n]
-		ev.Samples = append(ev.Samples, Sample{
+		ev.Samples = append(ev.Samples, run.Sample{
 			Index: i, Instance: set.insts[i],
 			Perm: append([]int(nil), p...), Objective: env.Objective(set.insts[i], p),
 			OptPerm: set.ref.Best[i].Perm, OptObjective: set.ref.Best[i].Objective, OptSolverName: set.ref.BestSolver[i],
@@ -269,14 +270,14 @@ func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*Eva
 }
 
 // score computes the metrics of the policy's permutations (size x n) on set.
-func score(env envs.Env, set *evalSet, perms []int) *Eval {
+func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 	task, n, size := env.Task(), env.N(), len(set.insts)
 	obj, rew := make([]float64, size), make([]float64, size)
 	for i, inst := range set.insts {
 		p := perms[i*n : (i+1)*n]
 		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
 	}
-	ev := &Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), Metric: stats.Mean(obj)}
+	ev := &run.Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), Metric: stats.Mean(obj)}
 	switch task {
 	case envs.TaskMWM:
 		ratios := make([]float64, size)
@@ -322,15 +323,15 @@ func float64s(x []float32) []float64 {
 // Policy is a trained actor loaded from a checkpoint, used deterministically: Sinkhorn at the
 // checkpoint's tau and L, then Hungarian rounding, no exploration.
 type Policy struct {
-	cfg     Config
+	cfg     run.Config
 	step    int
 	learner Learner
 }
 
 // loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint).
-func loadPolicy(path string, newLearner func(Config) (Learner, error)) (*Policy, error) {
+func loadPolicy(path string, newLearner func(run.Config) (Learner, error)) (*Policy, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, BestCheckpoint)
+		path = filepath.Join(path, run.BestCheckpoint)
 	}
 	ck, err := openCheckpoint(path)
 	if err != nil {
@@ -348,7 +349,7 @@ func loadPolicy(path string, newLearner func(Config) (Learner, error)) (*Policy,
 }
 
 // Config is the configuration the policy was trained with (live changes included).
-func (p *Policy) Config() Config { return p.cfg }
+func (p *Policy) Config() run.Config { return p.cfg }
 
 // Step is the number of training steps behind the policy.
 func (p *Policy) Step() int { return p.step }

@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/linalg/stats"
+	"spg-tui/run"
 )
 
 // bruteBest is the best objective of inst over all permutations (n <= 7).
@@ -147,7 +148,7 @@ func TestPolicyFromCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyConfig(envs.TaskTSP, 5)
 	waitDone(t, mustStart(t, cfg, dir, fakeOpts{}))
-	for _, path := range []string{dir, filepath.Join(dir, LastCheckpoint)} {
+	for _, path := range []string{dir, filepath.Join(dir, run.LastCheckpoint)} {
 		p, err := loadPolicy(path, fakeFactory(fakeOpts{}))
 		if err != nil {
 			t.Fatal(err)
@@ -171,7 +172,7 @@ func TestPolicyFromCheckpoint(t *testing.T) {
 			t.Errorf("instances of another size: %v", err)
 		}
 	}
-	if _, err := loadPolicy(filepath.Join(dir, ConfigFile), fakeFactory(fakeOpts{})); err == nil {
+	if _, err := loadPolicy(filepath.Join(dir, run.ConfigFile), fakeFactory(fakeOpts{})); err == nil {
 		t.Error("a non-checkpoint file was loaded")
 	}
 }

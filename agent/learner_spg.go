@@ -12,6 +12,7 @@ import (
 
 	"spg-tui/agent/ops"
 	"spg-tui/linalg/backend"
+	"spg-tui/run"
 )
 
 // bnMomentum is PyTorch's BatchNorm momentum for the running statistics.
@@ -23,7 +24,7 @@ var useBackendBLAS sync.Once
 // NewLearner returns the SPG learner for cfg: SPG+Matching for mwm, SPG+Sequential for sort and
 // tsp, training in float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed
 // (the same seed gives the same networks). Its methods must not be called concurrently.
-func NewLearner(cfg Config) (Learner, error) {
+func NewLearner(cfg run.Config) (Learner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func NewLearner(cfg Config) (Learner, error) {
 // inference (batch norm with running statistics). Act and Q run any number of states in
 // chunks of the graph batch b, padding the last chunk.
 type spgLearner struct {
-	cfg  Config
+	cfg  run.Config
 	arch arch
 	b    int
 

@@ -9,13 +9,14 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
+	"spg-tui/run"
 )
 
 // Tests of the float32 learner at toy sizes.
 
 // toyConfig is a valid config for task at size n with a small batch and hidden width.
-func toyConfig(task envs.Task, n, batch, hidden int) Config {
-	cfg := DefaultConfig(task, n)
+func toyConfig(task envs.Task, n, batch, hidden int) run.Config {
+	cfg := run.DefaultConfig(task, n)
 	cfg.Batch, cfg.Hidden = batch, hidden
 	cfg.TrainSize, cfg.Buffer = 10*batch, 10*batch
 	cfg.Seed = 7
@@ -23,7 +24,7 @@ func toyConfig(task envs.Task, n, batch, hidden int) Config {
 }
 
 // newToyLearner returns a learner for cfg or fails t.
-func newToyLearner(t testing.TB, cfg Config) *spgLearner {
+func newToyLearner(t testing.TB, cfg run.Config) *spgLearner {
 	t.Helper()
 	l, err := NewLearner(cfg)
 	if err != nil {
@@ -46,7 +47,7 @@ func toyStates(task envs.Task, n, b int, rng *rand.Rand) []float32 {
 }
 
 // toyHyper are the defaults of cfg with higher learning rates, so that steps change things.
-func toyHyper(cfg Config) Hyper {
+func toyHyper(cfg run.Config) Hyper {
 	return Hyper{Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters, ActorLR: 1e-3, CriticLR: 1e-3, CriticPenalty: true}
 }
 
@@ -281,7 +282,7 @@ func TestLearnerBadInput(t *testing.T) {
 	if err := l.Act(batch.States, 4, h, batch.M); err == nil {
 		t.Error("Act accepted 4 states in a buffer of 3")
 	}
-	if _, err := NewLearner(Config{}); err == nil {
+	if _, err := NewLearner(run.Config{}); err == nil {
 		t.Error("NewLearner accepted an empty config")
 	}
 }

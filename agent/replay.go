@@ -10,6 +10,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"unsafe"
+
+	"spg-tui/run"
 )
 
 // Replay is the bounded replay buffer of Algorithm 1: a ring of transitions (s, M, P, r) that
@@ -45,7 +47,7 @@ func ReplayTransitionBytes(n int) int64 {
 
 // ReplayCapacity is the capacity a run of cfg gets: Buffer transitions, or fewer if they do not
 // fit in BufferMem. It fails when not even one batch fits.
-func ReplayCapacity(cfg Config) (int, error) {
+func ReplayCapacity(cfg run.Config) (int, error) {
 	fit := cfg.BufferMem / ReplayTransitionBytes(cfg.N)
 	capacity := int(min(int64(cfg.Buffer), fit))
 	if capacity < cfg.Batch {
@@ -58,7 +60,7 @@ func ReplayCapacity(cfg Config) (int, error) {
 // NewReplay returns an empty buffer for size-n transitions holding up to capacity of them.
 // The memory is reserved up front; the OS backs it only as transitions are written.
 func NewReplay(n, capacity int) *Replay {
-	if n < 1 || n > MaxN || capacity < 1 {
+	if n < 1 || n > run.MaxN || capacity < 1 {
 		panic(fmt.Sprintf("agent: NewReplay(n = %d, capacity = %d) out of range", n, capacity))
 	}
 	r := &Replay{n: n, capacity: capacity}

@@ -10,10 +10,11 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/linalg/sinkhorn"
+	"spg-tui/run"
 )
 
 func TestReplayCapacityFromBudget(t *testing.T) {
-	cfg := DefaultConfig(envs.TaskMWM, 20)
+	cfg := run.DefaultConfig(envs.TaskMWM, 20)
 	if got := ReplayTransitionBytes(20); got != 4+800+20+4 {
 		t.Fatalf("ReplayTransitionBytes(20) = %d, want 828", got)
 	}

@@ -6,13 +6,13 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
+	"spg-tui/run"
 )
 
 // Engine tuning.
@@ -29,16 +29,16 @@ const (
 
 // trainer is the Engine: Algorithm 1 in its own goroutine, with live control between steps.
 type trainer struct {
-	info    RunInfo
+	info    run.RunInfo
 	dir     string
-	records chan Record
+	records chan run.Record
 	dropped atomic.Int64
 	done    chan struct{}
 	err     error // set before done is closed
 
 	// Requests from other goroutines, applied by the training goroutine between steps.
 	mu       sync.Mutex
-	pending  Config // the configuration with every accepted change
+	pending  run.Config // the configuration with every accepted change
 	changes  []change
 	paused   bool
 	stopReq  bool
@@ -48,10 +48,10 @@ type trainer struct {
 	stopFlag atomic.Bool   // Stop, for long computations to poll
 
 	statusMu sync.Mutex
-	status   Status
+	status   run.Status
 
 	// Owned by the training goroutine.
-	cfg      Config
+	cfg      run.Config
 	core     *loop
 	step     int
 	clock    runClock
@@ -96,68 +96,55 @@ func (c *runClock) total() float64 {
 	return c.base
 }
 
-// ModelName is the architecture the paper uses for task.
-func ModelName(task envs.Task) string {
-	if task == envs.TaskMWM {
-		return "SPG+Matching"
-	}
-	return "SPG+Sequential"
-}
-
-// RunTitle names a run as the paper would: "SPG+Matching · MWM-20".
-func RunTitle(task envs.Task, n int) string {
-	name := strings.ToUpper(string(task))
-	if task == envs.TaskSort {
-		name = "Sort"
-	}
-	return fmt.Sprintf("%s · %s-%d", ModelName(task), name, n)
-}
-
 // newTrainer opens the run directory's metrics and log files and builds the engine around a
-// learner and a loop; state comes from a checkpoint on resume (h not nil).
-func newTrainer(dir string, cfg Config, core *loop, h *checkpointHeader) (*trainer, error) {
-	metrics, err := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+// learner and a loop; state comes from a checkpoint on resume (h not nil), and history, the
+// records the run kept from before, waits first on the Records stream.
+func newTrainer(dir string, cfg run.Config, core *loop, h *checkpointHeader, history []run.Record) (*trainer, error) {
+	metrics, err := os.OpenFile(filepath.Join(dir, run.MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	logFile, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	logFile, err := os.OpenFile(filepath.Join(dir, run.LogFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		metrics.Close()
 		return nil, err
 	}
 	t := &trainer{
-		info: RunInfo{
-			Model: ModelName(cfg.Task), Title: RunTitle(cfg.Task, cfg.N),
+		info: run.RunInfo{
+			Model: run.ModelTitle(cfg), Title: run.Title(cfg),
 			Backend: backend.Name(), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 		},
-		dir: dir, records: make(chan Record, recordBuffer), done: make(chan struct{}),
+		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
 		pending: cfg, wake: make(chan struct{}, 1),
 		cfg: cfg, core: core, lastEval: -1, dirty: true, lastCkpt: time.Now(),
 		metrics: metrics, logFile: logFile, log: log.New(logFile, "", log.LstdFlags),
+	}
+	for _, r := range history {
+		t.records <- r
 	}
 	if h != nil {
 		t.step, t.best, t.lastEval, t.interval = h.Step, h.Best, h.LastEval, h.Interval
 		t.clock.base = h.Wall
 		t.dirty = false
 	}
-	t.status = Status{State: StateStarting, Step: t.step, TotalSteps: cfg.Steps,
+	t.status = run.Status{State: run.StateStarting, Step: t.step, TotalSteps: cfg.Steps,
 		Epoch: float64(t.step) / float64(cfg.StepsPerEpoch())}
 	return t, nil
 }
 
 // Info describes the run.
-func (t *trainer) Info() RunInfo { return t.info }
+func (t *trainer) Info() run.RunInfo { return t.info }
 
 // Config returns the configuration in force, live changes included (a change accepted by Set
 // shows here at once and takes effect at the next step).
-func (t *trainer) Config() Config {
+func (t *trainer) Config() run.Config {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.pending
 }
 
 // Status returns the run's progress.
-func (t *trainer) Status() Status {
+func (t *trainer) Status() run.Status {
 	t.statusMu.Lock()
 	s := t.status
 	t.statusMu.Unlock()
@@ -166,7 +153,7 @@ func (t *trainer) Status() Status {
 }
 
 // Records streams the run's records; see Engine.
-func (t *trainer) Records() <-chan Record { return t.records }
+func (t *trainer) Records() <-chan run.Record { return t.records }
 
 // Done is closed when the run has ended.
 func (t *trainer) Done() <-chan struct{} { return t.done }
@@ -181,7 +168,7 @@ func (t *trainer) Err() error {
 	}
 }
 
-func (t *trainer) setState(s State) {
+func (t *trainer) setState(s run.State) {
 	t.statusMu.Lock()
 	t.status.State = s
 	t.statusMu.Unlock()
@@ -212,13 +199,13 @@ func (t *trainer) run() {
 		err = t.ioErr
 	}
 	t.clock.stop()
-	state := StateDone
+	state := run.StateDone
 	switch {
 	case err != nil:
-		state = StateFailed
-		t.event(&Event{Event: EventError, Message: err.Error()})
+		state = run.StateFailed
+		t.event(&run.Event{Event: run.EventError, Message: err.Error()})
 	case stopped:
-		state = StateStopped
+		state = run.StateStopped
 	}
 	t.mu.Lock()
 	t.ended = true
@@ -227,6 +214,7 @@ func (t *trainer) run() {
 	t.setState(state)
 	t.metrics.Close()
 	t.logFile.Close()
+	close(t.records)
 	close(t.done)
 }
 
@@ -247,8 +235,8 @@ func (t *trainer) execute() (stopped bool, err error) {
 	if t.step > 0 {
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
-	t.event(&Event{Event: EventStart, Message: msg, References: t.val.ref.References})
-	t.setState(StateTraining)
+	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References})
+	t.setState(run.StateTraining)
 	t.clock.start()
 	for t.step < t.cfg.Steps {
 		stop, err := t.boundary()
@@ -267,7 +255,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		t.stepDone(sec)
 		if t.step%t.cfg.LogEvery == 0 {
 			tr := t.interval.record(epsilonAt(&t.cfg, t.step-1), hyperAt(&t.cfg, t.step-1))
-			t.emit(Record{Kind: KindTrain, Train: tr})
+			t.emit(run.Record{Kind: run.KindTrain, Train: tr})
 			t.interval = intervalStats{}
 		}
 		if t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps {
@@ -302,11 +290,11 @@ func (t *trainer) validate() error {
 		if err != nil {
 			return err
 		}
-		if err := writeCheckpoint(filepath.Join(t.dir, BestCheckpoint), t.header(false), params, nil); err != nil {
+		if err := writeCheckpoint(filepath.Join(t.dir, run.BestCheckpoint), t.header(false), params, nil); err != nil {
 			return fmt.Errorf("writing the best checkpoint: %w", err)
 		}
 	}
-	t.emit(Record{Kind: KindEval, Eval: ev})
+	t.emit(run.Record{Kind: run.KindEval, Eval: ev})
 	if time.Since(t.lastCkpt) >= checkpointEvery {
 		return t.checkpointLast()
 	}
@@ -339,11 +327,11 @@ func (t *trainer) checkpointLast() error {
 	if err != nil {
 		return err
 	}
-	if err := writeCheckpoint(filepath.Join(t.dir, LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
+	if err := writeCheckpoint(filepath.Join(t.dir, run.LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
 		return fmt.Errorf("writing the checkpoint: %w", err)
 	}
 	t.dirty, t.lastCkpt = false, time.Now()
-	t.event(&Event{Event: EventCheckpoint, Message: fmt.Sprintf("%s at step %d", LastCheckpoint, t.step)})
+	t.event(&run.Event{Event: run.EventCheckpoint, Message: fmt.Sprintf("%s at step %d", run.LastCheckpoint, t.step)})
 	return nil
 }
 
@@ -355,15 +343,15 @@ func (t *trainer) stopNow() error {
 			return err
 		}
 	}
-	t.event(&Event{Event: EventStop, Message: fmt.Sprintf("stopped at step %d of %d", t.step, t.cfg.Steps)})
+	t.event(&run.Event{Event: run.EventStop, Message: fmt.Sprintf("stopped at step %d of %d", t.step, t.cfg.Steps)})
 	return nil
 }
 
 // result is the content of result.json: the test evaluation of a finished run.
 type result struct {
-	Step     int   `json:"step"`
-	BestStep int   `json:"best_step"`
-	Test     *Eval `json:"test"`
+	Step     int       `json:"step"`
+	BestStep int       `json:"best_step"`
+	Test     *run.Eval `json:"test"`
 }
 
 // test scores the best checkpoint on the whole test set, once, and ends the run.
@@ -375,7 +363,7 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	ck, err := openCheckpoint(filepath.Join(t.dir, BestCheckpoint))
+	ck, err := openCheckpoint(filepath.Join(t.dir, run.BestCheckpoint))
 	if err != nil {
 		return false, err
 	}
@@ -388,11 +376,11 @@ func (t *trainer) test() (stopped bool, err error) {
 		return false, fmt.Errorf("test: %w", err)
 	}
 	res := result{Step: t.step, BestStep: ck.header.Step, Test: ev}
-	if err := writeJSONAtomic(filepath.Join(t.dir, ResultFile), res); err != nil {
+	if err := run.WriteJSONAtomic(filepath.Join(t.dir, run.ResultFile), res); err != nil {
 		return false, err
 	}
-	t.emit(Record{Kind: KindEval, Eval: ev})
-	t.event(&Event{Event: EventDone, Message: fmt.Sprintf("test %s %.6g (best validation at step %d)",
+	t.emit(run.Record{Kind: run.KindEval, Eval: ev})
+	t.event(&run.Event{Event: run.EventDone, Message: fmt.Sprintf("test %s %.6g (best validation at step %d)",
 		ev.MetricName, ev.Metric, ck.header.Step)})
 	return false, nil
 }
@@ -405,7 +393,7 @@ func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalS
 	if split == envs.Test && t.cfg.Task == envs.TaskTSP && exactSolver(t.cfg.Task, t.cfg.N) == "" {
 		return set, nil // no optimum to compare the test tours with
 	}
-	path := filepath.Join(t.dir, cacheDir, splitName(split)+".json")
+	path := filepath.Join(t.dir, run.CacheDir, splitName(split)+".json")
 	began := time.Now()
 	ref, err := loadReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag)
 	if err != nil {

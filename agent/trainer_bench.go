@@ -7,6 +7,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
+	"spg-tui/run"
 )
 
 // benchWarmup steps run before timing starts: the first steps grow buffers and caches.
@@ -31,7 +32,7 @@ type BenchResult struct {
 
 // bench times steps training steps of cfg after benchWarmup untimed ones, with the learner
 // built by newLearner and flops counting one step's work.
-func bench(cfg Config, steps int, newLearner learnerFactory, flops float64) (BenchResult, error) {
+func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) (BenchResult, error) {
 	if steps < 1 {
 		return BenchResult{}, fmt.Errorf("steps %d: must be >= 1", steps)
 	}

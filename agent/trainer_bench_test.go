@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // nullLearner acts uniformly and learns nothing: it isolates the training loop's own cost.
@@ -29,7 +30,7 @@ func BenchmarkStepOverhead(b *testing.B) {
 	for _, n := range []int{10, 20, 50} {
 		for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
 			b.Run(fmt.Sprintf("%s/n=%d", task, n), func(b *testing.B) {
-				cfg := DefaultConfig(task, n)
+				cfg := run.DefaultConfig(task, n)
 				cfg.Buffer = 100 * cfg.Batch
 				l, err := newLoop(cfg, nullLearner{n})
 				if err != nil {

@@ -2,8 +2,8 @@ package agent
 
 import (
 	"errors"
-	"fmt"
-	"math"
+
+	"spg-tui/run"
 )
 
 // change is a live change accepted by Set or SetFlag, waiting for the next step boundary.
@@ -56,60 +56,35 @@ func (t *trainer) Stop() {
 	t.mu.Unlock()
 }
 
-// Set validates a live change at once and queues it for the next step boundary.
+// Set validates a live change at once (run.Change) and queues it for the next step boundary.
 func (t *trainer) Set(param string, value float64) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ended {
-		return errEnded
-	}
-	cand := t.pending
-	switch param {
-	case ParamTau:
-		cand.Tau = value
-	case ParamSinkhornIters:
-		if value != math.Trunc(value) || value < 1 || value > math.MaxInt32 {
-			return fmt.Errorf("%s %g: must be a whole number >= 1", param, value)
-		}
-		cand.SinkhornIters = int(value)
-	case ParamEpsilon:
-		cand.EpsStart = value
-	case ParamEpsEnd:
-		cand.EpsEnd = value
-	case ParamEpsDecay:
-		cand.EpsDecay = value
-	case ParamActorLR:
-		cand.ActorLR = value
-	case ParamCriticLR:
-		cand.CriticLR = value
-	default:
-		return fmt.Errorf("unknown parameter %q", param)
-	}
-	if err := cand.Validate(); err != nil {
-		return fmt.Errorf("%s %g refused: %v", param, value, err)
-	}
-	t.pending = cand
-	t.changes = append(t.changes, change{param, value})
-	t.signal()
-	return nil
+	return t.request(param, value, func(c run.Config, step int) (run.Config, float64, error) {
+		return run.Change(c, param, value, step)
+	})
 }
 
 // SetFlag switches the critic penalty or exploration, at the next step boundary.
 func (t *trainer) SetFlag(flag string, on bool) error {
+	return t.request(flag, b2f(on), func(c run.Config, step int) (run.Config, float64, error) {
+		return run.ChangeSwitch(c, flag, on, step)
+	})
+}
+
+// request validates a change against the configuration with every accepted change and queues
+// it.
+func (t *trainer) request(param string, value float64, validate func(run.Config, int) (run.Config, float64, error)) error {
+	step := t.Status().Step
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ended {
 		return errEnded
 	}
-	switch flag {
-	case FlagCriticPenalty:
-		t.pending.CriticPenalty = on
-	case FlagExploration:
-		t.pending.Exploration = on
-	default:
-		return fmt.Errorf("unknown flag %q", flag)
+	cand, _, err := validate(t.pending, step)
+	if err != nil {
+		return err
 	}
-	t.changes = append(t.changes, change{flag, b2f(on)})
+	t.pending = cand
+	t.changes = append(t.changes, change{param, value})
 	t.signal()
 	return nil
 }
@@ -124,31 +99,11 @@ func b2f(on bool) float64 {
 // apply puts a queued change into force and logs it as a set event. A new epsilon re-anchors
 // the schedule: it decays linearly from the value at this step.
 func (t *trainer) apply(c change) {
-	c2 := &t.cfg
-	var old float64
-	switch c.param {
-	case ParamTau:
-		old, c2.Tau = c2.Tau, c.value
-	case ParamSinkhornIters:
-		old, c2.SinkhornIters = float64(c2.SinkhornIters), int(c.value)
-	case ParamEpsilon:
-		old = c2.Epsilon(t.step)
-		c2.EpsStart, c2.EpsAnchor = c.value, t.step
-	case ParamEpsEnd:
-		old, c2.EpsEnd = c2.EpsEnd, c.value
-	case ParamEpsDecay:
-		old, c2.EpsDecay = c2.EpsDecay, c.value
-	case ParamActorLR:
-		old, c2.ActorLR = c2.ActorLR, c.value
-	case ParamCriticLR:
-		old, c2.CriticLR = c2.CriticLR, c.value
-	case FlagCriticPenalty:
-		old, c2.CriticPenalty = b2f(c2.CriticPenalty), c.value == 1
-	case FlagExploration:
-		old, c2.Exploration = b2f(c2.Exploration), c.value == 1
-	}
+	p, _ := run.ParamNamed(c.param) // validated by request
+	old := p.Get(&t.cfg, t.step)
+	p.Set(&t.cfg, c.value, t.step)
 	t.dirty = true
-	t.event(&Event{Event: EventSet, Param: c.param, Old: old, New: c.value})
+	t.event(&run.Event{Event: run.EventSet, Param: c.param, Old: old, New: c.value})
 }
 
 // boundary serves the requests made since the last step: live changes, checkpoint, pause and
@@ -186,17 +141,17 @@ func (t *trainer) boundary() (stop bool, err error) {
 			return false, t.ioErr
 		}
 		if !paused {
-			if t.Status().State == StatePaused {
+			if t.Status().State == run.StatePaused {
 				t.clock.start()
-				t.setState(StateTraining)
-				t.event(&Event{Event: EventResume})
+				t.setState(run.StateTraining)
+				t.event(&run.Event{Event: run.EventResume})
 			}
 			return false, nil
 		}
-		if t.Status().State != StatePaused {
+		if t.Status().State != run.StatePaused {
 			t.clock.stop()
-			t.setState(StatePaused)
-			t.event(&Event{Event: EventPause})
+			t.setState(run.StatePaused)
+			t.event(&run.Event{Event: run.EventPause})
 		}
 		<-t.wake
 	}

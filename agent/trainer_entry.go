@@ -1,10 +1,12 @@
 package agent
 
+import "spg-tui/run"
+
 // StartRun validates cfg, creates the run directory dir and starts training in its own
 // goroutine. A non-empty dir is refused unless it holds a run of the same configuration (Steps
 // aside): then that run continues from its checkpoint to cfg.Steps, or starts over if it never
 // wrote one.
-func StartRun(cfg Config, dir string) (Engine, error) {
+func StartRun(cfg run.Config, dir string) (run.Engine, error) {
 	return startRun(cfg, dir, NewLearner)
 }
 
@@ -12,7 +14,7 @@ func StartRun(cfg Config, dir string) (Engine, error) {
 // optimiser state, replay buffer, generator, data order, schedule and live changes); steps > 0
 // replaces the run's total. Records after the checkpoint's step (a run that died without a
 // checkpoint) are dropped from metrics.jsonl; new ones are appended.
-func ResumeRun(dir string, steps int) (Engine, error) {
+func ResumeRun(dir string, steps int) (run.Engine, error) {
 	return resumeRun(dir, steps, NewLearner)
 }
 
@@ -23,6 +25,6 @@ func LoadPolicy(path string) (*Policy, error) {
 }
 
 // Bench times steps full training steps of cfg (after a few untimed warm-up steps).
-func Bench(cfg Config, steps int) (BenchResult, error) {
+func Bench(cfg run.Config, steps int) (BenchResult, error) {
 	return bench(cfg, steps, NewLearner, StepFLOPs(cfg.Task, cfg.N, cfg.Batch, cfg.Hidden))
 }

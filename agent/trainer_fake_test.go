@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+
+	"spg-tui/run"
 )
 
 // fakeLearner is a cheap deterministic stand-in for the SPG networks, so that the training
@@ -30,7 +32,7 @@ type fakeOpts struct {
 }
 
 func fakeFactory(o fakeOpts) learnerFactory {
-	return func(cfg Config) (Learner, error) {
+	return func(cfg run.Config) (Learner, error) {
 		n := cfg.N
 		f := &fakeLearner{n: n, stateLen: StateLen(cfg.Task, n), w: make([]float64, n*n), fakeOpts: o}
 		for i := range f.w {

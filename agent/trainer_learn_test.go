@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // TestLearningBeatsRandom trains the real SPG+Sequential learner on Sort-5 for 200 steps: the
@@ -16,7 +17,7 @@ func TestLearningBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains for a few seconds")
 	}
-	cfg := DefaultConfig(envs.TaskSort, 5)
+	cfg := run.DefaultConfig(envs.TaskSort, 5)
 	cfg.Hidden, cfg.Batch, cfg.Steps = 32, 32, 200
 	cfg.ActorLR, cfg.CriticLR = 1e-3, 1e-3
 	cfg.TrainSize, cfg.ValSize, cfg.TestSize, cfg.Buffer = 6400, 200, 200, 20000
@@ -32,7 +33,7 @@ func TestLearningBeatsRandom(t *testing.T) {
 	}
 	var random, test float64
 	for _, r := range readMetrics(t, dir) {
-		if r.Event != nil && r.Event.Event == EventStart {
+		if r.Event != nil && r.Event.Event == run.EventStart {
 			random = r.Event.References["random"]
 		}
 		if r.Eval != nil {
@@ -78,7 +79,7 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 
 		dir := t.TempDir()
 		var eng runRef
-		hooked := func(c Config) (Learner, error) {
+		hooked := func(c run.Config) (Learner, error) {
 			l, err := NewLearner(c)
 			return &hookedLearner{Learner: l, hook: eng.at(13, (*trainer).Stop)}, err
 		}
@@ -88,7 +89,7 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 		}
 		eng.set(s)
 		waitDone(t, s)
-		if st := s.Status(); st.State != StateStopped || st.Step != 13 {
+		if st := s.Status(); st.State != run.StateStopped || st.Step != 13 {
 			t.Fatalf("%s: stopped run %+v, %v", task, st, s.Err())
 		}
 		r, err := ResumeRun(dir, 0)

@@ -2,11 +2,9 @@ package agent
 
 import (
 	"encoding/json"
-	"fmt"
-	"maps"
 	"math"
-	"slices"
-	"strings"
+
+	"spg-tui/run"
 )
 
 // intervalStats accumulates one logging interval. It is saved in checkpoints, so that a run
@@ -50,7 +48,7 @@ func (s *intervalStats) add(res *stepResult, seconds float64) {
 }
 
 // record summarises the interval; h holds the rates in force at its end.
-func (s *intervalStats) record(epsilon float64, h Hyper) *Train {
+func (s *intervalStats) record(epsilon float64, h Hyper) *run.Train {
 	k := float64(max(s.Steps, 1))
 	std := 0.0
 	if s.RewardN > 1 {
@@ -60,7 +58,7 @@ func (s *intervalStats) record(epsilon float64, h Hyper) *Train {
 	if s.Seconds > 0 {
 		rate = float64(s.Steps) / s.Seconds
 	}
-	return &Train{
+	return &run.Train{
 		RewardMean: s.RewardMean, RewardStd: std,
 		CriticHard: s.CriticHard / k, CriticPenalty: s.CriticPenalty / k, CriticLoss: s.CriticLoss / k,
 		ActorLoss: s.ActorLoss / k, QHard: s.QHard / k, QSoft: s.QSoft / k, Birkhoff: s.Birkhoff / k,
@@ -71,7 +69,7 @@ func (s *intervalStats) record(epsilon float64, h Hyper) *Train {
 // emit sends rec to metrics.jsonl and, without blocking, to the Records stream; a record the
 // stream has no room for is counted as dropped. The first write error is kept and ends the run
 // at the next step boundary.
-func (t *trainer) emit(rec Record) {
+func (t *trainer) emit(rec run.Record) {
 	rec.Step = t.step
 	rec.Wall = t.clock.total()
 	line, err := json.Marshal(rec)
@@ -89,59 +87,14 @@ func (t *trainer) emit(rec Record) {
 }
 
 // event emits an event record and logs it to train.log.
-func (t *trainer) event(ev *Event) {
-	t.emit(Record{Kind: KindEvent, Event: ev})
+func (t *trainer) event(ev *run.Event) {
+	t.emit(run.Record{Kind: run.KindEvent, Event: ev})
 	switch {
-	case ev.Event == EventSet:
+	case ev.Event == run.EventSet:
 		t.log.Printf("step %d: set %s %g -> %g", t.step, ev.Param, ev.Old, ev.New)
 	case ev.Message != "":
 		t.log.Printf("step %d: %s: %s", t.step, ev.Event, ev.Message)
 	default:
 		t.log.Printf("step %d: %s", t.step, ev.Event)
 	}
-}
-
-// ProgressLine is a one-line human summary of a record of a run of total steps, as the train
-// command prints it; "" for records not worth a line (checkpoints).
-func ProgressLine(rec Record, total int) string {
-	switch {
-	case rec.Train != nil:
-		tr := rec.Train
-		return fmt.Sprintf("step %d/%d: reward %.4g ± %.3g, critic %.4g (hard %.4g, penalty %.4g), actor %.4g, Q %.4g/%.4g, birkhoff %.3f, eps %.3f, %.1f steps/s",
-			rec.Step, total, tr.RewardMean, tr.RewardStd, tr.CriticLoss, tr.CriticHard, tr.CriticPenalty,
-			tr.ActorLoss, tr.QHard, tr.QSoft, tr.Birkhoff, tr.Epsilon, tr.StepsPerSec)
-	case rec.Eval != nil:
-		ev := rec.Eval
-		s := fmt.Sprintf("%s at step %d: %s %.4f, reward %.4g", ev.Split, rec.Step, ev.MetricName, ev.Metric, ev.EvalReward)
-		if ev.RatioOfMeans != 0 {
-			s += fmt.Sprintf(" (median %.4f, ratio of means %.4f)", ev.RatioMedian, ev.RatioOfMeans)
-		}
-		if ev.Gap != 0 {
-			s += fmt.Sprintf(", gap %.2f%%", 100*ev.Gap)
-		}
-		if ev.Best {
-			s += ", best so far"
-		}
-		return s
-	case rec.Event != nil:
-		ev := rec.Event
-		switch ev.Event {
-		case EventCheckpoint:
-			return ""
-		case EventSet:
-			return fmt.Sprintf("step %d: %s %g -> %g", rec.Step, ev.Param, ev.Old, ev.New)
-		case EventStart:
-			keys := slices.Sorted(maps.Keys(ev.References))
-			refs := make([]string, len(keys))
-			for i, k := range keys {
-				refs[i] = fmt.Sprintf("%s %.4f", k, ev.References[k])
-			}
-			return fmt.Sprintf("start: %s; validation references: %s", ev.Message, strings.Join(refs, ", "))
-		}
-		if ev.Message != "" {
-			return fmt.Sprintf("%s: %s", ev.Event, ev.Message)
-		}
-		return fmt.Sprintf("%s at step %d", ev.Event, rec.Step)
-	}
-	return ""
 }

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"spg-tui/run"
 )
 
 // learnerFactory builds the learner of a configuration: NewLearner, or a fake in tests.
-type learnerFactory func(Config) (Learner, error)
+type learnerFactory func(run.Config) (Learner, error)
 
 // startRun is StartRun with the learner built by newLearner.
-func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, error) {
+func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, error) {
 	if cfg.Steps < 1 {
 		return nil, fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
 	}
@@ -21,7 +23,7 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	if _, err := ReplayCapacity(cfg); err != nil {
 		return nil, err
 	}
-	resumable, err := prepareRunDir(dir, cfg)
+	resumable, err := run.PrepareDir(dir, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +38,7 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrainer(dir, cfg, core, nil)
+	t, err := newTrainer(dir, cfg, core, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +48,9 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 
 // resumeRun is ResumeRun with the learner built by newLearner.
 func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, error) {
-	ck, err := openCheckpoint(filepath.Join(dir, LastCheckpoint))
+	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, LastCheckpoint)
+		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, run.LastCheckpoint)
 	}
 	if err != nil {
 		return nil, err
@@ -63,7 +65,7 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 		return nil, fmt.Errorf("steps %d: the run is already at step %d", cfg.Steps, h.Step)
 	}
 	var res result
-	if cfg.Steps == h.Step && readJSON(filepath.Join(dir, ResultFile), &res) == nil && res.Step == h.Step {
+	if cfg.Steps == h.Step && run.ReadJSON(filepath.Join(dir, run.ResultFile), &res) == nil && res.Step == h.Step {
 		return nil, fmt.Errorf("the run in %s is complete at step %d; pass a larger step count to train on", dir, h.Step)
 	}
 	l, err := newLearner(cfg)
@@ -83,20 +85,24 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 	if err := core.pcg.UnmarshalBinary(h.RNG); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: generator state: %v", ck.path, err)
 	}
-	if err := truncateMetrics(dir, h.Step); err != nil {
+	if err := run.TruncateMetrics(dir, h.Step); err != nil {
 		return nil, err
 	}
-	start, err := ReadRunConfig(dir)
+	history, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	start, err := run.ReadRunConfig(dir)
 	if err != nil {
 		return nil, err
 	}
 	if start.Steps != cfg.Steps {
 		start.Steps = cfg.Steps
-		if err := writeJSONAtomic(filepath.Join(dir, ConfigFile), start); err != nil {
+		if err := run.WriteJSONAtomic(filepath.Join(dir, run.ConfigFile), start); err != nil {
 			return nil, err
 		}
 	}
-	t, err := newTrainer(dir, cfg, core, &h)
+	t, err := newTrainer(dir, cfg, core, &h, history)
 	if err != nil {
 		return nil, err
 	}

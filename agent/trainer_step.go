@@ -8,6 +8,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
+	"spg-tui/run"
 )
 
 // loopStream is the PCG stream of the training loop's generator (exploration and minibatch
@@ -54,7 +55,7 @@ type loop struct {
 }
 
 // newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
-func newLoop(cfg Config, learner Learner) (*loop, error) {
+func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 	env, err := envs.New(cfg.Task, cfg.N)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func newLoop(cfg Config, learner Learner) (*loop, error) {
 
 // hyperAt is what step t (0-based) of a run of cfg reads: the base learning rates decayed by
 // LRScale(t).
-func hyperAt(cfg *Config, t int) Hyper {
+func hyperAt(cfg *run.Config, t int) Hyper {
 	s := cfg.LRScale(t)
 	return Hyper{
 		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
@@ -97,7 +98,7 @@ func hyperAt(cfg *Config, t int) Hyper {
 }
 
 // epsilonAt is the exploration probability in force at step t: 0 with exploration off.
-func epsilonAt(cfg *Config, t int) float64 {
+func epsilonAt(cfg *run.Config, t int) float64 {
 	if !cfg.Exploration {
 		return 0
 	}
@@ -125,7 +126,7 @@ func (l *loop) orderOf(e int) []int32 {
 
 // step runs training step t (0-based; errors name it 1-based, as the steps completed would):
 // act on the step's fresh instances, round, explore, store, then update on a uniform minibatch.
-func (l *loop) step(t int, cfg *Config) (stepResult, error) {
+func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	n, b, sl := l.n, l.b, l.stateLen
 	spe := cfg.StepsPerEpoch()
 	order := l.orderOf(t / spe)

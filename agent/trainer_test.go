@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // tinyConfig is a run that takes milliseconds with the fake learner: 6 steps per epoch, logs
 // every 5 steps, validates every 10.
-func tinyConfig(task envs.Task, n int) Config {
-	cfg := DefaultConfig(task, n)
+func tinyConfig(task envs.Task, n int) run.Config {
+	cfg := run.DefaultConfig(task, n)
 	cfg.Steps, cfg.Batch, cfg.Buffer = 40, 8, 64
 	cfg.TrainSize, cfg.ValSize, cfg.TestSize = 50, 12, 10
 	cfg.EvalEvery, cfg.LogEvery, cfg.LRDecayEvery = 10, 5, 15
@@ -44,7 +45,7 @@ func (r *runRef) at(u int, act func(*trainer)) func(int) {
 	}
 }
 
-func waitDone(t *testing.T, e Engine) {
+func waitDone(t *testing.T, e run.Engine) {
 	t.Helper()
 	select {
 	case <-e.Done():
@@ -54,28 +55,22 @@ func waitDone(t *testing.T, e Engine) {
 }
 
 // drain returns the records buffered in the stream.
-func drain(e Engine) []Record {
-	var out []Record
-	for {
-		select {
-		case r := <-e.Records():
-			out = append(out, r)
-		default:
-			return out
-		}
-	}
+func drain(e run.Engine) []run.Record {
+	var out []run.Record
+	run.Drain(e.Records(), 0, func(r run.Record) { out = append(out, r) })
+	return out
 }
 
-func readMetrics(t *testing.T, dir string) []Record {
+func readMetrics(t *testing.T, dir string) []run.Record {
 	t.Helper()
-	recs, err := ReadRecords(filepath.Join(dir, MetricsFile))
+	recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return recs
 }
 
-func mustStart(t *testing.T, cfg Config, dir string, o fakeOpts) *trainer {
+func mustStart(t *testing.T, cfg run.Config, dir string, o fakeOpts) *trainer {
 	t.Helper()
 	e, err := startRun(cfg, dir, fakeFactory(o))
 	if err != nil {
@@ -95,31 +90,31 @@ func TestRunCompletes(t *testing.T) {
 	if err := e.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if s := e.Status(); s.State != StateDone || s.Step != 40 || s.TotalSteps != 40 || s.Dropped != 0 {
-		t.Errorf("Status = %+v", s)
+	if s := e.Status(); s.State != run.StateDone || s.Step != 40 || s.TotalSteps != 40 || s.Dropped != 0 {
+		t.Errorf("run.Status = %+v", s)
 	}
 	recs := readMetrics(t, dir)
 	if streamed := drain(e); len(streamed) != len(recs) {
 		t.Errorf("streamed %d records, metrics.jsonl has %d", len(streamed), len(recs))
 	}
 	var trainSteps, valSteps []int
-	var test *Eval
+	var test *run.Eval
 	for i, r := range recs {
 		switch {
 		case i == 0:
-			if r.Event == nil || r.Event.Event != EventStart {
+			if r.Event == nil || r.Event.Event != run.EventStart {
 				t.Fatalf("first record %+v, want the start event", r)
 			}
 			refs := r.Event.References
 			if refs["optimal"] != 1 || !(refs["greedy"] > refs["random"]) || !(refs["greedy"] <= 1) {
 				t.Errorf("references %v", refs)
 			}
-		case r.Kind == KindTrain:
+		case r.Kind == run.KindTrain:
 			trainSteps = append(trainSteps, r.Step)
 			if r.Train.Epsilon <= 0 || r.Train.Epsilon > 1 || r.Train.Birkhoff <= 0 || r.Train.Birkhoff > 1 {
 				t.Errorf("train record %+v", r.Train)
 			}
-		case r.Kind == KindEval && r.Eval.Split == "val":
+		case r.Kind == run.KindEval && r.Eval.Split == "val":
 			valSteps = append(valSteps, r.Step)
 			ev := r.Eval
 			if ev.MetricName != "optimality_ratio" || !(ev.Metric > 0 && ev.Metric <= 1) ||
@@ -129,7 +124,7 @@ func TestRunCompletes(t *testing.T) {
 			if s := ev.Samples[0]; len(s.Perm) != 5 || len(s.OptPerm) != 5 || s.OptSolverName != "hungarian" || s.Objective > s.OptObjective+1e-12 {
 				t.Errorf("sample %+v", s)
 			}
-		case r.Kind == KindEval && r.Eval.Split == "test":
+		case r.Kind == run.KindEval && r.Eval.Split == "test":
 			test = r.Eval
 		}
 	}
@@ -139,17 +134,17 @@ func TestRunCompletes(t *testing.T) {
 	if want := []int{10, 20, 30, 40}; !reflect.DeepEqual(valSteps, want) {
 		t.Errorf("val records at %v, want %v", valSteps, want)
 	}
-	if last := recs[len(recs)-1]; last.Event == nil || last.Event.Event != EventDone {
+	if last := recs[len(recs)-1]; last.Event == nil || last.Event.Event != run.EventDone {
 		t.Errorf("last record %+v, want done", last)
 	}
 	if test == nil || test.Samples != nil || test.QHardScatter != nil {
 		t.Fatalf("test record %+v", test)
 	}
 	var res result
-	if err := readJSON(filepath.Join(dir, ResultFile), &res); err != nil || res.Step != 40 || !reflect.DeepEqual(res.Test, test) {
+	if err := run.ReadJSON(filepath.Join(dir, run.ResultFile), &res); err != nil || res.Step != 40 || !reflect.DeepEqual(res.Test, test) {
 		t.Errorf("result.json %+v, %v", res, err)
 	}
-	for _, f := range []string{LastCheckpoint, BestCheckpoint, ConfigFile, LogFile, "cache/val.json", "cache/test.json"} {
+	for _, f := range []string{run.LastCheckpoint, run.BestCheckpoint, run.ConfigFile, run.LogFile, "cache/val.json", "cache/test.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}
@@ -167,15 +162,15 @@ func TestRunCompletes(t *testing.T) {
 type runSummary struct {
 	params, rng []byte
 	replay      *Replay
-	train       []Train
+	train       []run.Train
 	trainSteps  []int
-	evals       []Eval
+	evals       []run.Eval
 	evalSteps   []int
 }
 
 func summarise(t *testing.T, dir string) runSummary {
 	t.Helper()
-	ck, err := openCheckpoint(filepath.Join(dir, LastCheckpoint))
+	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,12 +182,12 @@ func summarise(t *testing.T, dir string) runSummary {
 	}
 	for _, r := range readMetrics(t, dir) {
 		switch r.Kind {
-		case KindTrain:
+		case run.KindTrain:
 			tr := *r.Train
 			tr.StepsPerSec = 0
 			s.train = append(s.train, tr)
 			s.trainSteps = append(s.trainSteps, r.Step)
-		case KindEval:
+		case run.KindEval:
 			s.evals = append(s.evals, *r.Eval)
 			s.evalSteps = append(s.evalSteps, r.Step)
 		}
@@ -225,7 +220,7 @@ func TestResumeIsExact(t *testing.T) {
 		}
 		eng.set(e)
 		waitDone(t, e)
-		if s := e.Status(); s.State != StateStopped || s.Step != stopAt || e.Err() != nil {
+		if s := e.Status(); s.State != run.StateStopped || s.Step != stopAt || e.Err() != nil {
 			t.Fatalf("stop at %d: status %+v, err %v", stopAt, s, e.Err())
 		}
 		r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
@@ -233,7 +228,7 @@ func TestResumeIsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitDone(t, r)
-		if r.Err() != nil || r.Status().State != StateDone {
+		if r.Err() != nil || r.Status().State != run.StateDone {
 			t.Fatalf("resumed run: %v, %+v", r.Err(), r.Status())
 		}
 		check("stopped", dir)
@@ -249,7 +244,7 @@ func TestResumeIsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDone(t, r)
-	if got, err := ReadRunConfig(dir); err != nil || got.Steps != 40 {
+	if got, err := run.ReadRunConfig(dir); err != nil || got.Steps != 40 {
 		t.Errorf("config.json steps %d, %v", got.Steps, err)
 	}
 	got := summarise(t, dir)
@@ -277,14 +272,14 @@ func TestLiveControl(t *testing.T) {
 	}
 	eng.set(e)
 	deadline := time.Now().Add(20 * time.Second)
-	for e.Status().State != StatePaused {
+	for e.Status().State != run.StatePaused {
 		if time.Now().After(deadline) {
 			t.Fatalf("not paused: %+v", e.Status())
 		}
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond)
-	if s := e.Status(); s.Step != 3 || s.State != StatePaused {
+	if s := e.Status(); s.Step != 3 || s.State != run.StatePaused {
 		t.Fatalf("paused at %+v, want step 3", s)
 	}
 
@@ -293,9 +288,9 @@ func TestLiveControl(t *testing.T) {
 		param string
 		value float64
 	}{
-		{ParamTau, 0}, {ParamTau, -1}, {ParamSinkhornIters, 0}, {ParamSinkhornIters, 2.5},
-		{ParamEpsilon, 1.5}, {ParamEpsilon, 0.001}, {ParamEpsEnd, -0.1}, {ParamEpsDecay, 2},
-		{ParamActorLR, 0}, {ParamCriticLR, -1}, {"bogus", 1},
+		{run.ParamTau, 0}, {run.ParamTau, -1}, {run.ParamSinkhornIters, 0}, {run.ParamSinkhornIters, 2.5},
+		{run.ParamEpsilon, 1.5}, {run.ParamEpsilon, 0.001}, {run.ParamEpsEnd, -0.1}, {run.ParamEpsDecay, 2},
+		{run.ParamActorLR, 0}, {run.ParamCriticLR, -1}, {"bogus", 1},
 	} {
 		err := e.Set(tc.param, tc.value)
 		if err == nil || !strings.Contains(err.Error(), tc.param) {
@@ -313,13 +308,13 @@ func TestLiveControl(t *testing.T) {
 		param    string
 		old, new float64
 	}{
-		{ParamTau, 0.05, 0.5}, {ParamSinkhornIters, 10, 4}, {ParamEpsilon, cfg.Epsilon(3), 0.3},
-		{ParamEpsEnd, 0.01, 0.2}, {ParamEpsDecay, 0.05, 0.1}, {ParamActorLR, 0.05, 0.01},
-		{ParamCriticLR, 0.05, 0.02}, {FlagCriticPenalty, 1, 0}, {FlagExploration, 1, 0},
+		{run.ParamTau, 0.05, 0.5}, {run.ParamSinkhornIters, 10, 4}, {run.ParamEpsilon, cfg.Epsilon(3), 0.3},
+		{run.ParamEpsEnd, 0.01, 0.2}, {run.ParamEpsDecay, 0.05, 0.1}, {run.ParamActorLR, 0.05, 0.01},
+		{run.ParamCriticLR, 0.05, 0.02}, {run.FlagCriticPenalty, 1, 0}, {run.FlagExploration, 1, 0},
 	}
 	for _, s := range sets {
 		var err error
-		if s.param == FlagCriticPenalty || s.param == FlagExploration {
+		if s.param == run.FlagCriticPenalty || s.param == run.FlagExploration {
 			err = e.SetFlag(s.param, s.new == 1)
 		} else {
 			err = e.Set(s.param, s.new)
@@ -330,8 +325,8 @@ func TestLiveControl(t *testing.T) {
 	}
 	e.Checkpoint()
 	// Requests made while paused are served at once: wait for the checkpoint event.
-	var events []*Event
-	for len(events) == 0 || events[len(events)-1].Event != EventCheckpoint {
+	var events []*run.Event
+	for len(events) == 0 || events[len(events)-1].Event != run.EventCheckpoint {
 		select {
 		case r := <-e.Records():
 			if r.Event != nil {
@@ -344,9 +339,9 @@ func TestLiveControl(t *testing.T) {
 	if e.Status().Step != 3 {
 		t.Fatalf("a paused run advanced to step %d", e.Status().Step)
 	}
-	var got []Event
+	var got []run.Event
 	for _, ev := range events {
-		if ev.Event == EventSet {
+		if ev.Event == run.EventSet {
 			got = append(got, *ev)
 		}
 	}
@@ -363,7 +358,7 @@ func TestLiveControl(t *testing.T) {
 		c.EpsEnd != 0.2 || c.EpsDecay != 0.1 || c.ActorLR != 0.01 || c.CriticLR != 0.02 || c.CriticPenalty || c.Exploration {
 		t.Errorf("config after the changes: %+v", c)
 	}
-	ck, err := openCheckpoint(filepath.Join(dir, LastCheckpoint))
+	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,13 +374,13 @@ func TestLiveControl(t *testing.T) {
 	}
 	var sawPause, sawResume bool
 	for _, r := range readMetrics(t, dir) {
-		if r.Kind == KindEvent && r.Event.Event == EventPause && r.Step == 3 {
+		if r.Kind == run.KindEvent && r.Event.Event == run.EventPause && r.Step == 3 {
 			sawPause = true
 		}
-		if r.Kind == KindEvent && r.Event.Event == EventResume && r.Step == 3 {
+		if r.Kind == run.KindEvent && r.Event.Event == run.EventResume && r.Step == 3 {
 			sawResume = true
 		}
-		if r.Kind == KindTrain && r.Step > 5 {
+		if r.Kind == run.KindTrain && r.Step > 5 {
 			// Exploration is off and the LR is the new base, decayed from step 15.
 			if r.Train.Epsilon != 0 || r.Train.ActorLR != 0.01*cfg.LRScale(r.Step-1) {
 				t.Errorf("train record at %d: %+v", r.Step, r.Train)
@@ -395,7 +390,7 @@ func TestLiveControl(t *testing.T) {
 	if !sawPause || !sawResume {
 		t.Errorf("pause %v, resume %v events at step 3", sawPause, sawResume)
 	}
-	if err := e.Set(ParamTau, 1); err == nil {
+	if err := e.Set(run.ParamTau, 1); err == nil {
 		t.Error("Set on an ended run accepted")
 	}
 }
@@ -421,10 +416,10 @@ func TestNonFiniteStopsTheRun(t *testing.T) {
 	if err := e.Err(); err == nil || err.Error() != "step 7: non-finite critic loss (NaN)" {
 		t.Errorf("err = %v", err)
 	}
-	if s := e.Status(); s.State != StateFailed || s.Step != 6 {
+	if s := e.Status(); s.State != run.StateFailed || s.Step != 6 {
 		t.Errorf("status %+v", s)
 	}
-	if recs := readMetrics(t, dir); recs[len(recs)-1].Event == nil || recs[len(recs)-1].Event.Event != EventError {
+	if recs := readMetrics(t, dir); recs[len(recs)-1].Event == nil || recs[len(recs)-1].Event.Event != run.EventError {
 		t.Error("no error event at the end of metrics.jsonl")
 	}
 
@@ -432,8 +427,8 @@ func TestNonFiniteStopsTheRun(t *testing.T) {
 	half := cfg
 	half.Steps = 20
 	waitDone(t, mustStart(t, half, dir+"/b", fakeOpts{}))
-	last, _ := os.ReadFile(filepath.Join(dir, "b", LastCheckpoint))
-	best, _ := os.ReadFile(filepath.Join(dir, "b", BestCheckpoint))
+	last, _ := os.ReadFile(filepath.Join(dir, "b", run.LastCheckpoint))
+	best, _ := os.ReadFile(filepath.Join(dir, "b", run.BestCheckpoint))
 	for _, tc := range []struct {
 		name   string
 		o      fakeOpts
@@ -458,10 +453,10 @@ func TestNonFiniteStopsTheRun(t *testing.T) {
 		if err := r.Err(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q...", tc.name, err, tc.want)
 		}
-		l2, _ := os.ReadFile(filepath.Join(dir, "b", LastCheckpoint))
-		b2, _ := os.ReadFile(filepath.Join(dir, "b", BestCheckpoint))
+		l2, _ := os.ReadFile(filepath.Join(dir, "b", run.LastCheckpoint))
+		b2, _ := os.ReadFile(filepath.Join(dir, "b", run.BestCheckpoint))
 		if tc.name == "NaN loss" {
-			ck, err := openCheckpoint(filepath.Join(dir, "b", LastCheckpoint))
+			ck, err := openCheckpoint(filepath.Join(dir, "b", run.LastCheckpoint))
 			if err != nil || ck.header.Step != 25 {
 				t.Errorf("%s: last checkpoint %v", tc.name, err)
 			} else {
@@ -499,12 +494,12 @@ func TestStartRunDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDone(t, e)
-	if s := e.Status(); e.Err() != nil || s.State != StateDone || s.Step != 40 {
+	if s := e.Status(); e.Err() != nil || s.State != run.StateDone || s.Step != 40 {
 		t.Errorf("continued run: %+v, %v", s, e.Err())
 	}
-	for _, bad := range []func(*Config){
-		func(c *Config) { c.Tau = 0 }, func(c *Config) { c.Steps = 0 }, func(c *Config) { c.Batch = 0 },
-		func(c *Config) { c.BufferMem = 100 },
+	for _, bad := range []func(*run.Config){
+		func(c *run.Config) { c.Tau = 0 }, func(c *run.Config) { c.Steps = 0 }, func(c *run.Config) { c.Batch = 0 },
+		func(c *run.Config) { c.BufferMem = 100 },
 	} {
 		c := cfg
 		bad(&c)
@@ -534,10 +529,10 @@ func TestStopDuringReferences(t *testing.T) {
 	if d := time.Since(began); d > 5*time.Second {
 		t.Errorf("Stop took %s", d)
 	}
-	if s := e.Status(); e.Err() != nil || s.State != StateStopped {
+	if s := e.Status(); e.Err() != nil || s.State != run.StateStopped {
 		t.Errorf("status %+v, err %v", s, e.Err())
 	}
-	if _, err := os.Stat(filepath.Join(dir, LastCheckpoint)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, run.LastCheckpoint)); err != nil {
 		t.Error(err)
 	}
 }
@@ -555,7 +550,7 @@ func TestStopBeforeTheTest(t *testing.T) {
 	}
 	eng.set(e)
 	waitDone(t, e)
-	if s := e.Status(); s.State != StateStopped || s.Step != cfg.Steps || e.Err() != nil {
+	if s := e.Status(); s.State != run.StateStopped || s.Step != cfg.Steps || e.Err() != nil {
 		t.Fatalf("status %+v, %v", s, e.Err())
 	}
 	before := len(readMetrics(t, dir))
@@ -564,7 +559,7 @@ func TestStopBeforeTheTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDone(t, r)
-	if s := r.Status(); s.State != StateDone || r.Err() != nil {
+	if s := r.Status(); s.State != run.StateDone || r.Err() != nil {
 		t.Fatalf("resumed: %+v, %v", s, r.Err())
 	}
 	var kinds []string
@@ -578,7 +573,7 @@ func TestStopBeforeTheTest(t *testing.T) {
 		}
 		kinds = append(kinds, k)
 	}
-	if want := []string{EventStart, "test", EventDone}; !reflect.DeepEqual(kinds, want) {
+	if want := []string{run.EventStart, "test", run.EventDone}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("the resume recorded %v, want %v", kinds, want)
 	}
 }

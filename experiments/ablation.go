@@ -7,13 +7,13 @@ package experiments
 import (
 	"fmt"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // Variant is one configuration of an ablation: the base configuration changed by Apply.
 type Variant struct {
 	Name  string
-	Apply func(c *agent.Config)
+	Apply func(c *run.Config)
 }
 
 // Ablation is a named set of variants compared on the same base configuration.
@@ -30,7 +30,7 @@ type Ablation struct {
 //     per epoch, against no exploration.
 //
 // The paper's decay "by 95% and 90% after every epoch" is read as the schedule of its Table 3
-// ("epsilon-decay 5%/epoch") in agent.Config's linear-per-epoch form: epsilon falls by
+// ("epsilon-decay 5%/epoch") in run.Config's linear-per-epoch form: epsilon falls by
 // EpsDecay = 1 - 0.95 = 0.05, or 1 - 0.90 = 0.10, per epoch, down to EpsEnd (0.01).
 func Builtin() []Ablation {
 	taus := []float64{1, 0.5, 0.1, 0.05, 0.01}
@@ -38,22 +38,22 @@ func Builtin() []Ablation {
 	for _, t := range taus {
 		tau.Variants = append(tau.Variants, Variant{
 			Name:  fmt.Sprintf("tau=%g", t),
-			Apply: func(c *agent.Config) { c.Tau = t },
+			Apply: func(c *run.Config) { c.Tau = t },
 		})
 	}
-	decay := func(d float64) func(c *agent.Config) {
-		return func(c *agent.Config) { c.Exploration, c.EpsStart, c.EpsDecay = true, 1, d }
+	decay := func(d float64) func(c *run.Config) {
+		return func(c *run.Config) { c.Exploration, c.EpsStart, c.EpsDecay = true, 1, d }
 	}
 	return []Ablation{
 		{Name: "critic-penalty", Title: "critic penalty on vs off", Variants: []Variant{
-			{Name: "penalty on", Apply: func(c *agent.Config) { c.CriticPenalty = true }},
-			{Name: "penalty off", Apply: func(c *agent.Config) { c.CriticPenalty = false }},
+			{Name: "penalty on", Apply: func(c *run.Config) { c.CriticPenalty = true }},
+			{Name: "penalty off", Apply: func(c *run.Config) { c.CriticPenalty = false }},
 		}},
 		tau,
 		{Name: "exploration", Title: "epsilon-greedy exploration", Variants: []Variant{
 			{Name: "eps 1, decay 0.95", Apply: decay(0.05)},
 			{Name: "eps 1, decay 0.90", Apply: decay(0.10)},
-			{Name: "no exploration", Apply: func(c *agent.Config) { c.Exploration = false }},
+			{Name: "no exploration", Apply: func(c *run.Config) { c.Exploration = false }},
 		}},
 	}
 }

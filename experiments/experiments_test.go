@@ -12,14 +12,14 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
+	"spg-tui/run"
 )
 
 // tinyConfig is a configuration small enough for tests.
-func tinyConfig(task envs.Task, n int) agent.Config {
-	c := agent.DefaultConfig(task, n)
+func tinyConfig(task envs.Task, n int) run.Config {
+	c := run.DefaultConfig(task, n)
 	c.TrainSize, c.Batch, c.Buffer, c.ValSize, c.TestSize = 1000, 10, 100, 10, 10
 	c.LogEvery, c.EvalEvery, c.Steps = 10, 50, 200
 	return c
@@ -47,7 +47,7 @@ func TestBuiltin(t *testing.T) {
 		}
 	}
 	base := tinyConfig(envs.TaskMWM, 10)
-	apply := func(abl string, i int) agent.Config {
+	apply := func(abl string, i int) run.Config {
 		a, ok := Lookup(abl)
 		if !ok {
 			t.Fatalf("Lookup(%q) failed", abl)
@@ -100,7 +100,7 @@ func TestPlanRuns(t *testing.T) {
 		t.Errorf("dir %q, want %q", got, want)
 	}
 	bad := p
-	bad.Ablation = Ablation{Name: "x", Variants: []Variant{{Name: "zero", Apply: func(c *agent.Config) { c.Tau = 0 }}}}
+	bad.Ablation = Ablation{Name: "x", Variants: []Variant{{Name: "zero", Apply: func(c *run.Config) { c.Tau = 0 }}}}
 	if _, err := bad.Runs(); err == nil {
 		t.Error("a variant with tau = 0 was accepted")
 	}
@@ -139,7 +139,7 @@ func (e *countedEngine) Err() error {
 	return e.Engine.Err()
 }
 
-func (c *counting) start(cfg agent.Config, dir string) (agent.Engine, error) {
+func (c *counting) start(cfg run.Config, dir string) (run.Engine, error) {
 	e, err := enginetest.New(cfg, dir, enginetest.Options{StepDelay: 100 * time.Microsecond})
 	if err != nil {
 		return nil, err
@@ -264,7 +264,7 @@ func TestRunnerStop(t *testing.T) {
 	a, _ := Lookup("tau")
 	var mu sync.Mutex
 	started := 0
-	slow := func(cfg agent.Config, dir string) (agent.Engine, error) {
+	slow := func(cfg run.Config, dir string) (run.Engine, error) {
 		mu.Lock()
 		started++
 		mu.Unlock()
@@ -305,7 +305,7 @@ func TestRunnerStartFailure(t *testing.T) {
 	a, _ := Lookup("critic-penalty")
 	boom := errors.New("no BLAS")
 	p := Plan{Base: tinyConfig(envs.TaskMWM, 5), Ablation: a, Steps: 10, Seeds: 1, Dir: t.TempDir()}
-	r, err := Start(p, func(agent.Config, string) (agent.Engine, error) { return nil, boom })
+	r, err := Start(p, func(run.Config, string) (run.Engine, error) { return nil, boom })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // DefaultParallel is how many runs a Runner trains at once unless told otherwise: two, since
@@ -15,7 +15,7 @@ const DefaultParallel = 2
 
 // Plan is an ablation to run: every variant with every seed, each for Steps steps.
 type Plan struct {
-	Base     agent.Config
+	Base     run.Config
 	Ablation Ablation
 	// Steps is the step budget of each run; Seeds the number of runs per variant, with seeds
 	// Base.Seed, Base.Seed+1, ...
@@ -33,7 +33,7 @@ type Plan struct {
 type Run struct {
 	Variant int // index into Plan.Ablation.Variants
 	Seed    uint64
-	Config  agent.Config
+	Config  run.Config
 	Dir     string
 }
 

@@ -5,13 +5,13 @@ import (
 	"path/filepath"
 	"sync"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // StartFunc starts a training run in dir; agent.StartRun in the program, a scripted engine in
 // tests.
-type StartFunc func(cfg agent.Config, dir string) (agent.Engine, error)
+type StartFunc func(cfg run.Config, dir string) (run.Engine, error)
 
 // Phase is where one run of a plan stands.
 type Phase int
@@ -40,7 +40,7 @@ type EvalPoint struct {
 // runState is what the runner knows of one run; guarded by Runner.mu.
 type runState struct {
 	phase  Phase
-	engine agent.Engine
+	engine run.Engine
 	evals  []EvalPoint
 	step   int
 	err    error
@@ -143,8 +143,8 @@ func (r *Runner) skipFrom(i int) {
 
 // work trains run i to its end, recording its validation evaluations.
 func (r *Runner) work(i int) {
-	run := r.runs[i]
-	eng, err := r.start(run.Config, run.Dir)
+	job := r.runs[i]
+	eng, err := r.start(job.Config, job.Dir)
 	r.mu.Lock()
 	if err != nil {
 		r.state[i].phase, r.state[i].err = Failed, err
@@ -159,45 +159,17 @@ func (r *Runner) work(i int) {
 	r.version++
 	r.mu.Unlock()
 
-	recs := eng.Records()
-	for recs != nil {
-		select {
-		case rec, ok := <-recs:
-			if !ok {
-				recs = nil
-				continue
-			}
-			r.observe(i, rec)
-		case <-eng.Done():
-			r.drain(i, recs)
-			recs = nil
-		}
-	}
+	run.Follow(eng.Records(), func(rec run.Record) { r.observe(i, rec) })
 	<-eng.Done()
 	r.finish(i, eng)
 }
 
-// drain takes the records still buffered once the run has ended.
-func (r *Runner) drain(i int, recs <-chan agent.Record) {
-	for {
-		select {
-		case rec, ok := <-recs:
-			if !ok {
-				return
-			}
-			r.observe(i, rec)
-		default:
-			return
-		}
-	}
-}
-
-func (r *Runner) observe(i int, rec agent.Record) {
+func (r *Runner) observe(i int, rec run.Record) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := &r.state[i]
 	s.step = max(s.step, rec.Step)
-	if rec.Eval != nil && rec.Kind == agent.KindEval && rec.Split == "val" {
+	if rec.Eval != nil && rec.Kind == run.KindEval && rec.Split == "val" {
 		s.evals = append(s.evals, EvalPoint{Step: rec.Step, Metric: rec.Metric})
 		if r.metric == "" {
 			r.metric = rec.MetricName
@@ -206,7 +178,7 @@ func (r *Runner) observe(i int, rec agent.Record) {
 	r.version++
 }
 
-func (r *Runner) finish(i int, eng agent.Engine) {
+func (r *Runner) finish(i int, eng run.Engine) {
 	st := eng.Status()
 	var evals []EvalPoint
 	if st.Dropped > 0 {
@@ -224,9 +196,9 @@ func (r *Runner) finish(i int, eng agent.Engine) {
 	switch err := eng.Err(); {
 	case err != nil:
 		s.phase, s.err = Failed, err
-	case st.State == agent.StateDone:
+	case st.State == run.StateDone:
 		s.phase = Finished
-	case st.State == agent.StateFailed:
+	case st.State == run.StateFailed:
 		s.phase, s.err = Failed, errors.New("run failed")
 	default:
 		s.phase = Stopped
@@ -236,13 +208,13 @@ func (r *Runner) finish(i int, eng agent.Engine) {
 
 // readEvals returns the validation evaluations of a metrics file, nil when it cannot be read.
 func readEvals(path string) []EvalPoint {
-	recs, err := agent.ReadRecords(path)
+	recs, err := run.ReadRecords(path)
 	if err != nil {
 		return nil
 	}
 	var out []EvalPoint
 	for _, rec := range recs {
-		if rec.Kind == agent.KindEval && rec.Eval != nil && rec.Split == "val" {
+		if rec.Kind == run.KindEval && rec.Eval != nil && rec.Split == "val" {
 			out = append(out, EvalPoint{Step: rec.Step, Metric: rec.Metric})
 		}
 	}

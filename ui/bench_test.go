@@ -11,11 +11,12 @@ import (
 
 	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // benchConfig is a short MWM-10 run with the paper's network, on small datasets.
-func benchConfig() agent.Config {
-	c := agent.DefaultConfig(envs.TaskMWM, 10)
+func benchConfig() run.Config {
+	c := run.DefaultConfig(envs.TaskMWM, 10)
 	c.Batch, c.Buffer, c.TrainSize, c.ValSize, c.TestSize = 64, 20_000, 20_000, 100, 100
 	c.LogEvery, c.EvalEvery, c.Steps = 10, 100, 300
 	return c
@@ -39,12 +40,12 @@ func trainRate(b *testing.B, dir string, console bool) float64 {
 		}
 	}
 	<-eng.Done()
-	recs, err := agent.ReadRecords(filepath.Join(dir, agent.MetricsFile))
+	recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := len(recs) - 1; i >= 0; i-- {
-		if r := recs[i]; r.Kind == agent.KindTrain && r.Wall > 0 {
+		if r := recs[i]; r.Kind == run.KindTrain && r.Wall > 0 {
 			return float64(r.Step) / r.Wall
 		}
 	}

@@ -1,14 +1,14 @@
 package ui
 
-import "spg-tui/agent"
+import "spg-tui/run"
 
 // programContext is the state every component reads. The root model owns it and refreshes it
 // on every tick; components hold a pointer and never write to it.
 type programContext struct {
 	st       styles
-	info     agent.RunInfo
-	cfg      agent.Config
-	status   agent.Status
+	info     run.RunInfo
+	cfg      run.Config
+	status   run.Status
 	readOnly bool // a run opened with --view: nothing can be changed
 	data     *runData
 

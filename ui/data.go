@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // maxEvents is how many event lines the console keeps.
@@ -21,7 +21,7 @@ type setMark struct {
 // trainSeries holds the training summaries, one entry per record.
 type trainSeries struct {
 	step, reward, critic, hard, penalty []float64
-	last                                agent.Train
+	last                                run.Train
 }
 
 // evalSeries holds the validation evaluations, one entry per record.
@@ -36,9 +36,9 @@ type runData struct {
 	train trainSeries
 	eval  evalSeries
 	// latest is the most recent validation evaluation (its Q scatter and samples).
-	latest     *agent.Eval
+	latest     *run.Eval
 	latestStep int
-	test       *agent.Eval
+	test       *run.Eval
 	refs       map[string]float64
 	sets       []setMark
 	events     []string
@@ -50,10 +50,10 @@ type runData struct {
 func newRunData() *runData { return &runData{} }
 
 // add takes one record into the data.
-func (d *runData) add(r agent.Record) {
+func (d *runData) add(r run.Record) {
 	d.lastStep = max(d.lastStep, r.Step)
 	switch {
-	case r.Kind == agent.KindTrain && r.Train != nil:
+	case r.Kind == run.KindTrain && r.Train != nil:
 		t := &d.train
 		t.step = append(t.step, float64(r.Step))
 		t.reward = append(t.reward, r.RewardMean)
@@ -62,7 +62,7 @@ func (d *runData) add(r agent.Record) {
 		t.penalty = append(t.penalty, r.CriticPenalty)
 		t.last = *r.Train
 		d.trainVer++
-	case r.Kind == agent.KindEval && r.Eval != nil:
+	case r.Kind == run.KindEval && r.Eval != nil:
 		if r.Split != "val" {
 			d.test = r.Eval
 			d.logf(r.Step, "%s %s %.4g", r.Split, shortMetric(r.MetricName), r.Metric)
@@ -80,17 +80,17 @@ func (d *runData) add(r agent.Record) {
 		}
 		d.logf(r.Step, "val %s %.4g%s", shortMetric(r.MetricName), r.Metric, best)
 		d.evalVer++
-	case r.Kind == agent.KindEvent && r.Event != nil:
+	case r.Kind == run.KindEvent && r.Event != nil:
 		d.addEvent(r.Step, r.Event)
 	}
 }
 
-func (d *runData) addEvent(step int, e *agent.Event) {
+func (d *runData) addEvent(step int, e *run.Event) {
 	switch e.Event {
-	case agent.EventStart:
+	case run.EventStart:
 		d.refs = e.References
 		d.logf(step, "start")
-	case agent.EventSet:
+	case run.EventSet:
 		d.sets = append(d.sets, setMark{step: step, param: e.Param, old: e.Old, new: e.New})
 		d.logf(step, "set %s", describeSet(e.Param, e.Old, e.New))
 	default:
@@ -127,9 +127,9 @@ func metricLabel(name string) string {
 // describeSet is "tau 0.05 → 0.1", or "critic-penalty on → off" for a switch.
 func describeSet(param string, old, new float64) string {
 	switch param {
-	case agent.FlagCriticPenalty:
+	case run.FlagCriticPenalty:
 		return fmt.Sprintf("penalty %s → %s", onOff(old != 0), onOff(new != 0))
-	case agent.FlagExploration:
+	case run.FlagExploration:
 		return fmt.Sprintf("exploration %s → %s", onOff(old != 0), onOff(new != 0))
 	}
 	return fmt.Sprintf("%s %s → %s", param, fmtNum(old), fmtNum(new))

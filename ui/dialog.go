@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // taskDialog asks for a new task and size (t), then for confirmation before the current run is
@@ -19,7 +19,7 @@ import (
 type taskDialog struct {
 	input      textinput.Model
 	confirming bool
-	cfg        agent.Config // the new run's configuration, once typed
+	cfg        run.Config // the new run's configuration, once typed
 	dir        string
 	err        string
 }
@@ -78,10 +78,14 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		if err == nil {
 			d.cfg = m.ctx.cfg
 			d.cfg.Task, d.cfg.N = task, n
+			// The model stays if it learns the new task; otherwise the task's default takes over.
+			if m, err := run.ModelNamed(d.cfg.Model); err != nil || !m.Supports(task) {
+				d.cfg.Model = run.DefaultModel(task)
+			}
 			d.cfg.K = min(d.cfg.K, max(n, 2))
 			// The new run keeps the live hyperparameters but runs as long as the authors ran
 			// its task, not as long as the run it replaces.
-			d.cfg.Steps = agent.DefaultEpochs(task) * d.cfg.StepsPerEpoch()
+			d.cfg.Steps = run.DefaultEpochs(task) * d.cfg.StepsPerEpoch()
 			err = d.cfg.Validate()
 		}
 		if err != nil {
@@ -111,7 +115,7 @@ func runName(task envs.Task, n int, t time.Time) string {
 }
 
 // switchTo checkpoints and stops the current run, then starts cfg in dir, off the UI goroutine.
-func (m *model) switchTo(cfg agent.Config, dir string) tea.Cmd {
+func (m *model) switchTo(cfg run.Config, dir string) tea.Cmd {
 	m.switching = true
 	m.info("stopping the current run (checkpoint)…")
 	old, start := m.engine, m.start

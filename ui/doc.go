@@ -1,5 +1,5 @@
 // Package ui is the spg-tui console: a Bubble Tea program that drives one training run through
-// agent.Engine and draws it live — the reward and critic-loss curves, the Q scatter of the
+// run.Engine and draws it live — the reward and critic-loss curves, the Q scatter of the
 // paper's Figure 2, sample solutions, and a panel of live hyperparameters — plus a view that runs
 // the paper's ablations side by side (package experiments).
 //

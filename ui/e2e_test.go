@@ -14,12 +14,13 @@ import (
 
 	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // realConfig is a real training run small enough for a test: MWM-5 on a tiny network and
 // datasets.
-func realConfig() agent.Config {
-	c := agent.DefaultConfig(envs.TaskMWM, 5)
+func realConfig() run.Config {
+	c := run.DefaultConfig(envs.TaskMWM, 5)
 	c.Batch, c.Buffer, c.TrainSize, c.ValSize, c.TestSize = 8, 256, 800, 20, 20
 	c.Hidden, c.LogEvery, c.EvalEvery, c.Steps = 16, 10, 200, 1_000_000
 	return c
@@ -121,19 +122,19 @@ func TestEndToEnd(t *testing.T) {
 	default:
 		t.Fatal("the trainer still runs after q")
 	}
-	if st := eng.Status(); st.State != agent.StateStopped {
+	if st := eng.Status(); st.State != run.StateStopped {
 		t.Errorf("trainer state %v after q", st.State)
 	}
-	if _, err := os.Stat(filepath.Join(dir, agent.LastCheckpoint)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, run.LastCheckpoint)); err != nil {
 		t.Errorf("no checkpoint after q: %v", err)
 	}
-	recs, err := agent.ReadRecords(filepath.Join(dir, agent.MetricsFile))
+	recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	logged := false
 	for _, r := range recs {
-		if r.Event != nil && r.Event.Event == agent.EventSet && r.Param == agent.FlagCriticPenalty && r.New == 0 {
+		if r.Event != nil && r.Event.Event == run.EventSet && r.Param == run.FlagCriticPenalty && r.New == 0 {
 			logged = true
 		}
 	}

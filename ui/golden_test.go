@@ -9,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // updating reports whether the test runs with -update, which rewrites the golden files. The flag
@@ -63,20 +63,20 @@ func fixture(t testing.TB, task envs.Task, n, w, h int) *model {
 	_, recs := runScripted(t, cfg, "")
 	eng := &staticEngine{}
 	eng.cfg = cfg
-	eng.info = agent.RunInfo{Model: agent.ModelName(task), Title: agent.RunTitle(task, n),
+	eng.info = run.RunInfo{Model: run.ModelTitle(cfg), Title: run.Title(cfg),
 		Backend: "pure Go (gonum)", Dir: "runs/fixture", Seed: cfg.Seed}
-	eng.status = agent.Status{State: agent.StateTraining, Step: 400, TotalSteps: 1000, Epoch: 4, StepsPerSec: 123.4, ETA: 292e9}
+	eng.status = run.Status{State: run.StateTraining, Step: 400, TotalSteps: 1000, Epoch: 4, StepsPerSec: 123.4, ETA: 292e9}
 	m := newTestModel(eng, w, h)
 	for _, r := range recs {
 		m.observe(r)
 		switch r.Step {
 		case 200, 300:
-			if r.Kind == agent.KindTrain {
-				ev := &agent.Event{Event: agent.EventSet, Param: agent.ParamTau, Old: 0.05, New: 0.1}
+			if r.Kind == run.KindTrain {
+				ev := &run.Event{Event: run.EventSet, Param: run.ParamTau, Old: 0.05, New: 0.1}
 				if r.Step == 300 {
-					ev = &agent.Event{Event: agent.EventSet, Param: agent.FlagCriticPenalty, Old: 1, New: 0}
+					ev = &run.Event{Event: run.EventSet, Param: run.FlagCriticPenalty, Old: 1, New: 0}
 				}
-				m.observe(agent.Record{Kind: agent.KindEvent, Step: r.Step, Event: ev})
+				m.observe(run.Record{Kind: run.KindEvent, Step: r.Step, Event: ev})
 			}
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // header is the two lines at the top: the run, its state and progress, and where it runs.
@@ -22,15 +22,15 @@ func (h *header) stateBadge() string {
 		return st.dim.Render("◇ view (read-only)")
 	}
 	switch s := h.ctx.status.State; s {
-	case agent.StateTraining:
+	case run.StateTraining:
 		return st.ok.Render("● training")
-	case agent.StatePaused:
+	case run.StatePaused:
 		return st.warn.Render("‖ paused")
-	case agent.StateStopped:
+	case run.StateStopped:
 		return st.dim.Render("■ stopped")
-	case agent.StateDone:
+	case run.StateDone:
 		return st.ok.Render("✔ done")
-	case agent.StateFailed:
+	case run.StateFailed:
 		return st.err.Render("✖ failed")
 	default:
 		return st.dim.Render("◌ " + s.String())

@@ -7,21 +7,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
+	"spg-tui/run"
 )
 
 // tinyConfig is a configuration small enough for tests.
-func tinyConfig(task envs.Task, n int) agent.Config {
-	c := agent.DefaultConfig(task, n)
+func tinyConfig(task envs.Task, n int) run.Config {
+	c := run.DefaultConfig(task, n)
 	c.TrainSize, c.Batch, c.Buffer, c.ValSize, c.TestSize = 1000, 10, 100, 10, 10
 	c.LogEvery, c.EvalEvery, c.Steps = 10, 50, 400
 	return c
 }
 
 // runScripted runs a scripted engine to its end and returns it with every record it emitted.
-func runScripted(t testing.TB, cfg agent.Config, dir string) (*enginetest.Engine, []agent.Record) {
+func runScripted(t testing.TB, cfg run.Config, dir string) (*enginetest.Engine, []run.Record) {
 	t.Helper()
 	e, err := enginetest.New(cfg, dir, enginetest.Options{Buffer: 100000})
 	if err != nil {
@@ -32,15 +32,9 @@ func runScripted(t testing.TB, cfg agent.Config, dir string) (*enginetest.Engine
 	case <-time.After(20 * time.Second):
 		t.Fatal("scripted run did not end")
 	}
-	var recs []agent.Record
-	for {
-		select {
-		case r := <-e.Records():
-			recs = append(recs, r)
-		default:
-			return e, recs
-		}
-	}
+	var recs []run.Record
+	run.Drain(e.Records(), 0, func(r run.Record) { recs = append(recs, r) })
+	return e, recs
 }
 
 // staticEngine is a finished run whose records are fed to the model by hand, for deterministic
@@ -66,7 +60,7 @@ func (s *staticEngine) SetFlag(f string, on bool) error {
 }
 
 // newTestModel is a console of w×h cells without colour around eng.
-func newTestModel(eng agent.Engine, w, h int) *model {
+func newTestModel(eng run.Engine, w, h int) *model {
 	m := newModel(eng, enginetest.Start, false, false)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
+	"spg-tui/run"
 )
 
 // liveModel is a console around a scripted engine that trains slowly, so that tests drive it.
@@ -85,7 +85,7 @@ func TestStepAndRefusal(t *testing.T) {
 	// epsilon: - below 0 is refused.
 	press(m, "down")
 	m.ctx.cfg.EpsStart = 0.01 // as if it had decayed
-	e.Set(agent.ParamEpsilon, 0.01)
+	e.Set(run.ParamEpsilon, 0.01)
 	m.params.pending = map[string]float64{}
 	m.ctx.cfg = e.Config()
 	press(m, "-")
@@ -129,7 +129,7 @@ func TestSwitchKeys(t *testing.T) {
 		t.Errorf("panel shows %q", panelRow(m, "critic penalty"))
 	}
 	until(t, m, "the set event", func() bool { return len(m.ctx.data.sets) == 1 })
-	if _, pending := m.params.pending[agent.FlagCriticPenalty]; pending {
+	if _, pending := m.params.pending[run.FlagCriticPenalty]; pending {
 		t.Error("the set event did not clear the pending value")
 	}
 	press(m, "p", "x")
@@ -140,14 +140,14 @@ func TestSwitchKeys(t *testing.T) {
 	until(t, m, "marks", func() bool { return strings.Contains(strip(m.reward.View()), "▲") })
 
 	press(m, "space")
-	until(t, m, "pause", func() bool { return m.ctx.status.State == agent.StatePaused })
+	until(t, m, "pause", func() bool { return m.ctx.status.State == run.StatePaused })
 	s := e.Status().Step
 	time.Sleep(20 * time.Millisecond)
 	if e.Status().Step != s {
 		t.Error("the run trains while paused")
 	}
 	press(m, "space")
-	until(t, m, "resume", func() bool { return m.ctx.status.State == agent.StateTraining })
+	until(t, m, "resume", func() bool { return m.ctx.status.State == run.StateTraining })
 
 	press(m, "s")
 	until(t, m, "the checkpoint", func() bool { return strings.Contains(m.msg.text, "checkpoint written") })

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"spg-tui/agent"
 	"spg-tui/experiments"
+	"spg-tui/run"
 )
 
 // Timing of the console.
@@ -28,7 +28,7 @@ type (
 	tickMsg      time.Time
 	quitReadyMsg struct{}
 	switchedMsg  struct {
-		engine agent.Engine
+		engine run.Engine
 		err    error
 	}
 	exportedMsg struct {
@@ -56,7 +56,7 @@ type status struct {
 type model struct {
 	ctx     *programContext
 	keys    keyMap
-	engine  agent.Engine
+	engine  run.Engine
 	start   experiments.StartFunc
 	baseDir string // where new run directories go
 
@@ -71,10 +71,6 @@ type model struct {
 	dialog   *taskDialog
 	help     help.Model
 
-	// history is what a continued run recorded before this session (its metrics.jsonl), shown
-	// before the engine's first record; see poll.
-	history []agent.Record
-
 	view          viewKind
 	showHelp      bool
 	msg           status
@@ -85,7 +81,7 @@ type model struct {
 
 // newModel builds the console around a started engine. start launches new runs (task switches,
 // ablations); baseDir is where their directories go.
-func newModel(eng agent.Engine, start experiments.StartFunc, color, readOnly bool) *model {
+func newModel(eng run.Engine, start experiments.StartFunc, color, readOnly bool) *model {
 	ctx := &programContext{st: newStyles(color), readOnly: readOnly, smoothing: 0.6}
 	m := &model{ctx: ctx, keys: newKeyMap(), start: start, help: help.New()}
 	m.help.Styles = helpStyles(ctx.st)
@@ -95,7 +91,7 @@ func newModel(eng agent.Engine, start experiments.StartFunc, color, readOnly boo
 }
 
 // attach makes eng the run the console shows, with fresh data and panes.
-func (m *model) attach(eng agent.Engine) {
+func (m *model) attach(eng run.Engine) {
 	m.engine = eng
 	m.ctx.info = eng.Info()
 	m.ctx.cfg = eng.Config()
@@ -129,20 +125,7 @@ func (m *model) Init() tea.Cmd { return tick() }
 
 // poll takes the records the engine has buffered and its status; it never waits.
 func (m *model) poll() {
-	recs := m.engine.Records()
-drain:
-	for range maxRecordsPerTick {
-		select {
-		case r, ok := <-recs:
-			if !ok {
-				break drain
-			}
-			m.replayHistory(r.Step)
-			m.observe(r)
-		default:
-			break drain
-		}
-	}
+	run.Drain(m.engine.Records(), maxRecordsPerTick, m.observe)
 	m.ctx.status = m.engine.Status()
 	m.ctx.cfg = m.engine.Config()
 	if m.ablation.poll() {
@@ -150,32 +133,20 @@ drain:
 	}
 }
 
-// replayHistory shows the records a continued run made before step, the step at which this
-// session's engine starts (its first record); the file's later records, if any, are this
-// session's and arrive through the engine.
-func (m *model) replayHistory(step int) {
-	for _, r := range m.history {
-		if r.Step < step {
-			m.ctx.data.add(r)
-		}
-	}
-	m.history = nil
-}
-
 // observe takes one record, reporting the events that answer a key press in the footer.
-func (m *model) observe(r agent.Record) {
+func (m *model) observe(r run.Record) {
 	m.ctx.data.add(r)
-	if r.Event == nil || r.Kind != agent.KindEvent {
+	if r.Event == nil || r.Kind != run.KindEvent {
 		return
 	}
 	switch r.Event.Event {
-	case agent.EventSet:
+	case run.EventSet:
 		delete(m.params.pending, r.Param)
-	case agent.EventCheckpoint:
+	case run.EventCheckpoint:
 		m.info("checkpoint written at step %s: %s", fmtInt(r.Step), r.Message)
-	case agent.EventError:
+	case run.EventError:
 		m.fail("training stopped: %s", r.Message)
-	case agent.EventDone:
+	case run.EventDone:
 		m.info("training done at step %s", fmtInt(r.Step))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // paramKeys select and change the panel's values.
@@ -55,13 +55,13 @@ type paramItem struct {
 }
 
 var paramItems = []paramItem{
-	{label: "tau", name: agent.ParamTau, kind: kindLadder},
-	{label: "L (Sinkhorn)", name: agent.ParamSinkhornIters, kind: kindInt},
-	{label: "epsilon", name: agent.ParamEpsilon, kind: kindLinear, step: 0.05},
-	{label: "actor LR", name: agent.ParamActorLR, kind: kindLadder},
-	{label: "critic LR", name: agent.ParamCriticLR, kind: kindLadder},
-	{label: "critic penalty", name: agent.FlagCriticPenalty, kind: kindFlag},
-	{label: "exploration", name: agent.FlagExploration, kind: kindFlag},
+	{label: "tau", name: run.ParamTau, kind: kindLadder},
+	{label: "L (Sinkhorn)", name: run.ParamSinkhornIters, kind: kindInt},
+	{label: "epsilon", name: run.ParamEpsilon, kind: kindLinear, step: 0.05},
+	{label: "actor LR", name: run.ParamActorLR, kind: kindLadder},
+	{label: "critic LR", name: run.ParamCriticLR, kind: kindLadder},
+	{label: "critic penalty", name: run.FlagCriticPenalty, kind: kindFlag},
+	{label: "exploration", name: run.FlagExploration, kind: kindFlag},
 	{label: "smoothing", name: displaySmoothing, kind: kindLinear, step: 0.1, display: true},
 	{label: "critic log scale", name: displayLogScale, kind: kindFlag, display: true},
 }
@@ -110,21 +110,21 @@ func (p *paramsPane) value(it paramItem) float64 {
 	}
 	c := p.ctx.cfg
 	switch it.name {
-	case agent.ParamTau:
+	case run.ParamTau:
 		return c.Tau
-	case agent.ParamSinkhornIters:
+	case run.ParamSinkhornIters:
 		return float64(c.SinkhornIters)
-	case agent.ParamEpsilon:
+	case run.ParamEpsilon:
 		// The schedule's value, which a change re-anchors; whether it is used is the
 		// exploration switch's business.
 		return c.Epsilon(p.ctx.status.Step)
-	case agent.ParamActorLR:
+	case run.ParamActorLR:
 		return c.ActorLR
-	case agent.ParamCriticLR:
+	case run.ParamCriticLR:
 		return c.CriticLR
-	case agent.FlagCriticPenalty:
+	case run.FlagCriticPenalty:
 		return b2f(c.CriticPenalty)
-	case agent.FlagExploration:
+	case run.FlagExploration:
 		return b2f(c.Exploration)
 	case displaySmoothing:
 		return p.ctx.smoothing

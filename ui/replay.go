@@ -4,42 +4,42 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // replay is the engine of a run opened read-only (--view): it serves the records of the run's
 // metrics.jsonl and refuses every change.
 type replay struct {
-	info    agent.RunInfo
-	cfg     agent.Config
-	status  agent.Status
-	records chan agent.Record
+	info    run.RunInfo
+	cfg     run.Config
+	status  run.Status
+	records chan run.Record
 	done    chan struct{}
 }
 
 // openReplay reads the run in dir.
 func openReplay(dir string) (*replay, error) {
-	recs, err := agent.ReadRecords(filepath.Join(dir, agent.MetricsFile))
+	recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
 	}
-	cfg, err := agent.ReadRunConfig(dir)
+	cfg, err := run.ReadRunConfig(dir)
 	if err != nil {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
 	}
-	r := &replay{cfg: cfg, records: make(chan agent.Record, len(recs)), done: make(chan struct{})}
-	r.info = agent.RunInfo{Model: agent.ModelName(cfg.Task), Title: agent.RunTitle(cfg.Task, cfg.N),
+	r := &replay{cfg: cfg, records: make(chan run.Record, len(recs)), done: make(chan struct{})}
+	r.info = run.RunInfo{Model: run.ModelTitle(cfg), Title: run.Title(cfg),
 		Dir: dir, Seed: cfg.Seed}
-	r.status = agent.Status{State: agent.StateStopped, TotalSteps: cfg.Steps}
+	r.status = run.Status{State: run.StateStopped, TotalSteps: cfg.Steps}
 	for _, rec := range recs {
 		r.records <- rec
 		r.status.Step = max(r.status.Step, rec.Step)
-		if rec.Event != nil && rec.Kind == agent.KindEvent {
+		if rec.Event != nil && rec.Kind == run.KindEvent {
 			switch rec.Event.Event {
-			case agent.EventDone:
-				r.status.State = agent.StateDone
-			case agent.EventError:
-				r.status.State = agent.StateFailed
+			case run.EventDone:
+				r.status.State = run.StateDone
+			case run.EventError:
+				r.status.State = run.StateFailed
 			}
 		}
 	}
@@ -49,15 +49,15 @@ func openReplay(dir string) (*replay, error) {
 	return r, nil
 }
 
-func (r *replay) Info() agent.RunInfo          { return r.info }
-func (r *replay) Config() agent.Config         { return r.cfg }
-func (r *replay) Status() agent.Status         { return r.status }
-func (r *replay) Records() <-chan agent.Record { return r.records }
-func (r *replay) Pause()                       {}
-func (r *replay) Resume()                      {}
-func (r *replay) Checkpoint()                  {}
-func (r *replay) Set(string, float64) error    { return errReadOnly }
-func (r *replay) SetFlag(string, bool) error   { return errReadOnly }
-func (r *replay) Stop()                        {}
-func (r *replay) Done() <-chan struct{}        { return r.done }
-func (r *replay) Err() error                   { return nil }
+func (r *replay) Info() run.RunInfo          { return r.info }
+func (r *replay) Config() run.Config         { return r.cfg }
+func (r *replay) Status() run.Status         { return r.status }
+func (r *replay) Records() <-chan run.Record { return r.records }
+func (r *replay) Pause()                     {}
+func (r *replay) Resume()                    {}
+func (r *replay) Checkpoint()                {}
+func (r *replay) Set(string, float64) error  { return errReadOnly }
+func (r *replay) SetFlag(string, bool) error { return errReadOnly }
+func (r *replay) Stop()                      {}
+func (r *replay) Done() <-chan struct{}      { return r.done }
+func (r *replay) Err() error                 { return nil }

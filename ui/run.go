@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 
-	"spg-tui/agent"
 	"spg-tui/experiments"
+	"spg-tui/run"
 )
 
 // LogFile is the console's log in the run directory; nothing is logged to the terminal while
@@ -26,7 +26,7 @@ const LogFile = "console.log"
 // (Config), Resume and View is opened: View wins over Resume, Resume over Config.
 type Options struct {
 	// Config is the run to start in Dir; an empty Dir is runs/<task><n>-<date>-<time>.
-	Config agent.Config
+	Config run.Config
 	Dir    string
 	// Resume reopens the run in this directory from its last checkpoint; Steps > 0 replaces its
 	// total.
@@ -41,9 +41,11 @@ type Options struct {
 	Output io.Writer
 	// Env is the environment (os.Environ() when nil); NO_COLOR set to anything turns colour off.
 	Env []string
-	// Start and ResumeRun launch trainers: agent.StartRun and agent.ResumeRun when nil.
+	// Start and ResumeRun launch trainers (agent.StartRun and agent.ResumeRun in the program);
+	// the console builds no learner itself. Start is required unless View is set, ResumeRun
+	// when Resume is.
 	Start     experiments.StartFunc
-	ResumeRun func(dir string, steps int) (agent.Engine, error)
+	ResumeRun func(dir string, steps int) (run.Engine, error)
 	// Now is the clock naming new run directories (time.Now when nil).
 	Now func() time.Time
 }
@@ -61,10 +63,6 @@ func Run(opts Options) error {
 	}
 	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
 	m.ablation.now = opts.Now
-	if !readOnly {
-		// A resumed or continued run shows its past too; a fresh run has none.
-		m.history, _ = agent.ReadRecords(filepath.Join(eng.Info().Dir, agent.MetricsFile))
-	}
 	restore, err := redirectLogs(eng.Info().Dir, readOnly)
 	if err != nil {
 		stopAll(eng, nil, stopTimeout)
@@ -100,26 +98,25 @@ func (o *Options) defaults() {
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}
-	if o.Start == nil {
-		o.Start = agent.StartRun
-	}
-	if o.ResumeRun == nil {
-		o.ResumeRun = agent.ResumeRun
-	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 }
 
 // open starts, resumes or replays the run the options name.
-func (o *Options) open() (eng agent.Engine, readOnly bool, err error) {
+func (o *Options) open() (eng run.Engine, readOnly bool, err error) {
 	switch {
 	case o.View != "":
 		r, err := openReplay(o.View)
 		return r, true, err
 	case o.Resume != "":
+		if o.ResumeRun == nil {
+			return nil, false, errors.New("ui: no ResumeRun to reopen a run with")
+		}
 		eng, err = o.ResumeRun(o.Resume, o.Steps)
 		return eng, false, err
+	case o.Start == nil:
+		return nil, false, errors.New("ui: no Start to train with")
 	}
 	dir := o.Dir
 	if dir == "" {

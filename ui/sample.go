@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // sampleKeys step through the samples and toggle the optimal solution.
@@ -122,7 +122,7 @@ func (p *samplePane) lineStyle() lipgloss.Style {
 
 // score is the policy's objective against the optimum's, with the optimality ratio for a
 // maximised objective and the gap for a minimised one (tsp).
-func score(s agent.Sample) string {
+func score(s run.Sample) string {
 	if len(s.Instance.Points) > 0 {
 		return fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), 100*(s.Objective/s.OptObjective-1))
 	}
@@ -154,7 +154,7 @@ func indentRows(rows []string, n int) []string {
 	return rows
 }
 
-func (p *samplePane) drawMatching(s agent.Sample, perm []int, w, h int) []string {
+func (p *samplePane) drawMatching(s run.Sample, perm []int, w, h int) []string {
 	cv, indent := square(w, h)
 	if cv.h < 2 {
 		return nil
@@ -178,7 +178,7 @@ func (p *samplePane) drawMatching(s agent.Sample, perm []int, w, h int) []string
 	return indentRows(cv.rows(), indent)
 }
 
-func (p *samplePane) drawTour(s agent.Sample, perm []int, w, h int) []string {
+func (p *samplePane) drawTour(s run.Sample, perm []int, w, h int) []string {
 	cv, indent := square(w, h)
 	if cv.h < 2 {
 		return nil
@@ -203,7 +203,7 @@ var bars = []rune(" ▁▂▃▄▅▆▇█")
 
 // drawSort draws the input values and the output order as bar charts, one column per value,
 // with the numbers underneath when they fit.
-func drawSort(s agent.Sample, perm []int, w, h int, st styles) []string {
+func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 	vals := s.Instance.Values
 	n := len(vals)
 	if n == 0 || h < 2 {

@@ -10,9 +10,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
+	"spg-tui/run"
 )
 
 func TestQuit(t *testing.T) {
@@ -90,8 +90,8 @@ func TestTaskSwitch(t *testing.T) {
 	if c := m.engine.Config(); c.Task != envs.TaskTSP || c.N != 7 || !strings.Contains(m.ctx.info.Title, "TSP-7") {
 		t.Errorf("new run %s-%d %q", c.Task, c.N, m.ctx.info.Title)
 	}
-	if c := m.engine.Config(); c.Steps != agent.DefaultEpochs(envs.TaskTSP)*c.StepsPerEpoch() {
-		t.Errorf("new tsp run has %d steps, want the authors' %d epochs of %d", c.Steps, agent.DefaultEpochs(envs.TaskTSP), c.StepsPerEpoch())
+	if c := m.engine.Config(); c.Steps != run.DefaultEpochs(envs.TaskTSP)*c.StepsPerEpoch() {
+		t.Errorf("new tsp run has %d steps, want the authors' %d epochs of %d", c.Steps, run.DefaultEpochs(envs.TaskTSP), c.StepsPerEpoch())
 	}
 	if len(m.ctx.data.train.step) != 0 && m.ctx.data.train.step[0] > 50 {
 		t.Error("the new run shows the old run's data")
@@ -109,7 +109,7 @@ func TestReadOnlyView(t *testing.T) {
 	e, recs := runScripted(t, cfg, dir)
 	_ = e
 	// The scripted engine writes metrics.jsonl but not config.json.
-	if err := os.WriteFile(filepath.Join(dir, agent.ConfigFile), []byte(`{"task":"mwm","n":6,"seed":1,"steps":400,"batch":10,"train_size":1000}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, run.ConfigFile), []byte(`{"task":"mwm","n":6,"seed":1,"steps":400,"batch":10,"train_size":1000}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, err := openReplay(dir)
@@ -122,7 +122,7 @@ func TestReadOnlyView(t *testing.T) {
 	if got := len(m.ctx.data.train.step); got != 40 {
 		t.Errorf("replayed %d training summaries, want 40 (of %d records)", got, len(recs))
 	}
-	if m.ctx.status.State != agent.StateDone || m.ctx.status.Step != 400 {
+	if m.ctx.status.State != run.StateDone || m.ctx.status.Step != 400 {
 		t.Errorf("replay status %+v", m.ctx.status)
 	}
 	sc := screen(m)
@@ -216,24 +216,6 @@ func TestLayoutFits(t *testing.T) {
 	}
 }
 
-func TestHistoryReplay(t *testing.T) {
-	m := fixture(t, envs.TaskMWM, 10, 120, 36)
-	m.history = []agent.Record{
-		{Kind: agent.KindTrain, Step: 10, Train: &agent.Train{RewardMean: 1}},
-		{Kind: agent.KindTrain, Step: 20, Train: &agent.Train{RewardMean: 2}},
-		{Kind: agent.KindTrain, Step: 30, Train: &agent.Train{RewardMean: 3}},
-	}
-	m.ctx.data = newRunData()
-	e := &staticEngine{}
-	e.records = make(chan agent.Record, 1)
-	e.records <- agent.Record{Kind: agent.KindEvent, Step: 20, Event: &agent.Event{Event: agent.EventStart}}
-	m.engine = e
-	m.poll()
-	if got := m.ctx.data.train.step; len(got) != 1 || got[0] != 10 {
-		t.Errorf("history before step 20: %v", got)
-	}
-}
-
 func TestViewCache(t *testing.T) {
 	var c viewCache
 	calls := 0
@@ -259,7 +241,7 @@ func TestViewCache(t *testing.T) {
 	if m.reward.View(); m.reward.cache.key != key {
 		t.Error("the reward pane redrew without new data")
 	}
-	m.observe(agent.Record{Kind: agent.KindTrain, Step: 800, Train: &agent.Train{RewardMean: 0.9}})
+	m.observe(run.Record{Kind: run.KindTrain, Step: 800, Train: &run.Train{RewardMean: 0.9}})
 	if m.reward.View() == before {
 		t.Error("the reward pane did not redraw with new data")
 	}

@@ -8,8 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"spg-tui/agent"
 	"spg-tui/experiments"
+	"spg-tui/run"
 )
 
 // errReadOnly refuses changes to a run opened with --view.
@@ -93,9 +93,9 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Pause):
 		m.togglePause()
 	case key.Matches(k, m.keys.Penalty):
-		m.toggle(agent.FlagCriticPenalty)
+		m.toggle(run.FlagCriticPenalty)
 	case key.Matches(k, m.keys.Explore):
-		m.toggle(agent.FlagExploration)
+		m.toggle(run.FlagExploration)
 	case key.Matches(k, m.keys.Save):
 		m.checkpoint()
 	case key.Matches(k, m.keys.Export):
@@ -197,10 +197,10 @@ func (m *model) togglePause() {
 		return
 	}
 	switch m.ctx.status.State {
-	case agent.StatePaused:
+	case run.StatePaused:
 		m.engine.Resume()
 		m.info("resumed")
-	case agent.StateTraining, agent.StateStarting:
+	case run.StateTraining, run.StateStarting:
 		m.engine.Pause()
 		m.info("pausing at the next step (space resumes)")
 	default:
@@ -210,7 +210,7 @@ func (m *model) togglePause() {
 
 // pauseForAblation holds the main run while ablation runs use the cores.
 func (m *model) pauseForAblation() {
-	if !m.ctx.readOnly && m.ctx.status.State == agent.StateTraining {
+	if !m.ctx.readOnly && m.ctx.status.State == run.StateTraining {
 		m.engine.Pause()
 		m.info("ablation started; the main run is paused (space resumes it)")
 		return
@@ -248,7 +248,7 @@ func (m *model) quit() tea.Cmd {
 }
 
 // stopAll stops the engine and the ablation runner, if any, and waits for both up to timeout.
-func stopAll(eng agent.Engine, runner *experiments.Runner, timeout time.Duration) {
+func stopAll(eng run.Engine, runner *experiments.Runner, timeout time.Duration) {
 	deadline := time.After(timeout)
 	if eng != nil {
 		eng.Stop()

@@ -1,21 +1,19 @@
-// Package enginetest provides a scripted agent.Engine for testing the console and the ablation
+// Package enginetest provides a scripted run.Engine for testing the console and the ablation
 // runner without training anything. It emits the records a run would (a start event with
 // references, train summaries, validation evaluations with the Q scatter and samples, events),
-// on a synthetic learning curve, and honours every control as agent.Engine documents it. Like
+// on a synthetic learning curve, and honours every control as run.Engine documents it. Like
 // net/http/httptest, it is a production package so that tests of several packages can share it.
 package enginetest
 
 import (
 	"encoding/json"
-	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"spg-tui/agent"
+	"spg-tui/run"
 )
 
 // Options tune a scripted engine.
@@ -25,39 +23,39 @@ type Options struct {
 	// Buffer is the capacity of Records (64 when 0).
 	Buffer int
 	// Curve is the validation metric at a step; nil uses Metric.
-	Curve func(cfg agent.Config, step int) float64
+	Curve func(cfg run.Config, step int) float64
 	// Info overrides the run description when its Title is set.
-	Info agent.RunInfo
+	Info run.RunInfo
 }
 
 // Engine is a scripted training run. It is safe for concurrent use.
 type Engine struct {
 	opts    Options
-	info    agent.RunInfo
-	records chan agent.Record
+	info    run.RunInfo
+	records chan run.Record
 	done    chan struct{}
 	wake    chan struct{}
 	metrics *os.File // metrics.jsonl in the run directory, nil without one
 
 	mu      sync.Mutex
-	cfg     agent.Config
-	status  agent.Status
+	cfg     run.Config
+	status  run.Status
 	paused  bool
 	stop    bool
 	ckpt    bool
-	pending []agent.Event // set events, reported at the next step boundary
+	pending []run.Event // set events, reported at the next step boundary
 	err     error
 	rng     *rand.Rand
 }
 
 // Start validates cfg and starts a scripted run writing into dir (metrics.jsonl and
 // checkpoints/last); an empty dir writes nothing. Its signature is agent.StartRun's.
-func Start(cfg agent.Config, dir string) (agent.Engine, error) {
+func Start(cfg run.Config, dir string) (run.Engine, error) {
 	return New(cfg, dir, Options{})
 }
 
 // New is Start with options.
-func New(cfg agent.Config, dir string, opts Options) (*Engine, error) {
+func New(cfg run.Config, dir string, opts Options) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -69,17 +67,16 @@ func New(cfg agent.Config, dir string, opts Options) (*Engine, error) {
 	}
 	info := opts.Info
 	if info.Title == "" {
-		info = agent.RunInfo{Model: model(cfg.Task), Backend: "scripted", Seed: cfg.Seed,
-			Title: fmt.Sprintf("%s · %s-%d", model(cfg.Task), upper(cfg.Task), cfg.N)}
+		info = run.RunInfo{Model: run.ModelTitle(cfg), Backend: "scripted", Seed: cfg.Seed, Title: run.Title(cfg)}
 	}
 	info.Dir = dir
 	e := &Engine{
 		opts: opts, info: info, cfg: cfg,
-		records: make(chan agent.Record, opts.Buffer),
+		records: make(chan run.Record, opts.Buffer),
 		done:    make(chan struct{}),
 		wake:    make(chan struct{}, 1),
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 7)),
-		status:  agent.Status{State: agent.StateStarting, TotalSteps: cfg.Steps},
+		status:  run.Status{State: run.StateStarting, TotalSteps: cfg.Steps},
 	}
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -95,34 +92,34 @@ func New(cfg agent.Config, dir string, opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// Info implements agent.Engine.
-func (e *Engine) Info() agent.RunInfo { return e.info }
+// Info implements run.Engine.
+func (e *Engine) Info() run.RunInfo { return e.info }
 
-// Config implements agent.Engine.
-func (e *Engine) Config() agent.Config {
+// Config implements run.Engine.
+func (e *Engine) Config() run.Config {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cfg
 }
 
-// Status implements agent.Engine.
-func (e *Engine) Status() agent.Status {
+// Status implements run.Engine.
+func (e *Engine) Status() run.Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.status
 }
 
-// Records implements agent.Engine.
-func (e *Engine) Records() <-chan agent.Record { return e.records }
+// Records implements run.Engine.
+func (e *Engine) Records() <-chan run.Record { return e.records }
 
-// Pause implements agent.Engine.
+// Pause implements run.Engine.
 func (e *Engine) Pause() {
 	e.mu.Lock()
 	e.paused = true
 	e.mu.Unlock()
 }
 
-// Resume implements agent.Engine.
+// Resume implements run.Engine.
 func (e *Engine) Resume() {
 	e.mu.Lock()
 	e.paused = false
@@ -130,7 +127,7 @@ func (e *Engine) Resume() {
 	e.poke()
 }
 
-// Checkpoint implements agent.Engine.
+// Checkpoint implements run.Engine.
 func (e *Engine) Checkpoint() {
 	e.mu.Lock()
 	e.ckpt = true
@@ -138,7 +135,7 @@ func (e *Engine) Checkpoint() {
 	e.poke()
 }
 
-// Stop implements agent.Engine.
+// Stop implements run.Engine.
 func (e *Engine) Stop() {
 	e.mu.Lock()
 	e.stop = true
@@ -146,10 +143,10 @@ func (e *Engine) Stop() {
 	e.poke()
 }
 
-// Done implements agent.Engine.
+// Done implements run.Engine.
 func (e *Engine) Done() <-chan struct{} { return e.done }
 
-// Err implements agent.Engine.
+// Err implements run.Engine.
 func (e *Engine) Err() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -163,56 +160,30 @@ func (e *Engine) poke() {
 	}
 }
 
-// Set implements agent.Engine: the new value is checked with agent.Config.Validate and refused,
-// naming the parameter, when invalid.
+// Set implements run.Engine: the change is validated by run.Change, as the trainer does.
 func (e *Engine) Set(param string, value float64) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	c := e.cfg
-	var old float64
-	switch param {
-	case agent.ParamTau:
-		old, c.Tau = c.Tau, value
-	case agent.ParamSinkhornIters:
-		if value != math.Trunc(value) {
-			return fmt.Errorf("%s %g: must be a whole number", param, value)
-		}
-		old, c.SinkhornIters = float64(c.SinkhornIters), int(value)
-	case agent.ParamEpsilon:
-		old, c.EpsStart, c.EpsAnchor = c.Epsilon(e.status.Step), value, e.status.Step
-	case agent.ParamEpsEnd:
-		old, c.EpsEnd = c.EpsEnd, value
-	case agent.ParamEpsDecay:
-		old, c.EpsDecay = c.EpsDecay, value
-	case agent.ParamActorLR:
-		old, c.ActorLR = c.ActorLR, value
-	case agent.ParamCriticLR:
-		old, c.CriticLR = c.CriticLR, value
-	default:
-		return fmt.Errorf("unknown parameter %q", param)
-	}
-	if err := c.Validate(); err != nil {
-		return fmt.Errorf("%s %g refused: %v", param, value, err)
-	}
-	e.cfg = c
-	e.pending = append(e.pending, agent.Event{Event: agent.EventSet, Param: param, Old: old, New: value})
-	return nil
+	return e.change(param, value, func(c run.Config, step int) (run.Config, float64, error) {
+		return run.Change(c, param, value, step)
+	})
 }
 
-// SetFlag implements agent.Engine.
+// SetFlag implements run.Engine.
 func (e *Engine) SetFlag(flag string, on bool) error {
+	return e.change(flag, b2f(on), func(c run.Config, step int) (run.Config, float64, error) {
+		return run.ChangeSwitch(c, flag, on, step)
+	})
+}
+
+// change puts a validated change into force at once and reports it at the next step boundary.
+func (e *Engine) change(param string, value float64, validate func(run.Config, int) (run.Config, float64, error)) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var old bool
-	switch flag {
-	case agent.FlagCriticPenalty:
-		old, e.cfg.CriticPenalty = e.cfg.CriticPenalty, on
-	case agent.FlagExploration:
-		old, e.cfg.Exploration = e.cfg.Exploration, on
-	default:
-		return fmt.Errorf("unknown switch %q", flag)
+	c, old, err := validate(e.cfg, e.status.Step)
+	if err != nil {
+		return err
 	}
-	e.pending = append(e.pending, agent.Event{Event: agent.EventSet, Param: flag, Old: b2f(old), New: b2f(on)})
+	e.cfg = c
+	e.pending = append(e.pending, run.Event{Event: run.EventSet, Param: param, Old: old, New: value})
 	return nil
 }
 
@@ -233,7 +204,7 @@ func (e *Engine) epsilon() float64 {
 
 // emit sends r without ever blocking, counting it as dropped when the reader is behind, and
 // appends it to metrics.jsonl.
-func (e *Engine) emit(r agent.Record) {
+func (e *Engine) emit(r run.Record) {
 	if e.metrics != nil {
 		if b, err := json.Marshal(r); err == nil {
 			e.metrics.Write(append(b, '\n'))
@@ -248,21 +219,22 @@ func (e *Engine) emit(r agent.Record) {
 	}
 }
 
-func (e *Engine) event(step int, wall float64, ev agent.Event) {
-	e.emit(agent.Record{Kind: agent.KindEvent, Step: step, Wall: wall, Event: &ev})
+func (e *Engine) event(step int, wall float64, ev run.Event) {
+	e.emit(run.Record{Kind: run.KindEvent, Step: step, Wall: wall, Event: &ev})
 }
 
 func (e *Engine) loop() {
 	defer close(e.done)
+	defer close(e.records) // after the last record, before done
 	if e.metrics != nil {
 		defer e.metrics.Close()
 	}
 	start := time.Now()
 	wall := func() float64 { return time.Since(start).Seconds() }
 	cfg := e.Config()
-	e.event(0, 0, agent.Event{Event: agent.EventStart, References: References(cfg.Task, cfg.N)})
+	e.event(0, 0, run.Event{Event: run.EventStart, References: References(cfg.Task, cfg.N)})
 	e.mu.Lock()
-	e.status.State = agent.StateTraining
+	e.status.State = run.StateTraining
 	e.mu.Unlock()
 	for {
 		e.mu.Lock()
@@ -278,11 +250,11 @@ func (e *Engine) loop() {
 				e.fail(step, wall(), err)
 				return
 			}
-			e.event(step, wall(), agent.Event{Event: agent.EventCheckpoint, Message: "checkpoints/last"})
+			e.event(step, wall(), run.Event{Event: run.EventCheckpoint, Message: "checkpoints/last"})
 		}
 		if stop {
-			e.setState(agent.StateStopped)
-			e.event(step, wall(), agent.Event{Event: agent.EventStop})
+			e.setState(run.StateStopped)
+			e.event(step, wall(), run.Event{Event: run.EventStop})
 			return
 		}
 		if step >= total {
@@ -290,9 +262,9 @@ func (e *Engine) loop() {
 			return
 		}
 		if paused {
-			e.setState(agent.StatePaused)
+			e.setState(run.StatePaused)
 			<-e.wake
-			e.setState(agent.StateTraining)
+			e.setState(run.StateTraining)
 			continue
 		}
 		e.step(step+1, wall())
@@ -302,7 +274,7 @@ func (e *Engine) loop() {
 	}
 }
 
-func (e *Engine) setState(s agent.State) {
+func (e *Engine) setState(s run.State) {
 	e.mu.Lock()
 	e.status.State = s
 	e.mu.Unlock()
@@ -310,17 +282,17 @@ func (e *Engine) setState(s agent.State) {
 
 func (e *Engine) fail(step int, wall float64, err error) {
 	e.mu.Lock()
-	e.err, e.status.State = err, agent.StateFailed
+	e.err, e.status.State = err, run.StateFailed
 	e.mu.Unlock()
-	e.event(step, wall, agent.Event{Event: agent.EventError, Message: err.Error()})
+	e.event(step, wall, run.Event{Event: run.EventError, Message: err.Error()})
 }
 
 func (e *Engine) finish(step int, wall float64) {
 	cfg := e.Config()
-	ev := agent.Eval{Split: "test", MetricName: MetricName(cfg.Task), Metric: e.opts.Curve(cfg, step)}
-	e.emit(agent.Record{Kind: agent.KindEval, Step: step, Wall: wall, Eval: &ev})
-	e.setState(agent.StateDone)
-	e.event(step, wall, agent.Event{Event: agent.EventDone})
+	ev := run.Eval{Split: "test", MetricName: MetricName(cfg.Task), Metric: e.opts.Curve(cfg, step)}
+	e.emit(run.Record{Kind: run.KindEval, Step: step, Wall: wall, Eval: &ev})
+	e.setState(run.StateDone)
+	e.event(step, wall, run.Event{Event: run.EventDone})
 }
 
 func (e *Engine) checkpoint(step int) error {
@@ -332,8 +304,8 @@ func (e *Engine) checkpoint(step int) error {
 		return err
 	}
 	b, err := json.Marshal(struct {
-		Step   int          `json:"step"`
-		Config agent.Config `json:"config"`
+		Step   int        `json:"step"`
+		Config run.Config `json:"config"`
 	}{step, e.Config()})
 	if err != nil {
 		return err
@@ -353,9 +325,9 @@ func (e *Engine) step(s int, wall float64) {
 	cfg, eps := e.cfg, e.epsilon()
 	e.mu.Unlock()
 	if s%cfg.LogEvery == 0 {
-		e.emit(agent.Record{Kind: agent.KindTrain, Step: s, Wall: wall, Train: e.train(cfg, s, eps)})
+		e.emit(run.Record{Kind: run.KindTrain, Step: s, Wall: wall, Train: e.train(cfg, s, eps)})
 	}
 	if s%cfg.EvalEvery == 0 || s == cfg.Steps {
-		e.emit(agent.Record{Kind: agent.KindEval, Step: s, Wall: wall, Eval: e.eval(cfg, s)})
+		e.emit(run.Record{Kind: run.KindEval, Step: s, Wall: wall, Eval: e.eval(cfg, s)})
 	}
 }

@@ -4,32 +4,14 @@ import (
 	"errors"
 	"math"
 
-	"spg-tui/agent"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
-
-// model and upper name a run as the trainer does.
-func model(t envs.Task) string {
-	if t == envs.TaskMWM {
-		return "SPG+Matching"
-	}
-	return "SPG+Sequential"
-}
-
-func upper(t envs.Task) string {
-	switch t {
-	case envs.TaskMWM:
-		return "MWM"
-	case envs.TaskTSP:
-		return "TSP"
-	}
-	return "Sort"
-}
 
 // Metric is the default synthetic validation curve: it rises from the random baseline towards
 // the optimum faster and higher for a smaller tau, more slowly without the critic penalty, and
 // wobbles by seed, so that ablations over those settings differ visibly.
-func Metric(cfg agent.Config, step int) float64 {
+func Metric(cfg run.Config, step int) float64 {
 	refs := References(cfg.Task, cfg.N)
 	lo, hi := refs["random"], refs["optimal"]
 	rate := 800.0 * (1 + 4*cfg.Tau)
@@ -41,32 +23,29 @@ func Metric(cfg agent.Config, step int) float64 {
 	return lo + (hi-lo)*(frac+wobble)
 }
 
-// References are the baselines a start event carries, in the units of the task's metric.
+// References are the baselines a start event carries, in the units of the task's metric:
+// made-up values near those of real runs.
 func References(task envs.Task, n int) map[string]float64 {
-	switch task {
-	case envs.TaskMWM:
+	return scriptedReferences[task](n)
+}
+
+var scriptedReferences = map[envs.Task]func(n int) map[string]float64{
+	envs.TaskMWM: func(int) map[string]float64 {
 		return map[string]float64{"random": 0.72, "greedy": 0.97, "optimal": 1}
-	case envs.TaskTSP:
+	},
+	envs.TaskTSP: func(n int) map[string]float64 {
 		opt := 0.7124 * math.Sqrt(float64(n))
 		return map[string]float64{"random": 0.52 * float64(n), "nn": 1.25 * opt, "2opt": 1.05 * opt, "optimal": opt}
-	}
-	return map[string]float64{"random": 0, "optimal": 1}
+	},
+	envs.TaskSort: func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
 }
 
 // MetricName is the name of the task's evaluation metric.
-func MetricName(task envs.Task) string {
-	switch task {
-	case envs.TaskMWM:
-		return "optimality_ratio"
-	case envs.TaskTSP:
-		return "tour_length"
-	}
-	return "kendall_tau"
-}
+func MetricName(task envs.Task) string { return envs.MustFacts(task).Metric.Name }
 
 // train is the synthetic training summary of step s: a noisy reward following the curve, and
 // critic losses whose penalty grows when the penalty is off.
-func (e *Engine) train(cfg agent.Config, s int, eps float64) *agent.Train {
+func (e *Engine) train(cfg run.Config, s int, eps float64) *run.Train {
 	m := e.opts.Curve(cfg, s)
 	noise := func(scale float64) float64 { return scale * (e.rng.Float64() - 0.5) }
 	hard := 0.02*math.Exp(-float64(s)/2000) + 0.002 + noise(0.002)
@@ -74,7 +53,7 @@ func (e *Engine) train(cfg agent.Config, s int, eps float64) *agent.Train {
 	if !cfg.CriticPenalty {
 		pen = 0.05 * (1 - math.Exp(-float64(s)/1000))
 	}
-	t := &agent.Train{
+	t := &run.Train{
 		RewardMean: 0.6*m + noise(0.03), RewardStd: 0.05,
 		CriticHard: hard, CriticPenalty: pen, ActorLoss: -m,
 		QHard: 0.6 * m, QSoft: 0.6*m + pen, Birkhoff: 0.9, Epsilon: eps,
@@ -92,9 +71,9 @@ func (e *Engine) train(cfg agent.Config, s int, eps float64) *agent.Train {
 
 // eval is the synthetic validation of step s: the curve's metric, a Q scatter that hugs the
 // diagonal with the penalty and drifts off it without, and samples.
-func (e *Engine) eval(cfg agent.Config, s int) *agent.Eval {
+func (e *Engine) eval(cfg run.Config, s int) *run.Eval {
 	m := e.opts.Curve(cfg, s)
-	ev := &agent.Eval{Split: "val", MetricName: MetricName(cfg.Task), Metric: m, EvalReward: 0.6 * m}
+	ev := &run.Eval{Split: "val", MetricName: MetricName(cfg.Task), Metric: m, EvalReward: 0.6 * m}
 	const states = 100
 	drift := 0.02
 	if !cfg.CriticPenalty {
@@ -113,7 +92,7 @@ func (e *Engine) eval(cfg agent.Config, s int) *agent.Eval {
 
 // samples are the first validation instances, each solved exactly and by the optimal solution
 // perturbed by swaps that become rarer as training goes on.
-func (e *Engine) samples(cfg agent.Config, s int) []agent.Sample {
+func (e *Engine) samples(cfg run.Config, s int) []run.Sample {
 	env, err := envs.New(cfg.Task, cfg.N)
 	if err != nil {
 		return nil
@@ -123,7 +102,7 @@ func (e *Engine) samples(cfg agent.Config, s int) []agent.Sample {
 		solver = "2opt"
 	}
 	seed := envs.SplitSeed(cfg.Seed, envs.Validation)
-	out := make([]agent.Sample, 0, 4)
+	out := make([]run.Sample, 0, 4)
 	for i := range 4 {
 		inst := env.Generate(seed, i)
 		opt, err := env.Solve(solver, inst, e.rng)
@@ -138,7 +117,7 @@ func (e *Engine) samples(cfg agent.Config, s int) []agent.Sample {
 			a, b := e.rng.IntN(cfg.N), e.rng.IntN(cfg.N)
 			perm[a], perm[b] = perm[b], perm[a]
 		}
-		out = append(out, agent.Sample{Index: i, Instance: inst, Perm: perm, Objective: env.Objective(inst, perm),
+		out = append(out, run.Sample{Index: i, Instance: inst, Perm: perm, Objective: env.Objective(inst, perm),
 			OptPerm: opt, OptObjective: env.Objective(inst, opt), OptSolverName: solver})
 	}
 	return out

@@ -1,12 +1,11 @@
-// Package agent is the SPG learner: the SPG+Matching and SPG+Sequential actor-critic networks as
-// gorgonia graphs over fused kernels, the training loop of the paper's Algorithm 1, its replay
-// buffer, live control, metrics and checkpoints.
-package agent
+package run
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"spg-tui/envs"
 )
@@ -17,6 +16,10 @@ type Config struct {
 	Task envs.Task `json:"task"`
 	N    int       `json:"n"`
 	Seed uint64    `json:"seed"`
+	// Model names the learner (see Models). Runs written before models were named have none:
+	// reading their config.json or checkpoints gives them their task's default, the model they
+	// trained.
+	Model string `json:"model"`
 
 	// Steps is the run's total number of training steps; a resumed run stops at the same step.
 	Steps int `json:"steps"`
@@ -58,10 +61,11 @@ type Config struct {
 	LogEvery  int `json:"log_every"`
 }
 
-// DefaultConfig returns the paper's settings for task at size n.
+// DefaultConfig returns the paper's settings for task at size n, with the task's default model
+// and that model's defaults.
 func DefaultConfig(task envs.Task, n int) Config {
-	return Config{
-		Task: task, N: n, Seed: 1,
+	c := Config{
+		Task: task, N: n, Seed: 1, Model: DefaultModel(task),
 		Batch: 128, Buffer: 1_000_000, BufferMem: 4 << 30,
 		TrainSize: envs.DefaultTrainSize, ValSize: envs.DefaultValSize, TestSize: envs.DefaultTestSize,
 		ActorLR: 1e-5, CriticLR: 2e-4, LRDecay: 0.95, LRDecayEvery: 5000,
@@ -71,6 +75,23 @@ func DefaultConfig(task envs.Task, n int) Config {
 		CriticPenalty: true, Exploration: true,
 		EvalEvery: 500, LogEvery: 50,
 	}
+	if m, err := ModelNamed(c.Model); err == nil && m.Defaults != nil {
+		m.Defaults(&c)
+	}
+	return c
+}
+
+// UnmarshalJSON decodes a configuration; one written before models were named (config.json or
+// a checkpoint of an older run) gets its task's default model, the one that run trained.
+func (c *Config) UnmarshalJSON(data []byte) error {
+	type plain Config
+	if err := json.Unmarshal(data, (*plain)(c)); err != nil {
+		return err
+	}
+	if c.Model == "" {
+		c.Model = DefaultModel(c.Task)
+	}
+	return nil
 }
 
 // StepsPerEpoch is one pass over the training set: TrainSize / Batch (3,906 at the defaults).
@@ -100,6 +121,13 @@ const MaxN = 255
 func (c Config) Validate() error {
 	if _, err := envs.New(c.Task, max(c.N, 1)); err != nil {
 		return fmt.Errorf("task: %v", err)
+	}
+	m, err := ModelNamed(c.Model)
+	if err != nil {
+		return fmt.Errorf("model: %v", err)
+	}
+	if !m.Supports(c.Task) {
+		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks))
 	}
 	checks := []struct {
 		bad  bool
@@ -142,6 +170,14 @@ func (c Config) Validate() error {
 		return errors.New("eps-end must not exceed eps-start")
 	}
 	return nil
+}
+
+func taskList(tasks []envs.Task) string {
+	s := make([]string, len(tasks))
+	for i, t := range tasks {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
 }
 
 func inUnit(x float64) bool { return x >= 0 && x <= 1 }

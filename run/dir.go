@@ -1,4 +1,4 @@
-package agent
+package run
 
 import (
 	"bufio"
@@ -28,14 +28,14 @@ const (
 	BestCheckpoint = "checkpoints/best"
 	// ResultFile holds the test-set evaluation of a finished run.
 	ResultFile = "result.json"
-	// cacheDir holds the reference solutions of the validation and test sets.
-	cacheDir = "cache"
+	// CacheDir holds the reference solutions of the validation and test sets.
+	CacheDir = "cache"
 )
 
-// writeAtomic replaces path with what fn writes, so that readers see the old content or the new,
+// WriteAtomic replaces path with what fn writes, so that readers see the old content or the new,
 // never a torn file: fn writes a temporary file in the same directory, which is synced and
 // renamed over path, and the directory is synced. On any error path is left untouched.
-func writeAtomic(path string, fn func(w io.Writer) error) (err error) {
+func WriteAtomic(path string, fn func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -76,20 +76,20 @@ func writeAtomic(path string, fn func(w io.Writer) error) (err error) {
 	return d.Sync()
 }
 
-// writeJSONAtomic writes v as indented JSON to path, atomically.
-func writeJSONAtomic(path string, v any) error {
+// WriteJSONAtomic writes v as indented JSON to path, atomically.
+func WriteJSONAtomic(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, func(w io.Writer) error {
+	return WriteAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	})
 }
 
-// readJSON decodes the JSON file at path into v.
-func readJSON(path string, v any) error {
+// ReadJSON decodes the JSON file at path into v.
+func ReadJSON(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -103,14 +103,14 @@ func readJSON(path string, v any) error {
 // ReadRunConfig reads the configuration of the run in dir (its config.json).
 func ReadRunConfig(dir string) (Config, error) {
 	var cfg Config
-	err := readJSON(filepath.Join(dir, ConfigFile), &cfg)
+	err := ReadJSON(filepath.Join(dir, ConfigFile), &cfg)
 	return cfg, err
 }
 
-// prepareRunDir makes dir ready for a new run of cfg. It creates dir if needed; a non-empty dir
+// PrepareDir makes dir ready for a new run of cfg. It creates dir if needed; a non-empty dir
 // is accepted only if it holds a run of the same configuration (Steps aside). It reports whether
 // that run has a checkpoint to continue from.
-func prepareRunDir(dir string, cfg Config) (resumable bool, err error) {
+func PrepareDir(dir string, cfg Config) (resumable bool, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
 	}
@@ -136,12 +136,12 @@ func prepareRunDir(dir string, cfg Config) (resumable bool, err error) {
 			return false, err
 		}
 	}
-	for _, sub := range []string{filepath.Dir(LastCheckpoint), cacheDir} {
+	for _, sub := range []string{filepath.Dir(LastCheckpoint), CacheDir} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return false, err
 		}
 	}
-	return false, writeJSONAtomic(filepath.Join(dir, ConfigFile), cfg)
+	return false, WriteJSONAtomic(filepath.Join(dir, ConfigFile), cfg)
 }
 
 // configDiff names the first JSON field in which a and b differ, Steps aside; "" if none.
@@ -156,10 +156,10 @@ func configDiff(a, b Config) string {
 	return ""
 }
 
-// truncateMetrics drops the lines of dir's metrics.jsonl made after step (a run that died after
+// TruncateMetrics drops the lines of dir's metrics.jsonl made after step (a run that died after
 // its last checkpoint) and a torn last line, so that a resume appends exactly where the
 // checkpoint left off. The file is rewritten atomically, and only if something is dropped.
-func truncateMetrics(dir string, step int) error {
+func TruncateMetrics(dir string, step int) error {
 	path := filepath.Join(dir, MetricsFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -183,7 +183,7 @@ func truncateMetrics(dir string, step int) error {
 	if !dropped {
 		return nil
 	}
-	return writeAtomic(path, func(w io.Writer) error {
+	return WriteAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(kept.Bytes())
 		return err
 	})

@@ -1,4 +1,4 @@
-package agent
+package run
 
 import "time"
 
@@ -33,7 +33,7 @@ type Status struct {
 
 // RunInfo describes a run; it does not change while the run goes on.
 type RunInfo struct {
-	Model   string // "SPG+Matching" or "SPG+Sequential"
+	Model   string // the model's title: "SPG+Matching"
 	Title   string // e.g. "SPG+Matching · MWM-20"
 	Backend string // the BLAS in use, e.g. "OpenBLAS (SkylakeX)"
 	Dir     string // run directory
@@ -41,23 +41,6 @@ type RunInfo struct {
 	// BufferCapacity is the replay buffer's capacity after the memory budget was applied.
 	BufferCapacity int
 }
-
-// Live hyperparameters accepted by Engine.Set.
-const (
-	ParamTau           = "tau"
-	ParamSinkhornIters = "sinkhorn-iters"
-	ParamEpsilon       = "epsilon"
-	ParamEpsEnd        = "eps-end"
-	ParamEpsDecay      = "eps-decay"
-	ParamActorLR       = "actor-lr"
-	ParamCriticLR      = "critic-lr"
-)
-
-// Live switches accepted by Engine.SetFlag.
-const (
-	FlagCriticPenalty = "critic-penalty"
-	FlagExploration   = "exploration"
-)
 
 // Engine is a training run in its own goroutine, as the console drives it. Every method returns
 // at once: requests are applied between training steps and reported as event records, and the
@@ -70,17 +53,20 @@ type Engine interface {
 	// Status returns the run's progress.
 	Status() Status
 	// Records streams train, eval and event records through a bounded buffer; when the reader
-	// falls behind, records are dropped (counted in Status.Dropped), never waited for.
+	// falls behind, records are dropped (counted in Status.Dropped), never waited for. A resumed
+	// run first sends the records it kept from before (its metrics.jsonl). The channel is closed
+	// after the run's last record, before Done is closed; read it with Drain or Follow.
 	Records() <-chan Record
 	// Pause and Resume hold and release training between steps.
 	Pause()
 	Resume()
 	// Checkpoint asks for checkpoints/last to be written at the next step boundary.
 	Checkpoint()
-	// Set changes a live hyperparameter (the Param constants). The value is validated at once: an
+	// Set changes a live parameter (see Params). The value is validated at once, by Change: an
 	// invalid one is refused with an error naming the parameter, and the old value stays.
 	Set(param string, value float64) error
-	// SetFlag switches the critic penalty or exploration on or off (the Flag constants).
+	// SetFlag switches a live switch (a Params entry of kind Switch: the critic penalty,
+	// exploration) on or off.
 	SetFlag(flag string, on bool) error
 	// Stop asks the run to checkpoint and end; Done is closed once it has.
 	Stop()

@@ -1,4 +1,4 @@
-package agent
+package run
 
 import (
 	"errors"
@@ -11,16 +11,14 @@ import (
 	"spg-tui/envs"
 )
 
-// DefaultEpochs is the length of the authors' runs: 20 epochs for sort, 40 for tsp, 100 for
-// mwm. A run given neither --steps nor --epochs trains that long.
+// DefaultEpochs is the length of the authors' runs on task (envs.Facts.DefaultEpochs): 20
+// epochs for sort, 40 for tsp, 100 for mwm. A run given neither --steps nor --epochs trains
+// that long. It is 0 for an unknown task.
 func DefaultEpochs(task envs.Task) int {
-	switch task {
-	case envs.TaskSort:
-		return 20
-	case envs.TaskTSP:
-		return 40
+	if f, err := envs.FactsOf(task); err == nil {
+		return f.DefaultEpochs
 	}
-	return 100
+	return 0
 }
 
 // RegisterFlags registers every training flag on fs, writing into cfg (its values are the
@@ -29,6 +27,7 @@ func DefaultEpochs(task envs.Task) int {
 func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: mwm, tsp or sort")
 	fs.IntVar(&cfg.N, "n", cfg.N, "problem size, 2 to 255")
+	model := fs.String("model", "", "`MODEL` to train: "+modelNames()+" (default: the paper's SPG architecture for the task)")
 	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "the run's total training steps (default: the authors' 20 epochs for sort, 40 for tsp, 100 for mwm)")
 	epochs := fs.Float64("epochs", 0, "the run's total in epochs (passes over the training set), instead of --steps")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the data, the networks, exploration and sampling")
@@ -55,6 +54,12 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	return func() error {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if _, err := envs.FactsOf(cfg.Task); err != nil {
+			return fmt.Errorf("task: %v", err)
+		}
+		if err := applyModel(fs, cfg, *model); err != nil {
+			return err
+		}
 		switch {
 		case set["steps"] && set["epochs"]:
 			return errors.New("--steps and --epochs are exclusive")
@@ -73,6 +78,39 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		}
 		return cfg.Validate()
 	}
+}
+
+// applyModel sets the model named by --model (the task's default when empty) and its default
+// hyperparameters, under the flags given explicitly.
+func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
+	if name == "" {
+		name = DefaultModel(cfg.Task)
+	}
+	m, err := ModelNamed(name)
+	if err != nil {
+		return fmt.Errorf("model: %v", err)
+	}
+	cfg.Model = name
+	if m.Defaults == nil {
+		return nil
+	}
+	m.Defaults(cfg)
+	// The flags given win over the model's defaults: set them again.
+	var err2 error
+	fs.Visit(func(f *flag.Flag) {
+		if err := f.Value.Set(f.Value.String()); err != nil && err2 == nil {
+			err2 = fmt.Errorf("--%s: %v", f.Name, err)
+		}
+	})
+	return err2
+}
+
+func modelNames() string {
+	names := make([]string, len(Models))
+	for i, m := range Models {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // taskFlag is a flag.Value for envs.Task.
@@ -138,11 +176,11 @@ func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
 				first = fmt.Errorf("epochs %s: must be > 0", v)
 			}
 			steps = max(1, int(math.Round(e*float64(cfg.StepsPerEpoch()))))
-		case "task", "n", "seed":
+		case "task", "n", "seed", "model":
 			want := map[string]string{"task": string(cfg.Task), "n": strconv.Itoa(cfg.N),
-				"seed": strconv.FormatUint(cfg.Seed, 10)}[f.Name]
+				"seed": strconv.FormatUint(cfg.Seed, 10), "model": cfg.Model}[f.Name]
 			if v != want {
-				first = fmt.Errorf("--%s %s: the run in %s is %s n = %d, seed %d", f.Name, v, dir, cfg.Task, cfg.N, cfg.Seed)
+				first = fmt.Errorf("--%s %s: the run in %s is %s n = %d, seed %d, model %s", f.Name, v, dir, cfg.Task, cfg.N, cfg.Seed, cfg.Model)
 			}
 		default:
 			first = fmt.Errorf("--%s cannot change on --resume: the run keeps its configuration (the console changes it live)", f.Name)

@@ -1,0 +1,76 @@
+package run
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"spg-tui/envs"
+)
+
+// Model describes a learner a run can train. Its networks are built by the engine (agent
+// registers a constructor under the same Name); this side of the contract holds what the
+// command line, the console and the experiments need to know without building anything.
+type Model struct {
+	// Name is how --model and config.json name it: "spg-matching".
+	Name string
+	// Title is how titles show it: "SPG+Matching".
+	Title string
+	// Tasks are the tasks it can learn.
+	Tasks []envs.Task
+	// Defaults sets the model's default hyperparameters on the paper's (DefaultConfig); nil
+	// keeps the paper's.
+	Defaults func(c *Config)
+}
+
+// Models lists every model. For each task, the first model that supports it is the task's
+// default: the paper's SPG architecture.
+var Models = []Model{
+	{Name: "spg-matching", Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
+	{Name: "spg-sequential", Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
+}
+
+// ModelNamed returns the model called name.
+func ModelNamed(name string) (Model, error) {
+	for _, m := range Models {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Models))
+	for i, m := range Models {
+		names[i] = m.Name
+	}
+	return Model{}, fmt.Errorf("unknown model %q (want %s)", name, strings.Join(names, ", "))
+}
+
+// DefaultModel is the name of the paper's architecture for task, "" for an unknown task.
+func DefaultModel(task envs.Task) string {
+	for _, m := range Models {
+		if m.Supports(task) {
+			return m.Name
+		}
+	}
+	return ""
+}
+
+// Supports reports whether the model can learn task.
+func (m Model) Supports(task envs.Task) bool { return slices.Contains(m.Tasks, task) }
+
+// ModelTitle is the title of the model a configuration trains ("SPG+Matching"), its name when
+// the model is unknown.
+func ModelTitle(c Config) string {
+	if m, err := ModelNamed(c.Model); err == nil {
+		return m.Title
+	}
+	return c.Model
+}
+
+// Title names a run as the paper would: "SPG+Matching · MWM-20".
+func Title(c Config) string {
+	name := string(c.Task)
+	if f, err := envs.FactsOf(c.Task); err == nil {
+		name = f.Name
+	}
+	return fmt.Sprintf("%s · %s-%d", ModelTitle(c), name, c.N)
+}

@@ -1,0 +1,140 @@
+package run
+
+import (
+	"fmt"
+	"math"
+)
+
+// Names of the live parameters (Engine.Set) and switches (Engine.SetFlag).
+const (
+	ParamTau           = "tau"
+	ParamSinkhornIters = "sinkhorn-iters"
+	ParamEpsilon       = "epsilon"
+	ParamEpsEnd        = "eps-end"
+	ParamEpsDecay      = "eps-decay"
+	ParamActorLR       = "actor-lr"
+	ParamCriticLR      = "critic-lr"
+	FlagCriticPenalty  = "critic-penalty"
+	FlagExploration    = "exploration"
+)
+
+// ParamKind is what values a live parameter takes and how the console steps it.
+type ParamKind int
+
+// The kinds of live parameters.
+const (
+	Ladder ParamKind = iota // a positive number, stepped along the 1-2-5 ladder
+	Whole                   // a whole number, stepped by 1
+	Linear                  // a number, stepped by Param.Step
+	Switch                  // on (1) or off (0)
+)
+
+// Param is a parameter that can change while a run trains. Its valid range is that of its
+// Config field, which Config.Validate checks: Change validates the whole configuration with
+// the new value in it, the one validation every engine uses.
+type Param struct {
+	// Name is how Engine.Set, set events and metrics.jsonl name it.
+	Name string
+	// Label is its row in the console's parameter panel; "" keeps it out of the panel.
+	Label string
+	// Short names it in event lines (Name when empty).
+	Short string
+	Kind  ParamKind
+	// Step is a Linear parameter's step.
+	Step float64
+	// Get reads the value in force at step from c.
+	Get func(c *Config, step int) float64
+	// Set writes v into c as a change made at step.
+	Set func(c *Config, v float64, step int)
+}
+
+// Params lists the live parameters, in the order of the console's panel.
+var Params = []Param{
+	{Name: ParamTau, Label: "tau", Kind: Ladder,
+		Get: func(c *Config, _ int) float64 { return c.Tau },
+		Set: func(c *Config, v float64, _ int) { c.Tau = v }},
+	{Name: ParamSinkhornIters, Label: "L (Sinkhorn)", Kind: Whole,
+		Get: func(c *Config, _ int) float64 { return float64(c.SinkhornIters) },
+		Set: func(c *Config, v float64, _ int) { c.SinkhornIters = int(v) }},
+	// Epsilon is the schedule's value at the step; a change re-anchors the schedule there, so
+	// that it decays linearly from the new value. Whether it is used is the exploration
+	// switch's business.
+	{Name: ParamEpsilon, Label: "epsilon", Kind: Linear, Step: 0.05,
+		Get: func(c *Config, step int) float64 { return c.Epsilon(step) },
+		Set: func(c *Config, v float64, step int) { c.EpsStart, c.EpsAnchor = v, step }},
+	{Name: ParamActorLR, Label: "actor LR", Kind: Ladder,
+		Get: func(c *Config, _ int) float64 { return c.ActorLR },
+		Set: func(c *Config, v float64, _ int) { c.ActorLR = v }},
+	{Name: ParamCriticLR, Label: "critic LR", Kind: Ladder,
+		Get: func(c *Config, _ int) float64 { return c.CriticLR },
+		Set: func(c *Config, v float64, _ int) { c.CriticLR = v }},
+	{Name: FlagCriticPenalty, Label: "critic penalty", Short: "penalty", Kind: Switch,
+		Get: func(c *Config, _ int) float64 { return b2f(c.CriticPenalty) },
+		Set: func(c *Config, v float64, _ int) { c.CriticPenalty = v != 0 }},
+	{Name: FlagExploration, Label: "exploration", Kind: Switch,
+		Get: func(c *Config, _ int) float64 { return b2f(c.Exploration) },
+		Set: func(c *Config, v float64, _ int) { c.Exploration = v != 0 }},
+	{Name: ParamEpsEnd, Kind: Linear, Step: 0.01,
+		Get: func(c *Config, _ int) float64 { return c.EpsEnd },
+		Set: func(c *Config, v float64, _ int) { c.EpsEnd = v }},
+	{Name: ParamEpsDecay, Kind: Linear, Step: 0.01,
+		Get: func(c *Config, _ int) float64 { return c.EpsDecay },
+		Set: func(c *Config, v float64, _ int) { c.EpsDecay = v }},
+}
+
+// ParamNamed returns the live parameter called name.
+func ParamNamed(name string) (Param, bool) {
+	for _, p := range Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// ShortName is how event lines name the parameter.
+func (p Param) ShortName() string {
+	if p.Short != "" {
+		return p.Short
+	}
+	return p.Name
+}
+
+// Change returns c with the live parameter name set to v by a change at step, and the value it
+// replaces. An unknown name, a value the field cannot hold (a fraction for a whole number,
+// anything but 0 or 1 for a switch) or a configuration that no longer validates is refused
+// with an error naming the parameter.
+func Change(c Config, name string, v float64, step int) (Config, float64, error) {
+	p, ok := ParamNamed(name)
+	if !ok {
+		return c, 0, fmt.Errorf("unknown parameter %q", name)
+	}
+	switch {
+	case p.Kind == Whole && (v != math.Trunc(v) || v < 1 || v > math.MaxInt32):
+		return c, 0, fmt.Errorf("%s %g: must be a whole number >= 1", name, v)
+	case p.Kind == Switch && v != 0 && v != 1:
+		return c, 0, fmt.Errorf("%s %g: must be 0 (off) or 1 (on)", name, v)
+	}
+	next := c
+	old := p.Get(&next, step)
+	p.Set(&next, v, step)
+	if err := next.Validate(); err != nil {
+		return c, 0, fmt.Errorf("%s %g refused: %v", name, v, err)
+	}
+	return next, old, nil
+}
+
+// ChangeSwitch is Change for a switch: it refuses names that are not switches.
+func ChangeSwitch(c Config, name string, on bool, step int) (Config, float64, error) {
+	if p, ok := ParamNamed(name); !ok || p.Kind != Switch {
+		return c, 0, fmt.Errorf("unknown switch %q", name)
+	}
+	return Change(c, name, b2f(on), step)
+}
+
+func b2f(on bool) float64 {
+	if on {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,53 @@
+package run
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// ProgressLine is a one-line human summary of a record of a run of total steps, as the train
+// command prints it; "" for records not worth a line (checkpoints).
+func ProgressLine(rec Record, total int) string {
+	switch {
+	case rec.Train != nil:
+		tr := rec.Train
+		return fmt.Sprintf("step %d/%d: reward %.4g ± %.3g, critic %.4g (hard %.4g, penalty %.4g), actor %.4g, Q %.4g/%.4g, birkhoff %.3f, eps %.3f, %.1f steps/s",
+			rec.Step, total, tr.RewardMean, tr.RewardStd, tr.CriticLoss, tr.CriticHard, tr.CriticPenalty,
+			tr.ActorLoss, tr.QHard, tr.QSoft, tr.Birkhoff, tr.Epsilon, tr.StepsPerSec)
+	case rec.Eval != nil:
+		ev := rec.Eval
+		s := fmt.Sprintf("%s at step %d: %s %.4f, reward %.4g", ev.Split, rec.Step, ev.MetricName, ev.Metric, ev.EvalReward)
+		if ev.RatioOfMeans != 0 {
+			s += fmt.Sprintf(" (median %.4f, ratio of means %.4f)", ev.RatioMedian, ev.RatioOfMeans)
+		}
+		if ev.Gap != 0 {
+			s += fmt.Sprintf(", gap %.2f%%", 100*ev.Gap)
+		}
+		if ev.Best {
+			s += ", best so far"
+		}
+		return s
+	case rec.Event != nil:
+		ev := rec.Event
+		switch ev.Event {
+		case EventCheckpoint:
+			return ""
+		case EventSet:
+			return fmt.Sprintf("step %d: %s %g -> %g", rec.Step, ev.Param, ev.Old, ev.New)
+		case EventStart:
+			keys := slices.Sorted(maps.Keys(ev.References))
+			refs := make([]string, len(keys))
+			for i, k := range keys {
+				refs[i] = fmt.Sprintf("%s %.4f", k, ev.References[k])
+			}
+			return fmt.Sprintf("start: %s; validation references: %s", ev.Message, strings.Join(refs, ", "))
+		}
+		if ev.Message != "" {
+			return fmt.Sprintf("%s: %s", ev.Event, ev.Message)
+		}
+		return fmt.Sprintf("%s at step %d", ev.Event, rec.Step)
+	}
+	return ""
+}
