@@ -275,7 +275,13 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		}
 	}()
 	enc := json.NewEncoder(stdout)
+	// The history a resumed run sends first was printed by the sessions that made it.
+	skip := info.History
 	run.Follow(eng.Records(), func(rec run.Record) {
+		if skip > 0 {
+			skip--
+			return
+		}
 		if jsonOut {
 			enc.Encode(rec)
 		}

@@ -252,6 +252,35 @@ func TestTrainEvalResumeCLI(t *testing.T) {
 	}
 }
 
+// A run written by the version before the run contract moved to package run resumes from the
+// command line; --json prints only the records of this session, as before.
+func TestResumeRunOfThePreviousVersionCLI(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mwm5")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "prev-run", "mwm5"))); err != nil {
+		t.Fatal(err)
+	}
+	cmd := spgTUI("train", "--resume", dir, "--steps", "30", "--model", "spg-matching", "--json")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("resume: %v: %s", err, errOut.String())
+	}
+	recs, err := run.DecodeRecords(&out)
+	want, _ := run.ReadRecords(filepath.Join("testdata", "prev-run", "mwm5.resumed-to-30.jsonl"))
+	if err != nil || len(recs) != len(want) || recs[0].Event == nil || recs[0].Event.Event != run.EventStart {
+		t.Errorf("--json printed %d records (want %d, from the start event), %v", len(recs), len(want), err)
+	}
+	if strings.Count(errOut.String(), "start:") != 1 || !strings.Contains(errOut.String(), "resumed at step 20") {
+		t.Errorf("progress:\n%s", errOut.String())
+	}
+	cmd = spgTUI("train", "--resume", dir, "--steps", "40", "--model", "spg-sequential")
+	errOut.Reset()
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err == nil || !strings.Contains(errOut.String(), "--model spg-sequential: the run in") {
+		t.Errorf("a resume with another model: %v: %s", err, errOut.String())
+	}
+}
+
 func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")

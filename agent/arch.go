@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"slices"
 
 	G "gorgonia.org/gorgonia"
@@ -12,8 +13,6 @@ import (
 // arch is one of the paper's two actor-critic architectures. Its builders add graph nodes over
 // parameter nodes of any float dtype: float32 for training, float64 for gradient checks.
 type arch interface {
-	// name is the model name shown to users.
-	name() string
 	// stateShape is the shape of a batch of b featurised states.
 	stateShape(b int) []int
 	actorSpecs() []paramSpec
@@ -25,14 +24,29 @@ type arch interface {
 	// critic adds Q(x, a) (shape (B)) for each action a (B, N, N), computing the part that
 	// depends on the state only once.
 	critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error)
+	// countStep adds the GEMM FLOPs of one training step to c (see StepFLOPs).
+	countStep(c *flopCounter)
 }
 
-// newArch returns the architecture for task at size n with hidden width h.
-func newArch(task envs.Task, n, h int) arch {
-	if task == envs.TaskMWM {
-		return matching{n: n, h: h, k: Features(task)}
+// archs builds the networks of each model of run.Models, by name: size n, hidden width h, k
+// input features per item. Each model's file registers its own.
+var archs = map[string]func(n, h, k int) arch{}
+
+// registerArch makes the model called name buildable; each model's file calls it once.
+func registerArch(name string, build func(n, h, k int) arch) {
+	if _, dup := archs[name]; dup {
+		panic("agent: model " + name + " registered twice")
 	}
-	return sequential{n: n, h: h, k: Features(task)}
+	archs[name] = build
+}
+
+// newArch returns model's architecture for task at size n with hidden width h.
+func newArch(model string, task envs.Task, n, h int) (arch, error) {
+	build, ok := archs[model]
+	if !ok {
+		return nil, fmt.Errorf("model %q: agent has no networks for it", model)
+	}
+	return build(n, h, Features(task)), nil
 }
 
 // criticCtx is how the critic is built into one graph.

@@ -68,7 +68,7 @@ func benchStep(b *testing.B, task envs.Task, n int) {
 		step()
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(StepFLOPs(task, n, bs, cfg.Hidden)/sec/1e9, "GFLOP/s")
+	b.ReportMetric(StepFLOPs(cfg)/sec/1e9, "GFLOP/s")
 	// CPU time over all threads: a load-independent measure of the work on a shared machine.
 	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	b.Logf("backend: %s", backend.Name())

@@ -43,41 +43,20 @@ type reference struct {
 	References map[string]float64 `json:"references,omitempty"`
 }
 
-// exactSolver names the task's exact solver at size n, "" where there is none.
-func exactSolver(task envs.Task, n int) string {
-	switch {
-	case task == envs.TaskMWM:
-		return "hungarian"
-	case task == envs.TaskTSP && n > envs.MaxHeldKarp:
-		return ""
-	}
-	return "exact"
-}
-
-// baselineSolvers are the classical solvers reported as references, in the metric's units.
-func baselineSolvers(task envs.Task) []string {
-	switch task {
-	case envs.TaskMWM:
-		return []string{"greedy", "random"}
-	case envs.TaskTSP:
-		return []string{"nn", "2opt", "christofides", "random"}
-	}
-	return []string{"random"}
-}
-
 // computeReference solves every instance with the exact solver and, when baselines is set (or
 // no exact solver exists), the baselines, in parallel over the cores. Instance i's randomised
 // solvers draw from a generator seeded by (dataset seed, i). It returns errStopped as soon as
 // stop is set.
 func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
 	task, n := env.Task(), env.N()
-	exact := exactSolver(task, n)
+	facts := envs.MustFacts(task)
+	exact := facts.Exact(n)
 	var solvers []string
 	if exact != "" {
 		solvers = append(solvers, exact)
 	}
 	if baselines || exact == "" {
-		solvers = append(solvers, baselineSolvers(task)...)
+		solvers = append(solvers, facts.Baselines...)
 	}
 	sols := make([][]envs.Solution, len(solvers))
 	for s := range sols {
@@ -124,9 +103,9 @@ func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baseline
 			if name == exact {
 				name = "optimal"
 			}
-			ref.References[name] = metricMean(task, sols[s], ref)
+			ref.References[name] = metricMean(facts.Metric, sols[s], ref)
 		}
-		if task != envs.TaskTSP {
+		if facts.Metric.UnitOptimum {
 			ref.References["optimal"] = 1
 		}
 	}
@@ -141,13 +120,13 @@ func better(env envs.Env, a, b float64) bool {
 	return a < b
 }
 
-// metricMean is the task metric of a set of solutions: the mean optimality ratio for mwm, the
-// mean objective (Kendall tau, tour length) otherwise.
-func metricMean(task envs.Task, sols []envs.Solution, ref *reference) float64 {
+// metricMean is the task metric of a set of solutions: the mean ratio to the optimum (mwm) or
+// the mean objective (Kendall tau, tour length).
+func metricMean(metric envs.Metric, sols []envs.Solution, ref *reference) float64 {
 	x := make([]float64, len(sols))
 	for i, s := range sols {
 		x[i] = s.Objective
-		if task == envs.TaskMWM {
+		if metric.PerOptimum {
 			x[i] /= ref.Best[i].Objective
 		}
 	}
@@ -277,9 +256,9 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 		p := perms[i*n : (i+1)*n]
 		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
 	}
-	ev := &run.Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), Metric: stats.Mean(obj)}
-	switch task {
-	case envs.TaskMWM:
+	metric := envs.MustFacts(task).Metric
+	ev := &run.Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), MetricName: metric.Name, Metric: stats.Mean(obj)}
+	if metric.PerOptimum {
 		ratios := make([]float64, size)
 		sum, opt := 0.0, 0.0
 		for i := range obj {
@@ -287,19 +266,15 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 			sum += obj[i]
 			opt += set.ref.Best[i].Objective
 		}
-		ev.MetricName, ev.Metric = "optimality_ratio", stats.Mean(ratios)
+		ev.Metric = stats.Mean(ratios)
 		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
-	case envs.TaskSort:
-		ev.MetricName = "kendall_tau"
-	case envs.TaskTSP:
-		ev.MetricName = "tour_length"
-		if set.ref != nil && set.ref.Exact {
-			opt := 0.0
-			for _, s := range set.ref.Best {
-				opt += s.Objective
-			}
-			ev.Gap = ev.Metric/(opt/float64(size)) - 1
+	}
+	if metric.Gap && set.ref != nil && set.ref.Exact {
+		opt := 0.0
+		for _, s := range set.ref.Best {
+			opt += s.Objective
 		}
+		ev.Gap = ev.Metric/(opt/float64(size)) - 1
 	}
 	return ev
 }

@@ -5,42 +5,17 @@ import (
 	"spg-tui/linalg/perm"
 )
 
-// Features is the number of input features per item: 2 coordinates for mwm and tsp, the raw
-// value for sort (fed unnormalised, as in the authors' code).
-func Features(task envs.Task) int {
-	if task == envs.TaskSort {
-		return 1
-	}
-	return 2
-}
+// Features is the number of input features per item (envs.Facts): 2 coordinates for mwm and
+// tsp, the raw value for sort (fed unnormalised, as in the authors' code).
+func Features(task envs.Task) int { return envs.MustFacts(task).Features }
 
 // StateLen is the length of one featurised state: for mwm the N points of A then the N points
 // of B (2N x 2); for tsp the N points (N x 2); for sort the N values (N x 1).
-func StateLen(task envs.Task, n int) int {
-	if task == envs.TaskMWM {
-		return 2 * n * 2
-	}
-	return n * Features(task)
-}
+func StateLen(task envs.Task, n int) int { return envs.MustFacts(task).StateLen(n) }
 
 // Featurize writes inst's state into dst (len StateLen) as float32.
 func Featurize(task envs.Task, inst envs.Instance, dst []float32) {
-	put := func(pts []envs.Point, dst []float32) {
-		for i, p := range pts {
-			dst[2*i], dst[2*i+1] = float32(p[0]), float32(p[1])
-		}
-	}
-	switch task {
-	case envs.TaskMWM:
-		put(inst.A, dst)
-		put(inst.B, dst[2*len(inst.A):])
-	case envs.TaskTSP:
-		put(inst.Points, dst)
-	case envs.TaskSort:
-		for i, v := range inst.Values {
-			dst[i] = float32(v)
-		}
-	}
+	envs.MustFacts(task).Featurize(inst, dst)
 }
 
 // ActionToPerm turns the rounded action, given as rowToCol (P[i][rowToCol[i]] = 1), into the

@@ -1,19 +1,19 @@
 package agent
 
-import "spg-tui/envs"
+import "spg-tui/run"
 
-// StepFLOPs returns the GEMM floating-point operations of one training step as this learner runs
-// it: the actor's forward pass on batch fresh states, the critic's update and the actor's update
-// through the critic, for task at size n with the given hidden width. Gradients nobody needs
-// (the frozen critic GRU's weights in the actor update) are not computed, so not counted;
-// non-GEMM work (gates, Sinkhorn, batch norm) is not counted either.
-func StepFLOPs(task envs.Task, n, batch, hidden int) float64 {
-	c := flopCounter{b: float64(batch), n: float64(n), h: float64(hidden), k: float64(Features(task))}
-	if task == envs.TaskMWM {
-		c.matchingStep()
-	} else {
-		c.sequentialStep()
+// StepFLOPs returns the GEMM floating-point operations of one training step of cfg's model as
+// this learner runs it: the actor's forward pass on cfg.Batch fresh states, the critic's update
+// and the actor's update through the critic. Gradients nobody needs (the frozen critic GRU's
+// weights in the actor update) are not computed, so not counted; non-GEMM work (gates,
+// Sinkhorn, batch norm) is not counted either. It is 0 for a model agent cannot build.
+func StepFLOPs(cfg run.Config) float64 {
+	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
+	if err != nil {
+		return 0
 	}
+	c := flopCounter{b: float64(cfg.Batch), n: float64(cfg.N), h: float64(cfg.Hidden), k: float64(Features(cfg.Task))}
+	a.countStep(&c)
 	return c.total
 }
 
@@ -60,7 +60,8 @@ func (c *flopCounter) outer(fwd, bwd bool) {
 	}
 }
 
-func (c *flopCounter) matchingStep() {
+// countStep counts one training step of SPG+Matching.
+func (matching) countStep(c *flopCounter) {
 	b, n, h, k := c.b, c.n, c.h, c.k
 	// Embedding, outer product and GRU forward (backward with trunkGrad), then the head.
 	actor := func(fwd, bwd bool) {
@@ -96,7 +97,8 @@ func (c *flopCounter) matchingStep() {
 	branch(true, true, false)
 }
 
-func (c *flopCounter) sequentialStep() {
+// countStep counts one training step of SPG+Sequential.
+func (sequential) countStep(c *flopCounter) {
 	b, n, h, k := c.b, c.n, c.h, c.k
 	actor := func(bwd bool) {
 		c.dense(b*n, k, h, true, false, bwd)

@@ -40,7 +40,7 @@ func TestStepFLOPs(t *testing.T) {
 			t.Fatal(err)
 		}
 		blas32.Use(orig)
-		if want := StepFLOPs(task, cfg.N, cfg.Batch, cfg.Hidden); c.flops != want {
+		if want := StepFLOPs(cfg); c.flops != want {
 			t.Errorf("%s: a step ran %v GEMM FLOPs, StepFLOPs says %v", task, c.flops, want)
 		}
 	}

@@ -21,8 +21,8 @@ const bnMomentum = 0.1
 // useBackendBLAS makes gorgonia's own GEMMs run on the BLAS the kernels use, once per process.
 var useBackendBLAS sync.Once
 
-// NewLearner returns the SPG learner for cfg: SPG+Matching for mwm, SPG+Sequential for sort and
-// tsp, training in float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed
+// NewLearner returns the SPG learner of cfg's model (SPG+Matching, SPG+Sequential), training in
+// float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed
 // (the same seed gives the same networks). Its methods must not be called concurrently.
 func NewLearner(cfg run.Config) (Learner, error) {
 	if err := cfg.Validate(); err != nil {
@@ -33,7 +33,10 @@ func NewLearner(cfg run.Config) (Learner, error) {
 			G.Use(impl)
 		}
 	})
-	a := newArch(cfg.Task, cfg.N, cfg.Hidden)
+	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
+	if err != nil {
+		return nil, err
+	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5350474c)) // "SPGL"
 	l := &spgLearner{
 		cfg: cfg, arch: a, b: cfg.Batch,
@@ -43,7 +46,6 @@ func NewLearner(cfg run.Config) (Learner, error) {
 	l.running = newParams(runningSpecs(a.bnLayers(), cfg.N), tensor.Float32, rng)
 	l.actorOpt = newAdam[float32](l.actor.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
 	l.criticOpt = newAdam[float32](l.critic.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
-	var err error
 	if l.act, err = newActGraph(l); err != nil {
 		return nil, fmt.Errorf("agent: acting graph: %w", err)
 	}

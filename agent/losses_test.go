@@ -10,6 +10,7 @@ import (
 
 	"spg-tui/agent/ops/gradcheck"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // Gradient checks of the whole losses in float64 at toy sizes, against central differences.
@@ -120,7 +121,7 @@ func TestCriticLossGradients(t *testing.T) {
 	for _, task := range lossTasks {
 		for _, w := range []float64{1, 0} {
 			rng := rand.New(rand.NewPCG(51, uint64(len(task))))
-			a := newArch(task, checkN, checkH)
+			a := paperArch(t, task, checkN, checkH)
 			cp := randParams(a.criticSpecs(), rng)
 			tb := newToyBatch(a, task, checkB, checkN, rng)
 			var qHard G.Value
@@ -189,7 +190,7 @@ func compareGrads(t *testing.T, p *params, got, want [][]float64) {
 func TestActorLossGradients(t *testing.T) {
 	for _, task := range lossTasks {
 		rng := rand.New(rand.NewPCG(52, uint64(len(task))))
-		a := newArch(task, checkN, checkH)
+		a := paperArch(t, task, checkN, checkH)
 		ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
 		tb := newToyBatch(a, task, checkB, checkN, rng)
 		res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
@@ -216,7 +217,7 @@ func TestActorLossGradients(t *testing.T) {
 func TestPenaltyStopsGradient(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
 		rng := rand.New(rand.NewPCG(53, uint64(len(task))))
-		a := newArch(task, checkN, checkH)
+		a := paperArch(t, task, checkN, checkH)
 		cp := randParams(a.criticSpecs(), rng)
 		tb := newToyBatch(a, task, checkB, checkN, rng)
 		var qHard G.Value
@@ -292,4 +293,14 @@ func TestPenaltyStopsGradient(t *testing.T) {
 		}
 		compareGrads(t, cp, got, want)
 	}
+}
+
+// paperArch is the architecture of task's default model.
+func paperArch(t *testing.T, task envs.Task, n, h int) arch {
+	t.Helper()
+	a, err := newArch(run.DefaultModel(task), task, n, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -20,7 +20,9 @@ import (
 // channels.
 type matching struct{ n, h, k int }
 
-func (a matching) name() string { return "SPG+Matching" }
+func init() {
+	registerArch("spg-matching", func(n, h, k int) arch { return matching{n: n, h: h, k: k} })
+}
 
 func (a matching) stateShape(b int) []int { return []int{b, 2 * a.n, a.k} }
 

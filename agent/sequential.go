@@ -18,7 +18,9 @@ import (
 // multiply (Ym Wn1)^T (1 x N): Wn2 must be N x 1, as Wg2 of SPG+Matching.
 type sequential struct{ n, h, k int }
 
-func (a sequential) name() string { return "SPG+Sequential" }
+func init() {
+	registerArch("spg-sequential", func(n, h, k int) arch { return sequential{n: n, h: h, k: k} })
+}
 
 func (a sequential) stateShape(b int) []int { return []int{b, a.n, a.k} }
 

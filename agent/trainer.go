@@ -113,6 +113,7 @@ func newTrainer(dir string, cfg run.Config, core *loop, h *checkpointHeader, his
 		info: run.RunInfo{
 			Model: run.ModelTitle(cfg), Title: run.Title(cfg),
 			Backend: backend.Name(), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+			History: len(history),
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
 		pending: cfg, wake: make(chan struct{}, 1),
@@ -390,7 +391,7 @@ func (t *trainer) test() (stopped bool, err error) {
 func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalSet, error) {
 	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
 	set := newEvalSet(split, ds)
-	if split == envs.Test && t.cfg.Task == envs.TaskTSP && exactSolver(t.cfg.Task, t.cfg.N) == "" {
+	if split == envs.Test && envs.MustFacts(t.cfg.Task).Exact(t.cfg.N) == "" {
 		return set, nil // no optimum to compare the test tours with
 	}
 	path := filepath.Join(t.dir, run.CacheDir, splitName(split)+".json")

@@ -26,5 +26,5 @@ func LoadPolicy(path string) (*Policy, error) {
 
 // Bench times steps full training steps of cfg (after a few untimed warm-up steps).
 func Bench(cfg run.Config, steps int) (BenchResult, error) {
-	return bench(cfg, steps, NewLearner, StepFLOPs(cfg.Task, cfg.N, cfg.Batch, cfg.Hidden))
+	return bench(cfg, steps, NewLearner, StepFLOPs(cfg))
 }

@@ -45,13 +45,15 @@ type Metric struct {
 	// Gap: evaluations also report the mean objective over the exact optimum's, minus 1, when an
 	// exact solver exists (tsp).
 	Gap bool
+	// UnitOptimum: the optimum scores exactly 1 on every instance (a ratio, Kendall tau).
+	UnitOptimum bool
 }
 
 // taskFacts holds every task's facts.
 var taskFacts = map[Task]*Facts{
 	TaskMWM: {
 		Task: TaskMWM, Name: "MWM",
-		Metric:        Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true},
+		Metric:        Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
 		DefaultEpochs: 100,
 		Exact:         func(int) string { return "hungarian" },
 		Baselines:     []string{"greedy", "random"},
@@ -80,7 +82,7 @@ var taskFacts = map[Task]*Facts{
 	},
 	TaskSort: {
 		Task: TaskSort, Name: "Sort",
-		Metric:        Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true},
+		Metric:        Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true, UnitOptimum: true},
 		DefaultEpochs: 20,
 		Exact:         func(int) string { return "exact" },
 		Baselines:     []string{"random"},

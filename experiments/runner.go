@@ -68,14 +68,14 @@ func Start(plan Plan, start StartFunc) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	env, err := envs.New(plan.Base.Task, plan.Base.N)
+	facts, err := envs.FactsOf(plan.Base.Task)
 	if err != nil {
 		return nil, err
 	}
 	if plan.Parallel < 1 {
 		plan.Parallel = DefaultParallel
 	}
-	r := &Runner{plan: plan, runs: runs, start: start, maximize: env.Maximize(),
+	r := &Runner{plan: plan, runs: runs, start: start, maximize: facts.Metric.Maximize,
 		done: make(chan struct{}), state: make([]runState, len(runs))}
 	go r.schedule()
 	return r, nil
@@ -183,7 +183,7 @@ func (r *Runner) finish(i int, eng run.Engine) {
 	var evals []EvalPoint
 	if st.Dropped > 0 {
 		// The reader missed records; metrics.jsonl has them all.
-		evals = readEvals(filepath.Join(r.runs[i].Dir, "metrics.jsonl"))
+		evals = readEvals(filepath.Join(r.runs[i].Dir, run.MetricsFile))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

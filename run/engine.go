@@ -40,6 +40,9 @@ type RunInfo struct {
 	Seed    uint64
 	// BufferCapacity is the replay buffer's capacity after the memory budget was applied.
 	BufferCapacity int
+	// History is how many records at the head of Records a resumed run kept from before this
+	// session (0 for a fresh run); a reader that has shown them already skips them.
+	History int
 }
 
 // Engine is a training run in its own goroutine, as the console drives it. Every method returns

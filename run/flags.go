@@ -94,23 +94,17 @@ func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
 	if m.Defaults == nil {
 		return nil
 	}
+	// The flags given win over the model's defaults: note them, apply the defaults, set them
+	// again.
+	given := map[*flag.Flag]string{}
+	fs.Visit(func(f *flag.Flag) { given[f] = f.Value.String() })
 	m.Defaults(cfg)
-	// The flags given win over the model's defaults: set them again.
-	var err2 error
-	fs.Visit(func(f *flag.Flag) {
-		if err := f.Value.Set(f.Value.String()); err != nil && err2 == nil {
-			err2 = fmt.Errorf("--%s: %v", f.Name, err)
+	for f, v := range given {
+		if err := f.Value.Set(v); err != nil {
+			return fmt.Errorf("--%s: %v", f.Name, err)
 		}
-	})
-	return err2
-}
-
-func modelNames() string {
-	names := make([]string, len(Models))
-	for i, m := range Models {
-		names[i] = m.Name
 	}
-	return strings.Join(names, ", ")
+	return nil
 }
 
 // taskFlag is a flag.Value for envs.Task.

@@ -75,3 +75,38 @@ func TestByteSize(t *testing.T) {
 		}
 	}
 }
+
+func TestModelFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		model string
+		bad   string
+	}{
+		{[]string{"--task", "sort", "--n", "5"}, "spg-sequential", ""},
+		{[]string{"--n", "5"}, "spg-matching", ""},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-sequential"}, "spg-sequential", ""},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-matching"}, "", "does not learn tsp"},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "pn-ac"}, "", `unknown model "pn-ac"`},
+		{[]string{"--task", "nope", "--n", "5"}, "", `task: unknown task "nope"`},
+	} {
+		cfg, err := parseTrainFlags(tc.args...)
+		switch {
+		case tc.bad == "" && (err != nil || cfg.Model != tc.model):
+			t.Errorf("%v: model %q, %v", tc.args, cfg.Model, err)
+		case tc.bad != "" && (err == nil || !strings.Contains(err.Error(), tc.bad)):
+			t.Errorf("%v: error %v, want one with %q", tc.args, err, tc.bad)
+		}
+	}
+}
+
+// A model's defaults apply under the flags given explicitly.
+func TestModelDefaultsUnderFlags(t *testing.T) {
+	saved := Models
+	defer func() { Models = saved }()
+	Models = append([]Model{{Name: "wide", Title: "Wide", Tasks: []envs.Task{envs.TaskSort},
+		Defaults: func(c *Config) { c.Hidden, c.Tau = 256, 0.5 }}}, saved...)
+	cfg, err := parseTrainFlags("--task", "sort", "--n", "5", "--model", "wide", "--tau", "0.2")
+	if err != nil || cfg.Hidden != 256 || cfg.Tau != 0.2 || cfg.Model != "wide" {
+		t.Errorf("hidden %d, tau %g, model %q, %v", cfg.Hidden, cfg.Tau, cfg.Model, err)
+	}
+}

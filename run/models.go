@@ -37,11 +37,15 @@ func ModelNamed(name string) (Model, error) {
 			return m, nil
 		}
 	}
+	return Model{}, fmt.Errorf("unknown model %q (want %s)", name, modelNames())
+}
+
+func modelNames() string {
 	names := make([]string, len(Models))
 	for i, m := range Models {
 		names[i] = m.Name
 	}
-	return Model{}, fmt.Errorf("unknown model %q (want %s)", name, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 // DefaultModel is the name of the paper's architecture for task, "" for an unknown task.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -103,34 +104,29 @@ func (d *runData) addEvent(step int, e *run.Event) {
 	d.eventVer++
 }
 
-// shortMetric abbreviates a metric name for the event list.
+// shortMetric abbreviates a metric name for the event list (envs.Metric.Short).
 func shortMetric(name string) string {
-	switch name {
-	case "optimality_ratio":
-		return "ratio"
-	case "kendall_tau":
-		return "KT"
-	case "tour_length":
-		return "tour"
+	if m, ok := envs.MetricNamed(name); ok {
+		return m.Short
 	}
 	return name
 }
 
-// metricLabel is a metric name for display: "optimality_ratio" -> "optimality ratio".
+// metricLabel is a metric name for display (envs.Metric.Label): "optimality ratio".
 func metricLabel(name string) string {
+	if m, ok := envs.MetricNamed(name); ok {
+		return m.Label
+	}
 	if name == "" {
 		return "metric"
 	}
 	return strings.ReplaceAll(name, "_", " ")
 }
 
-// describeSet is "tau 0.05 → 0.1", or "critic-penalty on → off" for a switch.
+// describeSet is "tau 0.05 → 0.1", or "penalty on → off" for a switch.
 func describeSet(param string, old, new float64) string {
-	switch param {
-	case run.FlagCriticPenalty:
-		return fmt.Sprintf("penalty %s → %s", onOff(old != 0), onOff(new != 0))
-	case run.FlagExploration:
-		return fmt.Sprintf("exploration %s → %s", onOff(old != 0), onOff(new != 0))
+	if p, ok := run.ParamNamed(param); ok && p.Kind == run.Switch {
+		return fmt.Sprintf("%s %s → %s", p.ShortName(), onOff(old != 0), onOff(new != 0))
 	}
 	return fmt.Sprintf("%s %s → %s", param, fmtNum(old), fmtNum(new))
 }

@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"spg-tui/envs"
 )
 
 // exportData is a copy of the visible curves, taken on the UI goroutine and written off it.
@@ -25,6 +27,7 @@ type exportData struct {
 	critic, hard, penalty  []float64
 	evalStep, metric       []float64
 	metricName             string
+	task                   envs.Task
 	refs                   map[string]float64
 	marks                  []int
 	qHard, qSoft           []float64
@@ -45,7 +48,7 @@ func (m *model) export() tea.Cmd {
 		trainStep: slices.Clone(d.train.step), reward: slices.Clone(d.train.reward),
 		critic: slices.Clone(d.train.critic), hard: slices.Clone(d.train.hard), penalty: slices.Clone(d.train.penalty),
 		evalStep: slices.Clone(d.eval.step), metric: slices.Clone(d.eval.metric), metricName: d.eval.name,
-		refs: d.refs, marks: markSteps(d),
+		task: m.ctx.cfg.Task, refs: d.refs, marks: markSteps(d),
 	}
 	e.ema = make([]float64, len(e.reward))
 	smooth(e.ema, e.reward, e.smoothing)
@@ -212,7 +215,7 @@ func (e exportData) evalPlot(path string) error {
 		return err
 	}
 	x1 := float64(max(e.step, 1))
-	for i, r := range drawnRefs(e.refs) {
+	for i, r := range drawnRefs(e.task, e.refs) {
 		pts := plotter.XYs{{X: 0, Y: e.refs[r]}, {X: x1, Y: e.refs[r]}}
 		if err := addLine(p, r, pts, colGray, refDashes[i%len(refDashes)]); err != nil {
 			return err

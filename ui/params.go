@@ -29,41 +29,39 @@ func newParamKeys() paramKeys {
 	}
 }
 
-// itemKind is how a panel item is changed.
-type itemKind int
-
-const (
-	kindLadder itemKind = iota // positive, along the 1-2-5 ladder
-	kindInt                    // whole number, by 1
-	kindLinear                 // by a fixed step
-	kindFlag                   // on or off
-)
-
 // Display settings of the panel: they change the console, not the run.
 const (
 	displaySmoothing = "smoothing"
 	displayLogScale  = "log-scale"
 )
 
-// paramItem is one row of the panel.
+// paramItem is one row of the panel: a live parameter of the run (run.Params) or a display
+// setting.
 type paramItem struct {
 	label   string
-	name    string // an agent.Param or agent.Flag name, or a display setting
-	kind    itemKind
-	step    float64 // kindLinear
+	name    string // a run.Params name, or a display setting
+	kind    run.ParamKind
+	step    float64 // run.Linear
 	display bool
+	// get reads a live parameter from the run's configuration at a step (nil for a display
+	// setting).
+	get func(c *run.Config, step int) float64
 }
 
-var paramItems = []paramItem{
-	{label: "tau", name: run.ParamTau, kind: kindLadder},
-	{label: "L (Sinkhorn)", name: run.ParamSinkhornIters, kind: kindInt},
-	{label: "epsilon", name: run.ParamEpsilon, kind: kindLinear, step: 0.05},
-	{label: "actor LR", name: run.ParamActorLR, kind: kindLadder},
-	{label: "critic LR", name: run.ParamCriticLR, kind: kindLadder},
-	{label: "critic penalty", name: run.FlagCriticPenalty, kind: kindFlag},
-	{label: "exploration", name: run.FlagExploration, kind: kindFlag},
-	{label: "smoothing", name: displaySmoothing, kind: kindLinear, step: 0.1, display: true},
-	{label: "critic log scale", name: displayLogScale, kind: kindFlag, display: true},
+// paramItems are the panel's rows: the live parameters that have a panel label, in the table's
+// order, then the display settings.
+var paramItems = panelItems()
+
+func panelItems() []paramItem {
+	var items []paramItem
+	for _, p := range run.Params {
+		if p.Label != "" {
+			items = append(items, paramItem{label: p.Label, name: p.Name, kind: p.Kind, step: p.Step, get: p.Get})
+		}
+	}
+	return append(items,
+		paramItem{label: "smoothing", name: displaySmoothing, kind: run.Linear, step: 0.1, display: true},
+		paramItem{label: "critic log scale", name: displayLogScale, kind: run.Switch, display: true})
 }
 
 // change is a request from the panel: set a parameter or a switch of the run, or a display
@@ -108,27 +106,13 @@ func (p *paramsPane) value(it paramItem) float64 {
 	if v, ok := p.pending[it.name]; ok {
 		return v
 	}
-	c := p.ctx.cfg
-	switch it.name {
-	case run.ParamTau:
-		return c.Tau
-	case run.ParamSinkhornIters:
-		return float64(c.SinkhornIters)
-	case run.ParamEpsilon:
-		// The schedule's value, which a change re-anchors; whether it is used is the
-		// exploration switch's business.
-		return c.Epsilon(p.ctx.status.Step)
-	case run.ParamActorLR:
-		return c.ActorLR
-	case run.ParamCriticLR:
-		return c.CriticLR
-	case run.FlagCriticPenalty:
-		return b2f(c.CriticPenalty)
-	case run.FlagExploration:
-		return b2f(c.Exploration)
-	case displaySmoothing:
+	switch {
+	case it.get != nil:
+		c := p.ctx.cfg
+		return it.get(&c, p.ctx.status.Step)
+	case it.name == displaySmoothing:
 		return p.ctx.smoothing
-	case displayLogScale:
+	case it.name == displayLogScale:
 		return b2f(p.ctx.logScale)
 	}
 	return math.NaN()
@@ -161,7 +145,7 @@ func (p *paramsPane) Update(msg tea.Msg) (handled bool, ch *change, cmd tea.Cmd)
 	case key.Matches(k, p.keys.Inc), key.Matches(k, p.keys.Dec):
 		return true, p.stepped(it, v, key.Matches(k, p.keys.Inc)), nil
 	case key.Matches(k, p.keys.Edit):
-		if it.kind == kindFlag {
+		if it.kind == run.Switch {
 			return true, &change{item: it, on: v == 0}, nil
 		}
 		p.editing = true
@@ -177,11 +161,11 @@ func (p *paramsPane) Update(msg tea.Msg) (handled bool, ch *change, cmd tea.Cmd)
 // stepped is the change one +/- press asks for.
 func (p *paramsPane) stepped(it paramItem, v float64, up bool) *change {
 	switch it.kind {
-	case kindFlag:
+	case run.Switch:
 		return &change{item: it, on: up}
-	case kindLadder:
+	case run.Ladder:
 		return &change{item: it, value: ladderStep(v, up)}
-	case kindInt:
+	case run.Whole:
 		if up {
 			return &change{item: it, value: v + 1}
 		}
@@ -224,7 +208,7 @@ func (p *paramsPane) stopEditing() {
 
 // formatValue shows an item's value: on/off for switches.
 func formatValue(it paramItem, v float64) string {
-	if it.kind == kindFlag {
+	if it.kind == run.Switch {
 		return onOff(v != 0)
 	}
 	if it.name == displaySmoothing {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"spg-tui/envs"
 )
 
 // rewardPane plots the training reward (raw and smoothed) and, below it, the validation metric
@@ -70,7 +72,7 @@ func (p *rewardPane) body(w, h int) []string {
 			{x: d.eval.step, y: d.eval.metric, chars: charsLine, color: st.graphColor(colOrange)},
 		}}
 		var refLegend []string
-		for _, r := range drawnRefs(d.refs) {
+		for _, r := range drawnRefs(c.cfg.Task, d.refs) {
 			ev.hlines = append(ev.hlines, hline{y: d.refs[r], color: st.graphColor(colGray)})
 			refLegend = append(refLegend, st.dim.Render("╌ "+r+" "+fmtNum(d.refs[r])))
 		}
@@ -87,13 +89,16 @@ func (p *rewardPane) body(w, h int) []string {
 	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
 }
 
-// drawnRefs are the references drawn as lines: random, greedy (nearest neighbour for tsp) and
-// optimal, those the run has; the other baselines stay in the event log.
-func drawnRefs(refs map[string]float64) []string {
+// drawnRefs are the references drawn as lines, those of the task's envs.Facts.Plotted the run
+// has (random, greedy or nearest neighbour, optimal); the other baselines stay in the event log.
+func drawnRefs(task envs.Task, refs map[string]float64) []string {
+	f, err := envs.FactsOf(task)
+	if err != nil {
+		return nil
+	}
 	var out []string
 	for _, name := range refNames(refs) {
-		switch name {
-		case "random", "greedy", "nn", "optimal":
+		if f.Plots(name) {
 			out = append(out, name)
 		}
 	}

@@ -173,7 +173,7 @@ func (m *model) apply(ch *change) {
 		return
 	}
 	var err error
-	if it.kind == kindFlag {
+	if it.kind == run.Switch {
 		err = m.engine.SetFlag(it.name, ch.on)
 	} else {
 		err = m.engine.Set(it.name, ch.value)
@@ -183,7 +183,7 @@ func (m *model) apply(ch *change) {
 		return
 	}
 	m.params.pending[it.name] = ch.value
-	if it.kind == kindFlag {
+	if it.kind == run.Switch {
 		m.params.pending[it.name] = b2f(ch.on)
 		m.info("%s %s from the next step", it.label, onOff(ch.on))
 	} else {

@@ -1,0 +1,111 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// prevRuns are runs written by the version before the run contract moved to package run (see
+// ../testdata/prev-run/README.md): their config.json and checkpoints name no model.
+const prevRuns = "../testdata/prev-run"
+
+// copyRun copies the run called name into a temporary directory.
+func copyRun(t *testing.T, name string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(prevRuns, name))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// timeless is a record without what depends on the machine's speed.
+func timeless(recs []run.Record) []run.Record {
+	out := make([]run.Record, len(recs))
+	for i, r := range recs {
+		r.Wall = 0
+		if r.Train != nil {
+			tr := *r.Train
+			tr.StepsPerSec = 0
+			r.Train = &tr
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// A run of the previous version resumes to exactly the records that version made when it
+// resumed the same run, after sending the run's history first.
+func TestResumeRunOfThePreviousVersion(t *testing.T) {
+	for _, tc := range []struct{ name, model string }{{"mwm5", "spg-matching"}, {"sort5", "spg-sequential"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyRun(t, tc.name)
+			history := readMetrics(t, dir)
+			want, err := run.ReadRecords(filepath.Join(prevRuns, tc.name+".resumed-to-30.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := ResumeRun(dir, 30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := e.Config().Model; m != tc.model {
+				t.Errorf("model %q, want %q", m, tc.model)
+			}
+			var got []run.Record
+			run.Follow(e.Records(), func(r run.Record) { got = append(got, r) })
+			waitDone(t, e)
+			if err := e.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if h := e.Info().History; h != len(history) {
+				t.Errorf("Info().History = %d, want %d", h, len(history))
+			}
+			if len(got) != len(history)+len(want) {
+				t.Fatalf("%d records, want %d of history and %d new", len(got), len(history), len(want))
+			}
+			if !reflect.DeepEqual(got[:len(history)], history) {
+				t.Error("the history sent first is not the run's metrics.jsonl")
+			}
+			got, want = timeless(got[len(history):]), timeless(want)
+			for i := range want {
+				if !reflect.DeepEqual(got[i], want[i]) {
+					t.Errorf("record %d after the resume:\n got %+v\nwant %+v", i, got[i], want[i])
+				}
+			}
+			cfg, err := run.ReadRunConfig(dir)
+			if err != nil || cfg.Model != tc.model || cfg.Steps != 30 {
+				t.Errorf("config.json after the resume: model %q, steps %d, %v", cfg.Model, cfg.Steps, err)
+			}
+		})
+	}
+}
+
+// The best checkpoint of a run of the previous version loads as a policy and solves instances
+// of its task.
+func TestPolicyOfThePreviousVersion(t *testing.T) {
+	for _, name := range []string{"mwm5", "sort5"} {
+		p, err := LoadPolicy(filepath.Join(prevRuns, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cfg := p.Config()
+		env, err := envs.New(cfg.Task, cfg.N)
+		if err != nil {
+			t.Fatal(err)
+		}
+		insts := []envs.Instance{env.Generate(3, 0), env.Generate(3, 1)}
+		sols, err := p.Solve(env, insts)
+		if err != nil || len(sols) != 2 {
+			t.Fatalf("%s: %d solutions, %v", name, len(sols), err)
+		}
+		if p.Step() != 10 || cfg.Model != run.DefaultModel(cfg.Task) {
+			t.Errorf("%s: step %d, model %q", name, p.Step(), cfg.Model)
+		}
+	}
+}
