@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 func TestCheckpointRoundTrip(t *testing.T) {
@@ -18,7 +20,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	replay := NewReplay(4, 64)
 	fillReplay(replay, 70)
 	h := &checkpointHeader{Config: cfg, Step: 12, Wall: 3.5, RNG: []byte{1, 2, 3}, Best: &bestEval{Step: 10, Metric: 0.8},
-		LastEval: 10, Interval: intervalStats{Steps: 2, RewardN: 16, RewardMean: 0.5, CriticHard: 1.25}}
+		LastEval: 10, Interval: intervalStats{Steps: 2, RewardN: 16, RewardMean: 0.5, Train: run.Train{CriticHard: 1.25}}}
 	params := []byte("learner parameters")
 	if err := writeCheckpoint(path, h, params, replay); err != nil {
 		t.Fatal(err)
@@ -85,5 +87,24 @@ func TestCheckpointDamageIsRefused(t *testing.T) {
 		if err := load(good[:n]); err == nil {
 			t.Errorf("a file truncated to %d bytes was accepted", n)
 		}
+	}
+}
+
+// The interval sums of a checkpoint written before they were a run.Train load into it.
+func TestIntervalOfThePreviousVersion(t *testing.T) {
+	old := `{"steps":2,"reward_n":16,"reward_mean":0.5,"reward_m2":0.25,"critic_hard":1.25,"critic_penalty":0.5,` +
+		`"critic_loss":1.75,"actor_loss":-0.5,"q_hard":0.25,"q_soft":0.375,"birkhoff":1.5,"seconds":0.5}`
+	var s intervalStats
+	if err := json.Unmarshal([]byte(old), &s); err != nil {
+		t.Fatal(err)
+	}
+	want := intervalStats{Steps: 2, RewardN: 16, RewardMean: 0.5, RewardM2: 0.25, Seconds: 0.5, Train: run.Train{
+		CriticHard: 1.25, CriticPenalty: 0.5, CriticLoss: 1.75, ActorLoss: -0.5, QHard: 0.25, QSoft: 0.375, Birkhoff: 1.5}}
+	if s != want {
+		t.Errorf("decoded %+v, want %+v", s, want)
+	}
+	tr := s.record(0.5, Hyper{ActorLR: 1, CriticLR: 2})
+	if tr.CriticHard != 0.625 || tr.Birkhoff != 0.75 || tr.RewardMean != 0.5 || tr.StepsPerSec != 4 {
+		t.Errorf("record %+v", tr)
 	}
 }

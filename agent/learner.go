@@ -1,5 +1,7 @@
 package agent
 
+import "spg-tui/run"
+
 // Batch is a minibatch in the layout the networks read: float32, row-major.
 type Batch struct {
 	B      int
@@ -18,14 +20,13 @@ type Hyper struct {
 	CriticPenalty bool
 }
 
-// StepStats are the losses and Q values of one update.
-type StepStats struct {
-	CriticHard    float64 // MSE(r, Q(s,P))
-	CriticPenalty float64 // MSE(Q(s,P), Q(s,M)), computed even when not trained on
-	CriticLoss    float64 // the loss the critic descended
-	ActorLoss     float64 // -mean Q(s, M') with M' fresh from the actor
-	QHard, QSoft  float64 // mean Q(s,P), mean Q(s,M)
-}
+// StepStats are the numbers one training step reports, in the schema of the training summary
+// (run.Train), so that the interval accumulator sums them as they are: an update sets the
+// losses (CriticHard = MSE(r, Q(s,P)); CriticPenalty = MSE(Q(s,P), Q(s,M)), computed even when
+// not trained on; CriticLoss, the loss the critic descended; ActorLoss = -mean Q(s, M') with M'
+// fresh from the actor) and the mean Q values QHard = Q(s,P), QSoft = Q(s,M); the training step
+// adds Birkhoff.
+type StepStats = run.Train
 
 // Learner is an SPG actor-critic pair with its optimisers.
 type Learner interface {

@@ -7,22 +7,19 @@ import (
 	"spg-tui/run"
 )
 
-// intervalStats accumulates one logging interval. It is saved in checkpoints, so that a run
-// resumed mid-interval logs exactly what an uninterrupted one does.
+// intervalStats accumulates one logging interval: the rewards of every acted instance, by
+// Welford's method, and the sums of every number the steps report, in the training summary's
+// own type. It is saved in checkpoints, so that a run resumed mid-interval logs exactly what an
+// uninterrupted one does; the sums' JSON fields sit beside the others, where checkpoints
+// written before they were a run.Train have them.
 type intervalStats struct {
-	Steps int `json:"steps"`
-	// Rewards of every acted instance, by Welford's method.
+	Steps      int     `json:"steps"`
 	RewardN    int     `json:"reward_n"`
 	RewardMean float64 `json:"reward_mean"`
 	RewardM2   float64 `json:"reward_m2"`
-	// Sums over the interval's steps.
-	CriticHard    float64 `json:"critic_hard"`
-	CriticPenalty float64 `json:"critic_penalty"`
-	CriticLoss    float64 `json:"critic_loss"`
-	ActorLoss     float64 `json:"actor_loss"`
-	QHard         float64 `json:"q_hard"`
-	QSoft         float64 `json:"q_soft"`
-	Birkhoff      float64 `json:"birkhoff"`
+	// Train holds the sums over the interval's steps (its reward_mean is shadowed in JSON by
+	// the Welford mean above and stays 0).
+	run.Train
 	// Seconds of training in the interval (timing only: not part of the exact replay).
 	Seconds float64 `json:"seconds"`
 }
@@ -36,34 +33,24 @@ func (s *intervalStats) add(res *stepResult, seconds float64) {
 		s.RewardMean += d / float64(s.RewardN)
 		s.RewardM2 += d * (r - s.RewardMean)
 	}
-	st := res.stats
-	s.CriticHard += st.CriticHard
-	s.CriticPenalty += st.CriticPenalty
-	s.CriticLoss += st.CriticLoss
-	s.ActorLoss += st.ActorLoss
-	s.QHard += st.QHard
-	s.QSoft += st.QSoft
-	s.Birkhoff += res.birkhoff
+	s.Train.Add(&res.stats)
 	s.Seconds += seconds
 }
 
-// record summarises the interval; h holds the rates in force at its end.
+// record summarises the interval: the mean of every number over its steps, the reward's mean
+// and standard deviation over its instances, and epsilon and h's rates in force at its end.
 func (s *intervalStats) record(epsilon float64, h Hyper) *run.Train {
-	k := float64(max(s.Steps, 1))
-	std := 0.0
+	tr := s.Train
+	tr.Div(float64(max(s.Steps, 1)))
+	tr.RewardMean, tr.RewardStd = s.RewardMean, 0
 	if s.RewardN > 1 {
-		std = math.Sqrt(s.RewardM2 / float64(s.RewardN-1))
+		tr.RewardStd = math.Sqrt(s.RewardM2 / float64(s.RewardN-1))
 	}
-	rate := 0.0
+	tr.Epsilon, tr.ActorLR, tr.CriticLR, tr.StepsPerSec = epsilon, h.ActorLR, h.CriticLR, 0
 	if s.Seconds > 0 {
-		rate = float64(s.Steps) / s.Seconds
+		tr.StepsPerSec = float64(s.Steps) / s.Seconds
 	}
-	return &run.Train{
-		RewardMean: s.RewardMean, RewardStd: std,
-		CriticHard: s.CriticHard / k, CriticPenalty: s.CriticPenalty / k, CriticLoss: s.CriticLoss / k,
-		ActorLoss: s.ActorLoss / k, QHard: s.QHard / k, QSoft: s.QSoft / k, Birkhoff: s.Birkhoff / k,
-		Epsilon: epsilon, ActorLR: h.ActorLR, CriticLR: h.CriticLR, StepsPerSec: rate,
-	}
+	return &tr
 }
 
 // emit sends rec to metrics.jsonl and, without blocking, to the Records stream; a record the

@@ -17,11 +17,11 @@ const loopStream = 0x5350475f6c6f6f70 // "SPG_loop"
 
 // stepResult is what one training step reports.
 type stepResult struct {
+	// stats are the update's numbers and the acted batch's Birkhoff measure (the mean of
+	// sum(M * P) / N).
 	stats StepStats
 	// rewards are the acted instances' rewards (the loop's buffer, valid until the next step).
 	rewards []float64
-	// birkhoff is the mean of sum(M * P) / N over the acted batch.
-	birkhoff float64
 }
 
 // loop runs the steps of Algorithm 1. Besides the learner, its state is the replay buffer and
@@ -181,7 +181,8 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	if err := checkStats(st); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
 	}
-	return stepResult{stats: st, rewards: l.rewards, birkhoff: birkhoff / float64(b)}, nil
+	st.Birkhoff = birkhoff / float64(b)
+	return stepResult{stats: st, rewards: l.rewards}, nil
 }
 
 // checkFinite reports the first non-finite value of x, naming what it is and, with per > 0,

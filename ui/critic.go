@@ -26,9 +26,9 @@ func (p *criticPane) body(w, h int) []string {
 	x0, x1 := xRange(d)
 	t := d.train
 	ch := chart{x0: x0, x1: x1, logY: c.logScale, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: t.step, y: t.penalty, chars: charsPlus, color: st.graphColor(colPink)},
-		{x: t.step, y: t.hard, chars: charsBullet, color: st.graphColor(colGreen)},
-		{x: t.step, y: t.critic, chars: charsLine, color: st.graphColor(colBlue)},
+		{x: t.step, y: t.get("critic_penalty"), chars: charsPlus, color: st.graphColor(colPink)},
+		{x: t.step, y: t.get("critic_hard"), chars: charsBullet, color: st.graphColor(colGreen)},
+		{x: t.step, y: t.get("critic_loss"), chars: charsLine, color: st.graphColor(colBlue)},
 	}}
 	scale := "linear"
 	if c.logScale {

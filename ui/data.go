@@ -19,11 +19,15 @@ type setMark struct {
 	old, new float64
 }
 
-// trainSeries holds the training summaries, one entry per record.
+// trainSeries holds the training summaries: the steps, and each number of run.Train by its
+// JSON name (run.TrainSeries), one entry per record.
 type trainSeries struct {
-	step, reward, critic, hard, penalty []float64
-	last                                run.Train
+	step   []float64
+	series map[string][]float64
 }
+
+// get returns the series of the number called name.
+func (t *trainSeries) get(name string) []float64 { return t.series[name] }
 
 // evalSeries holds the validation evaluations, one entry per record.
 type evalSeries struct {
@@ -57,11 +61,10 @@ func (d *runData) add(r run.Record) {
 	case r.Kind == run.KindTrain && r.Train != nil:
 		t := &d.train
 		t.step = append(t.step, float64(r.Step))
-		t.reward = append(t.reward, r.RewardMean)
-		t.critic = append(t.critic, r.CriticLoss)
-		t.hard = append(t.hard, r.CriticHard)
-		t.penalty = append(t.penalty, r.CriticPenalty)
-		t.last = *r.Train
+		if t.series == nil {
+			t.series = map[string][]float64{}
+		}
+		r.Train.EachSeries(func(name string, v float64) { t.series[name] = append(t.series[name], v) })
 		d.trainVer++
 	case r.Kind == run.KindEval && r.Eval != nil:
 		if r.Split != "val" {

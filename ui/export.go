@@ -21,18 +21,18 @@ import (
 
 // exportData is a copy of the visible curves, taken on the UI goroutine and written off it.
 type exportData struct {
-	dir                    string
-	step                   int
-	trainStep, reward, ema []float64
-	critic, hard, penalty  []float64
-	evalStep, metric       []float64
-	metricName             string
-	task                   envs.Task
-	refs                   map[string]float64
-	marks                  []int
-	qHard, qSoft           []float64
-	logScale               bool
-	smoothing              float64
+	dir              string
+	step             int
+	trainStep        []float64
+	train            map[string][]float64 // run.Train numbers by JSON name
+	evalStep, metric []float64
+	metricName       string
+	task             envs.Task
+	refs             map[string]float64
+	marks            []int
+	qHard, qSoft     []float64
+	logScale         bool
+	smoothing        float64
 }
 
 // export writes the curves as CSV and PNG into <run>/export/step-<N>/.
@@ -45,13 +45,13 @@ func (m *model) export() tea.Cmd {
 	e := exportData{
 		dir:  filepath.Join(m.ctx.info.Dir, "export", fmt.Sprintf("step-%d", d.lastStep)),
 		step: d.lastStep, smoothing: m.ctx.smoothing, logScale: m.ctx.logScale,
-		trainStep: slices.Clone(d.train.step), reward: slices.Clone(d.train.reward),
-		critic: slices.Clone(d.train.critic), hard: slices.Clone(d.train.hard), penalty: slices.Clone(d.train.penalty),
+		trainStep: slices.Clone(d.train.step), train: map[string][]float64{},
 		evalStep: slices.Clone(d.eval.step), metric: slices.Clone(d.eval.metric), metricName: d.eval.name,
 		task: m.ctx.cfg.Task, refs: d.refs, marks: markSteps(d),
 	}
-	e.ema = make([]float64, len(e.reward))
-	smooth(e.ema, e.reward, e.smoothing)
+	for name, v := range d.train.series {
+		e.train[name] = slices.Clone(v)
+	}
 	if ev := d.latest; ev != nil {
 		e.qHard, e.qSoft = slices.Clone(ev.QHardScatter), slices.Clone(ev.QSoftScatter)
 	}
@@ -85,11 +85,9 @@ func writeExport(e exportData) ([]string, error) {
 		files = append(files, path)
 		return nil
 	}
-	trainCols := [][]float64{e.trainStep, e.reward, e.ema, e.critic, e.hard, e.penalty}
+	header, cols := e.trainTable()
 	steps := []error{
-		write("train.csv", func(p string) error {
-			return writeCSV(p, []string{"step", "reward", "reward_ema", "critic_loss", "critic_hard", "critic_penalty"}, trainCols)
-		}),
+		write("train.csv", func(p string) error { return writeCSV(p, header, cols) }),
 		write("eval.csv", func(p string) error {
 			return writeCSV(p, []string{"step", "val_" + csvName(e.metricName)}, [][]float64{e.evalStep, e.metric})
 		}),
@@ -106,6 +104,48 @@ func writeExport(e exportData) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// trainColumns are the columns of train.csv after the step: each a run.Train number the
+// console keeps, under its column name, followed by its moving average (the reward pane's
+// smoothed curve) when ema is set. A new training metric is exported by one line here.
+var trainColumns = []struct {
+	series, column string
+	ema            bool
+}{
+	{"reward_mean", "reward", true},
+	{"critic_loss", "critic_loss", false},
+	{"critic_hard", "critic_hard", false},
+	{"critic_penalty", "critic_penalty", false},
+}
+
+// trainTable is train.csv's header and columns.
+func (e exportData) trainTable() ([]string, [][]float64) {
+	header, cols := []string{"step"}, [][]float64{e.trainStep}
+	for _, c := range trainColumns {
+		y := e.series(c.series)
+		header, cols = append(header, c.column), append(cols, y)
+		if c.ema {
+			header, cols = append(header, c.column+"_ema"), append(cols, e.smoothed(y))
+		}
+	}
+	return header, cols
+}
+
+// series is the run.Train number called name, one value per training summary (zeros when the
+// records had none).
+func (e exportData) series(name string) []float64 {
+	if y, ok := e.train[name]; ok {
+		return y
+	}
+	return make([]float64, len(e.trainStep))
+}
+
+// smoothed is y's moving average at the console's smoothing.
+func (e exportData) smoothed(y []float64) []float64 {
+	out := make([]float64, len(y))
+	smooth(out, y, e.smoothing)
+	return out
 }
 
 func csvName(s string) string {
@@ -190,8 +230,8 @@ func (e exportData) rewardPlot(path string) error {
 	p.Title.Text = fmt.Sprintf("Train reward (EMA %.2f)", e.smoothing)
 	p.X.Label.Text = "step"
 	for _, err := range []error{
-		addLine(p, "raw", xys(e.trainStep, e.reward, false), colGray, nil),
-		addLine(p, "EMA", xys(e.trainStep, e.ema, false), colBlue, nil),
+		addLine(p, "raw", xys(e.trainStep, e.series("reward_mean"), false), colGray, nil),
+		addLine(p, "EMA", xys(e.trainStep, e.smoothed(e.series("reward_mean")), false), colBlue, nil),
 	} {
 		if err != nil {
 			return err
@@ -237,9 +277,9 @@ func (e exportData) criticPlot(path string) error {
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	for _, err := range []error{
-		addLine(p, "total", xys(e.trainStep, e.critic, e.logScale), colBlue, nil),
-		addLine(p, "hard MSE", xys(e.trainStep, e.hard, e.logScale), colGreen, nil),
-		addLine(p, "penalty", xys(e.trainStep, e.penalty, e.logScale), colPink, nil),
+		addLine(p, "total", xys(e.trainStep, e.series("critic_loss"), e.logScale), colBlue, nil),
+		addLine(p, "hard MSE", xys(e.trainStep, e.series("critic_hard"), e.logScale), colGreen, nil),
+		addLine(p, "penalty", xys(e.trainStep, e.series("critic_penalty"), e.logScale), colPink, nil),
 	} {
 		if err != nil {
 			return err

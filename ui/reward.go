@@ -53,10 +53,11 @@ func (p *rewardPane) body(w, h int) []string {
 		hTrain = (rows - 2) / 2
 	}
 
-	smoothed := make([]float64, len(d.train.reward))
-	smooth(smoothed, d.train.reward, c.smoothing)
+	reward := d.train.get("reward_mean")
+	smoothed := make([]float64, len(reward))
+	smooth(smoothed, reward, c.smoothing)
 	train := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: d.train.step, y: d.train.reward, chars: charsDots, color: st.graphColor(colGray)},
+		{x: d.train.step, y: reward, chars: charsDots, color: st.graphColor(colGray)},
 		{x: d.train.step, y: smoothed, chars: charsLine, color: st.graphColor(colBlue)},
 	}}
 	legend := fmt.Sprintf("train reward  %s raw  %s EMA %.2f", st.dim.Render("··"), st.accent.Render("──"), c.smoothing)

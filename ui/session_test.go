@@ -169,7 +169,7 @@ func TestExport(t *testing.T) {
 	if len(lines) != len(d.train.step)+1 || lines[0] != "step,reward,reward_ema,critic_loss,critic_hard,critic_penalty" {
 		t.Fatalf("train.csv: %d lines, header %q", len(lines), lines[0])
 	}
-	if want := fmtCSV(d.train.step[3], d.train.reward[3]); !strings.HasPrefix(lines[4], want) {
+	if want := fmtCSV(d.train.step[3], d.train.get("reward_mean")[3]); !strings.HasPrefix(lines[4], want) {
 		t.Errorf("row 4 = %q, want prefix %q", lines[4], want)
 	}
 }
