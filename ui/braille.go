@@ -1,48 +1,51 @@
 package ui
 
 import (
-	"math"
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/NimbleMarkets/ntcharts/canvas/runes"
+	ntc "github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
 )
 
 // canvas is a braille drawing surface of w×h terminal cells, 2w×4h dots, in layers. A cell shows
-// the dots of every layer, in the style of the topmost layer that has a dot in it. The dot
-// grids and their encoding are ntcharts' runes.PatternDotsGrid: that package has no imports, so
-// it brings in neither Bubble Tea v1 nor Lip Gloss v1 (see the report in README).
+// the dots of every layer, in the style of the topmost layer that has a dot in it. Each layer
+// is an ntcharts graph.BrailleGrid, which maps data points onto its dots and encodes them; the
+// layering, the marks and the lines are ours: ntcharts' canvas draws one style per cell without
+// combining layers, and its graph.GetLinePoints walks some slopes through other dots than the
+// Bresenham line below, which would change the sample pane's golden screens.
 type canvas struct {
 	w, h   int
-	grids  []*runes.PatternDotsGrid
+	grids  []*graph.BrailleGrid
 	styles []lipgloss.Style
-	// The data window mapped onto the dots; y grows upwards.
+	// The data window mapped onto the dots; y grows upwards. window maps it.
 	x0, x1, y0, y1 float64
+	window         *graph.BrailleGrid
 }
 
 func newCanvas(w, h int, x0, x1, y0, y1 float64) *canvas {
-	return &canvas{w: max(w, 0), h: max(h, 0), x0: x0, x1: x1, y0: y0, y1: y1}
+	w, h = max(w, 0), max(h, 0)
+	return &canvas{w: w, h: h, x0: x0, x1: x1, y0: y0, y1: y1, window: graph.NewBrailleGrid(w, h, x0, x1, y0, y1)}
 }
 
 // layer adds a layer drawn in st above the others and returns its index.
 func (c *canvas) layer(st lipgloss.Style) int {
-	c.grids = append(c.grids, runes.NewPatternDotsGrid(2*c.w, 4*c.h))
+	c.grids = append(c.grids, graph.NewBrailleGrid(c.w, c.h, c.x0, c.x1, c.y0, c.y1))
 	c.styles = append(c.styles, st)
 	return len(c.grids) - 1
 }
 
 // dot maps a data point to dot coordinates (column, row from the top).
 func (c *canvas) dot(x, y float64) (int, int) {
-	dx, dy := 2*c.w-1, 4*c.h-1
-	col := int(math.Round((x - c.x0) / (c.x1 - c.x0) * float64(dx)))
-	row := int(math.Round((c.y1 - y) / (c.y1 - c.y0) * float64(dy)))
-	return col, row
+	p := c.window.GridPoint(ntc.Float64Point{X: x, Y: y})
+	return p.X, p.Y
 }
 
 // point sets the dot of data point (x, y) in layer l; points outside the window are dropped.
 func (c *canvas) point(l int, x, y float64) {
 	col, row := c.dot(x, y)
-	c.grids[l].Set(col, row)
+	c.grids[l].Set(ntc.Point{X: col, Y: row})
 }
 
 // mark draws a small plus (shape '+') or a 2×2 block (any other shape) centred on (x, y), so that
@@ -51,17 +54,17 @@ func (c *canvas) mark(l int, x, y float64, shape byte) {
 	col, row := c.dot(x, y)
 	g := c.grids[l]
 	if shape == '+' {
-		g.Set(col, row)
-		g.Set(col-1, row)
-		g.Set(col+1, row)
-		g.Set(col, row-1)
-		g.Set(col, row+1)
+		g.Set(ntc.Point{X: col, Y: row})
+		g.Set(ntc.Point{X: col - 1, Y: row})
+		g.Set(ntc.Point{X: col + 1, Y: row})
+		g.Set(ntc.Point{X: col, Y: row - 1})
+		g.Set(ntc.Point{X: col, Y: row + 1})
 		return
 	}
-	g.Set(col, row)
-	g.Set(col+1, row)
-	g.Set(col, row+1)
-	g.Set(col+1, row+1)
+	g.Set(ntc.Point{X: col, Y: row})
+	g.Set(ntc.Point{X: col + 1, Y: row})
+	g.Set(ntc.Point{X: col, Y: row + 1})
+	g.Set(ntc.Point{X: col + 1, Y: row + 1})
 }
 
 // line draws the segment between two data points in layer l (Bresenham).
@@ -73,7 +76,7 @@ func (c *canvas) line(l int, xa, ya, xb, yb float64) {
 	err := dx + dy
 	g := c.grids[l]
 	for {
-		g.Set(x0, y0)
+		g.Set(ntc.Point{X: x0, Y: y0})
 		if x0 == x1 && y0 == y1 {
 			return
 		}
