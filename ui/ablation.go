@@ -7,27 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/guptarohit/asciigraph"
 
 	"spg-tui/experiments"
 )
-
-// ablationKeys choose and run an ablation.
-type ablationKeys struct {
-	Up, Down, Inc, Dec, Run key.Binding
-}
-
-func newAblationKeys() ablationKeys {
-	return ablationKeys{
-		Up:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "select setting")),
-		Down: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "select setting")),
-		Inc:  key.NewBinding(key.WithKeys("+", "=", "right"), key.WithHelp("+/→", "next value")),
-		Dec:  key.NewBinding(key.WithKeys("-", "_", "left"), key.WithHelp("-/←", "previous value")),
-		Run:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start / stop")),
-	}
-}
 
 // Ablation settings rows.
 const (
@@ -45,11 +29,11 @@ var variantChars = []asciigraph.CharSet{charsLine, charsBullet, charsPlus,
 // it, a step budget and a number of seeds, and it overlays the variants' validation curves with
 // a band across seeds and tabulates each variant's best validation score.
 type ablationView struct {
-	ctx     *programContext
-	keys    ablationKeys
+	paneBase
 	start   experiments.StartFunc
 	baseDir string
-	w, h    int
+	// started is told when the view has started an ablation (the model pauses the main run).
+	started func()
 
 	ablations []experiments.Ablation
 	sel       int
@@ -59,18 +43,33 @@ type ablationView struct {
 	runner    *experiments.Runner
 	snap      experiments.Snapshot
 	msg       string
-	cache     viewCache
 	reported  bool             // the end of the current ablation was announced
 	ver       int              // local settings changes
 	now       func() time.Time // names the ablation's directory
 }
 
-func newAblationView(ctx *programContext, start experiments.StartFunc, baseDir string) *ablationView {
-	return &ablationView{ctx: ctx, keys: newAblationKeys(), start: start, baseDir: baseDir,
+func newAblationView(ctx *programContext, start experiments.StartFunc, baseDir string, started func()) *ablationView {
+	return &ablationView{paneBase: paneBase{ctx: ctx}, start: start, baseDir: baseDir, started: started,
 		ablations: experiments.Builtin(), steps: 2000, seeds: 3, now: time.Now}
 }
 
-func (v *ablationView) SetSize(w, h int) { v.w, v.h = w, h }
+// Bindings implements pane: choose and run an ablation. They come before the console's other
+// keys while the view is shown, and the help does not list them (the view shows them).
+func (v *ablationView) Bindings() []binding {
+	settled := func(f func()) func() tea.Cmd {
+		return cmdless(func() {
+			f()
+			v.ver++
+		})
+	}
+	return []binding{
+		bind([]string{"up"}, "↑", "select setting", unlisted, settled(func() { v.sel = (v.sel - 1 + ablationRows) % ablationRows })),
+		bind([]string{"down"}, "↓", "select setting", unlisted, settled(func() { v.sel = (v.sel + 1) % ablationRows })),
+		bind([]string{"+", "=", "right"}, "+/→", "next value", unlisted, settled(func() { v.change(true) })),
+		bind([]string{"-", "_", "left"}, "-/←", "previous value", unlisted, settled(func() { v.change(false) })),
+		bind([]string{"enter"}, "enter", "start / stop", unlisted, cmdless(v.startOrStop)),
+	}
+}
 
 // running reports whether an ablation is under way.
 func (v *ablationView) running() bool {
@@ -102,35 +101,12 @@ func (v *ablationView) poll() (ended bool) {
 	return false
 }
 
-// Update handles the view's keys; it reports whether the key was one and whether an ablation
-// was started.
-func (v *ablationView) Update(k tea.KeyPressMsg) (handled, started bool) {
-	switch {
-	case key.Matches(k, v.keys.Up):
-		v.sel = (v.sel - 1 + ablationRows) % ablationRows
-	case key.Matches(k, v.keys.Down):
-		v.sel = (v.sel + 1) % ablationRows
-	case key.Matches(k, v.keys.Inc), key.Matches(k, v.keys.Dec):
-		if v.running() {
-			v.msg = "stop the ablation (enter) to change its settings"
-			break
-		}
-		v.change(key.Matches(k, v.keys.Inc))
-	case key.Matches(k, v.keys.Run):
-		if v.running() {
-			v.runner.Stop()
-			v.msg = "stopping: every run writes a checkpoint"
-			break
-		}
-		return true, v.launch()
-	default:
-		return false, false
-	}
-	v.ver++
-	return true, false
-}
-
+// change steps the selected setting, unless an ablation is running.
 func (v *ablationView) change(up bool) {
+	if v.running() {
+		v.msg = "stop the ablation (enter) to change its settings"
+		return
+	}
 	d := -1
 	if up {
 		d = 1
@@ -142,6 +118,19 @@ func (v *ablationView) change(up bool) {
 		v.steps = int(ladderStep(float64(v.steps), up))
 	case rowSeeds:
 		v.seeds = max(1, min(v.seeds+d, 10))
+	}
+}
+
+// startOrStop stops the running ablation, or starts the chosen one.
+func (v *ablationView) startOrStop() {
+	if v.running() {
+		v.runner.Stop()
+		v.msg = "stopping: every run writes a checkpoint"
+		v.ver++
+		return
+	}
+	if v.launch() {
+		v.started()
 	}
 }
 
@@ -164,9 +153,9 @@ func (v *ablationView) launch() bool {
 	return true
 }
 
+// View implements pane.
 func (v *ablationView) View() string {
-	k := renderKey{v: [4]int{int(v.snap.Version), v.ver}, w: v.w, h: v.h}
-	return v.cache.get(k, func() string {
+	return v.cached([4]int{int(v.snap.Version), v.ver}, func() string {
 		return frame("Ablations", v.body(v.w-2, v.h-2), v.w, v.h, v.ctx.st, true)
 	})
 }

@@ -38,7 +38,11 @@ type hline struct {
 	color asciigraph.AnsiColor
 }
 
-// chart is a plot of curves against steps over [x0, x1], drawn by asciigraph.
+// chart is a plot of curves against steps over [x0, x1], drawn by asciigraph. ntcharts'
+// linechart draws its axes with its own runes and labels (graph.DrawXYAxis, its
+// LabelFormatter) and its lines on a canvas of one style per cell, where asciigraph writes
+// "0.548┤" labels, crosses reference lines through the axis and tells curves apart by glyph;
+// drawing the curves with it would change every golden screen, so the line charts stay here.
 type chart struct {
 	curves []curve
 	hlines []hline

@@ -2,18 +2,12 @@ package ui
 
 // criticPane plots the critic loss and its two terms, MSE(r, Q(s,P)) and the penalty
 // MSE(Q(s,P), Q(s,M)), optionally on a log scale.
-type criticPane struct {
-	ctx   *programContext
-	w, h  int
-	cache viewCache
-}
+type criticPane struct{ paneBase }
 
-func (p *criticPane) SetSize(w, h int) { p.w, p.h = w, h }
-
+// View implements pane.
 func (p *criticPane) View() string {
 	d := p.ctx.data
-	k := renderKey{v: [4]int{d.trainVer, d.eventVer, p.ctx.displayVer}, w: p.w, h: p.h}
-	return p.cache.get(k, func() string {
+	return p.cached([4]int{d.trainVer, d.eventVer, p.ctx.displayVer}, func() string {
 		return frame("Critic loss", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }

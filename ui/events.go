@@ -1,18 +1,12 @@
 package ui
 
 // eventsPane lists the latest events: evaluations, live changes, checkpoints.
-type eventsPane struct {
-	ctx   *programContext
-	w, h  int
-	cache viewCache
-}
+type eventsPane struct{ paneBase }
 
-func (p *eventsPane) SetSize(w, h int) { p.w, p.h = w, h }
-
+// View implements pane.
 func (p *eventsPane) View() string {
 	d := p.ctx.data
-	k := renderKey{v: [4]int{d.eventVer, d.evalVer}, w: p.w, h: p.h}
-	return p.cache.get(k, func() string {
+	return p.cached([4]int{d.eventVer, d.evalVer}, func() string {
 		n := max(p.h-2, 0)
 		ev := d.events[max(len(d.events)-n, 0):]
 		lines := make([]string, len(ev))

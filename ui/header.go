@@ -8,12 +8,7 @@ import (
 )
 
 // header is the two lines at the top: the run, its state and progress, and where it runs.
-type header struct {
-	ctx *programContext
-	w   int
-}
-
-func (h *header) SetSize(w int) { h.w = w }
+type header struct{ paneBase }
 
 // stateBadge is the run state with a glyph, so that it reads without colour.
 func (h *header) stateBadge() string {
@@ -37,6 +32,7 @@ func (h *header) stateBadge() string {
 	}
 }
 
+// View implements pane. The header changes with every step, so it is not cached.
 func (h *header) View() string {
 	c := h.ctx
 	s := c.status

@@ -1,32 +1,90 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
-// keyMap holds the console's global keys.
-type keyMap struct {
-	Pause, Penalty, Explore, Task, Ablation, Save, Export, Help, Quit key.Binding
+	"spg-tui/run"
+)
+
+// binding is an entry of the console's key table: the keys it matches with their help, the
+// column of the full help that lists it, and what it does.
+type binding struct {
+	key.Binding
+	col int
+	do  func() tea.Cmd
 }
 
-func newKeyMap() keyMap {
-	return keyMap{
-		Pause:    key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause/resume")),
-		Penalty:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "critic penalty on/off")),
-		Explore:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exploration on/off")),
-		Task:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "switch task and size")),
-		Ablation: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ablation view")),
-		Save:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save a checkpoint")),
-		Export:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export curves (CSV, PNG)")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit (checkpoints)")),
+// Columns of the full help; unlisted bindings are left out of it.
+const (
+	unlisted   = -1
+	colRun     = iota - 1 // training controls
+	colViews              // samples, views, export
+	colPanel              // the parameter panel
+	colProgram            // help and quit
+)
+
+// bind is a binding of keys, shown as helpKey and desc.
+func bind(keys []string, helpKey, desc string, col int, do func() tea.Cmd) binding {
+	return binding{Binding: key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc)), col: col, do: do}
+}
+
+// cmdless adapts an action without a command.
+func cmdless(f func()) func() tea.Cmd {
+	return func() tea.Cmd {
+		f()
+		return nil
 	}
 }
 
-// helpKeys gathers every component's keys for bubbles/help.
-type helpKeys struct {
-	global keyMap
-	params paramKeys
-	sample sampleKeys
+// keyMap holds the console's own keys: the training controls, the views and the program. The
+// modal states (typing, the help, the task dialog) look at Help and Quit themselves.
+type keyMap struct {
+	Pause, Penalty, Explore, Task, Ablation, Save, Export, Help, Quit binding
 }
+
+func (m *model) newKeyMap() keyMap {
+	return keyMap{
+		Pause:    bind([]string{"space"}, "space", "pause/resume", colRun, cmdless(m.togglePause)),
+		Penalty:  bind([]string{"p"}, "p", "critic penalty on/off", colRun, cmdless(func() { m.toggle(run.FlagCriticPenalty) })),
+		Explore:  bind([]string{"x"}, "x", "exploration on/off", colRun, cmdless(func() { m.toggle(run.FlagExploration) })),
+		Save:     bind([]string{"s"}, "s", "save a checkpoint", colRun, cmdless(m.checkpoint)),
+		Task:     bind([]string{"t"}, "t", "switch task and size", colRun, cmdless(m.openTaskDialog)),
+		Ablation: bind([]string{"a"}, "a", "ablation view", colViews, cmdless(m.toggleView)),
+		Export:   bind([]string{"e"}, "e", "export curves (CSV, PNG)", colViews, m.export),
+		Help:     bind([]string{"?"}, "?", "help", colProgram, cmdless(func() { m.showHelp = true })),
+		Quit:     bind([]string{"q", "ctrl+c"}, "q", "quit (checkpoints)", colProgram, m.quit),
+	}
+}
+
+// table is the console's key table for view v, in the order of the full help: the ablation
+// view's keys first while it is shown, the sample viewer's while the main view is, then the
+// console's own, then the parameter panel's. A key does what its first binding does.
+func (m *model) table(v viewKind) []binding {
+	var out []binding
+	switch v {
+	case viewAblation:
+		out = append(out, m.ablation.Bindings()...)
+	case viewMain:
+		out = append(out, m.sample.Bindings()...)
+	}
+	k := m.keys
+	out = append(out, k.Pause, k.Penalty, k.Explore, k.Save, k.Task, k.Ablation, k.Export, k.Help, k.Quit)
+	return append(out, m.params.Bindings()...)
+}
+
+// dispatch runs the first binding of the table that matches k; it reports whether one did.
+func (m *model) dispatch(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	for _, b := range m.table(m.view) {
+		if key.Matches(k, b.Binding) {
+			return b.do(), true
+		}
+	}
+	return nil, false
+}
+
+// helpKeys are the bindings of the main view's table for bubbles/help.
+type helpKeys struct{ table []binding }
 
 // shortHelp are the footer's reminders: the keys of the full help, grouped, with short words.
 var shortHelp = []key.Binding{
@@ -42,13 +100,17 @@ var shortHelp = []key.Binding{
 // ShortHelp implements help.KeyMap.
 func (h helpKeys) ShortHelp() []key.Binding { return shortHelp }
 
-// FullHelp implements help.KeyMap: training controls, views, the panel, the program.
+// FullHelp implements help.KeyMap: the table's bindings by column, in the table's order.
 func (h helpKeys) FullHelp() [][]key.Binding {
-	g, p, s := h.global, h.params, h.sample
-	return [][]key.Binding{
-		{g.Pause, g.Penalty, g.Explore, g.Save, g.Task},
-		{s.Prev, s.Next, s.Optimal, g.Ablation, g.Export},
-		{p.Up, p.Down, p.Inc, p.Dec, p.Edit, p.Cancel},
-		{g.Help, g.Quit},
+	var cols [][]key.Binding
+	for _, b := range h.table {
+		if b.col == unlisted {
+			continue
+		}
+		for len(cols) <= b.col {
+			cols = append(cols, nil)
+		}
+		cols[b.col] = append(cols[b.col], b.Binding)
 	}
+	return cols
 }

@@ -60,7 +60,7 @@ type model struct {
 	start   experiments.StartFunc
 	baseDir string // where new run directories go
 
-	header   header
+	header   *header
 	reward   *rewardPane
 	critic   *criticPane
 	scatter  *scatterPane
@@ -83,10 +83,11 @@ type model struct {
 // ablations); baseDir is where their directories go.
 func newModel(eng run.Engine, start experiments.StartFunc, color, readOnly bool) *model {
 	ctx := &programContext{st: newStyles(color), readOnly: readOnly, smoothing: 0.6}
-	m := &model{ctx: ctx, keys: newKeyMap(), start: start, help: help.New()}
+	m := &model{ctx: ctx, start: start, help: help.New()}
+	m.keys = m.newKeyMap()
 	m.help.Styles = helpStyles(ctx.st)
 	m.attach(eng)
-	m.ablation = newAblationView(ctx, start, m.baseDir)
+	m.ablation = newAblationView(ctx, start, m.baseDir, m.pauseForAblation)
 	return m
 }
 
@@ -101,18 +102,19 @@ func (m *model) attach(eng run.Engine) {
 	if d := m.ctx.info.Dir; d != "" {
 		m.baseDir = filepath.Dir(d)
 	}
-	m.header = header{ctx: m.ctx}
-	m.reward = &rewardPane{ctx: m.ctx}
-	m.critic = &criticPane{ctx: m.ctx}
-	m.scatter = &scatterPane{ctx: m.ctx}
-	m.sample = &samplePane{ctx: m.ctx, keys: newSampleKeys()}
+	base := paneBase{ctx: m.ctx}
+	m.header = &header{paneBase: base}
+	m.reward = &rewardPane{paneBase: base}
+	m.critic = &criticPane{paneBase: base}
+	m.scatter = &scatterPane{paneBase: base}
+	m.sample = &samplePane{paneBase: base}
 	sel := 0
 	if m.params != nil {
 		sel = m.params.sel
 	}
-	m.params = newParamsPane(m.ctx)
+	m.params = newParamsPane(m.ctx, m.apply)
 	m.params.sel = sel
-	m.events = &eventsPane{ctx: m.ctx}
+	m.events = &eventsPane{paneBase: base}
 	m.resize()
 }
 
@@ -154,7 +156,7 @@ func (m *model) observe(r run.Record) {
 // resize lays the panes out for the current screen.
 func (m *model) resize() {
 	l := computeLayout(m.width, m.height)
-	m.header.SetSize(m.width)
+	m.header.SetSize(m.width, headerLines)
 	m.reward.SetSize(l.reward.w, l.reward.h)
 	m.critic.SetSize(l.critic.w, l.critic.h)
 	m.scatter.SetSize(l.scatter.w, l.scatter.h)

@@ -13,22 +13,6 @@ import (
 	"spg-tui/run"
 )
 
-// paramKeys select and change the panel's values.
-type paramKeys struct {
-	Up, Down, Inc, Dec, Edit, Cancel key.Binding
-}
-
-func newParamKeys() paramKeys {
-	return paramKeys{
-		Up:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "select parameter")),
-		Down:   key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "select parameter")),
-		Inc:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "increase / switch on")),
-		Dec:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "decrease / switch off")),
-		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "type a value / apply")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel typing")),
-	}
-}
-
 // Display settings of the panel: they change the console, not the run.
 const (
 	displaySmoothing = "smoothing"
@@ -76,9 +60,8 @@ type change struct {
 // paramsPane lists the live hyperparameters and display settings; up/down select, +/- change,
 // enter types a value.
 type paramsPane struct {
-	ctx     *programContext
+	paneBase
 	keys    paramKeys
-	w, h    int
 	sel     int
 	editing bool
 	input   textinput.Model
@@ -86,17 +69,40 @@ type paramsPane struct {
 	// them at the next step boundary and reports each with a set event, which clears it. A
 	// second +/- before then steps from the pending value.
 	pending map[string]float64
+	// apply carries out a change the panel asks for (the model's apply).
+	apply func(*change)
 }
 
-func newParamsPane(ctx *programContext) *paramsPane {
+// paramKeys select and change the panel's values.
+type paramKeys struct {
+	Up, Down, Inc, Dec, Edit, Cancel binding
+}
+
+func newParamsPane(ctx *programContext, apply func(*change)) *paramsPane {
 	in := textinput.New()
 	in.Prompt = ""
 	in.CharLimit = 24
-	return &paramsPane{ctx: ctx, keys: newParamKeys(), input: in, pending: map[string]float64{}}
+	p := &paramsPane{paneBase: paneBase{ctx: ctx}, input: in, pending: map[string]float64{}, apply: apply}
+	p.keys = paramKeys{
+		Up:     bind([]string{"up"}, "↑", "select parameter", colPanel, cmdless(func() { p.sel = (p.sel - 1 + len(paramItems)) % len(paramItems) })),
+		Down:   bind([]string{"down"}, "↓", "select parameter", colPanel, cmdless(func() { p.sel = (p.sel + 1) % len(paramItems) })),
+		Inc:    bind([]string{"+", "="}, "+", "increase / switch on", colPanel, cmdless(func() { p.apply(p.stepped(true)) })),
+		Dec:    bind([]string{"-", "_"}, "-", "decrease / switch off", colPanel, cmdless(func() { p.apply(p.stepped(false)) })),
+		Edit:   bind([]string{"enter"}, "enter", "type a value / apply", colPanel, p.edit),
+		Cancel: bind([]string{"esc"}, "esc", "cancel typing", colPanel, func() tea.Cmd { return nil }), // typing handles it (Update)
+	}
+	return p
 }
 
+// Bindings implements pane.
+func (p *paramsPane) Bindings() []binding {
+	k := p.keys
+	return []binding{k.Up, k.Down, k.Inc, k.Dec, k.Edit, k.Cancel}
+}
+
+// SetSize implements pane.
 func (p *paramsPane) SetSize(w, h int) {
-	p.w, p.h = w, h
+	p.paneBase.SetSize(w, h)
 	p.input.SetWidth(max(w-4-18, 4))
 }
 
@@ -125,41 +131,24 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// Update handles a key; it reports whether the key was the panel's and what change it asks
-// for, if any.
-func (p *paramsPane) Update(msg tea.Msg) (handled bool, ch *change, cmd tea.Cmd) {
-	if p.editing {
-		return p.updateEditing(msg)
-	}
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return false, nil, nil
-	}
+// edit starts typing a value for the selected item; a switch is flipped instead.
+func (p *paramsPane) edit() tea.Cmd {
 	it := paramItems[p.sel]
 	v := p.value(it)
-	switch {
-	case key.Matches(k, p.keys.Up):
-		p.sel = (p.sel - 1 + len(paramItems)) % len(paramItems)
-	case key.Matches(k, p.keys.Down):
-		p.sel = (p.sel + 1) % len(paramItems)
-	case key.Matches(k, p.keys.Inc), key.Matches(k, p.keys.Dec):
-		return true, p.stepped(it, v, key.Matches(k, p.keys.Inc)), nil
-	case key.Matches(k, p.keys.Edit):
-		if it.kind == run.Switch {
-			return true, &change{item: it, on: v == 0}, nil
-		}
-		p.editing = true
-		p.input.SetValue(strconv.FormatFloat(v, 'g', -1, 64))
-		p.input.CursorEnd()
-		return true, nil, p.input.Focus()
-	default:
-		return false, nil, nil
+	if it.kind == run.Switch {
+		p.apply(&change{item: it, on: v == 0})
+		return nil
 	}
-	return true, nil, nil
+	p.editing = true
+	p.input.SetValue(strconv.FormatFloat(v, 'g', -1, 64))
+	p.input.CursorEnd()
+	return p.input.Focus()
 }
 
-// stepped is the change one +/- press asks for.
-func (p *paramsPane) stepped(it paramItem, v float64, up bool) *change {
+// stepped is the change one +/- press asks for on the selected item.
+func (p *paramsPane) stepped(up bool) *change {
+	it := paramItems[p.sel]
+	v := p.value(it)
 	switch it.kind {
 	case run.Switch:
 		return &change{item: it, on: up}
@@ -178,27 +167,33 @@ func (p *paramsPane) stepped(it paramItem, v float64, up bool) *change {
 	return &change{item: it, value: roundSig(v + d)}
 }
 
-func (p *paramsPane) updateEditing(msg tea.Msg) (bool, *change, tea.Cmd) {
+// Update implements pane: while a value is typed, every message goes to the text input; enter
+// applies the value and esc cancels.
+func (p *paramsPane) Update(msg tea.Msg) tea.Cmd {
+	if !p.editing {
+		return nil
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(k, p.keys.Cancel):
+		case key.Matches(k, p.keys.Cancel.Binding):
 			p.stopEditing()
-			return true, nil, nil
-		case key.Matches(k, p.keys.Edit):
+			return nil
+		case key.Matches(k, p.keys.Edit.Binding):
 			it := paramItems[p.sel]
 			text := strings.TrimSpace(p.input.Value())
 			p.stopEditing()
 			v, err := strconv.ParseFloat(text, 64)
 			if err != nil {
-				return true, &change{item: it, err: fmt.Errorf("%s: %q is not a number", it.label, text)}, nil
+				p.apply(&change{item: it, err: fmt.Errorf("%s: %q is not a number", it.label, text)})
+				return nil
 			}
-			return true, &change{item: it, value: v}, nil
+			p.apply(&change{item: it, value: v})
+			return nil
 		}
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
-	_, isKey := msg.(tea.KeyPressMsg)
-	return isKey, nil, cmd
+	return cmd
 }
 
 func (p *paramsPane) stopEditing() {
@@ -217,6 +212,7 @@ func formatValue(it paramItem, v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
+// View implements pane.
 func (p *paramsPane) View() string {
 	st := p.ctx.st
 	w := p.w - 2

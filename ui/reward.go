@@ -10,18 +10,12 @@ import (
 
 // rewardPane plots the training reward (raw and smoothed) and, below it, the validation metric
 // with the task's reference lines; live changes are marked under both.
-type rewardPane struct {
-	ctx   *programContext
-	w, h  int
-	cache viewCache
-}
+type rewardPane struct{ paneBase }
 
-func (p *rewardPane) SetSize(w, h int) { p.w, p.h = w, h }
-
+// View implements pane.
 func (p *rewardPane) View() string {
 	d := p.ctx.data
-	k := renderKey{v: [4]int{d.trainVer, d.evalVer, d.eventVer, p.ctx.displayVer}, w: p.w, h: p.h}
-	return p.cache.get(k, func() string {
+	return p.cached([4]int{d.trainVer, d.evalVer, d.eventVer, p.ctx.displayVer}, func() string {
 		return frame("Reward", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }

@@ -5,70 +5,44 @@ import (
 	"math"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"spg-tui/run"
 )
 
-// sampleKeys step through the samples and toggle the optimal solution.
-type sampleKeys struct {
-	Prev, Next, Optimal key.Binding
-}
-
-func newSampleKeys() sampleKeys {
-	return sampleKeys{
-		Prev:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous sample")),
-		Next:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next sample")),
-		Optimal: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show optimal solution")),
-	}
-}
-
 // samplePane draws one validation instance of the latest evaluation with the policy's solution,
 // or the optimal one: the two point sets and the matching for mwm, the tour for tsp, the input
 // and output sequences for sort; its score against the optimum is written underneath.
 type samplePane struct {
-	ctx     *programContext
-	keys    sampleKeys
-	w, h    int
+	paneBase
 	index   int
 	optimal bool
-	cache   viewCache
 }
 
-func (p *samplePane) SetSize(w, h int) { p.w, p.h = w, h }
-
-// Update handles the pane's keys and reports whether msg was one.
-func (p *samplePane) Update(msg tea.KeyPressMsg) bool {
-	n := 0
-	if ev := p.ctx.data.latest; ev != nil {
-		n = len(ev.Samples)
+// Bindings implements pane: step through the samples, toggle the optimal solution.
+func (p *samplePane) Bindings() []binding {
+	return []binding{
+		bind([]string{"left"}, "←", "previous sample", colViews, cmdless(func() { p.step(-1) })),
+		bind([]string{"right"}, "→", "next sample", colViews, cmdless(func() { p.step(1) })),
+		bind([]string{"o"}, "o", "show optimal solution", colViews, cmdless(func() { p.optimal = !p.optimal })),
 	}
-	switch {
-	case key.Matches(msg, p.keys.Prev):
-		if n > 0 {
-			p.index = (p.index - 1 + n) % n
-		}
-	case key.Matches(msg, p.keys.Next):
-		if n > 0 {
-			p.index = (p.index + 1) % n
-		}
-	case key.Matches(msg, p.keys.Optimal):
-		p.optimal = !p.optimal
-	default:
-		return false
-	}
-	return true
 }
 
+// step moves d samples on, around the latest evaluation's samples.
+func (p *samplePane) step(d int) {
+	if ev := p.ctx.data.latest; ev != nil && len(ev.Samples) > 0 {
+		n := len(ev.Samples)
+		p.index = (p.index + d + n) % n
+	}
+}
+
+// View implements pane.
 func (p *samplePane) View() string {
 	opt := 0
 	if p.optimal {
 		opt = 1
 	}
-	k := renderKey{v: [4]int{p.ctx.data.evalVer, p.index, opt}, w: p.w, h: p.h}
-	return p.cache.get(k, func() string {
+	return p.cached([4]int{p.ctx.data.evalVer, p.index, opt}, func() string {
 		return frame("Sample", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }

@@ -13,17 +13,11 @@ import (
 // scatterPane is the paper's Figure 2, live: the critic's hard Q(s,P) against its soft Q(s,M)
 // on the fixed validation states of the latest evaluation, with the diagonal y = x and their
 // correlation. With the critic penalty the points hug the diagonal; without it they drift off.
-type scatterPane struct {
-	ctx   *programContext
-	w, h  int
-	cache viewCache
-}
+type scatterPane struct{ paneBase }
 
-func (p *scatterPane) SetSize(w, h int) { p.w, p.h = w, h }
-
+// View implements pane.
 func (p *scatterPane) View() string {
-	k := renderKey{v: [4]int{p.ctx.data.evalVer}, w: p.w, h: p.h}
-	return p.cache.get(k, func() string {
+	return p.cached([4]int{p.ctx.data.evalVer}, func() string {
 		title := "Q scatter"
 		if p.ctx.data.latest != nil {
 			title += " · step " + fmtInt(p.ctx.data.latestStep)

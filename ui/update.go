@@ -44,79 +44,47 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case m.dialog != nil:
 		return m, m.dialog.update(msg)
 	case m.params.editing:
-		_, _, cmd := m.params.Update(msg)
-		return m, cmd
+		return m, m.params.Update(msg)
 	}
 	return m, nil
 }
 
+// key handles a key press: the modal states first (quitting, the task dialog, typing a value,
+// the help), then the key table.
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if k.String() == "ctrl+c" && m.quitting {
 		return tea.Quit // a second ctrl+c does not wait for the checkpoint
 	}
-	if key.Matches(k, m.keys.Quit) && k.String() == "ctrl+c" {
+	if key.Matches(k, m.keys.Quit.Binding) && k.String() == "ctrl+c" {
 		return m.quit()
 	}
-	if m.quitting {
+	switch {
+	case m.quitting:
 		return nil
-	}
-	if m.dialog != nil {
+	case m.dialog != nil:
 		return m.dialogKey(k)
-	}
-	if m.params.editing {
-		_, ch, cmd := m.params.Update(k)
-		m.apply(ch)
-		return cmd
-	}
-	if m.showHelp {
+	case m.params.editing:
+		return m.params.Update(k)
+	case m.showHelp:
 		switch {
-		case key.Matches(k, m.keys.Quit):
+		case key.Matches(k, m.keys.Quit.Binding):
 			return m.quit()
-		case key.Matches(k, m.keys.Help), k.String() == "esc":
+		case key.Matches(k, m.keys.Help.Binding), k.String() == "esc":
 			m.showHelp = false
 		}
 		return nil
 	}
+	cmd, _ := m.dispatch(k)
+	return cmd
+}
+
+// toggleView switches between the main view and the ablation view.
+func (m *model) toggleView() {
 	if m.view == viewAblation {
-		if handled, started := m.ablation.Update(k); handled {
-			if started {
-				m.pauseForAblation()
-			}
-			return nil
-		}
+		m.view = viewMain
+	} else {
+		m.view = viewAblation
 	}
-	switch {
-	case key.Matches(k, m.keys.Quit):
-		return m.quit()
-	case key.Matches(k, m.keys.Help):
-		m.showHelp = true
-	case key.Matches(k, m.keys.Pause):
-		m.togglePause()
-	case key.Matches(k, m.keys.Penalty):
-		m.toggle(run.FlagCriticPenalty)
-	case key.Matches(k, m.keys.Explore):
-		m.toggle(run.FlagExploration)
-	case key.Matches(k, m.keys.Save):
-		m.checkpoint()
-	case key.Matches(k, m.keys.Export):
-		return m.export()
-	case key.Matches(k, m.keys.Task):
-		m.openTaskDialog()
-	case key.Matches(k, m.keys.Ablation):
-		if m.view == viewAblation {
-			m.view = viewMain
-		} else {
-			m.view = viewAblation
-		}
-	default:
-		if m.view == viewMain && m.sample.Update(k) {
-			return nil
-		}
-		_, ch, cmd := m.params.Update(k)
-		m.apply(ch)
-		return cmd
-	}
-	return nil
 }
 
 // toggle flips a switch of the run.

@@ -48,7 +48,7 @@ func (m *model) body(l layout) string {
 	case m.showHelp:
 		hm := m.help
 		hm.ShowAll = true
-		keys := helpKeys{global: m.keys, params: m.params.keys, sample: m.sample.keys}
+		keys := helpKeys{table: m.table(viewMain)}
 		lines := strings.Split(hm.View(keys), "\n")
 		lines = append([]string{m.ctx.st.bold.Render("Keys"), ""}, lines...)
 		lines = append(lines, "", m.ctx.st.dim.Render("? or esc closes this help"))
@@ -94,7 +94,7 @@ func (m *model) footer() string {
 	}
 	hm := m.help
 	hm.SetWidth(max(m.width-lipgloss.Width(text)-2, 0))
-	short := hm.View(helpKeys{global: m.keys, params: m.params.keys, sample: m.sample.keys})
+	short := hm.View(helpKeys{table: m.table(viewMain)})
 	if text == "" {
 		return spread("", short, m.width)
 	}
