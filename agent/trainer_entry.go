@@ -13,7 +13,8 @@ func StartRun(cfg run.Config, dir string) (run.Engine, error) {
 // ResumeRun reopens the run in dir from checkpoints/last and continues it exactly (parameters,
 // optimiser state, replay buffer, generator, data order, schedule and live changes); steps > 0
 // replaces the run's total. Records after the checkpoint's step (a run that died without a
-// checkpoint) are dropped from metrics.jsonl; new ones are appended.
+// checkpoint) are dropped from metrics.jsonl; new ones are appended. The records kept from
+// before come first on Records (RunInfo.History of them), so a reader sees the whole run.
 func ResumeRun(dir string, steps int) (run.Engine, error) {
 	return resumeRun(dir, steps, NewLearner)
 }

@@ -91,7 +91,7 @@ func TestRunCompletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s := e.Status(); s.State != run.StateDone || s.Step != 40 || s.TotalSteps != 40 || s.Dropped != 0 {
-		t.Errorf("run.Status = %+v", s)
+		t.Errorf("Status = %+v", s)
 	}
 	recs := readMetrics(t, dir)
 	if streamed := drain(e); len(streamed) != len(recs) {
