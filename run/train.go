@@ -12,8 +12,8 @@ type trainField struct {
 }
 
 // trainFields are Train's float64 fields in declaration order. A new training metric is one
-// such field: the trainer's interval accumulator sums it (Add, Div), the console keeps its
-// series (Series) and a pane can draw it by name.
+// such field: the trainer's interval accumulator sums it (Add, Div), and the console keeps it
+// as a series under its JSON name (EachSeries), which a pane draws.
 var trainFields = func() []trainField {
 	var out []trainField
 	t := reflect.TypeFor[Train]()
@@ -26,27 +26,6 @@ var trainFields = func() []trainField {
 	}
 	return out
 }()
-
-// TrainSeries lists the JSON names of Train's numbers, in declaration order.
-func TrainSeries() []string {
-	out := make([]string, len(trainFields))
-	for i, f := range trainFields {
-		out[i] = f.name
-	}
-	return out
-}
-
-// Series returns the value of the number named name (a TrainSeries entry), and whether there
-// is one.
-func (t *Train) Series(name string) (float64, bool) {
-	v := reflect.ValueOf(t).Elem()
-	for _, f := range trainFields {
-		if f.name == name {
-			return v.Field(f.index).Float(), true
-		}
-	}
-	return 0, false
-}
 
 // EachSeries calls fn with the name and value of each of t's numbers, in declaration order.
 func (t *Train) EachSeries(fn func(name string, v float64)) {

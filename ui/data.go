@@ -20,7 +20,7 @@ type setMark struct {
 }
 
 // trainSeries holds the training summaries: the steps, and each number of run.Train by its
-// JSON name (run.TrainSeries), one entry per record.
+// JSON name (run.Train.EachSeries), one entry per record.
 type trainSeries struct {
 	step   []float64
 	series map[string][]float64
