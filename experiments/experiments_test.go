@@ -327,3 +327,11 @@ func TestAggregateUneven(t *testing.T) {
 		t.Errorf("Aggregate = %+v", got)
 	}
 }
+
+func TestStartWithoutEngine(t *testing.T) {
+	a, _ := Lookup("tau")
+	p := Plan{Base: tinyConfig(envs.TaskMWM, 5), Ablation: a, Steps: 10, Seeds: 1, Dir: t.TempDir()}
+	if _, err := Start(p, nil); err == nil {
+		t.Error("a plan started without an engine constructor")
+	}
+}

@@ -64,6 +64,9 @@ type Runner struct {
 
 // Start expands the plan and begins training its runs in the background.
 func Start(plan Plan, start StartFunc) (*Runner, error) {
+	if start == nil {
+		return nil, errors.New("experiments: no engine to train with")
+	}
 	runs, err := plan.Runs()
 	if err != nil {
 		return nil, err
