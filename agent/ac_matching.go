@@ -3,6 +3,7 @@ package agent
 import (
 	"math/rand/v2"
 
+	"spg-tui/envs"
 	"spg-tui/linalg/lstm"
 	"spg-tui/linalg/pointer"
 )
@@ -97,3 +98,9 @@ func (a *acMatching[F]) backward(w [][]F, dlogp []F, grads [][]F) {
 // toPerm implements policyNet: row t (B[t]) chose a point of A, so the actions are the rounded
 // action's rowToCol and the matching is its inverse, as for SPG+Matching.
 func (a *acMatching[F]) toPerm(actions, perm []int) { ActionToPerm(actions, perm) }
+
+func init() {
+	registerPolicyNet("ac-matching", func(_ envs.Task, n, h, k int) policyNet[float32] {
+		return newACMatching[float32](n, h, k)
+	})
+}

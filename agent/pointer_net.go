@@ -36,9 +36,11 @@ const (
 // biases in the attention, hidden width h throughout.
 //
 // With matching set it is PN-AC+Matching (the appendix): SPG+Matching's shared dual embedding
-// (matchEmbed), the encoder runs over the N rows of E = E2 E1^T (one per point of B), the decoder
-// input at step t is the concatenation (2h wide) of E1[t] and the E2 row of the B point chosen at
-// step t-1 (g at step 0), and step t chooses the point of B matched to A[t].
+// (matchEmbed), the encoder runs over the N rows of E = E2 E1^T (one per point of B), step t
+// chooses the point of B matched to A[t], and the decoder input at step t >= 1 is the
+// concatenation (2h wide) of E1[t-1] and the E2 row of the B point chosen at step t-1 (the
+// appendix: "the i-th element of E2 is concatenated with the t-th element of E1 to use as the
+// input to the decoder at the next time step"); at step 0 it is a trained g, 2h wide.
 type pointerNet[F lstm.Float] struct {
 	n, h, k  int
 	matching bool
@@ -89,7 +91,7 @@ func (p *pointerNet[F]) specs() []paramSpec {
 	s = append(s, lstmSpecs("enc", p.encWidth(), p.h)...)
 	s = append(s, lstmSpecs("dec", p.decWidth(), p.h)...)
 	return append(s,
-		paramSpec{name: "start", shape: []int{p.h}, bound: bound},
+		paramSpec{name: "start", shape: []int{p.decWidth()}, bound: bound},
 		paramSpec{name: "ptr.Wref", shape: []int{p.h, p.h}, bound: bound},
 		paramSpec{name: "ptr.Wq", shape: []int{p.h, p.h}, bound: bound},
 		paramSpec{name: "ptr.v", shape: []int{p.h}, bound: bound})
@@ -122,15 +124,12 @@ func (p *pointerNet[F]) encode(w [][]F, states []F, b int) {
 // t-1 (prev, -1 at step 0).
 func (p *pointerNet[F]) decInput(w [][]F, bi, t, prev int, dst []F) {
 	h := p.h
-	if p.matching {
-		copy(dst[:h], p.me.e1(bi)[t*h:(t+1)*h])
-		dst = dst[h:]
-	}
 	switch {
 	case prev < 0:
 		copy(dst, w[pnStart])
 	case p.matching:
-		copy(dst, p.me.e2(bi)[prev*h:(prev+1)*h])
+		copy(dst[:h], p.me.e1(bi)[(t-1)*h:t*h])
+		copy(dst[h:], p.me.e2(bi)[prev*h:(prev+1)*h])
 	default:
 		copy(dst, p.emb[(bi*p.n+prev)*h:(bi*p.n+prev+1)*h])
 	}
@@ -221,15 +220,12 @@ func (p *pointerNet[F]) backward(w [][]F, dlogp []F, grads [][]F) {
 	for bi := range b {
 		for t := range n {
 			g := ddin[(bi*n+t)*di:][:di]
-			if p.matching {
-				addTo(demb[(bi*2*n+t)*h:][:h], g[:h])
-				g = g[h:]
-			}
 			switch {
 			case t == 0:
 				addTo(grads[pnStart], g)
 			case p.matching:
-				addTo(demb[(bi*2*n+n+p.actions[bi*n+t-1])*h:][:h], g)
+				addTo(demb[(bi*2*n+t-1)*h:][:h], g[:h])
+				addTo(demb[(bi*2*n+n+p.actions[bi*n+t-1])*h:][:h], g[h:])
 			default:
 				addTo(demb[(bi*n+p.actions[bi*n+t-1])*h:][:h], g)
 			}

@@ -239,6 +239,12 @@ func (t *trainer) execute() (stopped bool, err error) {
 	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References})
 	t.setState(run.StateTraining)
 	t.clock.start()
+	// Every run evaluates its untrained policy first, so that each curve starts at step 0.
+	if t.step == 0 && t.lastEval < 0 {
+		if err := t.validate(); err != nil {
+			return false, err
+		}
+	}
 	for t.step < t.cfg.Steps {
 		stop, err := t.boundary()
 		if err != nil || stop {
