@@ -285,7 +285,7 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		if jsonOut {
 			enc.Encode(rec)
 		}
-		if line := run.ProgressLine(rec, cfg.Steps); line != "" {
+		if line := run.ProgressLine(rec, cfg); line != "" {
 			fmt.Fprintln(stderr, "train:", line)
 		}
 	})
