@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"spg-tui/linalg/backend"
+	"spg-tui/linalg/fastmath"
 )
 
 // Float is the element type of the kernels: float32 for training, float64 for gradient checks.
@@ -84,15 +85,20 @@ func Forward[F Float](d Dims, out, cT, x, h0, c0, wih, whh, bih, bhh, saved []F)
 // forwardRow turns one step's gate pre-activations (row[0:4H], biases not yet added) into
 // activations in place, and writes c' into row[4H:5H] and h' into o.
 func forwardRow[F Float](h int, row, bih, bhh, o []F) {
-	cp := row[6*h : 7*h]
+	for j := range 4 * h {
+		row[j] += bih[j] + bhh[j]
+	}
+	sigmoids(row[:2*h])
+	tanhs(row[2*h : 3*h])
+	sigmoids(row[3*h : 4*h])
+	c, cp := row[4*h:5*h], row[6*h:7*h]
 	for j := range h {
-		ig := sigmoid(row[j] + bih[j] + bhh[j])
-		fg := sigmoid(row[h+j] + bih[h+j] + bhh[h+j])
-		gg := tanh(row[2*h+j] + bih[2*h+j] + bhh[2*h+j])
-		og := sigmoid(row[3*h+j] + bih[3*h+j] + bhh[3*h+j])
-		c := fg*cp[j] + ig*gg
-		row[j], row[h+j], row[2*h+j], row[3*h+j], row[4*h+j] = ig, fg, gg, og, c
-		o[j] = og * tanh(c)
+		c[j] = row[h+j]*cp[j] + row[j]*row[2*h+j]
+	}
+	copy(o, c)
+	tanhs(o)
+	for j := range h {
+		o[j] *= row[3*h+j]
 	}
 }
 
@@ -134,9 +140,12 @@ func Backward[F Float](d Dims, dout, dcT, x, wih, whh, saved, dx, dh0, dc0, dwih
 			g := dg[(bi*t+ti)*4*h:][:4*h]
 			dhr, dcr := dh[bi*h:(bi+1)*h], dc[bi*h:(bi+1)*h]
 			do := dout[(bi*t+ti)*h:][:h]
+			// tanh(c') into the o-gate column of g, each element read before it is overwritten.
+			copy(g[3*h:], row[4*h:5*h])
+			tanhs(g[3*h:])
 			for j := range h {
-				ig, fg, gg, og, c, cp := row[j], row[h+j], row[2*h+j], row[3*h+j], row[4*h+j], row[6*h+j]
-				tc := tanh(c)
+				ig, fg, gg, og, cp := row[j], row[h+j], row[2*h+j], row[3*h+j], row[6*h+j]
+				tc := g[3*h+j]
 				dhj := do[j] + dhr[j]
 				dcj := dcr[j] + dhj*og*(1-tc*tc)
 				g[j] = dcj * gg * ig * (1 - ig)
@@ -170,9 +179,28 @@ func Backward[F Float](d Dims, dout, dcT, x, wih, whh, saved, dx, dh0, dc0, dwih
 	}
 }
 
-func sigmoid[F Float](v F) F { return F(1 / (1 + math.Exp(-float64(v)))) }
+// sigmoids replaces each element of x by its logistic sigmoid: fastmath's vector kernel for
+// float32 (relative error about 1e-7), package math for float64.
+func sigmoids[F Float](x []F) {
+	if x32, ok := any(x).([]float32); ok {
+		fastmath.Sigmoid(x32, x32)
+		return
+	}
+	for i, v := range x {
+		x[i] = F(1 / (1 + math.Exp(-float64(v))))
+	}
+}
 
-func tanh[F Float](v F) F { return F(math.Tanh(float64(v))) }
+// tanhs replaces each element of x by its tanh, as sigmoids.
+func tanhs[F Float](x []F) {
+	if x32, ok := any(x).([]float32); ok {
+		fastmath.Tanh(x32, x32)
+		return
+	}
+	for i, v := range x {
+		x[i] = F(math.Tanh(float64(v)))
+	}
+}
 
 // checkDims panics unless every dimension is positive.
 func checkDims(d Dims) {
