@@ -33,6 +33,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the data, the networks, exploration and sampling")
 	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, "Sinkhorn temperature")
 	fs.IntVar(&cfg.SinkhornIters, "sinkhorn-iters", cfg.SinkhornIters, "Sinkhorn iterations L")
+	fs.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, "hidden width of the networks")
 	fs.Float64Var(&cfg.EpsStart, "eps-start", cfg.EpsStart, "initial exploration probability epsilon")
 	fs.Float64Var(&cfg.EpsEnd, "eps-end", cfg.EpsEnd, "floor of epsilon")
 	fs.Float64Var(&cfg.EpsDecay, "eps-decay", cfg.EpsDecay, "fall of epsilon per epoch, spread linearly over its steps")
