@@ -37,5 +37,11 @@ func TestCriticFreePanes(t *testing.T) {
 				t.Errorf("%s: the console shows %q:\n%s", c.model, w, sc)
 			}
 		}
+		// The first row (tau) applies to SPG only: a critic-free model refuses a change to it.
+		m.msg = status{}
+		press(m, "+")
+		if free := c.model != "spg-matching"; free != (m.msg.err && strings.Contains(m.msg.text, "does not apply")) {
+			t.Errorf("%s: + on tau: %+v", c.model, m.msg)
+		}
 	}
 }
