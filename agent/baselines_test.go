@@ -101,9 +101,10 @@ func TestCriticFreeResumeIsExact(t *testing.T) {
 }
 
 // TestCriticFreeLearning trains each critic-free model on its task at N = 5 for a few hundred
-// steps with a small network: on the same validation instances, the final policy must beat the
-// untrained one (the validation at step 0) by a clear margin. Learning rates above the paper's
-// make this take seconds.
+// steps with a small network: on the same 500 validation instances, the final policy must beat
+// the untrained one (the validation at step 0) by a clear margin: Kendall tau +0.3, optimality
+// ratio +0.03, tour length -0.05 (TSP-5: untrained 2.42, optimum 2.14). A learning rate above the
+// paper's makes this take seconds.
 func TestCriticFreeLearning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains for a few seconds per model")
@@ -113,7 +114,10 @@ func TestCriticFreeLearning(t *testing.T) {
 			cfg := run.DefaultConfig(c.task, 5)
 			cfg.Model = c.model
 			cfg.Hidden, cfg.Batch, cfg.Steps, cfg.ActorLR = 32, 128, 300, 1e-2
-			cfg.TrainSize, cfg.ValSize, cfg.TestSize = 128*300, 500, 10
+			if c.task == envs.TaskTSP {
+				cfg.Steps = 600 // tours improve more slowly than sorting and matching
+			}
+			cfg.TrainSize, cfg.ValSize, cfg.TestSize = 128*cfg.Steps, 500, 10
 			cfg.EvalEvery, cfg.LogEvery = 100, 50
 			dir := t.TempDir()
 			e, err := StartRun(cfg, dir)
@@ -143,7 +147,7 @@ func TestCriticFreeLearning(t *testing.T) {
 			if c.task == envs.TaskTSP {
 				gain = -gain
 			}
-			if least := map[envs.Task]float64{envs.TaskSort: 0.3, envs.TaskMWM: 0.03, envs.TaskTSP: 0.03}[c.task]; gain < least {
+			if least := map[envs.Task]float64{envs.TaskSort: 0.3, envs.TaskMWM: 0.03, envs.TaskTSP: 0.05}[c.task]; gain < least {
 				t.Errorf("untrained %.4f, after %d steps %.4f: gained %.4f, want >= %g", untrained, cfg.Steps, final, gain, least)
 			}
 		})
