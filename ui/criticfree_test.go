@@ -40,8 +40,17 @@ func TestCriticFreePanes(t *testing.T) {
 		// The first row (tau) applies to SPG only: a critic-free model refuses a change to it.
 		m.msg = status{}
 		press(m, "+")
-		if free := c.model != "spg-matching"; free != (m.msg.err && strings.Contains(m.msg.text, "does not apply")) {
+		free := c.model != "spg-matching"
+		if free != (m.msg.err && strings.Contains(m.msg.text, "does not apply")) {
 			t.Errorf("%s: + on tau: %+v", c.model, m.msg)
+		}
+		// So do the penalty and exploration keys.
+		for _, k := range []string{"p", "x"} {
+			m.msg = status{}
+			press(m, k)
+			if free != (m.msg.err && strings.Contains(m.msg.text, "does not apply")) {
+				t.Errorf("%s: %s: %+v", c.model, k, m.msg)
+			}
 		}
 	}
 }
