@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 )
 
 // The files of a run directory.
@@ -118,6 +119,7 @@ func prepareRunDir(dir string, cfg Config) (resumable bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == LockFile })
 	if len(entries) > 0 {
 		old, err := ReadRunConfig(dir)
 		if err != nil {

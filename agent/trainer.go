@@ -31,6 +31,7 @@ const (
 type trainer struct {
 	info    RunInfo
 	dir     string
+	lock    *dirLock // the run directory's lock, released when the run ends
 	records chan Record
 	dropped atomic.Int64
 	done    chan struct{}
@@ -227,6 +228,7 @@ func (t *trainer) run() {
 	t.setState(state)
 	t.metrics.Close()
 	t.logFile.Close()
+	t.lock.release()
 	close(t.done)
 }
 

@@ -21,12 +21,33 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	if _, err := ReplayCapacity(cfg); err != nil {
 		return nil, err
 	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := lockRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	t, err := startLocked(cfg, dir, newLearner, lock)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// startLocked is startRun once the directory's lock is held; the trainer releases it when the
+// run ends.
+func startLocked(cfg Config, dir string, newLearner learnerFactory, lock *dirLock) (*trainer, error) {
+	if err := removeOrphans(dir); err != nil {
+		return nil, err
+	}
 	resumable, err := prepareRunDir(dir, cfg)
 	if err != nil {
 		return nil, err
 	}
 	if resumable {
-		return resumeRun(dir, cfg.Steps, newLearner)
+		return resumeLocked(dir, cfg.Steps, newLearner, lock)
 	}
 	l, err := newLearner(cfg)
 	if err != nil {
@@ -40,12 +61,35 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	if err != nil {
 		return nil, err
 	}
+	t.lock = lock
 	go t.run()
 	return t, nil
 }
 
 // resumeRun is ResumeRun with the learner built by newLearner.
 func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, error) {
+	lock, err := lockRunDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, LastCheckpoint)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := removeOrphans(dir); err != nil {
+		lock.release()
+		return nil, err
+	}
+	t, err := resumeLocked(dir, steps, newLearner, lock)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// resumeLocked is resumeRun once the directory's lock is held; the trainer releases it when the
+// run ends.
+func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *dirLock) (*trainer, error) {
 	ck, err := openCheckpoint(filepath.Join(dir, LastCheckpoint))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, LastCheckpoint)
@@ -100,6 +144,7 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 	if err != nil {
 		return nil, err
 	}
+	t.lock = lock
 	go t.run()
 	return t, nil
 }
