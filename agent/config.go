@@ -101,6 +101,9 @@ func (c Config) Validate() error {
 	if _, err := envs.New(c.Task, max(c.N, 1)); err != nil {
 		return fmt.Errorf("task: %v", err)
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	checks := []struct {
 		bad  bool
 		name string

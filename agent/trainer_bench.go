@@ -41,6 +41,9 @@ func bench(cfg Config, steps int, newLearner learnerFactory, flops float64) (Ben
 	if err := cfg.Validate(); err != nil {
 		return BenchResult{}, err
 	}
+	if err := CheckMemory(cfg); err != nil {
+		return BenchResult{}, err
+	}
 	l, err := newLearner(cfg)
 	if err != nil {
 		return BenchResult{}, err

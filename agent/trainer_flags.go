@@ -59,10 +59,11 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		case set["steps"] && set["epochs"]:
 			return errors.New("--steps and --epochs are exclusive")
 		case set["epochs"]:
-			if !(*epochs > 0) || *epochs > math.MaxInt32 {
-				return fmt.Errorf("epochs %g: must be > 0", *epochs)
+			steps, err := epochsToSteps(*epochs, cfg.StepsPerEpoch())
+			if err != nil {
+				return err
 			}
-			cfg.Steps = max(1, int(math.Round(*epochs*float64(cfg.StepsPerEpoch()))))
+			cfg.Steps = steps
 		case !set["steps"] && cfg.Steps == 0:
 			cfg.Steps = DefaultEpochs(cfg.Task) * cfg.StepsPerEpoch()
 		}
@@ -134,10 +135,7 @@ func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
 			}
 		case "epochs":
 			e, _ := strconv.ParseFloat(v, 64)
-			if !(e > 0) || e > math.MaxInt32 {
-				first = fmt.Errorf("epochs %s: must be > 0", v)
-			}
-			steps = max(1, int(math.Round(e*float64(cfg.StepsPerEpoch()))))
+			steps, first = epochsToSteps(e, cfg.StepsPerEpoch())
 		case "task", "n", "seed":
 			want := map[string]string{"task": string(cfg.Task), "n": strconv.Itoa(cfg.N),
 				"seed": strconv.FormatUint(cfg.Seed, 10)}[f.Name]

@@ -18,7 +18,7 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := ReplayCapacity(cfg); err != nil {
+	if err := CheckMemory(cfg); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
