@@ -6,14 +6,12 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -232,10 +230,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *resume != "":
 		steps, err := agent.ResumeFlags(fs, *resume)
 		if err != nil {
-			return fail(stderr, "train", err)
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
 		}
 		if eng, err = agent.ResumeRun(*resume, steps); err != nil {
-			return fail(stderr, "train", err)
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
 		}
 	case !set["task"]:
 		return fail(stderr, "train", errors.New("--task is required (mwm, tsp or sort)"))
@@ -248,7 +248,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "train", err)
 		}
 		if eng, err = agent.StartRun(cfg, *out); err != nil {
-			return fail(stderr, "train", err)
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
 		}
 	}
 	return follow(eng, stdout, stderr, *jsonOut)
@@ -262,13 +263,19 @@ func follow(eng agent.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		info.Title, info.Seed, cfg.Steps, cfg.StepsPerEpoch(), info.Backend, info.Dir)
 	fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
 		info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	sig := ctx.Done()
+	sigs, unwatch := watchStops()
+	defer unwatch()
+	stopping := false
 	enc := json.NewEncoder(stdout)
+	var stdoutErr error
 	show := func(rec agent.Record) {
-		if jsonOut {
-			enc.Encode(rec)
+		if jsonOut && stdoutErr == nil {
+			// A closed stdout stops the run as a signal would: a checkpoint, then exit.
+			if stdoutErr = enc.Encode(rec); stdoutErr != nil && !stopping {
+				fmt.Fprintf(stderr, "train: stopping: standard output failed (%v): writing the checkpoint\n", stdoutErr)
+				eng.Stop()
+				stopping = true
+			}
 		}
 		if line := agent.ProgressLine(rec, cfg.Steps); line != "" {
 			fmt.Fprintln(stderr, "train:", line)
@@ -278,10 +285,15 @@ func follow(eng agent.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		select {
 		case rec := <-eng.Records():
 			show(rec)
-		case <-sig:
-			fmt.Fprintln(stderr, "train: stopping: writing the checkpoint")
+		case s := <-sigs:
+			if stopping {
+				// A second signal: the user will not wait for the checkpoint.
+				fmt.Fprintf(stderr, "train: %v while stopping: exiting at once, without a checkpoint\n", s)
+				exitNow(signalStatus(s))
+			}
+			fmt.Fprintf(stderr, "train: %v: stopping: writing the checkpoint (signal again to exit at once)\n", s)
 			eng.Stop()
-			sig = nil
+			stopping = true
 		case <-eng.Done():
 			done = true
 		}
@@ -305,6 +317,12 @@ func follow(eng agent.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	}
 	if st.State == agent.StateStopped {
 		fmt.Fprintf(stderr, "train: stopped at step %d of %d; continue with: spg-tui train --resume %s\n", st.Step, st.TotalSteps, info.Dir)
+	}
+	if stdoutErr != nil {
+		if errors.Is(stdoutErr, syscall.EPIPE) {
+			return exitStdoutClosed
+		}
+		return exitFailed
 	}
 	return 0
 }
@@ -390,8 +408,13 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	})
 	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view}
+	defer forwardHangup()()
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
+		var locked *agent.DirLockedError
+		if errors.As(err, &locked) {
+			return exitUsage
+		}
 		return exitFailed
 	}
 	return 0

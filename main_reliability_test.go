@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -72,5 +77,143 @@ func TestSolveRefusesWhatCannotFit(t *testing.T) {
 	status, out, msg = runCLI(t, nil, "solve", "--solver", "hungarian", "--in", in)
 	if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "needs about") {
 		t.Errorf("exit %d, stderr %q", status, msg)
+	}
+}
+
+// startLongTrain starts a tinyTrain run of a million steps in dir and returns once it has
+// logged step 4, with the scanner of its stderr and what it has read so far.
+func startLongTrain(t *testing.T, dir string, stdout io.Writer, extra ...string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
+	t.Helper()
+	args := tinyTrain(dir, extra...)
+	args[6] = "1000000" // --steps
+	cmd := spgTUI(args...)
+	cmd.Stdout = stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	log := &strings.Builder{}
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "step 4/") {
+			return cmd, sc, log
+		}
+	}
+	cmd.Wait()
+	t.Fatalf("the run ended before step 4:\n%s", log)
+	return nil, nil, nil
+}
+
+// finish reads the rest of a run's stderr and returns its exit status.
+func finish(t *testing.T, cmd *exec.Cmd, sc *bufio.Scanner, log *strings.Builder) int {
+	t.Helper()
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// resumeFor resumes the run in dir for two more steps than it stopped at and fails the test if
+// that fails.
+func resumeFor(t *testing.T, dir, log string) {
+	t.Helper()
+	m := regexp.MustCompile(`stopped at step (\d+) of`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no stop line in:\n%s", log)
+	}
+	stopped, _ := strconv.Atoi(m[1])
+	if out, err := spgTUI("train", "--resume", dir, "--steps", strconv.Itoa(stopped+2)).CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+}
+
+// TestTrainStopsOnHangup: SIGHUP (a closed terminal) used to kill the run with status 129 and
+// no checkpoint; it must stop it as SIGTERM does.
+func TestTrainStopsOnHangup(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, sc, log := startLongTrain(t, dir, nil)
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if status := finish(t, cmd, sc, log); status != 0 || !strings.Contains(log.String(), "hangup: stopping") {
+		t.Fatalf("exit %d:\n%s", status, log)
+	}
+	resumeFor(t, dir, log.String())
+}
+
+// TestTrainStopsOnClosedStdout: `train --json | head -c 300` used to die of SIGPIPE (141) with
+// no checkpoint. The run must stop with a checkpoint, say why, and exit 141.
+func TestTrainStopsOnClosedStdout(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	args := tinyTrain(dir, "--json")
+	args[6] = "1000000"
+	cmd := spgTUI(args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	head := make([]byte, 300)
+	if _, err := io.ReadFull(stdout, head); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close() // what head does after 300 bytes
+	sc := bufio.NewScanner(stderr)
+	log := &strings.Builder{}
+	status := finish(t, cmd, sc, log)
+	if status != exitStdoutClosed || !strings.Contains(log.String(), "standard output failed") || !strings.Contains(log.String(), "stopped at step") {
+		t.Fatalf("exit %d, want %d:\n%s", status, exitStdoutClosed, log)
+	}
+	resumeFor(t, dir, log.String())
+}
+
+// TestSecondSignalExitsAtOnce: a second signal while the first one's checkpoint is being
+// written ends the process at once with 128 + the second signal's number. Two signals of one
+// kind sent together merge into one in the kernel, so the test sends two kinds; whichever
+// arrives second decides the status.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	for _, pair := range [][2]syscall.Signal{{syscall.SIGTERM, syscall.SIGINT}, {syscall.SIGHUP, syscall.SIGTERM}} {
+		dir := filepath.Join(t.TempDir(), "run")
+		cmd, sc, log := startLongTrain(t, dir, nil)
+		cmd.Process.Signal(pair[0])
+		cmd.Process.Signal(pair[1])
+		status := finish(t, cmd, sc, log)
+		m := regexp.MustCompile(`train: (\w+) while stopping: exiting at once, without a checkpoint`).FindStringSubmatch(log.String())
+		want := map[string]int{"interrupt": 130, "terminated": 143, "hangup": 129}
+		if m == nil || status != want[m[1]] || strings.Contains(log.String(), "stopped at step") {
+			t.Errorf("%v then %v: exit %d:\n%s", pair[0], pair[1], status, log)
+		}
+	}
+}
+
+// TestKilledBeforeFirstCheckpointResumes: a run killed (SIGKILL) before its first full
+// checkpoint, which waits 10 minutes, used to leave nothing to resume from. The early
+// checkpoint (no replay buffer) must let it resume.
+func TestKilledBeforeFirstCheckpointResumes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, sc, log := startLongTrain(t, dir, nil)
+	cmd.Process.Kill()
+	finish(t, cmd, sc, log)
+	out, err := spgTUI("train", "--resume", dir, "--steps", "9").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "resumed at step 0") && !strings.Contains(string(out), "done") {
+		t.Fatalf("resume after SIGKILL: %v\n%s", err, out)
 	}
 }

@@ -62,12 +62,16 @@ type trainer struct {
 	// dirty reports changes since checkpoints/last was written; lastCkpt is when it was.
 	dirty    bool
 	lastCkpt time.Time
-	val      *evalSet
-	metrics  *os.File
-	logFile  *os.File
-	log      *log.Logger
-	ioErr    error
-	stepSec  float64 // smoothed seconds per step
+	// early reports that checkpoints/last is an early one, without the replay buffer.
+	early bool
+	// start is the configuration the run started with (config.json), the run's identity.
+	start   Config
+	val     *evalSet
+	metrics *os.File
+	logFile *os.File
+	log     *log.Logger
+	ioErr   error
+	stepSec float64 // smoothed seconds per step
 }
 
 // runClock measures training time across pauses and resumes.
@@ -250,6 +254,9 @@ func (t *trainer) execute() (stopped bool, err error) {
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
 	t.event(&Event{Event: EventStart, Message: msg, References: t.val.ref.References})
+	if err := t.checkpointEarlyIfNone(); err != nil {
+		return false, err
+	}
 	t.setState(StateTraining)
 	t.clock.start()
 	for t.step < t.cfg.Steps {
@@ -312,13 +319,18 @@ func (t *trainer) validate() error {
 	if time.Since(t.lastCkpt) >= checkpointEvery {
 		return t.checkpointLast()
 	}
+	if t.early {
+		return t.checkpointEarly()
+	}
 	return nil
 }
 
 // header is the checkpoint header of the run's current state; full adds what only a resume
 // needs.
 func (t *trainer) header(full bool) *checkpointHeader {
-	h := &checkpointHeader{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval}
+	start := t.start
+	h := &checkpointHeader{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval,
+		RunID: runID(start), Start: &start}
 	if full {
 		h.Interval = t.interval
 		// PCG's MarshalBinary cannot fail.
@@ -344,7 +356,7 @@ func (t *trainer) checkpointLast() error {
 	if err := writeCheckpoint(filepath.Join(t.dir, LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
 		return fmt.Errorf("writing the checkpoint: %w", err)
 	}
-	t.dirty, t.lastCkpt = false, time.Now()
+	t.dirty, t.lastCkpt, t.early = false, time.Now(), false
 	t.event(&Event{Event: EventCheckpoint, Message: fmt.Sprintf("%s at step %d", LastCheckpoint, t.step)})
 	return nil
 }

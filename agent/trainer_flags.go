@@ -115,7 +115,7 @@ func (b *byteSize) Set(s string) error {
 // returns the total to pass to ResumeRun, 0 to keep the run's. Flags that RegisterFlags does
 // not define are left to the caller.
 func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
-	cfg, err := ReadRunConfig(dir)
+	cfg, err := readStartConfig(dir)
 	if err != nil {
 		return 0, err
 	}

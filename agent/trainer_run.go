@@ -61,7 +61,7 @@ func startLocked(cfg Config, dir string, newLearner learnerFactory, lock *dirLoc
 	if err != nil {
 		return nil, err
 	}
-	t.lock = lock
+	t.lock, t.start = lock, cfg
 	go t.run()
 	return t, nil
 }
@@ -99,6 +99,9 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *dirLoc
 	}
 	defer ck.Close()
 	h := ck.header
+	if _, err := checkIdentity(dir, ck.path, &h); err != nil {
+		return nil, err
+	}
 	cfg := h.Config
 	if steps > 0 {
 		cfg.Steps = steps
@@ -121,8 +124,10 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *dirLoc
 	if err != nil {
 		return nil, err
 	}
-	if err := ck.readReplay(core.replay); err != nil {
-		return nil, err
+	if !h.ReplayOmitted {
+		if err := ck.readReplay(core.replay); err != nil {
+			return nil, err
+		}
 	}
 	if err := core.pcg.UnmarshalBinary(h.RNG); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: generator state: %v", ck.path, err)
@@ -144,7 +149,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *dirLoc
 	if err != nil {
 		return nil, err
 	}
-	t.lock = lock
+	t.lock, t.start, t.early = lock, start, h.ReplayOmitted
 	go t.run()
 	return t, nil
 }

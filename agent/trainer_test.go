@@ -331,7 +331,8 @@ func TestLiveControl(t *testing.T) {
 	e.Checkpoint()
 	// Requests made while paused are served at once: wait for the checkpoint event.
 	var events []*Event
-	for len(events) == 0 || events[len(events)-1].Event != EventCheckpoint {
+	// (The early checkpoint of step 0 comes first.)
+	for len(events) == 0 || events[len(events)-1].Event != EventCheckpoint || strings.Contains(events[len(events)-1].Message, "early") {
 		select {
 		case r := <-e.Records():
 			if r.Event != nil {
