@@ -217,3 +217,46 @@ func TestKilledBeforeFirstCheckpointResumes(t *testing.T) {
 		t.Fatalf("resume after SIGKILL: %v\n%s", err, out)
 	}
 }
+
+// TestRunDirectoryHasOneWriter: while a trainer runs in a directory, a second train --out on it
+// and a train --resume of it used to both run (the second deleting the first's metrics); each
+// must be refused with one line naming the holder's PID, exit status 2.
+func TestRunDirectoryHasOneWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd, sc, log := startLongTrain(t, dir, nil)
+	want := "in use by process " + strconv.Itoa(cmd.Process.Pid)
+	for _, args := range [][]string{tinyTrain(dir), {"train", "--resume", dir}} {
+		status, _, msg := runCLI(t, nil, args...)
+		if status != exitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 naming %q", args[:2], status, msg, want)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if status := finish(t, cmd, sc, log); status != 0 {
+		t.Fatalf("exit %d:\n%s", status, log)
+	}
+	resumeFor(t, dir, log.String())
+}
+
+// TestResumeErrorsStatus: an I/O error while resuming (here metrics.jsonl is a directory) is a
+// failure (exit 1), not bad input; with config.json deleted the run resumes from its checkpoint.
+func TestResumeErrorsStatus(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if out, err := spgTUI(tinyTrain(dir)...).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if err := os.Remove(filepath.Join(dir, "config.json")); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, msg := runCLI(t, nil, "train", "--resume", dir, "--steps", "8"); status != 0 {
+		t.Fatalf("resume without config.json: exit %d: %s", status, msg)
+	}
+	metrics := filepath.Join(dir, "metrics.jsonl")
+	if err := os.Rename(metrics, metrics+".bak"); err != nil || os.Mkdir(metrics, 0o755) != nil {
+		t.Fatal(err)
+	}
+	status, _, msg := runCLI(t, nil, "train", "--resume", dir, "--steps", "10")
+	if status != exitFailed || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "is a directory") {
+		t.Errorf("I/O error on resume: exit %d, %q; want exit 1", status, msg)
+	}
+}
