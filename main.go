@@ -132,12 +132,18 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "gen", fmt.Errorf("--task/--n: %v", err))
 	}
-	f := &envs.File{Task: env.Task(), N: env.N(), Instances: make([]envs.Instance, *count)}
-	for i := range f.Instances {
-		f.Instances[i] = env.Generate(*seed, i)
-	}
+	// Instance by instance: a file of any --count is written in constant memory.
 	w := bufio.NewWriter(stdout)
-	if err := envs.WriteFile(w, f); err != nil {
+	fw, err := envs.NewFileWriter(w, env.Task(), env.N())
+	if err != nil {
+		return fail(stderr, "gen", err)
+	}
+	for i := range *count {
+		if err := fw.Write(env.Generate(*seed, i)); err != nil {
+			return fail(stderr, "gen", err)
+		}
+	}
+	if err := fw.Close(); err != nil {
 		return fail(stderr, "gen", err)
 	}
 	if err := w.Flush(); err != nil {
