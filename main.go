@@ -201,6 +201,9 @@ func readInstances(path string, stdin io.Reader) (*envs.File, envs.Env, error) {
 
 // writeSolutions writes one JSON line per solution and returns their mean objective.
 func writeSolutions(stdout io.Writer, sols []envs.Solution) (float64, error) {
+	if err := envs.CheckObjectives(sols); err != nil {
+		return 0, err
+	}
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	objectives := make([]float64, len(sols))

@@ -286,3 +286,24 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return len(p), nil
 }
+
+// TestNonFiniteErrorsNameTheInstance: values near the float64 limits make an objective +Inf
+// (solve said "json: unsupported value: +Inf") or the policy's M NaN (eval said "actor:
+// non-finite M (NaN)"); both must name the instance.
+func TestNonFiniteErrorsNameTheInstance(t *testing.T) {
+	dir := t.TempDir()
+	mwm := `{"task":"mwm","n":2,"instances":[{"a":[[0,0],[1,1]],"b":[[0,1],[1,0]]},{"a":[[0,0],[1e308,1]],"b":[[-1e308,1],[1,0]]}]}`
+	status, out, msg := runCLI(t, []byte(mwm), "solve", "--solver", "greedy", "--in", "-")
+	if status != exitUsage || out != "" || !strings.Contains(msg, "instance 1: objective +Inf is not a finite number") {
+		t.Errorf("solve: exit %d, stdout %q, stderr %q", status, out, msg)
+	}
+	run := filepath.Join(dir, "run")
+	if o, err := spgTUI(tinyTrain(run)...).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, o)
+	}
+	sort := `{"task":"sort","n":4,"instances":[{"values":[1,2,3,4]},{"values":[1e308,-1e308,3,1e300]}]}`
+	status, out, msg = runCLI(t, []byte(sort), "eval", "--checkpoint", run, "--in", "-")
+	if status != exitUsage || out != "" || !strings.HasPrefix(msg, "spg-tui eval: instance 1: ") {
+		t.Errorf("eval: exit %d, stdout %q, stderr %q", status, out, msg)
+	}
+}
