@@ -259,6 +259,9 @@ func (t *trainer) execute() (stopped bool, err error) {
 	}
 	t.setState(StateTraining)
 	t.clock.start()
+	if stop, err := t.validateInterrupted(); stop || err != nil {
+		return stop, err
+	}
 	for t.step < t.cfg.Steps {
 		stop, err := t.boundary()
 		if err != nil || stop {
@@ -280,8 +283,8 @@ func (t *trainer) execute() (stopped bool, err error) {
 			t.interval = intervalStats{}
 		}
 		if t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps {
-			if err := t.validate(); err != nil {
-				return false, err
+			if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {
+				return stop, err
 			}
 		}
 		if t.ioErr != nil {
@@ -299,7 +302,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
-	ev, err := evaluate(t.core.learner, t.core.env, t.val, hyperAt(&t.cfg, t.step), true)
+	ev, err := evaluate(t.interruptible(), t.core.env, t.val, hyperAt(&t.cfg, t.step), true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
 	}
@@ -397,7 +400,10 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err := t.core.learner.UnmarshalBinary(ck.learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	ev, err := evaluate(t.core.learner, t.core.env, set, hyperAt(&ck.header.Config, ck.header.Step), false)
+	ev, err := evaluate(t.interruptible(), t.core.env, set, hyperAt(&ck.header.Config, ck.header.Step), false)
+	if errors.Is(err, errStopped) {
+		return true, t.stopNow()
+	}
 	if err != nil {
 		return false, fmt.Errorf("test: %w", err)
 	}

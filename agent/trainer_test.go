@@ -543,8 +543,9 @@ func TestStopDuringReferences(t *testing.T) {
 	}
 }
 
-// TestStopBeforeTheTest stops a run after its last step, while the test set's references are
-// being computed: the resume only scores the test set.
+// TestStopBeforeTheTest stops a run during its last step: the stop cuts the final validation
+// short (evaluations stop within a chunk), so the resume validates that step, then scores the
+// test set, once.
 func TestStopBeforeTheTest(t *testing.T) {
 	cfg := tinyConfig(envs.TaskMWM, 4)
 	dir := t.TempDir()
@@ -579,7 +580,7 @@ func TestStopBeforeTheTest(t *testing.T) {
 		}
 		kinds = append(kinds, k)
 	}
-	if want := []string{EventStart, "test", EventDone}; !reflect.DeepEqual(kinds, want) {
+	if want := []string{EventStart, "val", "test", EventDone}; !reflect.DeepEqual(kinds, want) {
 		t.Errorf("the resume recorded %v, want %v", kinds, want)
 	}
 }
