@@ -47,7 +47,7 @@ func TestSizesRefusedUpFront(t *testing.T) {
 		want string
 	}{
 		{train("--val-size", "1000000000"), "val-size 1000000000: must be at most 1000000"},
-		{train("--train-size", "1000000000"), "train-size 1000000000: must be at most 100000000"},
+		{train("--train-size", "1000000000"), "train-size 1000000000: must be at most 10000000"},
 		{train("--buffer", "1000000000000", "--buffer-mem", "1048575G"), "buffer 1000000000000: must be at most"},
 		{train("--buffer", "2000000000", "--buffer-mem", "1048575G"), "needs about"},
 		{train("--sinkhorn-iters", "1000000000"), "sinkhorn-iters 1000000000: must be at most 1000"},

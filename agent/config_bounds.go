@@ -17,7 +17,7 @@ const (
 	// MaxBatch bounds the instances acted on per step.
 	MaxBatch = 1 << 16
 	// MaxTrainSize bounds the training set (its shuffled order is 4 bytes per instance).
-	MaxTrainSize = 100_000_000
+	MaxTrainSize = 10_000_000
 	// MaxEvalSize bounds the validation and test sets, which are held whole with references.
 	MaxEvalSize = 1_000_000
 	// MaxBuffer bounds the replay capacity in transitions.

@@ -19,7 +19,7 @@ func TestBoundsRefused(t *testing.T) {
 	}{
 		{"sinkhorn-iters", func(c *Config) { c.SinkhornIters = MaxSinkhornIters + 1 }, func(c *Config) { c.SinkhornIters = MaxSinkhornIters }, "at most 1000"},
 		{"batch", func(c *Config) { c.Batch = MaxBatch + 1 }, func(c *Config) { c.Batch = MaxBatch; c.Buffer = MaxBatch; c.TrainSize = MaxBatch }, "at most 65536"},
-		{"train-size", func(c *Config) { c.TrainSize = MaxTrainSize + 1 }, func(c *Config) { c.TrainSize = MaxTrainSize }, "at most 100000000"},
+		{"train-size", func(c *Config) { c.TrainSize = MaxTrainSize + 1 }, func(c *Config) { c.TrainSize = MaxTrainSize }, "at most 10000000"},
 		{"val-size", func(c *Config) { c.ValSize = 1_000_000_000 }, func(c *Config) { c.ValSize = MaxEvalSize }, "at most 1000000"},
 		{"test-size", func(c *Config) { c.TestSize = MaxEvalSize + 1 }, func(c *Config) { c.TestSize = MaxEvalSize }, "at most 1000000"},
 		{"buffer", func(c *Config) { c.Buffer = 1e12 }, func(c *Config) { c.Buffer = MaxBuffer }, "at most 2147483648"},
