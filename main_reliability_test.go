@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"spg-tui/agent"
 )
 
 // runCLI runs spg-tui with args and returns its exit status, stdout and stderr.
@@ -305,5 +308,25 @@ func TestNonFiniteErrorsNameTheInstance(t *testing.T) {
 	status, out, msg = runCLI(t, []byte(sort), "eval", "--checkpoint", run, "--in", "-")
 	if status != exitUsage || out != "" || !strings.HasPrefix(msg, "spg-tui eval: instance 1: ") {
 		t.Errorf("eval: exit %d, stdout %q, stderr %q", status, out, msg)
+	}
+}
+
+// TestRunErrorStatus: a directory in use and bad input are exit 2, an I/O error exit 1 (every
+// start error used to be 2).
+func TestRunErrorStatus(t *testing.T) {
+	_, isDir := os.ReadFile(t.TempDir())
+	_, missing := os.ReadFile(filepath.Join(t.TempDir(), "none"))
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{&agent.DirLockedError{Dir: "d", PID: 7}, exitUsage},
+		{fmt.Errorf("resuming: %w", isDir), exitFailed},
+		{missing, exitUsage},
+		{errors.New("tau 0: must be in [0.0001, 10000]"), exitUsage},
+	} {
+		if got := runErrorStatus(tc.err); got != tc.want {
+			t.Errorf("%v: status %d, want %d", tc.err, got, tc.want)
+		}
 	}
 }
