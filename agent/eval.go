@@ -344,7 +344,7 @@ func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, er
 	perms := make([]int, len(insts)*n)
 	h := hyperAt(&p.cfg, p.step)
 	if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
-		return nil, err
+		return nil, p.nameFailing(states, len(insts), h, err)
 	}
 	out := make([]envs.Solution, len(insts))
 	for i, inst := range insts {

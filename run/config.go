@@ -129,6 +129,9 @@ func (c Config) Validate() error {
 	if !m.Supports(c.Task) {
 		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks))
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	checks := []struct {
 		bad  bool
 		name string

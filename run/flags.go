@@ -64,10 +64,11 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		case set["steps"] && set["epochs"]:
 			return errors.New("--steps and --epochs are exclusive")
 		case set["epochs"]:
-			if !(*epochs > 0) || *epochs > math.MaxInt32 {
-				return fmt.Errorf("epochs %g: must be > 0", *epochs)
+			steps, err := epochsToSteps(*epochs, cfg.StepsPerEpoch())
+			if err != nil {
+				return err
 			}
-			cfg.Steps = max(1, int(math.Round(*epochs*float64(cfg.StepsPerEpoch()))))
+			cfg.Steps = steps
 		case !set["steps"] && cfg.Steps == 0:
 			cfg.Steps = DefaultEpochs(cfg.Task) * cfg.StepsPerEpoch()
 		}
@@ -141,15 +142,11 @@ func (b *byteSize) Set(s string) error {
 }
 
 // ResumeFlags checks the training flags set on fs (registered by RegisterFlags) for a resume of
-// the run in dir: a run keeps its configuration, so only a new total (--steps or --epochs, in
-// the run's epochs) may be given, and --task, --n and --seed only if they match the run. It
-// returns the total to pass to ResumeRun, 0 to keep the run's. Flags that RegisterFlags does
-// not define are left to the caller.
-func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
-	cfg, err := ReadRunConfig(dir)
-	if err != nil {
-		return 0, err
-	}
+// the run in dir, which started with cfg: a run keeps its configuration, so only a new total
+// (--steps or --epochs, in the run's epochs) may be given, and --task, --n, --seed and --model
+// only if they match the run. It returns the total to pass to ResumeRun, 0 to keep the run's.
+// Flags that RegisterFlags does not define are left to the caller.
+func ResumeFlags(fs *flag.FlagSet, cfg Config, dir string) (steps int, err error) {
 	var scratch Config
 	train := flag.NewFlagSet("", flag.ContinueOnError)
 	RegisterFlags(train, &scratch)
@@ -166,10 +163,7 @@ func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
 			}
 		case "epochs":
 			e, _ := strconv.ParseFloat(v, 64)
-			if !(e > 0) || e > math.MaxInt32 {
-				first = fmt.Errorf("epochs %s: must be > 0", v)
-			}
-			steps = max(1, int(math.Round(e*float64(cfg.StepsPerEpoch()))))
+			steps, first = epochsToSteps(e, cfg.StepsPerEpoch())
 		case "task", "n", "seed", "model":
 			want := map[string]string{"task": string(cfg.Task), "n": strconv.Itoa(cfg.N),
 				"seed": strconv.FormatUint(cfg.Seed, 10), "model": cfg.Model}[f.Name]
