@@ -2,7 +2,6 @@ package run
 
 import (
 	"testing"
-
 )
 
 func TestParseRecordLine(t *testing.T) {
