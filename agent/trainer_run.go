@@ -21,6 +21,15 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	if _, err := ReplayCapacity(cfg); err != nil {
 		return nil, err
 	}
+	var (
+		initial [][]float32
+		err     error
+	)
+	if cfg.Init != "" {
+		if initial, err = readInitActor(cfg); err != nil {
+			return nil, err
+		}
+	}
 	resumable, err := prepareRunDir(dir, cfg)
 	if err != nil {
 		return nil, err
@@ -31,6 +40,11 @@ func startRun(cfg Config, dir string, newLearner learnerFactory) (*trainer, erro
 	l, err := newLearner(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if initial != nil {
+		if err := setActor(l, initial); err != nil {
+			return nil, err
+		}
 	}
 	core, err := newLoop(cfg, l)
 	if err != nil {
