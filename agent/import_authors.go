@@ -100,7 +100,7 @@ func readAuthorsActor(path string, n, h int) (map[string][]float32, error) {
 			fc1Rows = got[0]
 		}
 		if a.name == "fc1.bias" && got[0] != fc1Rows {
-			return nil, fmt.Errorf("%s: array %q has shape %s, want (%d,) (fc1.weight's rows)", path, a.name, shapeString(got, n), fc1Rows)
+			return nil, fmt.Errorf("%s: array %q has shape %s, want (%d,)", path, a.name, shapeString(got, n), fc1Rows)
 		}
 		var v []float32
 		if err := r.Read(a.name+".npy", &v); err != nil {
