@@ -240,3 +240,46 @@ func TestImportAuthorsActor(t *testing.T) {
 		t.Errorf("a refused import left %d entries beside %s", len(entries), bad)
 	}
 }
+
+// TestInitFromImportedRun: --init reads the imported actor (and nothing else), refuses a
+// checkpoint of another size, and a refused start writes no run directory.
+func TestInitFromImportedRun(t *testing.T) {
+	cfg := DefaultConfig(envs.TaskMWM, 15)
+	cfg.ValSize, cfg.TestSize = 50, 50
+	src := filepath.Join(t.TempDir(), "imported")
+	if _, _, err := ImportAuthorsActor(cfg, authorsPath("actor-mwm15.npz"), src); err != nil {
+		t.Fatal(err)
+	}
+	arrays, err := readAuthorsActor(authorsPath("actor-mwm15.npz"), 15, cfg.Hidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := DefaultConfig(envs.TaskMWM, 15)
+	run.Seed, run.Init = 7, src
+	actor, err := readInitActor(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newTestLearner(t, run)
+	fresh := l.critic.float32s()[0][0]
+	if err := setActor(l, actor); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range l.actor.specs {
+		if !slices.Equal(l.actor.vals[i].Float32s(), arrays[s.name]) {
+			t.Errorf("actor tensor %s is not the imported one", s.name)
+		}
+	}
+	if l.critic.float32s()[0][0] != fresh {
+		t.Error("--init changed the critic")
+	}
+	other := DefaultConfig(envs.TaskMWM, 20)
+	other.Init, other.Steps = src, 10
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := StartRun(other, out); err == nil || !strings.Contains(err.Error(), "n = 15") {
+		t.Errorf("init of n = 20 from n = 15: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused start left %s (%v)", out, err)
+	}
+}
