@@ -72,6 +72,9 @@ type Config struct {
 	// ImportedFrom names the file whose actor weights an imported run holds (its critic is
 	// freshly initialised from Seed); such a run has no training of its own.
 	ImportedFrom string `json:"imported_from,omitempty"`
+	// Critic is the critic architecture: "paper" (the appendix's) or, for mwm, "bilinear"
+	// (bilinear.go). "" reads as "paper" (older runs).
+	Critic string `json:"critic"`
 }
 
 // DefaultConfig returns the paper's settings for task at size n.
@@ -86,7 +89,7 @@ func DefaultConfig(task envs.Task, n int) Config {
 		K: 2, EpsStart: 1, EpsEnd: 0.01, EpsDecay: 0.05,
 		CriticPenalty: true, Exploration: true,
 		EvalEvery: 500, LogEvery: 50,
-		Recipe: RecipePaper, Reward: RewardMean,
+		Recipe: RecipePaper, Reward: RewardMean, Critic: CriticPaper,
 	}
 }
 
@@ -150,6 +153,7 @@ func (c Config) Validate() error {
 		{c.EvalEvery < 1, "eval-every", fmt.Sprintf("%d: must be >= 1", c.EvalEvery)},
 		{c.LogEvery < 1, "log-every", fmt.Sprintf("%d: must be >= 1", c.LogEvery)},
 		{c.Reward != "" && c.Reward != RewardMean && c.Reward != RewardSum, "reward", fmt.Sprintf("%q: must be %s or %s", c.Reward, RewardMean, RewardSum)},
+		{!validCritic(c.Critic, c.Task), "critic", fmt.Sprintf("%q: must be %s, or %s for mwm", c.Critic, CriticPaper, CriticBilinear)},
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}

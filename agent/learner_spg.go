@@ -32,7 +32,7 @@ func NewLearner(cfg Config) (Learner, error) {
 			G.Use(impl)
 		}
 	})
-	a := newArch(cfg.Task, cfg.N, cfg.Hidden)
+	a := archOf(cfg)
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5350474c)) // "SPGL"
 	l := &spgLearner{
 		cfg: cfg, arch: a, b: cfg.Batch,
