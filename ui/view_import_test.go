@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"spg-tui/agent"
-	"spg-tui/experiments/enginetest"
 	"spg-tui/envs"
+	"spg-tui/experiments/enginetest"
 )
 
 // An imported run (the authors' actor, no training steps) opens read-only like a trained one.
