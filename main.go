@@ -40,6 +40,7 @@ var commands = []command{
 	{"train", "train an SPG policy headless into a run directory (resumable)", runTrain},
 	{"eval", "solve every instance of a file with a trained policy (JSON Lines, like solve)", runEval},
 	{"bench", "time full training steps and print one JSON line", runBench},
+	{"import", "write a run directory holding the authors' published SPG+Matching actor (.npz)", runImport},
 	{"tui", "the live console (the default): train and watch, --resume a run, or --view one read-only", runTUI},
 }
 

@@ -23,6 +23,14 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 	if err := CheckMemory(cfg); err != nil {
 		return nil, err
 	}
+	// The initial actor is read before the directory is touched, so a bad --init leaves nothing.
+	var initial [][]float32
+	if cfg.Init != "" {
+		var err error
+		if initial, err = readInitActor(cfg); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -30,7 +38,7 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 	if err != nil {
 		return nil, err
 	}
-	t, err := startLocked(cfg, dir, newLearner, lock)
+	t, err := startLocked(cfg, dir, newLearner, lock, initial)
 	if err != nil {
 		lock.Release()
 		return nil, err
@@ -39,8 +47,8 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 }
 
 // startLocked is startRun once the directory's lock is held; the trainer releases it when the
-// run ends.
-func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *run.DirLock) (*trainer, error) {
+// run ends. initial, when not nil, holds the actor's starting parameters (--init).
+func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *run.DirLock, initial [][]float32) (*trainer, error) {
 	if err := run.RemoveOrphans(dir); err != nil {
 		return nil, err
 	}
@@ -54,6 +62,11 @@ func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *ru
 	l, err := newLearner(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if initial != nil {
+		if err := setActor(l, initial); err != nil {
+			return nil, err
+		}
 	}
 	core, err := newLoop(cfg, l)
 	if err != nil {

@@ -51,7 +51,16 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.LogEvery, "log-every", cfg.LogEvery, "steps between training summaries")
 	noPenalty := fs.Bool("no-critic-penalty", !cfg.CriticPenalty, "train the critic without the penalty MSE(Q(s,P), Q(s,M))")
 	noExplore := fs.Bool("no-exploration", !cfg.Exploration, "no k-exchange exploration")
+	recipeName := fs.String("recipe", cfg.Recipe, recipeUsage())
+	fs.StringVar(&cfg.Reward, "reward", cfg.Reward, "MWM reward: mean (matched distance / N) or sum (the plain sum)")
+	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (mwm: Q = sum of action * G(state))")
+	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
+	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
+		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")
+		if err != nil {
+			return err
+		}
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if _, err := envs.FactsOf(cfg.Task); err != nil {
@@ -70,7 +79,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 			}
 			cfg.Steps = steps
 		case !set["steps"] && cfg.Steps == 0:
-			cfg.Steps = DefaultEpochs(cfg.Task) * cfg.StepsPerEpoch()
+			cfg.Steps = defaultEpochs * cfg.StepsPerEpoch()
 		}
 		cfg.CriticPenalty = !*noPenalty
 		cfg.Exploration = !*noExplore
