@@ -13,6 +13,7 @@ require (
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/chewxy/hm v1.0.0
 	github.com/guptarohit/asciigraph v0.10.0
+	github.com/sbinet/npyio v0.6.0
 	golang.org/x/sys v0.47.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/netlib v0.0.0-20220323200511-14de99971b2d

@@ -6,14 +6,13 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -41,6 +40,7 @@ var commands = []command{
 	{"train", "train an SPG policy headless into a run directory (resumable)", runTrain},
 	{"eval", "solve every instance of a file with a trained policy (JSON Lines, like solve)", runEval},
 	{"bench", "time full training steps and print one JSON line", runBench},
+	{"import", "write a run directory holding the authors' published SPG+Matching actor (.npz)", runImport},
 	{"tui", "the live console (the default): train and watch, --resume a run, or --view one read-only", runTUI},
 }
 
@@ -136,12 +136,18 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "gen", fmt.Errorf("--task/--n: %v", err))
 	}
-	f := &envs.File{Task: env.Task(), N: env.N(), Instances: make([]envs.Instance, *count)}
-	for i := range f.Instances {
-		f.Instances[i] = env.Generate(*seed, i)
-	}
+	// Instance by instance: a file of any --count is written in constant memory.
 	w := bufio.NewWriter(stdout)
-	if err := envs.WriteFile(w, f); err != nil {
+	fw, err := envs.NewFileWriter(w, env.Task(), env.N())
+	if err != nil {
+		return fail(stderr, "gen", err)
+	}
+	for i := range *count {
+		if err := fw.Write(env.Generate(*seed, i)); err != nil {
+			return fail(stderr, "gen", err)
+		}
+	}
+	if err := fw.Close(); err != nil {
 		return fail(stderr, "gen", err)
 	}
 	if err := w.Flush(); err != nil {
@@ -199,6 +205,9 @@ func readInstances(path string, stdin io.Reader) (*envs.File, envs.Env, error) {
 
 // writeSolutions writes one JSON line per solution and returns their mean objective.
 func writeSolutions(stdout io.Writer, sols []envs.Solution) (float64, error) {
+	if err := envs.CheckObjectives(sols); err != nil {
+		return 0, err
+	}
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	objectives := make([]float64, len(sols))
@@ -232,12 +241,19 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *resume != "" && *out != "":
 		return fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	case *resume != "":
-		steps, err := run.ResumeFlags(fs, *resume)
+		start, err := agent.ReadStartConfig(*resume)
 		if err != nil {
-			return fail(stderr, "train", err)
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
+		}
+		steps, err := run.ResumeFlags(fs, start, *resume)
+		if err != nil {
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
 		}
 		if eng, err = agent.ResumeRun(*resume, steps); err != nil {
-			return fail(stderr, "train", err)
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
 		}
 	case !set["task"]:
 		return fail(stderr, "train", errors.New("--task is required (mwm, tsp or sort)"))
@@ -250,7 +266,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "train", err)
 		}
 		if eng, err = agent.StartRun(cfg, *out); err != nil {
-			return fail(stderr, "train", err)
+			fail(stderr, "train", err)
+			return runErrorStatus(err)
 		}
 	}
 	return follow(eng, stdout, stderr, *jsonOut)
@@ -266,17 +283,27 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
 			info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs, unwatch := watchStops()
+	defer unwatch()
+	var stopping atomic.Bool
 	go func() {
-		select {
-		case <-ctx.Done():
-			fmt.Fprintln(stderr, "train: stopping: writing the checkpoint")
-			eng.Stop()
-		case <-eng.Done():
+		for {
+			select {
+			case s := <-sigs:
+				if stopping.Swap(true) {
+					// A second signal: the user will not wait for the checkpoint.
+					fmt.Fprintf(stderr, "train: %v while stopping: exiting at once, without a checkpoint\n", s)
+					exitNow(signalStatus(s))
+				}
+				fmt.Fprintf(stderr, "train: %v: stopping: writing the checkpoint (signal again to exit at once)\n", s)
+				eng.Stop()
+			case <-eng.Done():
+				return
+			}
 		}
 	}()
 	enc := json.NewEncoder(stdout)
+	var stdoutErr error
 	// The history a resumed run sends first was printed by the sessions that made it.
 	skip := info.History
 	run.Follow(eng.Records(), func(rec run.Record) {
@@ -284,8 +311,12 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 			skip--
 			return
 		}
-		if jsonOut {
-			enc.Encode(rec)
+		if jsonOut && stdoutErr == nil {
+			// A closed stdout stops the run as a signal would: a checkpoint, then exit.
+			if stdoutErr = enc.Encode(rec); stdoutErr != nil && !stopping.Swap(true) {
+				fmt.Fprintf(stderr, "train: stopping: standard output failed (%v): writing the checkpoint\n", stdoutErr)
+				eng.Stop()
+			}
 		}
 		if line := run.ProgressLine(rec, cfg); line != "" {
 			fmt.Fprintln(stderr, "train:", line)
@@ -302,6 +333,12 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	}
 	if st.State == run.StateStopped {
 		fmt.Fprintf(stderr, "train: stopped at step %d of %d; continue with: spg-tui train --resume %s\n", st.Step, st.TotalSteps, info.Dir)
+	}
+	if stdoutErr != nil {
+		if errors.Is(stdoutErr, syscall.EPIPE) {
+			return exitStdoutClosed
+		}
+		return exitFailed
 	}
 	return 0
 }
@@ -388,8 +425,13 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	})
 	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view,
 		Start: agent.StartRun, ResumeRun: agent.ResumeRun}
+	defer forwardHangup()()
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
+		var locked *run.DirLockedError
+		if errors.As(err, &locked) {
+			return exitUsage
+		}
 		return exitFailed
 	}
 	return 0

@@ -16,8 +16,6 @@ type hookedOnPolicy struct {
 	hook    func(update int)
 }
 
-func (*hookedOnPolicy) noCritic() {}
-
 func (h *hookedOnPolicy) Reinforce(r []float64, hy Hyper) (StepStats, error) {
 	st, err := h.onPolicyLearner.Reinforce(r, hy)
 	h.updates++

@@ -41,6 +41,14 @@ type checkpointHeader struct {
 	LastEval int `json:"last_eval"`
 	// Interval holds the sums of the logging interval in progress.
 	Interval intervalStats `json:"interval"`
+	// ReplayOmitted marks an early checkpoints/last written without the replay buffer (see
+	// checkpointEarly): a resume starts with an empty buffer, which the next steps refill.
+	ReplayOmitted bool `json:"replay_omitted,omitempty"`
+	// RunID is the identity of the run that wrote the checkpoint: runID of Start.
+	RunID string `json:"run_id,omitempty"`
+	// Start is the configuration the run started with (its config.json), so that a resume can
+	// check the directory's config.json against it, or restore a deleted one.
+	Start *run.Config `json:"start,omitempty"`
 }
 
 // bestEval identifies the best validation evaluation.
@@ -158,7 +166,7 @@ func openCheckpoint(path string) (*checkpointFile, error) {
 	c := &checkpointFile{path: path, f: f, r: bufio.NewReaderSize(f, 1<<20)}
 	if err := c.readHead(); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return c, nil
 }

@@ -227,11 +227,12 @@ func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run
 	if !extras {
 		return ev, nil
 	}
-	if _, ok := l.(criticFree); !ok {
-		qh, qs := make([]float32, k), make([]float32, k)
-		if err := l.Q(set.states[:k*sl], sp, sm, k, qh, qs); err != nil {
-			return nil, fmt.Errorf("critic: %w", err)
-		}
+	qh, qs := make([]float32, k), make([]float32, k)
+	switch err := l.Q(set.states[:k*sl], sp, sm, k, qh, qs); {
+	case errors.Is(err, errNoCritic):
+	case err != nil:
+		return nil, fmt.Errorf("critic: %w", err)
+	default:
 		if err := checkFinite(qh, "Q(s,P)", 1); err != nil {
 			return nil, err
 		}
@@ -347,7 +348,7 @@ func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, er
 	perms := make([]int, len(insts)*n)
 	h := hyperAt(&p.cfg, p.step)
 	if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
-		return nil, err
+		return nil, p.nameFailing(states, len(insts), h, err)
 	}
 	out := make([]envs.Solution, len(insts))
 	for i, inst := range insts {

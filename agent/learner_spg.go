@@ -41,7 +41,7 @@ func NewLearner(cfg run.Config) (Learner, error) {
 			G.Use(impl)
 		}
 	})
-	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
+	a, err := archOf(cfg)
 	if err != nil {
 		return nil, err
 	}

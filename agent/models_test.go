@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"testing"
 
 	"spg-tui/run"
@@ -19,7 +20,8 @@ func TestEveryModelHasNetworks(t *testing.T) {
 				t.Errorf("%s on %s: %v", m.Name, task, err)
 				continue
 			}
-			_, free := l.(criticFree)
+			q := make([]float32, 1)
+			free := errors.Is(l.Q(make([]float32, StateLen(task, 5)), make([]float32, 25), make([]float32, 25), 1, q, q), errNoCritic)
 			if free != m.CriticFree {
 				t.Errorf("%s: learner critic-free %v, catalogue %v", m.Name, free, m.CriticFree)
 			}

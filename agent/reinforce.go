@@ -40,8 +40,9 @@ type onPolicyLearner interface {
 	Reinforce(rewards []float64, h Hyper) (StepStats, error)
 }
 
-// criticFree marks the learners without a trained critic: their evaluations carry no Q values.
-type criticFree interface{ noCritic() }
+// errNoCritic is what Q returns for a learner without a trained critic (even when wrapped):
+// its evaluations carry no Q values.
+var errNoCritic = errors.New("no critic")
 
 // reinforceLearner trains a policyNet with REINFORCE (Williams 1992) against an exponential
 // moving average of the batch-mean reward, as the authors did for PN-AC (the paper's appendix:
@@ -67,8 +68,6 @@ type reinforceLearner struct {
 	dlogp   []float32
 	grads   [][]float32
 }
-
-func (*reinforceLearner) noCritic() {}
 
 // newReinforceLearner returns the critic-free learner of cfg's model, initialised from cfg.Seed.
 func newReinforceLearner(cfg run.Config, net policyNet[float32]) *reinforceLearner {
@@ -177,7 +176,7 @@ func (l *reinforceLearner) Update(*Batch, Hyper) (StepStats, error) {
 	return StepStats{}, fmt.Errorf("agent: %s is trained by REINFORCE on its own samples, not from replay", l.cfg.Model)
 }
 
-// Q implements Learner; there is no critic.
+// Q implements Learner: there is no critic (errNoCritic).
 func (l *reinforceLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error {
-	return errors.New("agent: " + l.cfg.Model + " has no critic")
+	return fmt.Errorf("agent: %s: %w", l.cfg.Model, errNoCritic)
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"fmt"
 
 	"spg-tui/run"
 )
@@ -14,7 +15,10 @@ const spgRandom = "spg-random"
 // acts on its training batches only to report their rewards, and evaluates like any other.
 type untrainedLearner struct{ Learner }
 
-func (untrainedLearner) noCritic() {}
+// Q implements Learner: the untrained critic is not reported (errNoCritic).
+func (untrainedLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error {
+	return fmt.Errorf("agent: %s: %w", spgRandom, errNoCritic)
+}
 
 // newUntrainedLearner builds the SPG learner of cfg's task under its default model.
 func newUntrainedLearner(cfg run.Config) (Learner, error) {

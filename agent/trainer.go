@@ -31,6 +31,7 @@ const (
 type trainer struct {
 	info    run.RunInfo
 	dir     string
+	lock    *run.DirLock // the run directory's lock, released when the run ends
 	records chan run.Record
 	dropped atomic.Int64
 	done    chan struct{}
@@ -61,12 +62,16 @@ type trainer struct {
 	// dirty reports changes since checkpoints/last was written; lastCkpt is when it was.
 	dirty    bool
 	lastCkpt time.Time
-	val      *evalSet
-	metrics  *os.File
-	logFile  *os.File
-	log      *log.Logger
-	ioErr    error
-	stepSec  float64 // smoothed seconds per step
+	// early reports that checkpoints/last is an early one, without the replay buffer.
+	early bool
+	// start is the configuration the run started with (config.json), the run's identity.
+	start   run.Config
+	val     *evalSet
+	metrics *os.File
+	logFile *os.File
+	log     *log.Logger
+	ioErr   error
+	stepSec float64 // smoothed seconds per step
 }
 
 // runClock measures training time across pauses and resumes.
@@ -215,6 +220,8 @@ func (t *trainer) run() {
 	t.setState(state)
 	t.metrics.Close()
 	t.logFile.Close()
+	// The lock goes before the records end, so whoever reads the end may open the run again.
+	t.lock.Release()
 	close(t.records)
 	close(t.done)
 }
@@ -237,13 +244,19 @@ func (t *trainer) execute() (stopped bool, err error) {
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
 	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References})
+	if err := t.checkpointEarlyIfNone(); err != nil {
+		return false, err
+	}
 	t.setState(run.StateTraining)
 	t.clock.start()
 	// Every run evaluates its untrained policy first, so that each curve starts at step 0.
 	if t.step == 0 && t.lastEval < 0 {
-		if err := t.validate(); err != nil {
-			return false, err
+		if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {
+			return stop, err
 		}
+	}
+	if stop, err := t.validateInterrupted(); stop || err != nil {
+		return stop, err
 	}
 	for t.step < t.cfg.Steps {
 		stop, err := t.boundary()
@@ -266,8 +279,8 @@ func (t *trainer) execute() (stopped bool, err error) {
 			t.interval = intervalStats{}
 		}
 		if t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps {
-			if err := t.validate(); err != nil {
-				return false, err
+			if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {
+				return stop, err
 			}
 		}
 		if t.ioErr != nil {
@@ -285,7 +298,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
-	ev, err := evaluate(t.core.learner, t.core.env, t.val, hyperAt(&t.cfg, t.step), true)
+	ev, err := evaluate(t.interruptible(), t.core.env, t.val, hyperAt(&t.cfg, t.step), true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
 	}
@@ -305,13 +318,18 @@ func (t *trainer) validate() error {
 	if time.Since(t.lastCkpt) >= checkpointEvery {
 		return t.checkpointLast()
 	}
+	if t.early {
+		return t.checkpointEarly()
+	}
 	return nil
 }
 
 // header is the checkpoint header of the run's current state; full adds what only a resume
 // needs.
 func (t *trainer) header(full bool) *checkpointHeader {
-	h := &checkpointHeader{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval}
+	start := t.start
+	h := &checkpointHeader{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval,
+		RunID: runID(start), Start: &start}
 	if full {
 		h.Interval = t.interval
 		// PCG's MarshalBinary cannot fail.
@@ -337,7 +355,7 @@ func (t *trainer) checkpointLast() error {
 	if err := writeCheckpoint(filepath.Join(t.dir, run.LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
 		return fmt.Errorf("writing the checkpoint: %w", err)
 	}
-	t.dirty, t.lastCkpt = false, time.Now()
+	t.dirty, t.lastCkpt, t.early = false, time.Now(), false
 	t.event(&run.Event{Event: run.EventCheckpoint, Message: fmt.Sprintf("%s at step %d", run.LastCheckpoint, t.step)})
 	return nil
 }
@@ -378,7 +396,10 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err := t.core.learner.UnmarshalBinary(ck.learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	ev, err := evaluate(t.core.learner, t.core.env, set, hyperAt(&ck.header.Config, ck.header.Step), false)
+	ev, err := evaluate(t.interruptible(), t.core.env, set, hyperAt(&ck.header.Config, ck.header.Step), false)
+	if errors.Is(err, errStopped) {
+		return true, t.stopNow()
+	}
 	if err != nil {
 		return false, fmt.Errorf("test: %w", err)
 	}

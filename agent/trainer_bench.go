@@ -42,6 +42,9 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	if err := cfg.Validate(); err != nil {
 		return BenchResult{}, err
 	}
+	if err := CheckMemory(cfg); err != nil {
+		return BenchResult{}, err
+	}
 	l, err := newLearner(cfg)
 	if err != nil {
 		return BenchResult{}, err

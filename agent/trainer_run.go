@@ -20,7 +20,36 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := ReplayCapacity(cfg); err != nil {
+	if err := CheckMemory(cfg); err != nil {
+		return nil, err
+	}
+	// The initial actor is read before the directory is touched, so a bad --init leaves nothing.
+	var initial [][]float32
+	if cfg.Init != "" {
+		var err error
+		if initial, err = readInitActor(cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := run.LockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	t, err := startLocked(cfg, dir, newLearner, lock, initial)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// startLocked is startRun once the directory's lock is held; the trainer releases it when the
+// run ends. initial, when not nil, holds the actor's starting parameters (--init).
+func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *run.DirLock, initial [][]float32) (*trainer, error) {
+	if err := run.RemoveOrphans(dir); err != nil {
 		return nil, err
 	}
 	resumable, err := run.PrepareDir(dir, cfg)
@@ -28,11 +57,16 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 		return nil, err
 	}
 	if resumable {
-		return resumeRun(dir, cfg.Steps, newLearner)
+		return resumeLocked(dir, cfg.Steps, newLearner, lock)
 	}
 	l, err := newLearner(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if initial != nil {
+		if err := setActor(l, initial); err != nil {
+			return nil, err
+		}
 	}
 	core, err := newLoop(cfg, l)
 	if err != nil {
@@ -42,12 +76,35 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 	if err != nil {
 		return nil, err
 	}
+	t.lock, t.start = lock, cfg
 	go t.run()
 	return t, nil
 }
 
 // resumeRun is ResumeRun with the learner built by newLearner.
 func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, error) {
+	lock, err := run.LockDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, run.LastCheckpoint)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := run.RemoveOrphans(dir); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	t, err := resumeLocked(dir, steps, newLearner, lock)
+	if err != nil {
+		lock.Release()
+		return nil, err
+	}
+	return t, nil
+}
+
+// resumeLocked is resumeRun once the directory's lock is held; the trainer releases it when the
+// run ends.
+func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.DirLock) (*trainer, error) {
 	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, run.LastCheckpoint)
@@ -57,6 +114,9 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 	}
 	defer ck.Close()
 	h := ck.header
+	if _, err := checkIdentity(dir, ck.path, &h); err != nil {
+		return nil, err
+	}
 	cfg := h.Config
 	if steps > 0 {
 		cfg.Steps = steps
@@ -79,8 +139,10 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := ck.readReplay(core.replay); err != nil {
-		return nil, err
+	if !h.ReplayOmitted {
+		if err := ck.readReplay(core.replay); err != nil {
+			return nil, err
+		}
 	}
 	if err := core.pcg.UnmarshalBinary(h.RNG); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: generator state: %v", ck.path, err)
@@ -106,6 +168,7 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 	if err != nil {
 		return nil, err
 	}
+	t.lock, t.start, t.early = lock, start, h.ReplayOmitted
 	go t.run()
 	return t, nil
 }

@@ -36,6 +36,8 @@ type loop struct {
 	rng     *rand.Rand
 
 	n, b, stateLen int
+	// rewardScale multiplies the environment's reward (Config.Reward).
+	rewardScale float64
 
 	// order is the shuffled training order of epoch orderEpoch.
 	orderEpoch int
@@ -75,7 +77,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
 		learner: learner, replay: NewReplay(n, capacity),
 		pcg: pcg, rng: rand.New(pcg),
-		n: n, b: b, stateLen: sl,
+		n: n, b: b, stateLen: sl, rewardScale: rewardScale(&cfg),
 		orderEpoch: -1,
 		index:      make([]int, b), insts: make([]envs.Instance, b),
 		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n), perms: make([]int, b*n),
@@ -88,14 +90,18 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 }
 
 // hyperAt is what step t (0-based) of a run of cfg reads: the base learning rates decayed by
-// LRScale(t).
+// LRScale(t), the actor's 0 during the critic warm-up.
 func hyperAt(cfg *run.Config, t int) Hyper {
 	s := cfg.LRScale(t)
-	return Hyper{
+	h := Hyper{
 		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
 		ActorLR: cfg.ActorLR * s, CriticLR: cfg.CriticLR * s,
 		CriticPenalty: cfg.CriticPenalty,
 	}
+	if t < cfg.CriticWarmup {
+		h.ActorLR = 0
+	}
+	return h
 }
 
 // epsilonAt is the exploration probability in force at step t: 0 with exploration off and for
@@ -164,7 +170,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 			perm.CycleRows(m, n, rows)
 		}
 		ActionToPerm(p, l.perm)
-		r := l.env.Reward(l.insts[i], l.perm)
+		r := l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))
 	}
@@ -208,7 +214,7 @@ func (l *loop) reinforceStep(t int, op onPolicyLearner, h Hyper) (stepResult, er
 		return stepResult{}, fmt.Errorf("step %d: sampling: %w", t+1, err)
 	}
 	for i := range b {
-		l.rewards[i] = l.env.Reward(l.insts[i], l.perms[i*n:(i+1)*n])
+		l.rewards[i] = l.env.Reward(l.insts[i], l.perms[i*n:(i+1)*n]) * l.rewardScale
 	}
 	st, err := op.Reinforce(l.rewards, h)
 	if err != nil {
@@ -223,7 +229,7 @@ func (l *loop) untrainedStep() stepResult {
 	n := l.n
 	for i := range l.b {
 		ActionToPerm(l.rowToCol[i*n:(i+1)*n], l.perm)
-		l.rewards[i] = l.env.Reward(l.insts[i], l.perm)
+		l.rewards[i] = l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 	}
 	return stepResult{rewards: l.rewards}
 }

@@ -52,116 +52,10 @@ var taskFields = map[Task][]string{
 
 // ReadFile reads a whole instance file, validates every instance, and returns it with the
 // environment it describes. Nothing is returned unless the whole file is valid; the error is an
-// *InputError naming the instance and the problem.
+// *InputError naming the instance and the problem. The input is parsed as it is read (see
+// readStream).
 func ReadFile(r io.Reader) (*File, Env, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, fileError("reading input: %v", err)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, fileError(`empty input: want an instance file {"task":...,"n":...,"instances":[...]}`)
-	}
-	task, n, raws, err := splitFile(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	env, err := New(task, n)
-	if err != nil {
-		return nil, nil, fileError("%v", err)
-	}
-	f := &File{Task: task, N: n, Instances: make([]Instance, len(raws))}
-	for i, raw := range raws {
-		inst, err := parseInstance(task, raw)
-		if err != nil {
-			return nil, nil, instanceError(i, "%v", err)
-		}
-		if err := env.Validate(inst); err != nil {
-			return nil, nil, instanceError(i, "%v", err)
-		}
-		f.Instances[i] = inst
-	}
-	return f, env, nil
-}
-
-// splitFile walks the top-level object token by token, so that a syntax error inside an instance
-// is reported with that instance's index.
-func splitFile(data []byte) (Task, int, []json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := expectDelim(dec, '{'); err != nil {
-		return "", 0, nil, fileError("malformed JSON: %s", syntaxMsg(err))
-	}
-	var (
-		task      Task
-		n         int
-		raws      []json.RawMessage
-		seen      = map[string]bool{}
-		malformed = func(err error) error { return fileError("malformed JSON: %s", syntaxMsg(err)) }
-	)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", 0, nil, malformed(err)
-		}
-		key := tok.(string) // object keys are always strings
-		if seen[key] {
-			return "", 0, nil, fileError("field %q appears twice", key)
-		}
-		seen[key] = true
-		switch key {
-		case "task":
-			var s string
-			if err := dec.Decode(&s); err != nil {
-				return "", 0, nil, fileError(`field "task": want a string (mwm, tsp or sort)`)
-			}
-			task = Task(s)
-		case "n":
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return "", 0, nil, fileError("malformed JSON: %s", syntaxMsg(err))
-			}
-			num, isNum := v.(json.Number)
-			size, err := strconv.Atoi(string(num))
-			if !isNum || err != nil || size < 1 {
-				return "", 0, nil, fileError(`field "n": want a positive integer, got %s`, describeValue(v))
-			}
-			n = size
-		case "instances":
-			if err := expectDelim(dec, '['); err != nil {
-				return "", 0, nil, fileError(`field "instances": want an array: %s`, syntaxMsg(err))
-			}
-			for dec.More() {
-				var raw json.RawMessage
-				if err := dec.Decode(&raw); err != nil {
-					return "", 0, nil, instanceError(len(raws), "malformed JSON: %s", syntaxMsg(err))
-				}
-				raws = append(raws, raw)
-			}
-			if err := expectDelim(dec, ']'); err != nil {
-				return "", 0, nil, malformed(err)
-			}
-		default:
-			return "", 0, nil, fileError("unknown field %q (want task, n, instances)", key)
-		}
-	}
-	if err := expectDelim(dec, '}'); err != nil {
-		return "", 0, nil, malformed(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return "", 0, nil, fileError("malformed JSON: unexpected data after the top-level object")
-	}
-	for _, k := range []string{"task", "n", "instances"} {
-		if !seen[k] {
-			return "", 0, nil, fileError("missing field %q", k)
-		}
-	}
-	if _, ok := taskFields[task]; !ok {
-		return "", 0, nil, fileError("unknown task %q (want mwm, tsp or sort)", string(task))
-	}
-	if len(raws) == 0 {
-		return "", 0, nil, fileError("the file has no instances")
-	}
-	return task, n, raws, nil
+	return readStream(r)
 }
 
 // syntaxMsg words a decoder error for a person: the decoder reports a truncated file as io.EOF.
@@ -195,7 +89,7 @@ func parseInstance(task Task, raw json.RawMessage) (Instance, error) {
 	want := taskFields[task]
 	for k := range fields {
 		if !contains(want, k) {
-			return Instance{}, fmt.Errorf("unexpected field %q for task %s", k, task)
+			return Instance{}, fmt.Errorf("unexpected field %s for task %s", quoteClip(k), task)
 		}
 	}
 	var inst Instance
@@ -276,7 +170,7 @@ func parseNumber(where string, v any) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(num.String(), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("%s = %s is not a finite float64", where, num)
+		return 0, fmt.Errorf("%s = %s is not a finite float64", where, clip(num.String()))
 	}
 	return f, nil
 }
@@ -285,11 +179,11 @@ func parseNumber(where string, v any) (float64, error) {
 func describeValue(v any) string {
 	switch x := v.(type) {
 	case json.Number:
-		return string(x)
+		return clip(string(x))
 	case nil:
 		return "null"
 	case string:
-		return strconv.Quote(x)
+		return quoteClip(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case []any:

@@ -36,6 +36,9 @@ func SolveAll(e Env, solver string, insts []Instance, seed uint64) ([]Solution, 
 	if err := CheckSolver(e, solver); err != nil {
 		return nil, err
 	}
+	if err := checkSolveMemory(e, solver, len(insts)); err != nil {
+		return nil, err
+	}
 	out := make([]Solution, len(insts))
 	errs := make([]error, len(insts))
 	parallel.For(len(insts), func(_, lo, hi int) {

@@ -59,6 +59,24 @@ type Config struct {
 
 	EvalEvery int `json:"eval_every"`
 	LogEvery  int `json:"log_every"`
+
+	// Fidelity to the authors' training (issue 8); see recipe.go.
+	// Recipe names the set of defaults the run started from (RecipeNames lists them); flags
+	// given explicitly override it, and the fields here record what was resolved.
+	Recipe string `json:"recipe"`
+	// Reward is how an MWM matching is rewarded: "mean" (matched distance / N, the paper's
+	// scale) or "sum" (the plain sum, the authors' code). "" reads as "mean" (older runs).
+	Reward string `json:"reward"`
+	// CriticWarmup is the number of first steps in which only the critic learns (actor LR 0).
+	CriticWarmup int `json:"critic_warmup"`
+	// Init is the run directory whose best actor (and nothing else) this run starts from.
+	Init string `json:"init,omitempty"`
+	// ImportedFrom names the file whose actor weights an imported run holds (its critic is
+	// freshly initialised from Seed); such a run has no training of its own.
+	ImportedFrom string `json:"imported_from,omitempty"`
+	// Critic is the critic architecture: "paper" (the appendix's) or, for mwm, "bilinear"
+	// (bilinear.go). "" reads as "paper" (older runs).
+	Critic string `json:"critic"`
 }
 
 // DefaultConfig returns the paper's settings for task at size n, with the task's default model
@@ -74,6 +92,7 @@ func DefaultConfig(task envs.Task, n int) Config {
 		K: 2, EpsStart: 1, EpsEnd: 0.01, EpsDecay: 0.05,
 		CriticPenalty: true, Exploration: true,
 		EvalEvery: 500, LogEvery: 50,
+		Recipe: RecipePaper, Reward: RewardMean, Critic: CriticPaper,
 	}
 	if m, err := ModelNamed(c.Model); err == nil && m.Defaults != nil {
 		m.Defaults(&c)
@@ -129,6 +148,9 @@ func (c Config) Validate() error {
 	if !m.Supports(c.Task) {
 		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks))
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	checks := []struct {
 		bad  bool
 		name string
@@ -160,11 +182,18 @@ func (c Config) Validate() error {
 		{c.EpsAnchor < 0, "eps-anchor", fmt.Sprintf("%d: must be >= 0", c.EpsAnchor)},
 		{c.EvalEvery < 1, "eval-every", fmt.Sprintf("%d: must be >= 1", c.EvalEvery)},
 		{c.LogEvery < 1, "log-every", fmt.Sprintf("%d: must be >= 1", c.LogEvery)},
+		{c.Reward != "" && c.Reward != RewardMean && c.Reward != RewardSum, "reward", fmt.Sprintf("%q: must be %s or %s", c.Reward, RewardMean, RewardSum)},
+		{!validCritic(c.Critic, c.Task), "critic", fmt.Sprintf("%q: must be %s, or %s for mwm", c.Critic, CriticPaper, CriticBilinear)},
+		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
+		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}
 	for _, ch := range checks {
 		if ch.bad {
 			return fmt.Errorf("%s %s", ch.name, ch.msg)
 		}
+	}
+	if c.Reward == RewardSum && c.Task != envs.TaskMWM {
+		return fmt.Errorf("reward %s: only mwm has a plain-sum reward", c.Reward)
 	}
 	if c.EpsEnd > c.EpsStart {
 		return errors.New("eps-end must not exceed eps-start")

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 )
 
 // The files of a run directory.
@@ -118,6 +119,7 @@ func PrepareDir(dir string, cfg Config) (resumable bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == LockFile })
 	if len(entries) > 0 {
 		old, err := ReadRunConfig(dir)
 		if err != nil {
@@ -157,8 +159,10 @@ func configDiff(a, b Config) string {
 }
 
 // TruncateMetrics drops the lines of dir's metrics.jsonl made after step (a run that died after
-// its last checkpoint) and a torn last line, so that a resume appends exactly where the
-// checkpoint left off. The file is rewritten atomically, and only if something is dropped.
+// its last checkpoint), those of attempts that resumed at step and died before checkpointing
+// (dropAbandonedAttempt), and every line ParseRecordLine refuses (a torn last line, a damaged
+// one), so that a resume appends exactly where the checkpoint left off. The file is rewritten
+// atomically, and only if something is dropped.
 func TruncateMetrics(dir string, step int) error {
 	path := filepath.Join(dir, MetricsFile)
 	data, err := os.ReadFile(path)
@@ -168,23 +172,24 @@ func TruncateMetrics(dir string, step int) error {
 	if err != nil {
 		return err
 	}
-	var kept bytes.Buffer
-	dropped := false
+	var kept [][]byte
+	total := 0
 	for line := range bytes.Lines(data) {
-		var head struct {
-			Step *int `json:"step"`
+		total++
+		if rec, ok := ParseRecordLine(line); ok && rec.Step <= step {
+			kept = append(kept, line)
 		}
-		if !bytes.HasSuffix(line, []byte("\n")) || json.Unmarshal(line, &head) != nil || head.Step == nil || *head.Step > step {
-			dropped = true
-			continue
-		}
-		kept.Write(line)
 	}
-	if !dropped {
+	kept = dropAbandonedAttempt(kept, step)
+	if len(kept) == total {
 		return nil
 	}
 	return WriteAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(kept.Bytes())
-		return err
+		for _, line := range kept {
+			if _, err := w.Write(line); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }

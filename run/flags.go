@@ -52,7 +52,16 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.LogEvery, "log-every", cfg.LogEvery, "steps between training summaries")
 	noPenalty := fs.Bool("no-critic-penalty", !cfg.CriticPenalty, "train the critic without the penalty MSE(Q(s,P), Q(s,M))")
 	noExplore := fs.Bool("no-exploration", !cfg.Exploration, "no k-exchange exploration")
+	recipeName := fs.String("recipe", cfg.Recipe, recipeUsage())
+	fs.StringVar(&cfg.Reward, "reward", cfg.Reward, "MWM reward: mean (matched distance / N) or sum (the plain sum)")
+	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (mwm: Q = sum of action * G(state))")
+	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
+	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
+		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")
+		if err != nil {
+			return err
+		}
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if _, err := envs.FactsOf(cfg.Task); err != nil {
@@ -65,12 +74,13 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		case set["steps"] && set["epochs"]:
 			return errors.New("--steps and --epochs are exclusive")
 		case set["epochs"]:
-			if !(*epochs > 0) || *epochs > math.MaxInt32 {
-				return fmt.Errorf("epochs %g: must be > 0", *epochs)
+			steps, err := epochsToSteps(*epochs, cfg.StepsPerEpoch())
+			if err != nil {
+				return err
 			}
-			cfg.Steps = max(1, int(math.Round(*epochs*float64(cfg.StepsPerEpoch()))))
+			cfg.Steps = steps
 		case !set["steps"] && cfg.Steps == 0:
-			cfg.Steps = DefaultEpochs(cfg.Task) * cfg.StepsPerEpoch()
+			cfg.Steps = defaultEpochs * cfg.StepsPerEpoch()
 		}
 		cfg.CriticPenalty = !*noPenalty
 		cfg.Exploration = !*noExplore
@@ -142,15 +152,11 @@ func (b *byteSize) Set(s string) error {
 }
 
 // ResumeFlags checks the training flags set on fs (registered by RegisterFlags) for a resume of
-// the run in dir: a run keeps its configuration, so only a new total (--steps or --epochs, in
-// the run's epochs) may be given, and --task, --n and --seed only if they match the run. It
-// returns the total to pass to ResumeRun, 0 to keep the run's. Flags that RegisterFlags does
-// not define are left to the caller.
-func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
-	cfg, err := ReadRunConfig(dir)
-	if err != nil {
-		return 0, err
-	}
+// the run in dir, which started with cfg: a run keeps its configuration, so only a new total
+// (--steps or --epochs, in the run's epochs) may be given, and --task, --n, --seed and --model
+// only if they match the run. It returns the total to pass to ResumeRun, 0 to keep the run's.
+// Flags that RegisterFlags does not define are left to the caller.
+func ResumeFlags(fs *flag.FlagSet, cfg Config, dir string) (steps int, err error) {
 	var scratch Config
 	train := flag.NewFlagSet("", flag.ContinueOnError)
 	RegisterFlags(train, &scratch)
@@ -167,10 +173,7 @@ func ResumeFlags(fs *flag.FlagSet, dir string) (steps int, err error) {
 			}
 		case "epochs":
 			e, _ := strconv.ParseFloat(v, 64)
-			if !(e > 0) || e > math.MaxInt32 {
-				first = fmt.Errorf("epochs %s: must be > 0", v)
-			}
-			steps = max(1, int(math.Round(e*float64(cfg.StepsPerEpoch()))))
+			steps, first = epochsToSteps(e, cfg.StepsPerEpoch())
 		case "task", "n", "seed", "model":
 			want := map[string]string{"task": string(cfg.Task), "n": strconv.Itoa(cfg.N),
 				"seed": strconv.FormatUint(cfg.Seed, 10), "model": cfg.Model}[f.Name]

@@ -19,9 +19,12 @@ type replay struct {
 
 // openReplay reads the run in dir.
 func openReplay(dir string) (*replay, error) {
-	recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
+	recs, damaged, err := run.ReadRecordsSkipping(filepath.Join(dir, run.MetricsFile))
 	if err != nil {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
+	}
+	if len(damaged) > 0 {
+		recs = append(recs, damagedWarning(recs, damaged))
 	}
 	cfg, err := run.ReadRunConfig(dir)
 	if err != nil {
@@ -61,3 +64,14 @@ func (r *replay) SetFlag(string, bool) error { return errReadOnly }
 func (r *replay) Stop()                      {}
 func (r *replay) Done() <-chan struct{}      { return r.done }
 func (r *replay) Err() error                 { return nil }
+
+// damagedWarning is the event that tells a viewer how many damaged lines of metrics.jsonl were
+// skipped, and the first of them.
+func damagedWarning(recs []run.Record, damaged []int) run.Record {
+	step := 0
+	if len(recs) > 0 {
+		step = recs[len(recs)-1].Step
+	}
+	return run.Record{Kind: run.KindEvent, Step: step, Event: &run.Event{Event: run.EventWarning,
+		Message: fmt.Sprintf("%s: skipped %d damaged line(s), the first at line %d", run.MetricsFile, len(damaged), damaged[0])}}
+}

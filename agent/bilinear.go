@@ -1,0 +1,64 @@
+package agent
+
+import (
+	"slices"
+
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+	"spg-tui/run"
+)
+
+// archOf returns the architecture of cfg: the paper's for its task, or SPG+Matching with the
+// bilinear critic.
+func archOf(cfg run.Config) (arch, error) {
+	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := a.(matching); ok && cfg.Critic == run.CriticBilinear {
+		return bilinearMatching{m}, nil
+	}
+	return a, nil
+}
+
+// bilinearMatching is SPG+Matching with a bilinear critic in place of the paper's:
+//
+//	Q(s, A) = sum_ij A_ij G(s)_ij,  G(s) = h Wq + bq,  h = GRU(E) of the critic's own trunk,
+//
+// the actor's architecture without Sinkhorn. The MWM reward of a permutation matrix P is exactly
+// <P, C(s)> / N (C_ij the distance between b_i and a_j), linear in the action, so this critic
+// can represent it and its action gradient dQ/dA = G(s) can point where the reward grows. The
+// paper's critic adds a state embedding to an action embedding before its nonlinearities and
+// cannot represent that product well: its action gradient carries little signal, and SPG
+// updates through it walk even the authors' trained actor downhill (issue 8). No constant term
+// is needed: the actions' entries sum to N, so a constant is a shift of G.
+type bilinearMatching struct{ matching }
+
+func (a bilinearMatching) criticSpecs() []paramSpec {
+	return slices.Concat(linearSpecs("emb", a.k, a.h, true), gruSpecs("gru", a.n, a.h), linearSpecs("q", a.h, a.n, true))
+}
+
+func (a bilinearMatching) bnLayers() []string { return nil }
+
+func (a bilinearMatching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	h, err := a.trunk(x, c.p, c.frozen)
+	if err != nil {
+		return nil, err
+	}
+	g, err := c.dense(h, "q", ops.Identity, false)
+	if err != nil {
+		return nil, err
+	}
+	qs := make([]*G.Node, len(acts))
+	for i, act := range acts {
+		prod, err := G.HadamardProd(act, g)
+		if err != nil {
+			return nil, err
+		}
+		if qs[i], err = G.Sum(prod, 1, 2); err != nil {
+			return nil, err
+		}
+	}
+	return qs, nil
+}

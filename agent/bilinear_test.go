@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"math/rand/v2"
+	"spg-tui/run"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/agent/ops/gradcheck"
+	"spg-tui/envs"
+)
+
+// The bilinear critic's loss (penalty off and on) and the actor loss through it, against
+// central differences, at toy sizes in float64.
+func TestBilinearCriticGradients(t *testing.T) {
+	cfg := run.DefaultConfig(envs.TaskMWM, checkN)
+	cfg.Hidden, cfg.Critic = checkH, run.CriticBilinear
+	a, err := archOf(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := a.(bilinearMatching); !ok {
+		t.Fatalf("archOf gave %T", a)
+	}
+	rng := rand.New(rand.NewPCG(61, 1))
+	ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
+	tb := newToyBatch(a, envs.TaskMWM, checkB, checkN, rng)
+	for _, w := range []float64{0, 1} {
+		// The penalty's target Q(s,P) is a constant (stop-gradient); with w = 1 the check is of
+		// the surrogate whose target is that constant.
+		var qHard G.Value
+		graph, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+			x, p, m, r := tb.nodes(g)
+			wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(w))
+			l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
+			if err != nil {
+				return nil, err
+			}
+			G.Read(l.qHard, &qHard)
+			return l.loss, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := graph.Gradients()
+		graph.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
+		surrogate, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+			x, p, m, r := tb.nodes(g)
+			qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
+			if err != nil {
+				return nil, err
+			}
+			hard := G.Must(mse(qs[0], r))
+			pen := G.Must(mse(qs[1], constant(g, c, "c")))
+			return G.Add(hard, G.Must(G.Mul(G.NewConstant(w, G.WithName("w")), pen)))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := surrogate.Check(gradcheck.Options{MaxElems: 12, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResults(t, res, 1e-5)
+		_, want, err := surrogate.Gradients()
+		surrogate.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareGrads(t, cp, got, want)
+	}
+	res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+		critic := make(nodeSet)
+		for i, s := range cp.specs {
+			critic[s.name] = constant(g, cp.vals[i], "critic."+s.name)
+		}
+		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4)
+		if err != nil {
+			return nil, err
+		}
+		return l.loss, nil
+	}, gradcheck.Options{MaxElems: 12, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResults(t, res, 1e-5)
+}
+
+// A learner with the bilinear critic trains, saves and reloads like the paper's.
+func TestBilinearLearnerRoundTrip(t *testing.T) {
+	cfg := run.DefaultConfig(envs.TaskMWM, 5)
+	cfg.Critic, cfg.Batch, cfg.Buffer, cfg.Hidden = run.CriticBilinear, 4, 4, 8
+	l := newTestLearner(t, cfg)
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := &Batch{B: 4, States: make([]float32, 4*StateLen(envs.TaskMWM, 5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
+	for i := range b.States {
+		b.States[i] = rng.Float32()
+	}
+	for k := range 4 {
+		for i, j := range rng.Perm(5) {
+			b.P[k*25+i*5+j] = 1
+			b.M[k*25+i*5+j] = 0.8
+		}
+		b.Reward[k] = 0.5
+	}
+	h := hyperAt(&cfg, 0)
+	st, err := l.Update(b, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.CriticLoss <= 0 || st.ActorLoss == 0 {
+		t.Errorf("stats %+v", st)
+	}
+	data, err := l.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2 := newTestLearner(t, cfg)
+	if err := l2.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	qh, qs := make([]float32, 4), make([]float32, 4)
+	qh2, qs2 := make([]float32, 4), make([]float32, 4)
+	if err := l.Q(b.States, b.P, b.M, 4, qh, qs); err != nil {
+		t.Fatal(err)
+	}
+	if err := l2.Q(b.States, b.P, b.M, 4, qh2, qs2); err != nil {
+		t.Fatal(err)
+	}
+	for i := range qh {
+		if qh[i] != qh2[i] || qs[i] != qs2[i] {
+			t.Fatalf("Q after reload %v %v, before %v %v", qh2, qs2, qh, qs)
+		}
+	}
+	paper := cfg
+	paper.Critic = run.CriticPaper
+	if err := newTestLearner(t, paper).UnmarshalBinary(data); err == nil {
+		t.Error("a paper-critic learner loaded a bilinear-critic state")
+	}
+}

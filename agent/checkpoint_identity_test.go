@@ -1,0 +1,67 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"spg-tui/run"
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+)
+
+// TestResumeChecksRunIdentity copies an MWM run's checkpoints/last into a sort run (which used
+// to resume as MWM and append its records after the sort ones) and deletes a run's config.json
+// (which used to make the run unresumable).
+func TestResumeChecksRunIdentity(t *testing.T) {
+	sortDir, mwmDir := t.TempDir(), t.TempDir()
+	sortCfg, mwmCfg := tinyConfig(envs.TaskSort, 5), tinyConfig(envs.TaskMWM, 5)
+	sortCfg.Steps, mwmCfg.Steps = 7, 7
+	for dir, cfg := range map[string]run.Config{sortDir: sortCfg, mwmDir: mwmCfg} {
+		waitDone(t, mustStart(t, cfg, dir, fakeOpts{}))
+	}
+	mwmLast, err := os.ReadFile(filepath.Join(mwmDir, run.LastCheckpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sortDir, run.LastCheckpoint), mwmLast, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(sortDir, run.MetricsFile))
+	_, err = resumeRun(sortDir, 9, fakeFactory(fakeOpts{}))
+	if err == nil || !strings.Contains(err.Error(), "belongs to another run (mwm n = 5") {
+		t.Errorf("resuming a sort run from an MWM checkpoint: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(sortDir, run.MetricsFile)); string(after) != string(before) {
+		t.Error("the refused resume touched metrics.jsonl")
+	}
+
+	// A run of the same task but another seed is another run too.
+	other := mwmCfg
+	other.Seed = 99
+	if err := run.WriteJSONAtomic(filepath.Join(mwmDir, run.ConfigFile), other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resumeRun(mwmDir, 9, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "configuration hash") {
+		t.Errorf("a checkpoint of seed 1 under a config.json of seed 99: %v", err)
+	}
+
+	// With config.json gone, the checkpoint's starting configuration restores it.
+	if err := os.Remove(filepath.Join(mwmDir, run.ConfigFile)); err != nil {
+		t.Fatal(err)
+	}
+	e, err := resumeRun(mwmDir, 9, fakeFactory(fakeOpts{}))
+	if err != nil {
+		t.Fatalf("resume without config.json: %v", err)
+	}
+	waitDone(t, e)
+	if err := e.Err(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := run.ReadRunConfig(mwmDir)
+	want := mwmCfg
+	want.Steps = 9
+	if err != nil || got != want {
+		t.Errorf("restored config.json %+v (%v), want %+v", got, err, want)
+	}
+}

@@ -1,0 +1,286 @@
+package agent
+
+import (
+	"archive/zip"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"spg-tui/run"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sbinet/npyio/npy"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/assign"
+)
+
+// authorsFixture is one testdata/authors/fixture-mwmN.json: instances with M and the rounded
+// matching from an independent PyTorch forward pass of the authors' actor.
+type authorsFixture struct {
+	N             int     `json:"n"`
+	Tau           float64 `json:"tau"`
+	SinkhornIters int     `json:"sinkhorn_iters"`
+	Cases         []struct {
+		A, B [][2]float64
+		M    [][]float64
+		Perm []int
+	} `json:"cases"`
+}
+
+func authorsPath(name string) string { return filepath.Join("testdata", "authors", name) }
+
+// TestAuthorsActorMatchesPyTorch: our forward pass over the imported weights reproduces the
+// PyTorch fixtures' M to 1e-4 and their matchings exactly, at all three sizes.
+func TestAuthorsActorMatchesPyTorch(t *testing.T) {
+	for _, n := range []int{15, 20, 25} {
+		var fx authorsFixture
+		data, err := os.ReadFile(authorsPath("fixture-mwm" + strconv.Itoa(n) + ".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &fx); err != nil {
+			t.Fatal(err)
+		}
+		cfg := run.DefaultConfig(envs.TaskMWM, n)
+		if fx.N != n || fx.Tau != cfg.Tau || fx.SinkhornIters != cfg.SinkhornIters {
+			t.Fatalf("fixture %d: n %d tau %g L %d, want the defaults", n, fx.N, fx.Tau, fx.SinkhornIters)
+		}
+		arrays, err := readAuthorsActor(authorsPath("actor-mwm"+strconv.Itoa(n)+".npz"), n, cfg.Hidden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Batch = len(fx.Cases)
+		cfg.Buffer = cfg.Batch
+		l := newTestLearner(t, cfg)
+		for i, s := range l.actor.specs {
+			copy(l.actor.vals[i].Float32s(), arrays[s.name])
+		}
+		b, sl := len(fx.Cases), StateLen(envs.TaskMWM, n)
+		states := make([]float32, b*sl)
+		for i, c := range fx.Cases {
+			inst := envs.Instance{A: toPoints(c.A), B: toPoints(c.B)}
+			Featurize(envs.TaskMWM, inst, states[i*sl:(i+1)*sl])
+		}
+		m := make([]float32, b*n*n)
+		if err := l.Act(states, b, hyperAt(&cfg, 0), m); err != nil {
+			t.Fatal(err)
+		}
+		rowToCol := make([]int, b*n)
+		if err := assign.RoundBatch(m, b, n, rowToCol); err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for i, c := range fx.Cases {
+			for r := range n {
+				for col := range n {
+					worst = math.Max(worst, math.Abs(float64(m[i*n*n+r*n+col])-c.M[r][col]))
+				}
+			}
+			p := make([]int, n)
+			ActionToPerm(rowToCol[i*n:(i+1)*n], p)
+			if !slices.Equal(p, c.Perm) {
+				t.Errorf("n %d case %d: perm %v, PyTorch %v", n, i, p, c.Perm)
+			}
+		}
+		if worst > 1e-4 {
+			t.Errorf("n %d: max |M - M_torch| = %.3g, want <= 1e-4", n, worst)
+		}
+		t.Logf("n %d: max |M - M_torch| = %.3g over %d instances", n, worst, b)
+	}
+}
+
+func toPoints(p [][2]float64) []envs.Point {
+	out := make([]envs.Point, len(p))
+	for i, q := range p {
+		out[i] = envs.Point(q)
+	}
+	return out
+}
+
+// newTestLearner builds the real learner of cfg.
+func newTestLearner(t *testing.T, cfg run.Config) *spgLearner {
+	t.Helper()
+	l, err := NewLearner(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.(*spgLearner)
+}
+
+// TestReadAuthorsActorRefusesMisfits: a missing array or one of the wrong shape is refused,
+// naming the array and both shapes.
+func TestReadAuthorsActorRefusesMisfits(t *testing.T) {
+	src := authorsPath("actor-mwm15.npz")
+	if _, err := readAuthorsActor(src, 51, 128); err == nil ||
+		!strings.Contains(err.Error(), `"gru.weight_ih_l0" has shape (384, 50), want (384, >=51)`) {
+		t.Errorf("n = 51 above the padded width: %v", err)
+	}
+	if _, err := readAuthorsActor(src, 15, 64); err == nil ||
+		!strings.Contains(err.Error(), `"embedding.weight" has shape (128, 2), want (64, 2)`) {
+		t.Errorf("hidden 64: %v", err)
+	}
+	dir := t.TempDir()
+	// rewrite copies src's arrays, dropping skip and writing replace's as flat arrays.
+	rewrite := func(name, skip string, replace map[string][]float32) string {
+		zr, err := zip.OpenReader(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer zr.Close()
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		zw := zip.NewWriter(f)
+		for _, e := range zr.File {
+			k := strings.TrimSuffix(e.Name, ".npy")
+			if v, ok := replace[k]; ok {
+				w, err := zw.Create(e.Name)
+				if err == nil {
+					err = npy.Write(w, v)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else if k != skip {
+				if err := zw.Copy(e); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	if _, err := readAuthorsActor(rewrite("missing.npz", "fc1.bias", nil), 15, 128); err == nil ||
+		!strings.Contains(err.Error(), `no array "fc1.bias" (want shape (>=15,))`) {
+		t.Errorf("missing fc1.bias: %v", err)
+	}
+	if _, err := readAuthorsActor(rewrite("short.npz", "", map[string][]float32{"fc1.bias": make([]float32, 10)}), 15, 128); err == nil ||
+		!strings.Contains(err.Error(), `"fc1.bias" has shape (10,), want (>=15,)`) {
+		t.Errorf("short fc1.bias: %v", err)
+	}
+	if _, err := readAuthorsActor(rewrite("flat.npz", "", map[string][]float32{"gru.weight_hh_l0": make([]float32, 384*128)}), 15, 128); err == nil ||
+		!strings.Contains(err.Error(), `"gru.weight_hh_l0" has shape (49152,), want (384, 128)`) {
+		t.Errorf("flat gru.weight_hh_l0: %v", err)
+	}
+	if _, err := readAuthorsActor(rewrite("biaslen.npz", "", map[string][]float32{"fc1.bias": make([]float32, 40)}), 15, 128); err == nil ||
+		!strings.Contains(err.Error(), `"fc1.bias" has shape (40,), want (50,)`) {
+		t.Errorf("fc1.bias shorter than fc1.weight: %v", err)
+	}
+}
+
+// TestImportAuthorsActor: the imported run directory evaluates like a trained run, a bad file
+// leaves nothing behind, and a non-empty directory is refused.
+func TestImportAuthorsActor(t *testing.T) {
+	cfg := run.DefaultConfig(envs.TaskMWM, 15)
+	cfg.ValSize, cfg.TestSize = 200, 200
+	dir := filepath.Join(t.TempDir(), "imported")
+	val, test, err := ImportAuthorsActor(cfg, authorsPath("actor-mwm15.npz"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The authors' MWM-15 actor scores about 0.945; a fresh actor about 0.71.
+	if val.Metric < 0.93 || test.Metric < 0.93 {
+		t.Errorf("imported actor: validation %.4f, test %.4f, want > 0.93", val.Metric, test.Metric)
+	}
+	got, err := run.ReadRunConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ImportedFrom != authorsPath("actor-mwm15.npz") || got.Steps != 0 {
+		t.Errorf("config: imported_from %q, steps %d", got.ImportedFrom, got.Steps)
+	}
+	pol, err := LoadPolicy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := envs.New(envs.TaskMWM, 15)
+	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Test), Size: cfg.TestSize}
+	insts := make([]envs.Instance, ds.Size)
+	for i := range insts {
+		insts[i] = ds.At(i)
+	}
+	sols, err := pol.Solve(env, insts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("metrics: %d records, %v", len(recs), err)
+	}
+	opt := make([]float64, len(insts))
+	sum := 0.0
+	for i, inst := range insts {
+		p, _ := env.Solve("hungarian", inst, nil)
+		opt[i] = env.Objective(inst, p)
+		sum += sols[i].Objective / opt[i]
+	}
+	if d := math.Abs(sum/float64(len(insts)) - test.Metric); d > 1e-9 {
+		t.Errorf("LoadPolicy's test ratio differs from the import's by %g", d)
+	}
+	if _, _, err := ImportAuthorsActor(cfg, authorsPath("actor-mwm15.npz"), dir); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("import into a non-empty directory: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad")
+	if _, _, err := ImportAuthorsActor(run.DefaultConfig(envs.TaskMWM, 60), authorsPath("actor-mwm15.npz"), bad); err == nil {
+		t.Error("n = 60 above the padded width 50 was accepted")
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("a refused import left %s behind (%v)", bad, err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(bad))
+	if len(entries) != 0 {
+		t.Errorf("a refused import left %d entries beside %s", len(entries), bad)
+	}
+}
+
+// TestInitFromImportedRun: --init reads the imported actor (and nothing else), refuses a
+// checkpoint of another size, and a refused start writes no run directory.
+func TestInitFromImportedRun(t *testing.T) {
+	cfg := run.DefaultConfig(envs.TaskMWM, 15)
+	cfg.ValSize, cfg.TestSize = 50, 50
+	src := filepath.Join(t.TempDir(), "imported")
+	if _, _, err := ImportAuthorsActor(cfg, authorsPath("actor-mwm15.npz"), src); err != nil {
+		t.Fatal(err)
+	}
+	arrays, err := readAuthorsActor(authorsPath("actor-mwm15.npz"), 15, cfg.Hidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	initCfg := run.DefaultConfig(envs.TaskMWM, 15)
+	initCfg.Seed, initCfg.Init = 7, src
+	actor, err := readInitActor(initCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newTestLearner(t, initCfg)
+	fresh := l.critic.float32s()[0][0]
+	if err := setActor(l, actor); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range l.actor.specs {
+		if !slices.Equal(l.actor.vals[i].Float32s(), arrays[s.name]) {
+			t.Errorf("actor tensor %s is not the imported one", s.name)
+		}
+	}
+	if l.critic.float32s()[0][0] != fresh {
+		t.Error("--init changed the critic")
+	}
+	other := run.DefaultConfig(envs.TaskMWM, 20)
+	other.Init, other.Steps = src, 10
+	out := filepath.Join(t.TempDir(), "run")
+	if _, err := StartRun(other, out); err == nil || !strings.Contains(err.Error(), "n = 15") {
+		t.Errorf("init of n = 20 from n = 15: %v", err)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused start left %s (%v)", out, err)
+	}
+}

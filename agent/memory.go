@@ -1,0 +1,55 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+
+	"spg-tui/run"
+	"spg-tui/run/sysmem"
+)
+
+// Memory model of a run, in bytes. The learner's share was fitted to the peak RSS of `spg-tui
+// bench` (MWM, n = 20 and 50, batch 128 and 512, L = 10: about 190 B per B·N² entry and 340 B
+// per B·N·hidden entry, garbage-collector headroom included) and rounded up; Sinkhorn keeps
+// 2·L iterates of each B·N² matrix in the actor's forward and in the update.
+const (
+	memBase            = 64 << 20
+	memPerBNN          = 120
+	memPerBNNIter      = 16
+	memPerBNH          = 350
+	memPerEvalPerN     = 80  // points, a reference solution per solver and featurised state
+	memPerEvalOverhead = 300 // slice headers of an instance and its solutions
+)
+
+// MemoryEstimate is the memory a run of cfg needs at its peak, in bytes: the replay buffer,
+// the training order, the validation and test sets with their references, and the learner's
+// graphs for one step. It saturates at math.MaxInt64 instead of overflowing.
+func MemoryEstimate(cfg run.Config) int64 {
+	capacity, err := ReplayCapacity(cfg)
+	if err != nil {
+		capacity = 0
+	}
+	b, n, h := float64(cfg.Batch), float64(cfg.N), float64(cfg.Hidden)
+	total := float64(memBase) +
+		float64(capacity)*float64(ReplayTransitionBytes(cfg.N)) +
+		4*float64(cfg.TrainSize) +
+		float64(cfg.ValSize+cfg.TestSize)*(memPerEvalPerN*n+memPerEvalOverhead) +
+		b*n*n*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) +
+		b*n*h*memPerBNH
+	if total >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(total)
+}
+
+// CheckMemory refuses a configuration whose MemoryEstimate exceeds the machine's memory, naming
+// the estimate, the limit and the replay buffer's share.
+func CheckMemory(cfg run.Config) error {
+	capacity, err := ReplayCapacity(cfg)
+	if err != nil {
+		return err
+	}
+	what := fmt.Sprintf("a run of %s n = %d, batch %d, L = %d, replay buffer %s",
+		cfg.Task, cfg.N, cfg.Batch, cfg.SinkhornIters, sysmem.Bytes(int64(capacity)*ReplayTransitionBytes(cfg.N)))
+	return sysmem.Check(what, MemoryEstimate(cfg))
+}

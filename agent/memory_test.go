@@ -1,0 +1,38 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+	"spg-tui/run/sysmem"
+)
+
+// TestMemoryEstimate checks that the paper's runs fit on a machine of 8 GiB or more and that
+// sizes that cannot fit anywhere are refused before anything is allocated.
+func TestMemoryEstimate(t *testing.T) {
+	if sysmem.Limit() < 8<<30 {
+		t.Skip("needs a machine with at least 8 GiB to tell the paper's runs apart")
+	}
+	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP} {
+		for _, n := range []int{10, 20, 50, 100} {
+			if err := CheckMemory(run.DefaultConfig(task, n)); err != nil {
+				t.Errorf("the paper's %s-%d: %v", task, n, err)
+			}
+		}
+	}
+	huge := run.DefaultConfig(envs.TaskMWM, 20)
+	huge.Buffer, huge.BufferMem = run.MaxBuffer, 1048575<<30
+	if err := CheckMemory(huge); err == nil || !strings.Contains(err.Error(), "needs about") {
+		t.Errorf("a 1.5 TiB replay buffer: %v", err)
+	}
+	deep := run.DefaultConfig(envs.TaskMWM, run.MaxN)
+	deep.SinkhornIters = run.MaxSinkhornIters
+	if err := CheckMemory(deep); err == nil {
+		t.Error("MWM-255 at L = 1000 (about 130 GiB of Sinkhorn iterates) accepted")
+	}
+	if a, b := MemoryEstimate(run.DefaultConfig(envs.TaskMWM, 20)), MemoryEstimate(run.DefaultConfig(envs.TaskMWM, 50)); !(a < b) {
+		t.Errorf("estimate not increasing in n: %d, %d", a, b)
+	}
+}

@@ -1,0 +1,203 @@
+package envs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// readStream is ReadFile's parser. It decodes the top-level object token by token straight from
+// r and parses each instance as soon as it is read, so that memory holds the parsed instances
+// and one raw instance, not the file (reading a 200 MB file used to peak at 4 to 7 times its
+// size). Instances that come before "task" and "n" in the file are kept raw until both are
+// known.
+func readStream(r io.Reader) (*File, Env, error) {
+	src := &errReader{r: r}
+	dec := json.NewDecoder(src)
+	dec.UseNumber()
+	// fail words a decoder error: a read error of the input, or malformed JSON.
+	fail := func(index int, format string, err error) error {
+		if src.err != nil {
+			return fileError("reading input: %v", src.err)
+		}
+		return &InputError{Index: index, Msg: fmt.Sprintf(format, syntaxMsg(err))}
+	}
+	if err := expectDelim(dec, '{'); err != nil {
+		if errors.Is(err, io.EOF) && src.err == nil {
+			return nil, nil, fileError(`empty input: want an instance file {"task":...,"n":...,"instances":[...]}`)
+		}
+		return nil, nil, fail(-1, "malformed JSON: %s", err)
+	}
+	var (
+		f       = &File{}
+		env     Env
+		pending []json.RawMessage // instances read before task and n
+		seen    = map[string]bool{}
+	)
+	// ready makes env once task and n are both known; it reports whether it could.
+	ready := func() (bool, error) {
+		if env != nil {
+			return true, nil
+		}
+		if !seen["task"] || !seen["n"] {
+			return false, nil
+		}
+		if _, ok := taskFields[f.Task]; !ok {
+			return false, fileError("unknown task %s (want mwm, tsp or sort)", quoteClip(string(f.Task)))
+		}
+		e, err := New(f.Task, f.N)
+		if err != nil {
+			return false, fileError("%v", err)
+		}
+		env = e
+		return true, nil
+	}
+	add := func(raw json.RawMessage) error {
+		i := len(f.Instances)
+		inst, err := parseChecked(f.Task, raw)
+		if err == nil {
+			err = env.Validate(inst)
+		}
+		if err != nil {
+			return instanceError(i, "%v", err)
+		}
+		f.Instances = append(f.Instances, inst)
+		return nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, fail(-1, "malformed JSON: %s", err)
+		}
+		key := tok.(string) // object keys are always strings
+		if seen[key] {
+			return nil, nil, fileError("field %s appears twice", quoteClip(key))
+		}
+		seen[key] = true
+		switch key {
+		case "task":
+			var s string
+			if err := dec.Decode(&s); err != nil {
+				if src.err != nil {
+					return nil, nil, fail(-1, "", err)
+				}
+				return nil, nil, fileError(`field "task": want a string (mwm, tsp or sort)`)
+			}
+			f.Task = Task(s)
+		case "n":
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return nil, nil, fail(-1, "malformed JSON: %s", err)
+			}
+			num, isNum := v.(json.Number)
+			size, err := strconv.Atoi(string(num))
+			if !isNum || err != nil || size < 1 {
+				return nil, nil, fileError(`field "n": want a positive integer, got %s`, describeValue(v))
+			}
+			f.N = size
+		case "instances":
+			if err := expectDelim(dec, '['); err != nil {
+				return nil, nil, fail(-1, `field "instances": want an array: %s`, err)
+			}
+			for dec.More() {
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return nil, nil, fail(len(f.Instances)+len(pending), "malformed JSON: %s", err)
+				}
+				ok, err := ready()
+				if err != nil {
+					return nil, nil, err
+				}
+				if !ok {
+					pending = append(pending, raw)
+				} else if err := add(raw); err != nil {
+					return nil, nil, err
+				}
+			}
+			if err := expectDelim(dec, ']'); err != nil {
+				return nil, nil, fail(-1, "malformed JSON: %s", err)
+			}
+		default:
+			return nil, nil, fileError("unknown field %s (want task, n, instances)", quoteClip(key))
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return nil, nil, fail(-1, "malformed JSON: %s", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if src.err != nil {
+			return nil, nil, fail(-1, "", err)
+		}
+		return nil, nil, fileError("malformed JSON: unexpected data after the top-level object")
+	}
+	for _, k := range []string{"task", "n", "instances"} {
+		if !seen[k] {
+			return nil, nil, fileError("missing field %q", k)
+		}
+	}
+	if _, err := ready(); err != nil {
+		return nil, nil, err
+	}
+	for _, raw := range pending {
+		if err := add(raw); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(f.Instances) == 0 {
+		return nil, nil, fileError("the file has no instances")
+	}
+	return f, env, nil
+}
+
+// errReader remembers the first error of its reader other than io.EOF, so that a failing read
+// is reported as such and not as malformed JSON.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// parseChecked is parseInstance after refusing an instance object that repeats a field (the
+// decoder would keep the last value silently, as it did before).
+func parseChecked(task Task, raw json.RawMessage) (Instance, error) {
+	if err := checkDuplicateFields(raw); err != nil {
+		return Instance{}, err
+	}
+	return parseInstance(task, raw)
+}
+
+// checkDuplicateFields reports a field that appears twice in the object raw; anything that is
+// not an object is left to parseInstance.
+func checkDuplicateFields(raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return fmt.Errorf("field %s appears twice", quoteClip(key))
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spg-tui/run"
+)
+
+// TestImportEvalInitCLI: import writes a run directory that eval reads and a new run starts
+// from with --init; a misfit file exits 2 with one line and writes nothing.
+func TestImportEvalInitCLI(t *testing.T) {
+	npz := filepath.Join("agent", "testdata", "authors", "actor-mwm15.npz")
+	dir := filepath.Join(t.TempDir(), "authors15")
+	var errOut bytes.Buffer
+	cmd := spgTUI("import", "--task", "mwm", "--n", "15", "--in", npz, "--out", dir)
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil || !strings.Contains(errOut.String(), "validation optimality_ratio 0.94") {
+		t.Fatalf("import: %v: %s", err, errOut.String())
+	}
+	inst := filepath.Join(t.TempDir(), "mwm15.json")
+	gen, err := spgTUI("gen", "--task", "mwm", "--n", "15", "--count", "20", "--seed", "7").Output()
+	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
+		t.Fatal(err)
+	}
+	if out, err := spgTUI("eval", "--checkpoint", dir, "--in", inst).Output(); err != nil || bytes.Count(out, []byte("\n")) != 20 {
+		t.Errorf("eval of the imported actor: %v: %d lines", err, bytes.Count(out, []byte("\n")))
+	}
+	runDir := filepath.Join(t.TempDir(), "run")
+	cmd = spgTUI("train", "--task", "mwm", "--n", "15", "--init", dir, "--recipe", "authors", "--steps", "2",
+		"--batch", "8", "--buffer", "64", "--train-size", "64", "--val-size", "20", "--test-size", "20", "--eval-every", "2", "--out", runDir)
+	errOut.Reset()
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("train --init: %v: %s", err, errOut.String())
+	}
+	cfg, err := run.ReadRunConfig(runDir)
+	if err != nil || cfg.Init != dir || cfg.Recipe != run.RecipeAuthors || cfg.Reward != run.RewardSum {
+		t.Errorf("config of the --init run: %+v, %v", cfg, err)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad")
+	cmd = spgTUI("import", "--task", "mwm", "--n", "51", "--in", npz, "--out", bad)
+	errOut.Reset()
+	cmd.Stderr = &errOut
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
+		t.Fatalf("n = 51: want exit status %d, got %v", exitUsage, err)
+	}
+	if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `"gru.weight_ih_l0" has shape (384, 50), want (384, >=51)`) {
+		t.Errorf("n = 51: %q", msg)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Errorf("a refused import wrote %s", bad)
+	}
+}

@@ -1,0 +1,63 @@
+package run
+
+import (
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+)
+
+func TestRecipes(t *testing.T) {
+	paper, err := parseTrainFlags("--task", "mwm", "--n", "15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig(envs.TaskMWM, 15)
+	want.Steps = 100 * want.StepsPerEpoch()
+	if paper != want || paper.Recipe != RecipePaper || paper.Reward != RewardMean {
+		t.Errorf("no recipe:\ngot  %+v\nwant %+v", paper, want)
+	}
+	if explicit, err := parseTrainFlags("--task", "mwm", "--n", "15", "--recipe", "paper"); err != nil || explicit != paper {
+		t.Errorf("--recipe paper differs from the defaults: %+v, %v", explicit, err)
+	}
+
+	authors, err := parseTrainFlags("--task", "mwm", "--n", "15", "--recipe", "authors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Recipe, want.Reward = RecipeAuthors, RewardSum
+	want.ActorLR, want.CriticLR = 1e-4, 1e-3
+	want.EpsStart, want.EpsEnd, want.EpsDecay = 0.01, 0.01, 0
+	want.Steps = 20 * want.StepsPerEpoch()
+	if authors != want {
+		t.Errorf("authors:\ngot  %+v\nwant %+v", authors, want)
+	}
+
+	// Explicit flags override the recipe, wherever they stand on the command line.
+	mixed, err := parseTrainFlags("--actor-lr", "3e-5", "--task", "mwm", "--n", "15", "--recipe", "authors",
+		"--reward", "mean", "--epochs", "2", "--critic-warmup", "100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.ActorLR, want.Reward, want.Steps, want.CriticWarmup = 3e-5, RewardMean, 2*want.StepsPerEpoch(), 100
+	if mixed != want {
+		t.Errorf("authors with flags:\ngot  %+v\nwant %+v", mixed, want)
+	}
+	if sorted, err := parseTrainFlags("--task", "sort", "--n", "5", "--recipe", "authors"); err != nil || sorted.Reward != RewardMean {
+		t.Errorf("authors on sort: reward %q, %v (the plain sum is MWM's)", sorted.Reward, err)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--recipe", "best"}, `recipe "best": must be one of paper, authors`},
+		{[]string{"--reward", "max"}, `reward "max"`},
+		{[]string{"--task", "sort", "--n", "5", "--reward", "sum"}, "only mwm"},
+		{[]string{"--critic-warmup", "-1"}, "critic-warmup"},
+	} {
+		if _, err := parseTrainFlags(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
+		}
+	}
+}
