@@ -3,7 +3,6 @@ package agent
 import (
 	"math/rand/v2"
 
-	"spg-tui/envs"
 	"spg-tui/linalg/lstm"
 	"spg-tui/linalg/pointer"
 )
@@ -100,7 +99,7 @@ func (a *acMatching[F]) backward(w [][]F, dlogp []F, grads [][]F) {
 func (a *acMatching[F]) toPerm(actions, perm []int) { ActionToPerm(actions, perm) }
 
 func init() {
-	registerPolicyNet("ac-matching", func(_ envs.Task, n, h, k int) policyNet[float32] {
+	registerPolicyNet("ac-matching", func(n, h, k int) policyNet[float32] {
 		return newACMatching[float32](n, h, k)
 	})
 }

@@ -31,7 +31,7 @@ func NewLearner(cfg run.Config) (Learner, error) {
 		return nil, err
 	}
 	if build, ok := policyNets[cfg.Model]; ok {
-		return newReinforceLearner(cfg, build(cfg.Task, cfg.N, cfg.Hidden, Features(cfg.Task))), nil
+		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task))), nil
 	}
 	if cfg.Model == spgRandom {
 		return newUntrainedLearner(cfg)

@@ -8,7 +8,6 @@ import (
 
 	"gorgonia.org/tensor"
 
-	"spg-tui/envs"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
 )
@@ -17,12 +16,12 @@ import (
 // in the authors' PN-AC code (critic_exp_mvg_avg).
 const emaBeta = 0.8
 
-// policyNets builds the networks of each critic-free model of run.Models, by name, for task at
-// size n with hidden width h and k input features. Each model's file registers its own.
-var policyNets = map[string]func(task envs.Task, n, h, k int) policyNet[float32]{}
+// policyNets builds the networks of each critic-free model of run.Models, by name, for n items of
+// k input features with hidden width h. Each model's file registers its own.
+var policyNets = map[string]func(n, h, k int) policyNet[float32]{}
 
 // registerPolicyNet makes the critic-free model called name buildable; its file calls it once.
-func registerPolicyNet(name string, build func(task envs.Task, n, h, k int) policyNet[float32]) {
+func registerPolicyNet(name string, build func(n, h, k int) policyNet[float32]) {
 	if _, dup := policyNets[name]; dup {
 		panic("agent: model " + name + " registered twice")
 	}
