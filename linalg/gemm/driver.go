@@ -68,9 +68,11 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 			}
 			for ic := 0; ic < m; ic += mcBlock {
 				mc := min(mcBlock, m-ic)
-				// The last row group, when partial, is packed once for the whole block.
+				// The last row group, when partial, overlaps the one before it if the kernel can
+				// leave rows alone and m allows; otherwise it is packed once for the block.
 				full := mc - mc%mr
-				if full < mc {
+				overlap := kn.partial && m >= mr
+				if full < mc && !overlap {
 					packEdgeA(ws.aEdge, mr, a, rsA, psA, ic+full, mc-full, pc, kc)
 				}
 				for jr := 0; jr < nc; jr += nr {
@@ -88,19 +90,23 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 						packEdgeB(bp, nr, b, ldb, pc, kc, jc+jr, nw)
 					}
 					for ir := 0; ir < mc; ir += mr {
-						i := ic + ir
-						mh := min(mr, mc-ir)
+						i, r0, r1 := ic+ir, 0, min(mr, mc-ir)
 						ap, rs, ps := a[i*rsA+pc*psA:], rsA, psA
-						if mh < mr {
+						switch {
+						case r1 < mr && overlap: // rows i-r0.. of which r0.. are new
+							r0, r1 = mr-r1, mr
+							i -= r0
+							ap = a[i*rsA+pc*psA:]
+						case r1 < mr:
 							ap, rs, ps = ws.aEdge, 1, mr
 						}
 						ci := i*ldc + jc + jr
-						if kn.partial || mh == mr && nw == nr {
-							kn.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, mh, nw)
+						if kn.partial || r1 == mr && nw == nr {
+							kn.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
 							continue
 						}
-						kn.tile(kc, ap, rs, ps, bp, bs, ws.tile, nr, 1, 0, mr, nr)
-						mergeTile(c[ci:], ldc, ws.tile, nr, mh, nw, alpha, betaBlock)
+						kn.tile(kc, ap, rs, ps, bp, bs, ws.tile, nr, 1, 0, 0, mr, nr)
+						mergeTile(c[ci:], ldc, ws.tile, nr, r1, nw, alpha, betaBlock)
 					}
 				}
 			}

@@ -22,7 +22,7 @@ type kernel struct {
 	vecs   int    // registers per row of the tile
 	bcasts int    // registers the broadcasts of a rotate through
 	zero   string // instruction that zeroes a register (VPXORD needs no AVX512DQ)
-	masked bool   // stores rows < mh and, per register v, the columns in mask v (AVX-512 opmasks)
+	masked bool   // stores the rows set in rows and, per register v, the columns set in mask v
 }
 
 func main() {
@@ -60,8 +60,9 @@ func write(name string, b []byte) {
 // acc = sum over p < kc of the outer product of column p of a (element r at a[r*rs + p*ps]) and row p of b (b[p*bs:][:nr]).
 // The rows of a are reached from mr/3 base registers, each row r = 3g+j as base_g + j*rs, so
 // that a needs no packing whether it is stored by rows or by columns. A masked kernel takes
-// three more arguments, mh, mask0, mask1 int, and writes only rows < mh (>= 1) of c and in them
-// the columns whose bits are set in mask0 (columns 0-15) and mask1 (16-31), reading no others.
+// three more arguments, rows, mask0, mask1 int, and writes only the rows of c whose bits are
+// set in rows and in them the columns whose bits are set in mask0 (columns 0-15) and mask1
+// (16-31, AVX-512 opmasks), reading no others.
 func genKernel(w *bytes.Buffer, kn kernel) {
 	nr := kn.lanes * kn.vecs
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
@@ -72,7 +73,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	acc := func(r, v int) string { return fmt.Sprintf("%s%d", kn.reg, first+r*kn.vecs+v) }
 	args, size := "", 72
 	if kn.masked {
-		args, size = ", mh, mask0, mask1 int", 96
+		args, size = ", rows, mask0, mask1 int", 96
 	}
 	fmt.Fprintf(w, "\n// func %s(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32%s)\n", kn.name, args)
 	fmt.Fprintf(w, "// Tile %d x %d; see gen_kernels.go.\n", kn.mr, nr)
@@ -123,7 +124,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	p("MOVQ ldc+56(FP), R8")
 	p("SHLQ $2, R8")
 	if kn.masked {
-		p("MOVQ mh+72(FP), CX")
+		p("MOVQ rows+72(FP), CX")
 		for v := range kn.vecs {
 			p("MOVQ mask%d+%d(FP), SI", v, 80+8*v)
 			p("KMOVW SI, K%d", v+1)
@@ -142,6 +143,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	}
 	tmp := bc(0)
 	for r := range kn.mr {
+		startRow(p, kn, r, "beta")
 		for v := range kn.vecs {
 			off := v * kn.lanes * 4
 			p("VMULPS %s, %s, %s", vb(0), acc(r, v), acc(r, v))
@@ -154,36 +156,39 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 			p("VADDPS %s, %s, %s", tmp, acc(r, v), acc(r, v))
 			p("VMOVUPS %s, %s%d(DX)", acc(r, v), mask(v), off)
 		}
-		endRow(p, kn, r)
+		endRow(w, p, kn, r, "beta")
 	}
 	p("VZEROUPPER")
 	p("RET")
 	w.WriteString("\noverwrite:\n")
 	for r := range kn.mr {
+		startRow(p, kn, r, "over")
 		for v := range kn.vecs {
 			p("VMULPS %s, %s, %s", vb(0), acc(r, v), acc(r, v))
 			p("VMOVUPS %s, %s%d(DX)", acc(r, v), mask(v), v*kn.lanes*4)
 		}
-		endRow(p, kn, r)
-	}
-	if kn.masked {
-		w.WriteString("\ndone:\n")
+		endRow(w, p, kn, r, "over")
 	}
 	p("VZEROUPPER")
 	p("RET")
 }
 
-// endRow moves to the next row of c after row r, leaving for done after row mh-1 if the kernel
-// is masked.
-func endRow(p func(string, ...any), kn kernel, r int) {
-	if r == kn.mr-1 {
-		return
-	}
+// startRow skips row r of c, in a masked kernel, when its bit in rows (CX) is clear.
+func startRow(p func(string, ...any), kn kernel, r int, path string) {
 	if kn.masked {
-		p("DECQ CX")
-		p("JZ done")
+		p("BTQ $%d, CX", r)
+		p("JCC %s_skip%d", path, r)
 	}
-	p("ADDQ R8, DX")
+}
+
+// endRow ends row r of c: the skip label of a masked kernel, then the move to the next row.
+func endRow(w *bytes.Buffer, p func(string, ...any), kn kernel, r int, path string) {
+	if kn.masked {
+		fmt.Fprintf(w, "%s_skip%d:\n", path, r)
+	}
+	if r < kn.mr-1 {
+		p("ADDQ R8, DX")
+	}
 }
 
 // genTranspose writes

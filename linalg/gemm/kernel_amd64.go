@@ -7,10 +7,10 @@ import "golang.org/x/sys/cpu"
 //go:generate go run gen_kernels.go
 
 // kernelAVX512 is microKernel.tile for 12 x 32 tiles (two ZMM registers per row), writing
-// rows < mh and the columns set in mask0 (0-15) and mask1 (16-31).
+// the rows set in rows and the columns set in mask0 (0-15) and mask1 (16-31).
 //
 //go:noescape
-func kernelAVX512(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, mh, mask0, mask1 int)
+func kernelAVX512(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, rows, mask0, mask1 int)
 
 // kernelAVX2 is microKernel.tile for 6 x 16 tiles (two YMM registers per row).
 //
@@ -24,10 +24,11 @@ func transpose16AVX512(dst *float32, lddst int, src *float32, ldsrc int)
 
 var avx512Kernel = microKernel{
 	name: "avx512", mr: 12, nr: 32, partial: true,
-	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, mh, nw int) {
-		checkTile(12, 32, kc, a, rs, ps, b, bs, c, ldc, mh, nw)
+	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int) {
+		checkTile(12, 32, kc, a, rs, ps, b, bs, c, ldc, r0, r1, nw)
+		rows := (1<<r1 - 1) &^ (1<<r0 - 1)
 		mask0, mask1 := 1<<min(nw, 16)-1, 1<<max(nw-16, 0)-1
-		kernelAVX512(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, mh, mask0, mask1)
+		kernelAVX512(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, rows, mask0, mask1)
 	},
 	transpose16: func(dst []float32, lddst int, src []float32, ldsrc int) {
 		if len(dst) < 15*lddst+16 || len(src) < 15*ldsrc+16 {
@@ -39,8 +40,8 @@ var avx512Kernel = microKernel{
 
 var avx2Kernel = microKernel{
 	name: "avx2", mr: 6, nr: 16,
-	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _ int) {
-		checkTile(6, 16, kc, a, rs, ps, b, bs, c, ldc, 6, 16)
+	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
+		checkTile(6, 16, kc, a, rs, ps, b, bs, c, ldc, 0, 6, 16)
 		kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta)
 	},
 }

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func kernelAVX512(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, mh, mask0, mask1 int)
+// func kernelAVX512(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, rows, mask0, mask1 int)
 // Tile 12 x 32; see gen_kernels.go.
 TEXT ·kernelAVX512(SB), NOSPLIT, $0-96
 	MOVQ kc+0(FP), CX
@@ -95,7 +95,7 @@ loop:
 	MOVQ c+48(FP), DX
 	MOVQ ldc+56(FP), R8
 	SHLQ $2, R8
-	MOVQ mh+72(FP), CX
+	MOVQ rows+72(FP), CX
 	MOVQ mask0+80(FP), SI
 	KMOVW SI, K1
 	MOVQ mask1+88(FP), SI
@@ -105,6 +105,8 @@ loop:
 	ANDL $0x7fffffff, SI
 	JZ overwrite
 	VBROADCASTSS beta+68(FP), Z1
+	BTQ $0, CX
+	JCC beta_skip0
 	VMULPS Z0, Z8, Z8
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -115,9 +117,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z9, Z9
 	VMOVUPS Z9, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip0:
 	ADDQ R8, DX
+	BTQ $1, CX
+	JCC beta_skip1
 	VMULPS Z0, Z10, Z10
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -128,9 +131,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z11, Z11
 	VMOVUPS Z11, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip1:
 	ADDQ R8, DX
+	BTQ $2, CX
+	JCC beta_skip2
 	VMULPS Z0, Z12, Z12
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -141,9 +145,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z13, Z13
 	VMOVUPS Z13, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip2:
 	ADDQ R8, DX
+	BTQ $3, CX
+	JCC beta_skip3
 	VMULPS Z0, Z14, Z14
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -154,9 +159,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z15, Z15
 	VMOVUPS Z15, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip3:
 	ADDQ R8, DX
+	BTQ $4, CX
+	JCC beta_skip4
 	VMULPS Z0, Z16, Z16
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -167,9 +173,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z17, Z17
 	VMOVUPS Z17, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip4:
 	ADDQ R8, DX
+	BTQ $5, CX
+	JCC beta_skip5
 	VMULPS Z0, Z18, Z18
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -180,9 +187,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z19, Z19
 	VMOVUPS Z19, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip5:
 	ADDQ R8, DX
+	BTQ $6, CX
+	JCC beta_skip6
 	VMULPS Z0, Z20, Z20
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -193,9 +201,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z21, Z21
 	VMOVUPS Z21, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip6:
 	ADDQ R8, DX
+	BTQ $7, CX
+	JCC beta_skip7
 	VMULPS Z0, Z22, Z22
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -206,9 +215,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z23, Z23
 	VMOVUPS Z23, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip7:
 	ADDQ R8, DX
+	BTQ $8, CX
+	JCC beta_skip8
 	VMULPS Z0, Z24, Z24
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -219,9 +229,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z25, Z25
 	VMOVUPS Z25, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip8:
 	ADDQ R8, DX
+	BTQ $9, CX
+	JCC beta_skip9
 	VMULPS Z0, Z26, Z26
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -232,9 +243,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z27, Z27
 	VMOVUPS Z27, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip9:
 	ADDQ R8, DX
+	BTQ $10, CX
+	JCC beta_skip10
 	VMULPS Z0, Z28, Z28
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -245,9 +257,10 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z29, Z29
 	VMOVUPS Z29, K2, 64(DX)
-	DECQ CX
-	JZ done
+beta_skip10:
 	ADDQ R8, DX
+	BTQ $11, CX
+	JCC beta_skip11
 	VMULPS Z0, Z30, Z30
 	VMOVUPS.Z 0(DX), K1, Z2
 	VMULPS Z1, Z2, Z2
@@ -258,93 +271,106 @@ loop:
 	VMULPS Z1, Z2, Z2
 	VADDPS Z2, Z31, Z31
 	VMOVUPS Z31, K2, 64(DX)
+beta_skip11:
 	VZEROUPPER
 	RET
 
 overwrite:
+	BTQ $0, CX
+	JCC over_skip0
 	VMULPS Z0, Z8, Z8
 	VMOVUPS Z8, K1, 0(DX)
 	VMULPS Z0, Z9, Z9
 	VMOVUPS Z9, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip0:
 	ADDQ R8, DX
+	BTQ $1, CX
+	JCC over_skip1
 	VMULPS Z0, Z10, Z10
 	VMOVUPS Z10, K1, 0(DX)
 	VMULPS Z0, Z11, Z11
 	VMOVUPS Z11, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip1:
 	ADDQ R8, DX
+	BTQ $2, CX
+	JCC over_skip2
 	VMULPS Z0, Z12, Z12
 	VMOVUPS Z12, K1, 0(DX)
 	VMULPS Z0, Z13, Z13
 	VMOVUPS Z13, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip2:
 	ADDQ R8, DX
+	BTQ $3, CX
+	JCC over_skip3
 	VMULPS Z0, Z14, Z14
 	VMOVUPS Z14, K1, 0(DX)
 	VMULPS Z0, Z15, Z15
 	VMOVUPS Z15, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip3:
 	ADDQ R8, DX
+	BTQ $4, CX
+	JCC over_skip4
 	VMULPS Z0, Z16, Z16
 	VMOVUPS Z16, K1, 0(DX)
 	VMULPS Z0, Z17, Z17
 	VMOVUPS Z17, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip4:
 	ADDQ R8, DX
+	BTQ $5, CX
+	JCC over_skip5
 	VMULPS Z0, Z18, Z18
 	VMOVUPS Z18, K1, 0(DX)
 	VMULPS Z0, Z19, Z19
 	VMOVUPS Z19, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip5:
 	ADDQ R8, DX
+	BTQ $6, CX
+	JCC over_skip6
 	VMULPS Z0, Z20, Z20
 	VMOVUPS Z20, K1, 0(DX)
 	VMULPS Z0, Z21, Z21
 	VMOVUPS Z21, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip6:
 	ADDQ R8, DX
+	BTQ $7, CX
+	JCC over_skip7
 	VMULPS Z0, Z22, Z22
 	VMOVUPS Z22, K1, 0(DX)
 	VMULPS Z0, Z23, Z23
 	VMOVUPS Z23, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip7:
 	ADDQ R8, DX
+	BTQ $8, CX
+	JCC over_skip8
 	VMULPS Z0, Z24, Z24
 	VMOVUPS Z24, K1, 0(DX)
 	VMULPS Z0, Z25, Z25
 	VMOVUPS Z25, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip8:
 	ADDQ R8, DX
+	BTQ $9, CX
+	JCC over_skip9
 	VMULPS Z0, Z26, Z26
 	VMOVUPS Z26, K1, 0(DX)
 	VMULPS Z0, Z27, Z27
 	VMOVUPS Z27, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip9:
 	ADDQ R8, DX
+	BTQ $10, CX
+	JCC over_skip10
 	VMULPS Z0, Z28, Z28
 	VMOVUPS Z28, K1, 0(DX)
 	VMULPS Z0, Z29, Z29
 	VMOVUPS Z29, K2, 64(DX)
-	DECQ CX
-	JZ done
+over_skip10:
 	ADDQ R8, DX
+	BTQ $11, CX
+	JCC over_skip11
 	VMULPS Z0, Z30, Z30
 	VMOVUPS Z30, K1, 0(DX)
 	VMULPS Z0, Z31, Z31
 	VMOVUPS Z31, K2, 64(DX)
-
-done:
+over_skip11:
 	VZEROUPPER
 	RET
 

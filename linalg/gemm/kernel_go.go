@@ -4,8 +4,8 @@ package gemm
 var goKernel = microKernel{name: "go", mr: 4, nr: 4, tile: tileGo}
 
 // tileGo is microKernel.tile for 4 x 4 tiles in plain Go.
-func tileGo(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _ int) {
-	checkTile(4, 4, kc, a, rs, ps, b, bs, c, ldc, 4, 4)
+func tileGo(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
+	checkTile(4, 4, kc, a, rs, ps, b, bs, c, ldc, 0, 4, 4)
 	var c00, c01, c02, c03, c10, c11, c12, c13, c20, c21, c22, c23, c30, c31, c32, c33 float32
 	ai, bi := 0, 0
 	for range kc {
