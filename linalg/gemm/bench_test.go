@@ -53,12 +53,16 @@ func benchGemm(b *testing.B, fn func(p problem, a, bm, c []float32)) {
 	}
 }
 
-// BenchmarkSgemm times Sgemm (the kernel this CPU gets) on the step's shapes.
+// BenchmarkSgemm times Sgemm on the step's shapes with every kernel this CPU runs
+// (BenchmarkSgemm/avx512/..., /avx2/..., /go/...); Sgemm itself uses the widest.
 func BenchmarkSgemm(b *testing.B) {
-	b.Logf("kernel: %s", KernelName())
-	benchGemm(b, func(p problem, a, bm, c []float32) {
-		Sgemm(trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, bm, p.ldb, p.beta, c, p.ldc)
-	})
+	for _, kn := range supported {
+		b.Run(kn.name, func(b *testing.B) {
+			benchGemm(b, func(p problem, a, bm, c []float32) {
+				sgemm(kn, trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, bm, p.ldb, p.beta, c, p.ldc)
+			})
+		})
+	}
 }
 
 // BenchmarkSgemmGonum times gonum's pure-Go Sgemm, the default build's BLAS before this package.
