@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
-// benchShape is one GEMM of the training step at MWM N = 20, B = 128, H = 128 (per goroutine
-// where the caller splits it over 2 cores).
+// benchShape is one GEMM of the training step at MWM N = 20 (or 10 where named), B = 128,
+// H = 128 (per goroutine where the caller splits it over 2 cores).
 type benchShape struct {
 	name        string
 	tA, tB      bool
@@ -28,6 +28,9 @@ var stepShapes = []benchShape{
 	{name: "dense-embed-fwd", m: 5120, n: 128, k: 2, alpha: 1},
 	{name: "outer-fwd", tB: true, m: 20, n: 20, k: 128, alpha: 1},
 	{name: "outer-bwd", tA: true, m: 20, n: 128, k: 20, alpha: 1},
+	{name: "dense-head-fwd-N10", m: 1280, n: 10, k: 128, alpha: 1},
+	{name: "dense-head-dW-N10", tA: true, m: 128, n: 10, k: 1280, alpha: 1},
+	{name: "outer-fwd-N10", tB: true, m: 10, n: 10, k: 128, alpha: 1},
 	{name: "square-256", m: 256, n: 256, k: 256, alpha: 1},
 }
 

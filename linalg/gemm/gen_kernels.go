@@ -22,7 +22,7 @@ type kernel struct {
 	vecs   int    // registers per row of the tile
 	bcasts int    // registers the broadcasts of a rotate through
 	zero   string // instruction that zeroes a register (VPXORD needs no AVX512DQ)
-	masked bool   // stores the rows set in rows and, per register v, the columns set in mask v
+	masked bool   // stores the rows set in rows and, per register v, the columns set in mask v (mask1 unused when vecs is 1)
 }
 
 func main() {
@@ -30,6 +30,7 @@ func main() {
 	k.WriteString(header)
 	for _, kn := range []kernel{
 		{name: "kernelAVX512", reg: "Z", lanes: 16, mr: 12, vecs: 2, bcasts: 6, zero: "VPXORD", masked: true},
+		{name: "kernelAVX512N16", reg: "Z", lanes: 16, mr: 12, vecs: 1, bcasts: 6, zero: "VPXORD", masked: true},
 		{name: "kernelAVX2", reg: "Y", lanes: 8, mr: 6, vecs: 2, bcasts: 2, zero: "VXORPS"},
 	} {
 		genKernel(&k, kn)
@@ -118,7 +119,9 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	p("ADDQ R13, DI")
 	p("DECQ CX")
 	p("JNZ loop")
-	// The update of c: alpha in the first b register, beta in the second.
+	// The update of c: alpha in the first b register, beta and a temporary in the first two
+	// broadcast registers.
+	alpha, beta, tmp := vb(0), bc(0), bc(1)
 	w.WriteString("\n")
 	p("MOVQ c+48(FP), DX")
 	p("MOVQ ldc+56(FP), R8")
@@ -130,28 +133,27 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 			p("KMOVW SI, K%d", v+1)
 		}
 	}
-	p("VBROADCASTSS alpha+64(FP), %s", vb(0))
+	p("VBROADCASTSS alpha+64(FP), %s", alpha)
 	p("MOVL beta+68(FP), SI")
 	p("ANDL $0x7fffffff, SI") // -0 is zero too
 	p("JZ overwrite")
-	p("VBROADCASTSS beta+68(FP), %s", vb(1))
+	p("VBROADCASTSS beta+68(FP), %s", beta)
 	mask := func(v int) string {
 		if kn.masked {
 			return fmt.Sprintf("K%d, ", v+1)
 		}
 		return ""
 	}
-	tmp := bc(0)
 	for r := range kn.mr {
 		startRow(p, kn, r, "beta")
 		for v := range kn.vecs {
 			off := v * kn.lanes * 4
-			p("VMULPS %s, %s, %s", vb(0), acc(r, v), acc(r, v))
+			p("VMULPS %s, %s, %s", alpha, acc(r, v), acc(r, v))
 			if kn.masked { // a masked load does not fault on the columns left out
 				p("VMOVUPS.Z %d(DX), K%d, %s", off, v+1, tmp)
-				p("VMULPS %s, %s, %s", vb(1), tmp, tmp)
+				p("VMULPS %s, %s, %s", beta, tmp, tmp)
 			} else {
-				p("VMULPS %d(DX), %s, %s", off, vb(1), tmp)
+				p("VMULPS %d(DX), %s, %s", off, beta, tmp)
 			}
 			p("VADDPS %s, %s, %s", tmp, acc(r, v), acc(r, v))
 			p("VMOVUPS %s, %s%d(DX)", acc(r, v), mask(v), off)
@@ -164,7 +166,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	for r := range kn.mr {
 		startRow(p, kn, r, "over")
 		for v := range kn.vecs {
-			p("VMULPS %s, %s, %s", vb(0), acc(r, v), acc(r, v))
+			p("VMULPS %s, %s, %s", alpha, acc(r, v), acc(r, v))
 			p("VMOVUPS %s, %s%d(DX)", acc(r, v), mask(v), v*kn.lanes*4)
 		}
 		endRow(w, p, kn, r, "over")

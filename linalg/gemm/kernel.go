@@ -13,6 +13,9 @@ type microKernel struct {
 	// partial says tile handles partial tiles itself; for other kernels the driver computes
 	// those in a scratch tile and merges it into c.
 	partial bool
+	// narrow, when not nil, is the kernel to use instead when c has at most narrow.nr columns:
+	// the same rows with fewer columns, so less of the tile is wasted.
+	narrow *microKernel
 	// transpose16, when not nil, sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 	transpose16 func(dst []float32, lddst int, src []float32, ldsrc int)
 }

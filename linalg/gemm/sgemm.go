@@ -20,6 +20,9 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 		scale(m, n, beta, c, ldc)
 		return
 	}
+	if kn.narrow != nil && n <= kn.narrow.nr {
+		kn = kn.narrow
+	}
 	kn.gemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
