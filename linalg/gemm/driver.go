@@ -12,24 +12,26 @@ const (
 	kcBlock = 256
 	mcBlock = 192 // a multiple of every kernel's mr
 	ncBlock = 1024
-	maxMR   = 12
+	maxMR   = 12 // at most 16: packEdgeA's transposes write 16 rows
 	maxNR   = 32
 )
 
 // workspace holds the packing buffers of one Sgemm call, 64-byte aligned.
 type workspace struct {
-	b     []float32 // a transposed b block, in column panels of nr: kcBlock x ncBlock
-	bEdge []float32 // the last, partial column panel of an untransposed b: kcBlock x nr
-	aEdge []float32 // the last, partial row group of a, column by column: kcBlock x mr
-	tile  []float32 // a partial tile of c: mr x nr
+	b      []float32 // a transposed b block, in column panels of nr: kcBlock x ncBlock
+	bEdge  []float32 // the last, partial column panel of an untransposed b: kcBlock x nr
+	aEdge  []float32 // the last, partial row group of a, column by column: kcBlock x 16
+	rows16 []float32 // rows to transpose in blocks of 16: 16 x kcBlock
+	tile   []float32 // a partial tile of c: mr x nr
 }
 
 var workspaces = sync.Pool{New: func() any {
 	return &workspace{
-		b:     aligned(kcBlock * ncBlock),
-		bEdge: aligned(kcBlock * maxNR),
-		aEdge: aligned(kcBlock * maxMR),
-		tile:  aligned(maxMR * maxNR),
+		b:      aligned(kcBlock * ncBlock),
+		bEdge:  aligned(kcBlock * maxNR),
+		aEdge:  aligned(kcBlock * 16),
+		rows16: aligned(16 * kcBlock),
+		tile:   aligned(maxMR * maxNR),
 	}
 }}
 
@@ -63,8 +65,12 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 		}
 		for jc := 0; jc < n; jc += ncBlock {
 			nc := min(ncBlock, n-jc)
+			// A transposed b is packed whole, an untransposed one only in its last, partial
+			// panel.
 			if tB {
-				kn.packTransB(ws.b, b, ldb, pc, kc, jc, nc)
+				kn.packTransB(ws.b, ws.rows16, b, ldb, pc, kc, jc, nc)
+			} else if edge := nc % nr; edge != 0 {
+				packEdgeB(ws.bEdge, nr, b, ldb, pc, kc, jc+nc-edge, edge)
 			}
 			for ic := 0; ic < m; ic += mcBlock {
 				mc := min(mcBlock, m-ic)
@@ -72,8 +78,9 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 				// leave rows alone and m allows; otherwise it is packed once for the block.
 				full := mc - mc%mr
 				overlap := kn.partial && m >= mr
+				edgeStride := mr
 				if full < mc && !overlap {
-					packEdgeA(ws.aEdge, mr, a, rsA, psA, ic+full, mc-full, pc, kc)
+					edgeStride = kn.packEdgeA(ws.aEdge, ws.rows16, a, rsA, psA, ic+full, mc-full, pc, kc)
 				}
 				for jr := 0; jr < nc; jr += nr {
 					nw := min(nr, nc-jr)
@@ -87,7 +94,6 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 						bp, bs = b[pc*ldb+jc+jr:], ldb
 					default:
 						bp = ws.bEdge
-						packEdgeB(bp, nr, b, ldb, pc, kc, jc+jr, nw)
 					}
 					for ir := 0; ir < mc; ir += mr {
 						i, r0, r1 := ic+ir, 0, min(mr, mc-ir)
@@ -98,7 +104,7 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 							i -= r0
 							ap = a[i*rsA+pc*psA:]
 						case r1 < mr:
-							ap, rs, ps = ws.aEdge, 1, mr
+							ap, rs, ps = ws.aEdge, 1, edgeStride
 						}
 						ci := i*ldc + jc + jr
 						if kn.partial || r1 == mr && nw == nr {

@@ -5,30 +5,47 @@ package gemm
 
 // packTransB copies op(b) rows pc..pc+kc, columns jc..jc+nc, of a transposed b (stored n x k)
 // into dst as column panels of kn.nr: panel q holds columns q*nr.. row by row (kc x nr).
-func (kn *microKernel) packTransB(dst, b []float32, ldb, pc, kc, jc, nc int) {
+// rows16 is scratch for 16 rows of kcBlock.
+func (kn *microKernel) packTransB(dst, rows16, b []float32, ldb, pc, kc, jc, nc int) {
 	nr := kn.nr
 	for j0 := 0; j0 < nc; j0 += nr {
 		panel := dst[j0*kc:][:kc*nr]
 		w := min(nr, nc-j0)
 		src := b[(jc+j0)*ldb+pc:] // row j of src is column j of op(b)
-		if kn.transpose16 != nil && w >= 16 && kc >= 16 {
-			// 16 x 16 transposes cover the panel; the last ones in each direction overlap
-			// the one before when w or kc is not a multiple of 16, rewriting equal values.
-			for p := 0; p < kc; p += 16 {
-				p = min(p, kc-16)
-				for j := 0; j < w; j += 16 {
-					j = min(j, w-16)
-					kn.transpose16(panel[p*nr+j:], nr, src[j*ldb+p:], ldb)
+		switch {
+		case kn.transpose16 == nil || kc < 16:
+			for p := range kc {
+				d := panel[p*nr : p*nr+w]
+				for j := range d {
+					d[j] = src[j*ldb+p]
 				}
 			}
-			continue
+		case w < 16: // fewer than 16 rows to transpose: copy them into a block of 16 first
+			copyRows(rows16, kcBlock, src, ldb, w, kc)
+			kn.transposeBlocks(panel, nr, rows16, kcBlock, 16, kc)
+		default:
+			kn.transposeBlocks(panel, nr, src, ldb, w, kc)
 		}
-		for j := range w {
-			col := panel[j:]
-			for p, v := range src[j*ldb : j*ldb+kc] {
-				col[p*nr] = v
-			}
+	}
+}
+
+// transposeBlocks sets dst[p*lddst+j] = src[j*ldsrc+p] for j < w and p < kc (w, kc >= 16)
+// by 16 x 16 transposes; the last ones in each direction overlap the one before when w or kc
+// is not a multiple of 16, rewriting equal values.
+func (kn *microKernel) transposeBlocks(dst []float32, lddst int, src []float32, ldsrc, w, kc int) {
+	for p := 0; p < kc; p += 16 {
+		p = min(p, kc-16)
+		for j := 0; j < w; j += 16 {
+			j = min(j, w-16)
+			kn.transpose16(dst[p*lddst+j:], lddst, src[j*ldsrc+p:], ldsrc)
 		}
+	}
+}
+
+// copyRows copies h rows of length kc from src (row stride ldsrc) to dst (row stride lddst).
+func copyRows(dst []float32, lddst int, src []float32, ldsrc, h, kc int) {
+	for j := range h {
+		copy(dst[j*lddst:j*lddst+kc], src[j*ldsrc:])
 	}
 }
 
@@ -36,23 +53,37 @@ func (kn *microKernel) packTransB(dst, b []float32, ldb, pc, kc, jc, nc int) {
 // dst row by row with row length nr.
 func packEdgeB(dst []float32, nr int, b []float32, ldb, pc, kc, j, nw int) {
 	for p := range kc {
-		copy(dst[p*nr:p*nr+nw], b[(pc+p)*ldb+j:])
+		d, s := dst[p*nr:p*nr+nw], b[(pc+p)*ldb+j:]
+		for c := range d { // a loop, not copy: rows are short, a call per row costs more
+			d[c] = s[c]
+		}
 	}
 }
 
 // packEdgeA copies op(a) rows i..i+mh (mh < mr), columns pc..pc+kc, into dst column by column
-// with column length mr; op(a)[i][p] is a[i*rs + p*ps].
-func packEdgeA(dst []float32, mr int, a []float32, rs, ps, i, mh, pc, kc int) {
-	if ps == 1 { // rows of a are contiguous: read them in order
-		for r := range mh {
-			d := dst[r:]
-			for p, v := range a[(i+r)*rs+pc:][:kc] {
-				d[p*mr] = v
+// and returns the column stride it used (mr, or 16 where it transposes 16 x 16 blocks);
+// op(a)[i][p] is a[i*rs + p*ps]. rows16 is scratch for 16 rows of kcBlock.
+func (kn *microKernel) packEdgeA(dst, rows16 []float32, a []float32, rs, ps, i, mh, pc, kc int) int {
+	mr := kn.mr
+	switch {
+	case ps != 1: // columns of op(a) are contiguous
+		for p := range kc {
+			d, s := dst[p*mr:p*mr+mh], a[i*rs+(pc+p)*ps:]
+			for r := range d {
+				d[r] = s[r]
 			}
 		}
-		return
+	case kn.transpose16 != nil && kc >= 16: // rows are contiguous: transpose them
+		copyRows(rows16, kcBlock, a[i*rs+pc:], rs, mh, kc)
+		kn.transposeBlocks(dst, 16, rows16, kcBlock, 16, kc)
+		return 16
+	default:
+		for p := range kc {
+			d := dst[p*mr : p*mr+mh]
+			for r := range d {
+				d[r] = a[(i+r)*rs+pc+p]
+			}
+		}
 	}
-	for p := range kc { // columns of op(a) are contiguous
-		copy(dst[p*mr:p*mr+mh], a[i*rs+(pc+p)*ps:])
-	}
+	return mr
 }
