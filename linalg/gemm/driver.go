@@ -18,7 +18,7 @@ const (
 
 // workspace holds the packing buffers of one Sgemm call, 64-byte aligned.
 type workspace struct {
-	b      []float32 // a transposed b block, in column panels of nr: kcBlock x ncBlock
+	b      []float32 // a transposed b block, in column panels of nr: up to kcBlock x ncBlock, grown on demand
 	bEdge  []float32 // the last, partial column panel of an untransposed b: kcBlock x nr
 	aEdge  []float32 // the last, partial row group of a, column by column: kcBlock x 16
 	rows16 []float32 // rows to transpose in blocks of 16: 16 x kcBlock
@@ -27,7 +27,6 @@ type workspace struct {
 
 var workspaces = sync.Pool{New: func() any {
 	return &workspace{
-		b:      aligned(kcBlock * ncBlock),
 		bEdge:  aligned(kcBlock * maxNR),
 		aEdge:  aligned(kcBlock * 16),
 		rows16: aligned(16 * kcBlock),
@@ -56,6 +55,11 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 	rsA, psA := lda, 1
 	if tA {
 		rsA, psA = 1, lda
+	}
+	if tB { // the packed b is sized for this product: the pool is emptied by every other GC
+		if need := min(k, kcBlock) * (min(n, ncBlock) + nr); len(ws.b) < need {
+			ws.b = aligned(need)
+		}
 	}
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
