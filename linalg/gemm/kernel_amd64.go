@@ -27,6 +27,7 @@ func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, 
 //go:noescape
 func transpose16AVX512(dst *float32, lddst int, src *float32, ldsrc int)
 
+// avx512Kernel is the kernel of CPUs with AVX-512F: 12 x 32 tiles, partial tiles by masks.
 var avx512Kernel = microKernel{
 	name: "avx512", mr: 12, nr: 32, partial: true,
 	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int) {
@@ -58,6 +59,7 @@ func transpose16(dst []float32, lddst int, src []float32, ldsrc int) {
 	transpose16AVX512(&dst[0], lddst, &src[0], ldsrc)
 }
 
+// avx2Kernel is the kernel of CPUs with AVX2 and FMA but not AVX-512: 6 x 16 tiles.
 var avx2Kernel = microKernel{
 	name: "avx2", mr: 6, nr: 16,
 	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {

@@ -26,7 +26,8 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 	kn.gemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// KernelName names the micro-kernel Sgemm uses on this CPU and build: "avx512", "avx2" or "go".
+// KernelName names the micro-kernel Sgemm uses on this CPU and build: "avx512", "avx2" or "go"
+// (Sgemm switches to the 12 x 16 "avx512-n16" for products with at most 16 columns).
 func KernelName() string { return active.name }
 
 // scale sets c = beta c, or to zero without reading it when beta is zero.
