@@ -1,0 +1,42 @@
+//go:build !openblas
+
+package backend
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"spg-tui/linalg/gemm"
+)
+
+// goBLAS is the default build's BLAS: gonum's pure-Go BLAS with its float32 matrix product
+// replaced by spg-tui/linalg/gemm (assembly micro-kernels, no cgo).
+type goBLAS struct{ gonum.Implementation }
+
+// Sgemm is gemm.Sgemm.
+func (goBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemm.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// init installs goBLAS as blas32's before any kernel runs, so importing this package
+// is enough. gemm.Sgemm runs on the calling goroutine, so GemmParallel splits large products
+// over the cores in Go, as in the OpenBLAS build.
+func init() {
+	blas32.Use(goBLAS{})
+	splitInGo = true
+}
+
+// Name describes the BLAS in use, with the micro-kernel gemm chose for this CPU.
+func Name() string { return "pure Go (gemm " + gemm.KernelName() + ")" }
+
+// Implementation returns the BLAS to hand to gorgonia (gorgonia.Use), so that gorgonia's own
+// float32 products run on the same kernel as the fused ops.
+func Implementation() BLAS { return goBLAS{} }
+
+// EnsureCoreType does nothing in the pure-Go build; see the openblas build.
+func EnsureCoreType() {}
+
+// Threads returns how many threads one BLAS call uses: 1 (gemm.Sgemm is single-threaded;
+// GemmParallel splits).
+func Threads() int { return 1 }

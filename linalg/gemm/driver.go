@@ -1,0 +1,141 @@
+package gemm
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// Block sizes (elements). kcBlock x nr floats of b (32 KiB for AVX-512) stay in L1 while the
+// kernel sweeps mcBlock rows of a (an mcBlock x kcBlock block of a, about 200 KiB, stays in
+// L2); ncBlock bounds the packed copy of a transposed b.
+const (
+	kcBlock = 256
+	mcBlock = 192 // a multiple of every kernel's mr
+	ncBlock = 1024
+	maxMR   = 12 // at most 16: packEdgeA's transposes write 16 rows
+	maxNR   = 32
+)
+
+// workspace holds the packing buffers of one Sgemm call, 64-byte aligned.
+type workspace struct {
+	b      []float32 // a transposed b block, in column panels of nr: up to kcBlock x ncBlock, grown on demand
+	bEdge  []float32 // the last, partial column panel of an untransposed b: kcBlock x nr
+	aEdge  []float32 // the last, partial row group of a, column by column: kcBlock x 16
+	rows16 []float32 // rows to transpose in blocks of 16: 16 x kcBlock
+	tile   []float32 // a partial tile of c: mr x nr
+}
+
+var workspaces = sync.Pool{New: func() any {
+	return &workspace{
+		bEdge:  aligned(kcBlock * maxNR),
+		aEdge:  aligned(kcBlock * 16),
+		rows16: aligned(16 * kcBlock),
+		tile:   aligned(maxMR * maxNR),
+	}
+}}
+
+// aligned returns a zeroed slice of n float32 that starts on a 64-byte boundary (a cache line,
+// and the width of an AVX-512 load).
+func aligned(n int) []float32 {
+	s := make([]float32, n+16)
+	off := int(uintptr(unsafe.Pointer(&s[0]))%64) / 4
+	if off != 0 {
+		off = 16 - off
+	}
+	return s[off : off+n : off+n]
+}
+
+// gemm computes c = alpha op(a) op(b) + beta c with kernel kn for valid arguments, m, n, k > 0
+// and alpha != 0.
+func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	ws := workspaces.Get().(*workspace)
+	defer workspaces.Put(ws)
+	mr, nr := kn.mr, kn.nr
+	// op(a)[i][p] is a[i*rsA + p*psA].
+	rsA, psA := lda, 1
+	if tA {
+		rsA, psA = 1, lda
+	}
+	if tB { // the packed b is sized for this product: the pool is emptied by every other GC
+		if need := min(k, kcBlock) * (min(n, ncBlock) + nr); len(ws.b) < need {
+			ws.b = aligned(need)
+		}
+	}
+	for pc := 0; pc < k; pc += kcBlock {
+		kc := min(kcBlock, k-pc)
+		betaBlock := beta // later blocks of k add to the first
+		if pc > 0 {
+			betaBlock = 1
+		}
+		for jc := 0; jc < n; jc += ncBlock {
+			nc := min(ncBlock, n-jc)
+			// A transposed b is packed whole, an untransposed one only in its last, partial
+			// panel.
+			if tB {
+				kn.packTransB(ws.b, ws.rows16, b, ldb, pc, kc, jc, nc)
+			} else if edge := nc % nr; edge != 0 {
+				packEdgeB(ws.bEdge, nr, b, ldb, pc, kc, jc+nc-edge, edge)
+			}
+			for ic := 0; ic < m; ic += mcBlock {
+				mc := min(mcBlock, m-ic)
+				// The last row group, when partial, overlaps the one before it if the kernel can
+				// leave rows alone and m allows; otherwise it is packed once for the block.
+				full := mc - mc%mr
+				overlap := kn.partial && m >= mr
+				edgeStride := mr
+				if full < mc && !overlap {
+					edgeStride = kn.packEdgeA(ws.aEdge, ws.rows16, a, rsA, psA, ic+full, mc-full, pc, kc)
+				}
+				for jr := 0; jr < nc; jr += nr {
+					nw := min(nr, nc-jr)
+					// op(b) rows pc.. of columns jc+jr..: in place, or packed.
+					var bp []float32
+					bs := nr
+					switch {
+					case tB:
+						bp = ws.b[jr*kc:]
+					case nw == nr:
+						bp, bs = b[pc*ldb+jc+jr:], ldb
+					default:
+						bp = ws.bEdge
+					}
+					for ir := 0; ir < mc; ir += mr {
+						i, r0, r1 := ic+ir, 0, min(mr, mc-ir)
+						ap, rs, ps := a[i*rsA+pc*psA:], rsA, psA
+						switch {
+						case r1 < mr && overlap: // rows i-r0.. of which r0.. are new
+							r0, r1 = mr-r1, mr
+							i -= r0
+							ap = a[i*rsA+pc*psA:]
+						case r1 < mr:
+							ap, rs, ps = ws.aEdge, 1, edgeStride
+						}
+						ci := i*ldc + jc + jr
+						if kn.partial || r1 == mr && nw == nr {
+							kn.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
+							continue
+						}
+						kn.tile(kc, ap, rs, ps, bp, bs, ws.tile, nr, 1, 0, 0, mr, nr)
+						mergeTile(c[ci:], ldc, ws.tile, nr, r1, nw, alpha, betaBlock)
+					}
+				}
+			}
+		}
+	}
+}
+
+// mergeTile sets the mh x nw block c to alpha t + beta c, not reading c when beta is zero.
+func mergeTile(c []float32, ldc int, t []float32, ldt, mh, nw int, alpha, beta float32) {
+	for r := range mh {
+		cr, tr := c[r*ldc:][:nw], t[r*ldt:][:nw]
+		if beta == 0 {
+			for j, v := range tr {
+				cr[j] = alpha * v
+			}
+			continue
+		}
+		for j, v := range tr {
+			cr[j] = float32(alpha*v) + float32(beta*cr[j]) // rounded as the kernels round
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package gemm
+
+// microKernel is a register-blocked kernel for one mr x nr tile of c and what the driver needs
+// to feed it.
+type microKernel struct {
+	name   string
+	mr, nr int
+	// tile sets the tile c (row stride ldc) to alpha acc + beta c, or to alpha acc without
+	// reading c when beta is zero, where acc = sum over p < kc of a[r*rs + p*ps] times
+	// b[p*bs + j] for rows r < mr and columns j < nr. kc >= 1. Only rows r0 <= r < r1 and
+	// columns < nw of c are read or written; kernels without partial take the whole tile only.
+	tile func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int)
+	// partial says tile handles partial tiles itself; for other kernels the driver computes
+	// those in a scratch tile and merges it into c.
+	partial bool
+	// narrow, when not nil, is the kernel to use instead when c has at most narrow.nr columns:
+	// the same rows with fewer columns, so less of the tile is wasted.
+	narrow *microKernel
+	// transpose16, when not nil, sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
+	transpose16 func(dst []float32, lddst int, src []float32, ldsrc int)
+}
+
+// active is the kernel Sgemm uses, the fastest this CPU runs (set by the build's init).
+var active = &goKernel
+
+// supported lists every kernel this CPU and build can run, for the tests (set by the build's
+// init).
+var supported = []*microKernel{&goKernel}
+
+// checkTile panics unless a, b and c hold the elements a kernel call with these strides reads
+// and writes: the assembly kernels index with raw pointers, so this is their bounds check.
+func checkTile(mr, nr, kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc, r0, r1, nw int) {
+	if len(a) <= (mr-1)*rs+(kc-1)*ps || len(b) < (kc-1)*bs+nr || len(c) < (r1-1)*ldc+nw ||
+		r0 < 0 || r0 >= r1 || r1 > mr || nw < 1 || nw > nr {
+		panic("gemm: micro-kernel operands out of range")
+	}
+}
