@@ -43,6 +43,11 @@ func init() {
 	splitInGo = Threads() == 1
 }
 
+// ExactSplits is false: OpenBLAS picks its kernel path by shape and by OPENBLAS_CORETYPE (the
+// Haswell kernels round a split product differently from one call), so a product split into
+// blocks matches one call only to rounding.
+const ExactSplits = false
+
 // Name describes the BLAS in use, including the OpenBLAS kernel family it picked at load
 // time (for example "OpenBLAS (SkylakeX)"); "Prescott" or similar here means the slow
 // fallback, i.e. EnsureCoreType was not called or found no suitable core.

@@ -27,6 +27,10 @@ func init() {
 	splitInGo = true
 }
 
+// ExactSplits reports that a product split into blocks (GemmParallel) gives the same bits as
+// one call: gemm's kernels round alpha·acc and beta·c the same way whatever the block.
+const ExactSplits = true
+
 // Name describes the BLAS in use, with the micro-kernel gemm chose for this CPU.
 func Name() string { return "pure Go (gemm " + gemm.KernelName() + ")" }
 

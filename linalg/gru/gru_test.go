@@ -261,7 +261,9 @@ func TestPanicsOnBadLength(t *testing.T) {
 }
 
 // TestBackwardNilGradients checks that each gradient may be nil (not wanted) and that the
-// others are then bit for bit those of a full Backward, at every case size.
+// others are then those of a full Backward, at every case size: bit for bit where the BLAS
+// promises that a product split differently gives the same bits (backend.ExactSplits), else to
+// float32 rounding.
 func TestBackwardNilGradients(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, c := range cases() {
@@ -292,7 +294,8 @@ func TestBackwardNilGradients(t *testing.T) {
 				saved, nanSlice[float32](WorkLen(c.d)), c.reverse)
 			for i := range got {
 				for j := range got[i] { // nil, not wanted, has no elements
-					if got[i][j] != want[i][j] {
+					g, w := float64(got[i][j]), float64(want[i][j])
+					if backend.ExactSplits && g != w || math.Abs(g-w) > 1e-5*(1+math.Abs(w)) || math.IsNaN(g) {
 						t.Fatalf("%s keep=%v: gradient %d differs at %d: %v, full run %v",
 							name(c.d, c.reverse, c.h0), keep, i, j, got[i][j], want[i][j])
 					}
