@@ -97,14 +97,12 @@ func (pr *Prepared) Run(mc Machine) error {
 		if err != nil {
 			return err
 		}
-		if err := scoreRun(r.Dir, set, mc.Score); err != nil {
+		ts, err := scoreRun(r.Dir, set, mc.Score)
+		if err != nil {
 			return err
 		}
-		if mc.Progress != nil {
-			var ts TestScore
-			if run.ReadJSON(filepath.Join(r.Dir, TestScoreFile), &ts) == nil {
-				fmt.Fprintf(mc.Progress, "experiment %s: %s: test %s %.4f (checkpoint of step %d)\n", pr.Preset.Name, filepath.Base(r.Dir), ts.MetricName, ts.Mean, ts.Step)
-			}
+		if ts != nil && mc.Progress != nil {
+			fmt.Fprintf(mc.Progress, "experiment %s: %s: test %s %.4f (checkpoint of step %d)\n", pr.Preset.Name, filepath.Base(r.Dir), ts.MetricName, ts.Mean, ts.Step)
 		}
 		return nil
 	}

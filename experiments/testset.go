@@ -144,23 +144,24 @@ type TestScore struct {
 // TestScoreFile is the run's score on its table's test set.
 const TestScoreFile = "experiment-test.json"
 
-// scoreRun scores the run in dir on set, once: an existing score of the same set is kept.
-func scoreRun(dir string, set TestSet, score Scorer) error {
+// scoreRun scores the run in dir on set, once: an existing score of the same set is kept and
+// nil returned.
+func scoreRun(dir string, set TestSet, score Scorer) (*TestScore, error) {
 	path := filepath.Join(dir, TestScoreFile)
 	var old TestScore
 	if run.ReadJSON(path, &old) == nil && old.Set == set.Name() {
-		return nil
+		return nil, nil
 	}
 	env, insts, err := set.instances()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sols, step, err := score(dir, env, insts)
 	if err != nil {
-		return fmt.Errorf("scoring the test set: %v", err)
+		return nil, fmt.Errorf("scoring the test set: %v", err)
 	}
 	if len(sols) != len(insts) {
-		return fmt.Errorf("scoring the test set: %d solutions for %d instances", len(sols), len(insts))
+		return nil, fmt.Errorf("scoring the test set: %d solutions for %d instances", len(sols), len(insts))
 	}
 	facts := envs.MustFacts(set.Task)
 	m := objectives(sols)
@@ -171,5 +172,5 @@ func scoreRun(dir string, set TestSet, score Scorer) error {
 	}
 	ts := TestScore{Set: set.Name(), Step: step, MetricName: facts.Metric.Name, Metric: m,
 		Mean: stats.Mean(m), Median: stats.Median(m)}
-	return run.WriteJSONAtomic(path, ts)
+	return &ts, run.WriteJSONAtomic(path, ts)
 }
