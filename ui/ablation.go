@@ -42,6 +42,9 @@ type ablationView struct {
 	seeds     int
 	runner    *experiments.Runner
 	snap      experiments.Snapshot
+	// static is an experiment directory's results, shown read-only (tui --view DIR); "" when
+	// the view runs ablations.
+	static string
 	msg       string
 	reported  bool             // the end of the current ablation was announced
 	ver       int              // local settings changes
@@ -103,6 +106,10 @@ func (v *ablationView) poll() (ended bool) {
 
 // change steps the selected setting, unless an ablation is running.
 func (v *ablationView) change(up bool) {
+	if v.static != "" {
+		v.msg = "read-only: this shows the experiment in " + v.static
+		return
+	}
 	if v.running() {
 		v.msg = "stop the ablation (enter) to change its settings"
 		return
@@ -123,6 +130,10 @@ func (v *ablationView) change(up bool) {
 
 // startOrStop stops the running ablation, or starts the chosen one.
 func (v *ablationView) startOrStop() {
+	if v.static != "" {
+		v.msg = "read-only: this shows the experiment in " + v.static
+		return
+	}
 	if v.running() {
 		v.runner.Stop()
 		v.msg = "stopping: every run writes a checkpoint"
@@ -182,6 +193,15 @@ func (v *ablationView) body(w, h int) []string {
 		lines = append(lines, st.warn.Render(v.msg))
 	}
 	s := v.snap
+	if v.static != "" {
+		lines = lines[1:2]
+		lines[0] = st.dim.Render("a back to the replayed run · read-only")
+		if v.msg != "" {
+			lines = append(lines, st.warn.Render(v.msg))
+		}
+		lines = append(lines, fmt.Sprintf("%s · %d of %d runs finished · in %s", s.Title, s.Finished, s.Total, v.static))
+		return v.results(lines, s, h, w)
+	}
 	if v.runner == nil {
 		lines = append(lines, "", "Variants of "+a.Title+":")
 		for _, vr := range a.Variants {
@@ -191,6 +211,12 @@ func (v *ablationView) body(w, h int) []string {
 		return lines
 	}
 	lines = append(lines, fmt.Sprintf("%s · %d of %d runs ended · in %s", s.Title, s.Finished, s.Total, filepath.Base(v.runner.Plan().Dir)))
+	return v.results(lines, s, h, w)
+}
+
+// results appends the curves, their legend and the table of best scores to lines.
+func (v *ablationView) results(lines []string, s experiments.Snapshot, h, w int) []string {
+	st := v.ctx.st
 	tableH := len(s.Variants) + 2
 	chartH := h - len(lines) - tableH - 3
 	if chartH >= 4 {
