@@ -44,11 +44,11 @@ type ablationView struct {
 	snap      experiments.Snapshot
 	// static is an experiment directory's results, shown read-only (tui --view DIR); "" when
 	// the view runs ablations.
-	static string
-	msg       string
-	reported  bool             // the end of the current ablation was announced
-	ver       int              // local settings changes
-	now       func() time.Time // names the ablation's directory
+	static   string
+	msg      string
+	reported bool             // the end of the current ablation was announced
+	ver      int              // local settings changes
+	now      func() time.Time // names the ablation's directory
 }
 
 func newAblationView(ctx *programContext, start experiments.StartFunc, baseDir string, started func()) *ablationView {
