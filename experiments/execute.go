@@ -73,11 +73,22 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 // finished ones), scores each on its table's test set and, for a whole plan, writes the report.
 // It returns an error when a run failed; the report then shows what finished.
 func (pr *Prepared) Run(mc Machine) error {
-	if err := os.MkdirAll(filepath.Join(pr.Dir, RunsDir), 0o755); err != nil {
+	r, err := pr.Start(mc)
+	if err != nil {
 		return err
 	}
+	pr.follow(r, mc)
+	return pr.Finish(r)
+}
+
+// Start writes the manifest and begins training in the background; Finish, once the runner is
+// done, writes the report.
+func (pr *Prepared) Start(mc Machine) (*Runner, error) {
+	if err := os.MkdirAll(filepath.Join(pr.Dir, RunsDir), 0o755); err != nil {
+		return nil, err
+	}
 	if err := run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest); err != nil {
-		return err
+		return nil, err
 	}
 	sets := newTestSets(pr.Dir)
 	b := Batch{Name: pr.Preset.Name, Title: pr.Preset.Reproduces, Seeds: pr.Options.Seeds, Parallel: max(1, mc.Jobs)}
@@ -106,12 +117,14 @@ func (pr *Prepared) Run(mc Machine) error {
 		}
 		return nil
 	}
-	runner, err := StartBatch(b, mc.Start)
-	if err != nil {
-		return err
-	}
-	pr.follow(runner, mc)
-	s := runner.Snapshot()
+	return StartBatch(b, mc.Start)
+}
+
+// Finish writes the report of a whole plan once r is done, and returns an error naming the
+// first run that did not finish, if any.
+func (pr *Prepared) Finish(r *Runner) error {
+	<-r.Done()
+	s := r.Snapshot()
 	var failed []string
 	for _, v := range s.Variants {
 		for _, r := range v.Runs {
@@ -126,7 +139,7 @@ func (pr *Prepared) Run(mc Machine) error {
 		}
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d of %d runs did not finish: %s", len(failed), len(b.Runs), failed[0])
+		return fmt.Errorf("%d of %d runs did not finish: %s", len(failed), s.Total, failed[0])
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"spg-tui/envs"
 	"spg-tui/experiments"
@@ -68,5 +70,45 @@ func TestViewExperiment(t *testing.T) {
 	press(m, "a")
 	if m.view != viewMain {
 		t.Error("a did not go back to the replayed run")
+	}
+}
+
+// The ablation view runs an experiment preset by the same runner and writes its report.
+func TestAblationViewRunsPreset(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 6, 120, 36)
+	m.ablation.baseDir = t.TempDir()
+	m.ablation.score = identityScore
+	press(m, "a")
+	v := m.ablation
+	// Past the three ablations and the sort, mwm, tsp and penalty presets to tau; scale 0.001,
+	// 2 seeds.
+	for range 7 {
+		press(m, "right")
+	}
+	press(m, "down", "-", "-", "-", "down", "-")
+	if p := v.preset(); p == nil || p.Name != "tau" || v.scale != 0.001 || v.seeds != 2 {
+		t.Fatalf("choice %d, scale %g, seeds %d", v.choice, v.scale, v.seeds)
+	}
+	sc := screen(m)
+	if !strings.Contains(sc, "preset tau (the paper's settings)") || !strings.Contains(sc, "scale 0.001") {
+		t.Errorf("the view does not show the preset:\n%s", sc)
+	}
+	press(m, "enter")
+	if v.runner == nil {
+		t.Fatalf("enter did not start the preset: %q", v.msg)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for v.finished != nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		m.poll()
+	}
+	if !strings.Contains(v.msg, "report written") {
+		t.Fatalf("message %q", v.msg)
+	}
+	if _, err := os.Stat(filepath.Join(v.dir, experiments.ReportFile)); err != nil {
+		t.Error(err)
+	}
+	if v.snap.Finished != 10 || len(v.snap.Variants) != 5 {
+		t.Errorf("%d runs finished in %d variants", v.snap.Finished, len(v.snap.Variants))
 	}
 }

@@ -47,6 +47,9 @@ type Options struct {
 	// when Resume is.
 	Start     experiments.StartFunc
 	ResumeRun func(dir string, steps int) (run.Engine, error)
+	// Score scores the runs of an experiment preset started from the ablation view on its test
+	// sets (the program's agent.LoadPolicy); without it presets cannot start.
+	Score experiments.Scorer
 	// Now is the clock naming new run directories (time.Now when nil).
 	Now func() time.Time
 }
@@ -68,6 +71,7 @@ func Run(opts Options) error {
 	}
 	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
 	m.ablation.now = opts.Now
+	m.ablation.score = opts.Score
 	if exp != nil {
 		m.showExperiment(*exp, expDir)
 	}
