@@ -24,11 +24,11 @@ func init() {
 
 // runExperiment dispatches `experiment list`, `experiment merge` and `experiment PRESET`.
 func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
+		return fail(stderr, "experiment", fmt.Errorf("want list, merge or a preset (%s)", strings.Join(experiments.PresetNames(), ", ")))
+	}
+	if args[0] == "-h" || args[0] == "--help" {
 		experimentUsage(stdout)
-		if len(args) == 0 {
-			return exitUsage
-		}
 		return 0
 	}
 	switch args[0] {
@@ -42,7 +42,7 @@ func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 func experimentUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: spg-tui experiment list")
-	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--shard i/n] [--model M,...] [training flags]")
+	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
 	fmt.Fprintln(w, "       spg-tui experiment merge --out DIR SHARD_DIR...")
 	fmt.Fprintf(w, "Presets: %s\n", strings.Join(experiments.PresetNames(), ", "))
 }
@@ -93,6 +93,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs trained at once")
 	out := fs.String("out", "", "the experiment directory: experiment.json, runs/, report.md, results.csv, figures (required)")
 	models := fs.String("model", "", "run only these of the preset's models (comma-separated)")
+	runsDir := fs.String("runs", "", "keep the runs in `DIR` (default: the experiment directory's runs/); experiments given the same DIR share the runs they have in common")
 	shard := fs.String("shard", "", "run only the i-th of n disjoint slices of the runs (`i/n`, 0 <= i < n); merge the shards with experiment merge")
 	// The training flags, routed to every run; the preset refuses those it sets itself.
 	var scratch run.Config
@@ -106,7 +107,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
-	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, Flags: map[string]string{}}
+	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, RunsDir: *runsDir, Flags: map[string]string{}}
 	fs.Visit(func(f *flag.Flag) {
 		if train.Lookup(f.Name) != nil && f.Name != "model" {
 			o.Flags[f.Name] = f.Value.String()

@@ -40,7 +40,8 @@ type Prepared struct {
 }
 
 // Prepare checks the options against the preset and the directory dir, writing nothing: an
-// experiment directory may only be reused by the same plan and shard.
+// experiment directory may only be reused by the same plan and shard. The runs go to
+// Options.RunsDir, dir/runs by default.
 func Prepare(o Options, dir string) (*Prepared, error) {
 	p, all, err := Expand(o)
 	if err != nil {
@@ -52,13 +53,23 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	mine := o.Shard.Of(all)
 	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
 		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
-		Shard: o.Shard.String()}
+		Shard: o.Shard.String(), RunsDir: RunsDir}
+	if o.RunsDir != "" {
+		abs, err := filepath.Abs(o.RunsDir)
+		if err != nil {
+			return nil, fmt.Errorf("--runs %s: %v", o.RunsDir, err)
+		}
+		m.RunsDir = abs
+	}
 	for _, r := range mine {
 		m.Runs = append(m.Runs, ManifestRun{ID: r.ID, Arm: r.Arm, Seed: r.Seed})
 	}
 	if old, err := ReadManifest(dir); err == nil {
 		if err := old.compatible(m); err != nil {
 			return nil, fmt.Errorf("%s holds another experiment: %v; use another --out", dir, err)
+		}
+		if old.RunsDir != m.RunsDir {
+			return nil, fmt.Errorf("%s keeps its runs in %s, not %s; use another --out", dir, old.RunsDir, m.RunsDir)
 		}
 		if old.Shard != m.Shard {
 			return nil, fmt.Errorf("%s holds shard %q of this experiment, not %q; use another --out", dir, old.Shard, m.Shard)
@@ -84,8 +95,10 @@ func (pr *Prepared) Run(mc Machine) error {
 // Start writes the manifest and begins training in the background; Finish, once the runner is
 // done, writes the report.
 func (pr *Prepared) Start(mc Machine) (*Runner, error) {
-	if err := os.MkdirAll(filepath.Join(pr.Dir, RunsDir), 0o755); err != nil {
-		return nil, err
+	for _, d := range []string{pr.Dir, pr.Manifest.runDir(pr.Dir, "")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	if err := run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest); err != nil {
 		return nil, err
@@ -98,7 +111,7 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 			arms[r.Arm] = len(b.Variants)
 			b.Variants = append(b.Variants, pr.Preset.Arms[r.Arm].Label)
 		}
-		dir := filepath.Join(pr.Dir, RunsDir, r.ID)
+		dir := pr.Manifest.runDir(pr.Dir, r.ID)
 		b.Runs = append(b.Runs, Run{Variant: arms[r.Arm], Seed: r.Seed, Config: r.Config, Dir: dir, Trained: trained(dir, r.Config)})
 		b.Steps = max(b.Steps, r.Config.Steps)
 		b.Maximize = envs.MustFacts(r.Config.Task).Metric.Maximize

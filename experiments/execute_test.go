@@ -159,3 +159,41 @@ func TestSortTable(t *testing.T) {
 		}
 	}
 }
+
+// Presets given one runs directory share their common runs: the tau preset's tau = 0.05 arm is
+// the penalty preset's penalty-on arm, trained once.
+func TestPresetsShareRunsDir(t *testing.T) {
+	base := t.TempDir()
+	runs := filepath.Join(base, "runs")
+	pen := tinyOptions("penalty", 2)
+	pen.RunsDir = runs
+	runPreset(t, pen, filepath.Join(base, "penalty"))
+	tau := tinyOptions("tau", 2)
+	tau.RunsDir = runs
+	pr, err := Prepare(tau, filepath.Join(base, "tau"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []string
+	mc := machine()
+	mc.Jobs = 1
+	mc.Start = func(c run.Config, d string) (run.Engine, error) {
+		started = append(started, filepath.Base(d))
+		return enginetest.Start(c, d)
+	}
+	if err := pr.Run(mc); err != nil {
+		t.Fatal(err)
+	}
+	if len(started) != 8 {
+		t.Errorf("tau trained %d runs, want 8 (10 less the 2 penalty-on runs it shares): %v", len(started), started)
+	}
+	for _, s := range started {
+		if strings.Contains(s, RunID(pr.Mine[6].Config)) {
+			t.Errorf("the shared run %s trained again", s)
+		}
+	}
+	report := string(read(t, filepath.Join(base, "tau", ReportFile)))
+	if !strings.Contains(report, "| tau=0.05 | **") {
+		t.Errorf("the tau report lacks its shared arm:\n%s", report)
+	}
+}

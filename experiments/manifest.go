@@ -29,8 +29,20 @@ type Manifest struct {
 	Total int    `json:"total"`
 	// Shard is "i/n" for a shard's directory, "" for the whole plan.
 	Shard string `json:"shard,omitempty"`
-	// Runs are the runs kept in this directory, under runs/<id>.
+	// RunsDir is where the runs are, one directory per run ID: relative to the experiment
+	// directory (its runs/ by default), or absolute; several experiments may share one, and
+	// with it the runs they have in common.
+	RunsDir string `json:"runs_dir"`
+	// Runs are this directory's runs.
 	Runs []ManifestRun `json:"runs"`
+}
+
+// runDir is the directory of run id of the experiment in dir.
+func (m Manifest) runDir(dir, id string) string {
+	if filepath.IsAbs(m.RunsDir) {
+		return filepath.Join(m.RunsDir, id)
+	}
+	return filepath.Join(dir, m.RunsDir, id)
 }
 
 // ManifestRun is one run of a manifest.
@@ -40,7 +52,7 @@ type ManifestRun struct {
 	Seed uint64 `json:"seed"`
 }
 
-// RunsDir holds an experiment directory's runs, one directory per run ID.
+// RunsDir is the default place of an experiment directory's runs, and where merge puts them.
 const RunsDir = "runs"
 
 // ReadManifest reads the manifest of the experiment directory dir.
@@ -54,6 +66,9 @@ func ReadManifest(dir string) (Manifest, error) {
 	}
 	if m.Format != manifestFormat {
 		return m, fmt.Errorf("%s: not an experiment manifest", filepath.Join(dir, ManifestFile))
+	}
+	if m.RunsDir == "" { // written before runs could live elsewhere
+		m.RunsDir = RunsDir
 	}
 	return m, nil
 }

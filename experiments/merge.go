@@ -26,7 +26,7 @@ func Merge(out string, shards []string) error {
 	}
 	var first Manifest
 	merged := map[string]ManifestRun{}
-	from := map[string]string{}
+	from := map[string]string{} // run ID -> its directory
 	for i, dir := range shards {
 		m, err := ReadManifest(dir)
 		if err != nil {
@@ -42,7 +42,7 @@ func Merge(out string, shards []string) error {
 		}
 		for _, r := range m.Runs {
 			merged[r.ID] = r
-			from[r.ID] = dir
+			from[r.ID] = m.runDir(dir, r.ID)
 		}
 	}
 	all, err := first.plan(shards[0])
@@ -74,7 +74,7 @@ func Merge(out string, shards []string) error {
 	}
 
 	m := first
-	m.Shard = ""
+	m.Shard, m.RunsDir = "", RunsDir
 	m.Runs = nil
 	for _, r := range merged {
 		m.Runs = append(m.Runs, r)
@@ -86,7 +86,7 @@ func Merge(out string, shards []string) error {
 			return err
 		}
 		for _, name := range mergedFiles {
-			if err := copyFile(filepath.Join(from[r.ID], RunsDir, r.ID, name), filepath.Join(dst, name)); err != nil {
+			if err := copyFile(filepath.Join(from[r.ID], name), filepath.Join(dst, name)); err != nil {
 				return err
 			}
 		}

@@ -30,6 +30,9 @@ type Options struct {
 	Flags map[string]string
 	// Shard selects a slice of the runs; the zero Shard is all of them.
 	Shard Shard
+	// RunsDir is where the runs go, one directory per run ID ("" for the experiment
+	// directory's runs/): experiments given the same one share their common runs.
+	RunsDir string
 }
 
 // Planned is one run of a preset: an arm with a seed.

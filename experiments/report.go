@@ -27,6 +27,7 @@ const (
 // SeedResult is one run of an arm as its directory holds it.
 type SeedResult struct {
 	ID     string
+	Dir    string
 	Seed   uint64
 	Config run.Config
 	// Evals are the validation evaluations, in step order.
@@ -72,8 +73,8 @@ func LoadResults(dir string) (*Results, error) {
 		if !ok || pl.Arm != mr.Arm {
 			return nil, fmt.Errorf("%s: run %s is not in the plan", dir, mr.ID)
 		}
-		rd := filepath.Join(dir, RunsDir, mr.ID)
-		sr := SeedResult{ID: mr.ID, Seed: mr.Seed, Config: pl.Config}
+		rd := m.runDir(dir, mr.ID)
+		sr := SeedResult{ID: mr.ID, Dir: rd, Seed: mr.Seed, Config: pl.Config}
 		recs, err := run.ReadRecords(filepath.Join(rd, run.MetricsFile))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err

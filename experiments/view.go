@@ -30,7 +30,7 @@ func ViewSnapshot(dir string) (s Snapshot, first string, err error) {
 		v := VariantResult{Name: a.Label}
 		var bests []float64
 		for _, sr := range arm {
-			res := RunResult{Seed: sr.Seed, Dir: filepath.Join(dir, RunsDir, sr.ID), Phase: Pending, Total: sr.Config.Steps}
+			res := RunResult{Seed: sr.Seed, Dir: sr.Dir, Phase: Pending, Total: sr.Config.Steps}
 			for _, e := range sr.Evals {
 				res.Evals = append(res.Evals, EvalPoint{Step: e.Step, Metric: e.Metric})
 				res.Step = max(res.Step, e.Step)
