@@ -98,3 +98,19 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		t.Error("refused input created its directory")
 	}
 }
+
+func TestExperimentList(t *testing.T) {
+	out, err := spgTUI("experiment", "list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range experiments.Presets() {
+		if !bytes.Contains(out, []byte(p.Name+" ")) || !bytes.Contains(out, []byte(p.Reproduces)) {
+			t.Errorf("list lacks preset %s", p.Name)
+		}
+	}
+	// sort: 2 models x 2 sizes x 20 epochs of 3,906 steps x 10 seeds.
+	if !bytes.Contains(out, []byte("3,124,800 training steps")) {
+		t.Errorf("list lacks sort's cost:\n%s", out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -195,5 +196,61 @@ func TestPresetsShareRunsDir(t *testing.T) {
 	report := string(read(t, filepath.Join(base, "tau", ReportFile)))
 	if !strings.Contains(report, "| tau=0.05 | **") {
 		t.Errorf("the tau report lacks its shared arm:\n%s", report)
+	}
+}
+
+// The TSP table sets the solvers' mean tours on the table's test set beside the models.
+func TestTSPTable(t *testing.T) {
+	dir := t.TempDir()
+	o := tinyOptions("tsp", 1)
+	o.Flags["test-size"] = "4"
+	o.Models = []string{"spg-sequential"}
+	runPreset(t, o, dir)
+	env, _ := envs.New(envs.TaskTSP, 20)
+	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(TestSeed, envs.Test), Size: 4}
+	insts := []envs.Instance{ds.At(0), ds.At(1), ds.At(2), ds.At(3)}
+	csv := string(read(t, filepath.Join(dir, ResultsFile)))
+	for solver, row := range map[string]string{"exact": "Optimal (Held-Karp)", "christofides": "Christofides", "nn": "Nearest neighbour"} {
+		sols, err := envs.SolveAll(env, solver, insts, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, s := range sols {
+			sum += s.Objective
+		}
+		want := "tsp20," + row + ",TSP-20,,mean," + strconv.FormatFloat(sum/4, 'g', 10, 64) + ",4"
+		if !strings.Contains(csv, want) {
+			t.Errorf("results.csv lacks %q", want)
+		}
+	}
+	if !strings.Contains(csv, "tsp20,SPG+Sequential,TSP-20,,seed 1,") {
+		t.Error("results.csv lacks the SPG+Sequential seed")
+	}
+}
+
+// Shards made by another version of the presets are not merged.
+func TestMergeRefusesOtherVersion(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for i, d := range []string{a, b} {
+		o := tinyOptions("penalty", 1)
+		o.Shard = Shard{I: i, N: 2}
+		runPreset(t, o, d)
+	}
+	m, err := ReadManifest(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Version = PresetVersion + 1
+	if err := run.WriteJSONAtomic(filepath.Join(b, ManifestFile), m); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(base, "out")
+	if err := Merge(out, []string{a, b}); err == nil || !strings.Contains(err.Error(), "preset version") {
+		t.Errorf("merge across versions: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused merge wrote its directory")
 	}
 }
