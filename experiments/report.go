@@ -95,15 +95,35 @@ func LoadResults(dir string) (*Results, error) {
 	return r, nil
 }
 
-// testScores are the arm's per-seed mean test metrics, of the seeds scored so far.
-func (r *Results) testScores(arm int) []float64 {
-	var out []float64
+// armCell summarises arm's per-seed mean test metrics (recording each seed's and the summary
+// in results.csv) as a table cell: see cell. An arm that is not in the plan (-1, or no runs) is
+// "not run"; one whose runs have not all been scored says how many have.
+func (r *Results) armCell(w *reportWriter, output, row, column string, arm int, stat, paper string) string {
+	planned := 0
+	if arm >= 0 {
+		planned = len(r.Arms[arm])
+	}
+	if paper == "" {
+		paper = "—"
+	}
+	if planned == 0 {
+		return "not run · paper " + paper
+	}
+	var x []float64
 	for _, s := range r.Arms[arm] {
 		if s.Test != nil {
-			out = append(out, s.Test.Mean)
+			x = append(x, s.Test.Mean)
+			w.number(output, row, column, -1, fmt.Sprintf("seed %d", s.Seed), s.Test.Mean, 1)
 		}
 	}
-	return out
+	if len(x) == 0 {
+		return fmt.Sprintf("not finished (0 of %d seeds) · paper %s", planned, paper)
+	}
+	c := cell(w.summary(output, row, column, x), stat, paper)
+	if len(x) < planned {
+		c = strings.Replace(c, fmt.Sprintf("(n %d", len(x)), fmt.Sprintf("(n %d of %d seeds", len(x), planned), 1)
+	}
+	return c
 }
 
 // armOf returns the index of the preset's arm of model on n, -1 if there is none.
@@ -206,12 +226,9 @@ func (w *reportWriter) number(output, row, column string, step int, statistic st
 	w.rows = append(w.rows, []string{output, row, column, st, statistic, strconv.FormatFloat(value, 'g', 10, 64), strconv.Itoa(n)})
 }
 
-// summary records a sample's summary (mean, sd, median, 95% CI) and each value, and returns it.
+// summary records a sample's summary (mean, sd, median, 95% CI) and returns it.
 func (w *reportWriter) summary(output, row, column string, x []float64) stats.Summary {
 	s := stats.Summarize(x)
-	for i, v := range x {
-		w.number(output, row, column, -1, "seed "+strconv.Itoa(i+1), v, 1)
-	}
 	if s.N > 0 {
 		w.number(output, row, column, -1, "mean", s.Mean, s.N)
 		w.number(output, row, column, -1, "sd", s.Std, s.N)
@@ -244,26 +261,22 @@ func (w *reportWriter) flush() error {
 	})
 }
 
-// cell is a table cell: ours as stat says, with n and the 95% CI of the mean, and the paper's.
+// cell is a table cell of a non-empty sample: ours as stat says ("mean ± sd", "median" or
+// "mean"), with n and the 95% CI of the mean across seeds, and the paper's number.
 func cell(s stats.Summary, stat, paper string) string {
-	ours := "not run"
-	if s.N > 0 {
-		switch stat {
-		case "mean ± sd":
-			ours = fmt.Sprintf("**%.3f ± %.3f**", s.Mean, s.Std)
-		case "median":
-			ours = fmt.Sprintf("**%.3f**", s.Median)
-		default:
-			ours = fmt.Sprintf("**%.3f**", s.Mean)
-		}
-		if s.N > 1 {
-			ours += fmt.Sprintf(" (n %d, 95%% CI of the mean [%.3f, %.3f])", s.N, s.CI95Lo, s.CI95Hi)
-		} else {
-			ours += " (n 1)"
-		}
+	var ours string
+	switch stat {
+	case "mean ± sd":
+		ours = fmt.Sprintf("**%.3f ± %.3f**", s.Mean, s.Std)
+	case "median":
+		ours = fmt.Sprintf("**%.3f**", s.Median)
+	default:
+		ours = fmt.Sprintf("**%.3f**", s.Mean)
 	}
-	if paper == "" {
-		paper = "—"
+	if s.N > 1 {
+		ours += fmt.Sprintf(" (n %d, 95%% CI of the mean [%.3f, %.3f])", s.N, s.CI95Lo, s.CI95Hi)
+	} else {
+		ours += " (n 1)"
 	}
 	return ours + " · paper " + paper
 }

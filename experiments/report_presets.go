@@ -27,11 +27,7 @@ func modelTable(r *Results, w *reportWriter, output, caption string, task envs.T
 	for _, m := range models {
 		row := "| " + modelTitle(m) + " |"
 		for _, n := range sizes {
-			s := stats.Summarize(nil)
-			if arm := r.armOf(m, n); arm >= 0 {
-				s = w.summary(output, modelTitle(m), fmt.Sprintf("%s-%d", name, n), r.testScores(arm))
-			}
-			row += " " + cell(s, stat, paper[m][n]) + " |"
+			row += " " + r.armCell(w, output, modelTitle(m), fmt.Sprintf("%s-%d", name, n), r.armOf(m, n), stat, paper[m][n]) + " |"
 		}
 		w.linef("%s", row)
 	}
@@ -94,11 +90,8 @@ func reportTSP(r *Results, w *reportWriter) error {
 		row(solverTitle[s], fmt.Sprintf("**%.3f** (deterministic, %d instances)", v, set.Size), paperTSP[s])
 	}
 	for _, m := range []string{"pn-ac", "spg-sequential"} {
-		s := stats.Summarize(nil)
-		if arm := r.armOf(m, 20); arm >= 0 {
-			s = w.summary("tsp20", modelTitle(m), "TSP-20", r.testScores(arm))
-		}
-		row(modelTitle(m), strings.TrimSuffix(cell(s, "mean", ""), " · paper —"), paperTSP[m])
+		c := r.armCell(w, "tsp20", modelTitle(m), "TSP-20", r.armOf(m, 20), "mean", paperTSP[m])
+		w.linef("| %s | %s |", modelTitle(m), c)
 	}
 	w.linef("")
 	w.linef("The paper's table also lists Kool et al. (3.84), which spg-tui does not implement. Its solver numbers are quoted from Bello et al. and Kool et al. on their own test sets; ours are on this table's test set.")
@@ -132,8 +125,7 @@ func armTestTable(r *Results, w *reportWriter, output string) {
 	w.linef("| configuration | test optimality ratio, mean over seeds |")
 	w.linef("|---|---|")
 	for i, a := range r.Preset.Arms {
-		s := w.summary(output, a.Label, "MWM-10", r.testScores(i))
-		w.linef("| %s | %s |", a.Label, strings.TrimSuffix(cell(s, "mean", ""), " · paper —"))
+		w.linef("| %s | %s |", a.Label, strings.TrimSuffix(r.armCell(w, output, a.Label, "MWM-10", i, "mean", ""), " · paper —"))
 	}
 	w.linef("")
 }
