@@ -68,7 +68,6 @@ type Batch struct {
 // Runner trains the runs of a batch, at most Batch.Parallel at a time, and gathers their
 // validation curves. Its methods are safe for concurrent use.
 type Runner struct {
-	plan     Plan
 	batch    Batch
 	runs     []Run
 	start    StartFunc
@@ -97,11 +96,7 @@ func Start(plan Plan, start StartFunc) (*Runner, error) {
 	for _, v := range plan.Ablation.Variants {
 		b.Variants = append(b.Variants, v.Name)
 	}
-	r, err := StartBatch(b, start)
-	if r != nil {
-		r.plan = plan
-	}
-	return r, err
+	return StartBatch(b, start)
 }
 
 // StartBatch begins training the batch's runs in the background.
@@ -122,9 +117,6 @@ func StartBatch(b Batch, start StartFunc) (*Runner, error) {
 	go r.schedule()
 	return r, nil
 }
-
-// Plan returns the plan being run (the zero Plan for a batch started by StartBatch).
-func (r *Runner) Plan() Plan { return r.plan }
 
 // Done is closed once every run has ended or been skipped.
 func (r *Runner) Done() <-chan struct{} { return r.done }
