@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -87,7 +88,7 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 
 func experimentPreset(name string, args []string, stdout, stderr io.Writer) int {
 	cmd := "experiment " + name
-	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--shard i/n] [--model M,...] [training flags]")
+	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
 	seeds := fs.Int("seeds", 10, "runs per arm, seeds 1..N (the paper's 10)")
 	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs trained at once")
@@ -95,12 +96,13 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	models := fs.String("model", "", "run only these of the preset's models (comma-separated)")
 	runsDir := fs.String("runs", "", "keep the runs in `DIR` (default: the experiment directory's runs/); experiments given the same DIR share the runs they have in common")
 	shard := fs.String("shard", "", "run only the i-th of n disjoint slices of the runs (`i/n`, 0 <= i < n); merge the shards with experiment merge")
-	// The training flags, routed to every run; the preset refuses those it sets itself.
+	// The training flags, routed to every run, but those the experiment sets (task, size, seed,
+	// budget); the preset refuses its own variable.
 	var scratch run.Config
 	train := flag.NewFlagSet("", flag.ContinueOnError)
 	run.RegisterFlags(train, &scratch)
 	train.VisitAll(func(f *flag.Flag) {
-		if fs.Lookup(f.Name) == nil {
+		if fs.Lookup(f.Name) == nil && !slices.Contains([]string{"task", "n", "seed", "steps", "epochs"}, f.Name) {
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	})

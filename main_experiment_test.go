@@ -74,7 +74,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--shard", "2/2"), `--shard "2/2"`},
 		{tinyExperiment("tau", fresh, "--shard", "x"), `--shard "x"`},
 		{tinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},
-		{tinyExperiment("tau", fresh, "--steps", "10"), "--steps: the preset sets it"},
+		{tinyExperiment("tau", fresh, "--steps", "10"), "flag provided but not defined: -steps"},
 		{tinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
