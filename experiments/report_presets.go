@@ -37,9 +37,29 @@ func modelTable(r *Results, w *reportWriter, output, caption string, task envs.T
 }
 
 func reportSort(r *Results, w *reportWriter) error {
+	models, sizes := []string{"pn-ac", "spg-sequential"}, []int{20, 50}
 	modelTable(r, w, "table1", "Table 1: mean Kendall tau on the sorting task (test set)", envs.TaskSort,
-		[]string{"pn-ac", "spg-sequential"}, []int{20, 50}, "mean ± sd", paperSort)
+		models, sizes, "mean ± sd", paperSort)
+	w.linef("## Learning curves (not in the paper)")
+	w.linef("")
+	for _, n := range sizes {
+		metricFigure(r, w, envs.TaskSort, n, models)
+	}
 	return nil
+}
+
+// metricFigure plots the validation metric of the models on task at size n across seeds.
+func metricFigure(r *Results, w *reportWriter, task envs.Task, n int, models []string) {
+	var ss []series
+	for _, m := range models {
+		if arm := r.armOf(m, n); arm >= 0 && len(r.Arms[arm]) > 0 {
+			ss = append(ss, series{Label: modelTitle(m), Curve: curveOf(r.Arms[arm], func(rec run.Record) float64 { return rec.Metric })})
+		}
+	}
+	facts := envs.MustFacts(task)
+	out := fmt.Sprintf("curve-%s%d", task, n)
+	w.recordCurves(out, ss)
+	w.bandFigure(out+".png", fmt.Sprintf("%s-%d: validation %s", facts.Name, n, facts.Metric.Label), facts.Metric.Label, ss, true)
 }
 
 func reportMWM(r *Results, w *reportWriter) error {
@@ -96,6 +116,9 @@ func reportTSP(r *Results, w *reportWriter) error {
 	w.linef("")
 	w.linef("The paper's table also lists Kool et al. (3.84), which spg-tui does not implement. Its solver numbers are quoted from Bello et al. and Kool et al. on their own test sets; ours are on this table's test set.")
 	w.linef("")
+	w.linef("## Learning curves (not in the paper)")
+	w.linef("")
+	metricFigure(r, w, envs.TaskTSP, 20, []string{"pn-ac", "spg-sequential"})
 	return nil
 }
 
