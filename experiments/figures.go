@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"spg-tui/linalg/stats"
 	"spg-tui/run"
@@ -193,7 +194,7 @@ func (w *reportWriter) scatterFigure(name, title string, panels []scatterPanel, 
 	}
 	w.figures = append(w.figures, figure{name: name, write: func(out io.Writer) error {
 		width, height := vg.Length(cols)*3*vg.Inch, vg.Length(rows)*3*vg.Inch
-		img := vgimgCanvas(width, height)
+		img := vgimg.PngCanvas{Canvas: vgimg.New(width, height)}
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2}
 		canvases := plot.Align(plots, tiles, draw.New(img))
 		for r := range plots {
