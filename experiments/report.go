@@ -189,7 +189,7 @@ func (w *reportWriter) protocol(r *Results) {
 	w.linef("")
 	w.linef("- Each run validates its deterministic policy once per epoch on its own %d validation instances; the best validation score selects its checkpoint, which is scored once on the table's test set. The paper instead reports the best of its per-epoch test scores, which favours it slightly.", val)
 	w.linef("- One fixed test set per table (dataset seed %d, %d instances, none of them trained or validated on): every model and seed is scored on the same instances.", TestSeed, test)
-	w.linef("- Curves are the validation set's mean reward (the paper plots the test set's); bands are Student t confidence intervals of the mean across seeds.")
+	w.linef("- Curves are measured on each run's validation set (the paper plots the test set's), once per epoch; bands are Student t confidence intervals of the mean across seeds.")
 	if m.Scale < 1 {
 		w.linef("- Budget: %g of the paper's. The training set is %g × 500,000 instances, so an epoch is %g × 3,906 steps and the epoch schedules (epsilon decay, one validation per epoch) and the learning-rate decay interval (5,000 steps × %g) keep their shape; the runs see %g of the paper's data. Numbers at a scale below 1 are not the paper's experiment and are expected to fall short of its figures.", m.Scale, m.Scale, m.Scale, m.Scale, m.Scale)
 	}
