@@ -424,7 +424,7 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	})
 	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view,
-		Start: agent.StartRun, ResumeRun: agent.ResumeRun}
+		Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}
 	defer forwardHangup()()
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)

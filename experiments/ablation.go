@@ -1,7 +1,9 @@
-// Package experiments runs sets of training configurations side by side: the paper's ablations
-// now, its reproduction presets later. A Plan expands an Ablation into one run per variant and
-// seed, each in its own run directory; a Runner executes them a few at a time and aggregates
-// their validation curves across seeds.
+// Package experiments runs sets of training configurations side by side, by one mechanism: a
+// Batch of runs grouped into variants, trained a few at a time by a Runner. The console's
+// ablations are Plans expanded into a batch; the paper's reproductions are Presets (sort, mwm,
+// tsp, penalty, tau, exploration), expanded into runs named by their configuration, optionally
+// sharded, each scored once on its table's fixed test set, and reported as markdown, CSV and
+// figures, from one directory or from merged shards.
 package experiments
 
 import (

@@ -29,12 +29,15 @@ type Plan struct {
 	Parallel int
 }
 
-// Run is one training run of a plan.
+// Run is one training run of a plan or a batch.
 type Run struct {
-	Variant int // index into Plan.Ablation.Variants
+	Variant int // index into Plan.Ablation.Variants, or Batch.Variants
 	Seed    uint64
 	Config  run.Config
 	Dir     string
+	// Trained marks a run that reached its budget in an earlier session: the runner reads its
+	// evaluations from its metrics file instead of training it.
+	Trained bool
 }
 
 // Runs expands the plan, variant by variant and seed by seed, and validates every

@@ -62,11 +62,11 @@ type Snapshot struct {
 func (r *Runner) Snapshot() Snapshot {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := Snapshot{Ablation: r.plan.Ablation.Name, Title: r.plan.Ablation.Title, Steps: r.plan.Steps,
-		Seeds: r.plan.Seeds, MetricName: r.metric, Maximize: r.maximize, Total: len(r.runs),
+	s := Snapshot{Ablation: r.batch.Name, Title: r.batch.Title, Steps: r.batch.Steps,
+		Seeds: r.batch.Seeds, MetricName: r.metric, Maximize: r.maximize, Total: len(r.runs),
 		Version: r.version}
-	for _, v := range r.plan.Ablation.Variants {
-		s.Variants = append(s.Variants, VariantResult{Name: v.Name})
+	for _, name := range r.batch.Variants {
+		s.Variants = append(s.Variants, VariantResult{Name: name})
 	}
 	for i, run := range r.runs {
 		st := r.state[i]

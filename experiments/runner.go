@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sync"
 
@@ -46,10 +47,28 @@ type runState struct {
 	err    error
 }
 
-// Runner trains the runs of a plan, at most Plan.Parallel at a time, and gathers their
+// Batch is a set of runs grouped into named variants: an ablation's plan expanded, or the runs
+// of an experiment preset. One Runner trains either.
+type Batch struct {
+	// Name and Title describe the batch; Variants name the groups Run.Variant indexes.
+	Name, Title string
+	Variants    []string
+	Runs        []Run
+	// Steps and Seeds are the budget of a run and the runs per variant, for display.
+	Steps, Seeds int
+	// Parallel is how many runs train at once; 0 means DefaultParallel.
+	Parallel int
+	// Maximize reports whether a larger validation metric is better.
+	Maximize bool
+	// After, if set, is called in a run's slot once it has trained to its end (or at once for a
+	// run marked Trained); an error fails the run. The experiment scores its test set here.
+	After func(r Run) error
+}
+
+// Runner trains the runs of a batch, at most Batch.Parallel at a time, and gathers their
 // validation curves. Its methods are safe for concurrent use.
 type Runner struct {
-	plan     Plan
+	batch    Batch
 	runs     []Run
 	start    StartFunc
 	maximize bool
@@ -64,9 +83,6 @@ type Runner struct {
 
 // Start expands the plan and begins training its runs in the background.
 func Start(plan Plan, start StartFunc) (*Runner, error) {
-	if start == nil {
-		return nil, errors.New("experiments: no engine to train with")
-	}
 	runs, err := plan.Runs()
 	if err != nil {
 		return nil, err
@@ -75,17 +91,32 @@ func Start(plan Plan, start StartFunc) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	if plan.Parallel < 1 {
-		plan.Parallel = DefaultParallel
+	b := Batch{Name: plan.Ablation.Name, Title: plan.Ablation.Title, Runs: runs,
+		Steps: plan.Steps, Seeds: plan.Seeds, Parallel: plan.Parallel, Maximize: facts.Metric.Maximize}
+	for _, v := range plan.Ablation.Variants {
+		b.Variants = append(b.Variants, v.Name)
 	}
-	r := &Runner{plan: plan, runs: runs, start: start, maximize: facts.Metric.Maximize,
-		done: make(chan struct{}), state: make([]runState, len(runs))}
+	return StartBatch(b, start)
+}
+
+// StartBatch begins training the batch's runs in the background.
+func StartBatch(b Batch, start StartFunc) (*Runner, error) {
+	if start == nil {
+		return nil, errors.New("experiments: no engine to train with")
+	}
+	for _, run := range b.Runs {
+		if run.Variant < 0 || run.Variant >= len(b.Variants) {
+			return nil, fmt.Errorf("experiments: run %s: variant %d of %d", run.Dir, run.Variant, len(b.Variants))
+		}
+	}
+	if b.Parallel < 1 {
+		b.Parallel = DefaultParallel
+	}
+	r := &Runner{batch: b, runs: b.Runs, start: start, maximize: b.Maximize,
+		done: make(chan struct{}), state: make([]runState, len(b.Runs))}
 	go r.schedule()
 	return r, nil
 }
-
-// Plan returns the plan being run.
-func (r *Runner) Plan() Plan { return r.plan }
 
 // Done is closed once every run has ended or been skipped.
 func (r *Runner) Done() <-chan struct{} { return r.done }
@@ -113,7 +144,7 @@ func (r *Runner) Version() uint64 {
 
 func (r *Runner) schedule() {
 	defer close(r.done)
-	slots := make(chan struct{}, r.plan.Parallel)
+	slots := make(chan struct{}, r.batch.Parallel)
 	var wg sync.WaitGroup
 	for i := range r.runs {
 		slots <- struct{}{}
@@ -147,6 +178,10 @@ func (r *Runner) skipFrom(i int) {
 // work trains run i to its end, recording its validation evaluations.
 func (r *Runner) work(i int) {
 	job := r.runs[i]
+	if job.Trained {
+		r.trained(i)
+		return
+	}
 	eng, err := r.start(job.Config, job.Dir)
 	r.mu.Lock()
 	if err != nil {
@@ -165,6 +200,37 @@ func (r *Runner) work(i int) {
 	run.Follow(eng.Records(), func(rec run.Record) { r.observe(i, rec) })
 	<-eng.Done()
 	r.finish(i, eng)
+	r.after(i)
+}
+
+// trained records run i, trained in an earlier session, from its metrics file, and runs the
+// batch's After on it.
+func (r *Runner) trained(i int) {
+	evals := readEvals(filepath.Join(r.runs[i].Dir, run.MetricsFile))
+	r.mu.Lock()
+	s := &r.state[i]
+	s.evals, s.step, s.phase = evals, r.runs[i].Config.Steps, Finished
+	r.version++
+	r.mu.Unlock()
+	r.after(i)
+}
+
+// after runs the batch's After on run i if it finished, and fails the run on its error.
+func (r *Runner) after(i int) {
+	r.mu.Lock()
+	finished := r.state[i].phase == Finished
+	r.mu.Unlock()
+	if !finished || r.batch.After == nil {
+		return
+	}
+	err := r.batch.After(r.runs[i])
+	if err == nil {
+		return
+	}
+	r.mu.Lock()
+	r.state[i].phase, r.state[i].err = Failed, err
+	r.version++
+	r.mu.Unlock()
 }
 
 func (r *Runner) observe(i int, rec run.Record) {

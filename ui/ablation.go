@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,7 +28,9 @@ var variantChars = []asciigraph.CharSet{charsLine, charsBullet, charsPlus,
 
 // ablationView runs one of the paper's ablations (package experiments) from the console: pick
 // it, a step budget and a number of seeds, and it overlays the variants' validation curves with
-// a band across seeds and tabulates each variant's best validation score.
+// a band across seeds and tabulates each variant's best validation score. It also runs the
+// experiment presets (spg-tui experiment) at a scale of the paper's budget, by the same runner,
+// and writes their report when they end.
 type ablationView struct {
 	paneBase
 	start   experiments.StartFunc
@@ -36,21 +39,51 @@ type ablationView struct {
 	started func()
 
 	ablations []experiments.Ablation
-	sel       int
-	choice    int
-	steps     int
-	seeds     int
-	runner    *experiments.Runner
-	snap      experiments.Snapshot
-	msg       string
-	reported  bool             // the end of the current ablation was announced
-	ver       int              // local settings changes
-	now       func() time.Time // names the ablation's directory
+	presets   []experiments.Preset
+	// score scores a preset's runs on its test sets (agent's policy in the program).
+	score experiments.Scorer
+	scale float64
+	// dir is the directory of the ablation or preset started last; finished carries a preset's
+	// report's outcome.
+	dir      string
+	finished chan error
+	sel      int
+	choice   int
+	steps    int
+	seeds    int
+	runner   *experiments.Runner
+	snap     experiments.Snapshot
+	// static is an experiment directory's results, shown read-only (tui --view DIR); "" when
+	// the view runs ablations.
+	static   string
+	msg      string
+	reported bool             // the end of the current ablation was announced
+	ver      int              // local settings changes
+	now      func() time.Time // names the ablation's directory
 }
 
 func newAblationView(ctx *programContext, start experiments.StartFunc, baseDir string, started func()) *ablationView {
 	return &ablationView{paneBase: paneBase{ctx: ctx}, start: start, baseDir: baseDir, started: started,
-		ablations: experiments.Builtin(), steps: 2000, seeds: 3, now: time.Now}
+		ablations: experiments.Builtin(), presets: experiments.Presets(), steps: 2000, seeds: 3, scale: 0.01, now: time.Now}
+}
+
+// preset returns the chosen preset, nil when the choice is an ablation.
+func (v *ablationView) preset() *experiments.Preset {
+	if v.choice < len(v.ablations) {
+		return nil
+	}
+	return &v.presets[v.choice-len(v.ablations)]
+}
+
+// scales are the preset budgets the view steps through.
+var scales = []float64{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1}
+
+func nextScale(s float64, up bool) float64 {
+	i := slices.Index(scales, s)
+	if up {
+		return scales[min(i+1, len(scales)-1)]
+	}
+	return scales[max(i-1, 0)]
 }
 
 // Bindings implements pane: choose and run an ablation. They come before the console's other
@@ -93,6 +126,17 @@ func (v *ablationView) poll() (ended bool) {
 	if v.runner.Version() != v.snap.Version {
 		v.snap = v.runner.Snapshot()
 	}
+	select {
+	case err := <-v.finished:
+		v.finished = nil
+		v.ver++
+		if err != nil {
+			v.msg = "experiment: " + err.Error()
+		} else {
+			v.msg = "report written: " + filepath.Join(v.dir, experiments.ReportFile)
+		}
+	default:
+	}
 	if !v.reported && !v.running() {
 		v.reported = true
 		v.snap = v.runner.Snapshot()
@@ -103,6 +147,10 @@ func (v *ablationView) poll() (ended bool) {
 
 // change steps the selected setting, unless an ablation is running.
 func (v *ablationView) change(up bool) {
+	if v.static != "" {
+		v.msg = "read-only: this shows the experiment in " + v.static
+		return
+	}
 	if v.running() {
 		v.msg = "stop the ablation (enter) to change its settings"
 		return
@@ -113,8 +161,13 @@ func (v *ablationView) change(up bool) {
 	}
 	switch v.sel {
 	case rowAblation:
-		v.choice = (v.choice + d + len(v.ablations)) % len(v.ablations)
+		k := len(v.ablations) + len(v.presets)
+		v.choice = (v.choice + d + k) % k
 	case rowSteps:
+		if v.preset() != nil {
+			v.scale = nextScale(v.scale, up)
+			break
+		}
 		v.steps = int(ladderStep(float64(v.steps), up))
 	case rowSeeds:
 		v.seeds = max(1, min(v.seeds+d, 10))
@@ -123,6 +176,10 @@ func (v *ablationView) change(up bool) {
 
 // startOrStop stops the running ablation, or starts the chosen one.
 func (v *ablationView) startOrStop() {
+	if v.static != "" {
+		v.msg = "read-only: this shows the experiment in " + v.static
+		return
+	}
 	if v.running() {
 		v.runner.Stop()
 		v.msg = "stopping: every run writes a checkpoint"
@@ -134,8 +191,37 @@ func (v *ablationView) startOrStop() {
 	}
 }
 
+// launchPreset starts the chosen preset at the chosen scale and seeds, in a fresh directory; its
+// report is written when it ends.
+func (v *ablationView) launchPreset(p *experiments.Preset) bool {
+	v.ver++
+	if v.score == nil {
+		v.msg = "cannot start: no test-set scorer"
+		return false
+	}
+	dir := filepath.Join(v.baseDir, "experiment-"+p.Name+"-"+v.now().Format("20060102-150405"))
+	pr, err := experiments.Prepare(experiments.Options{Preset: p.Name, Seeds: v.seeds, Scale: v.scale}, dir)
+	if err != nil {
+		v.msg = "cannot start: " + err.Error()
+		return false
+	}
+	r, err := pr.Start(experiments.Machine{Start: v.start, Score: v.score, Jobs: experiments.DefaultParallel})
+	if err != nil {
+		v.msg = "cannot start: " + err.Error()
+		return false
+	}
+	done := make(chan error, 1)
+	go func() { done <- pr.Finish(r) }()
+	v.runner, v.snap, v.reported, v.dir, v.finished = r, r.Snapshot(), false, dir, done
+	v.msg = ""
+	return true
+}
+
 // launch starts the chosen ablation on the current run's configuration, in a fresh directory.
 func (v *ablationView) launch() bool {
+	if p := v.preset(); p != nil {
+		return v.launchPreset(p)
+	}
 	a := v.ablations[v.choice]
 	plan := experiments.Plan{
 		Base: v.ctx.cfg, Ablation: a, Steps: v.steps, Seeds: v.seeds,
@@ -148,7 +234,7 @@ func (v *ablationView) launch() bool {
 		v.msg = "cannot start: " + err.Error()
 		return false
 	}
-	v.runner, v.snap, v.reported = r, r.Snapshot(), false
+	v.runner, v.snap, v.reported, v.dir, v.finished = r, r.Snapshot(), false, plan.Dir, nil
 	v.msg = ""
 	return true
 }
@@ -162,7 +248,21 @@ func (v *ablationView) View() string {
 
 func (v *ablationView) body(w, h int) []string {
 	st := v.ctx.st
-	a := v.ablations[v.choice]
+	p := v.preset()
+	title, budget, budgetValue := "", "steps", fmtInt(v.steps)
+	var variants []string
+	if p != nil {
+		title, budget, budgetValue = "preset "+p.Name+" (the paper's settings)", "scale", fmt.Sprintf("%g", v.scale)
+		for _, a := range p.Arms {
+			variants = append(variants, a.Label)
+		}
+	} else {
+		a := v.ablations[v.choice]
+		title = a.Title
+		for _, vr := range a.Variants {
+			variants = append(variants, vr.Name)
+		}
+	}
 	row := func(i int, label, value string) string {
 		s := label + " " + value
 		if i == v.sel {
@@ -175,22 +275,46 @@ func (v *ablationView) body(w, h int) []string {
 		action = "enter stops"
 	}
 	lines := []string{
-		row(rowAblation, "ablation", "‹ "+a.Title+" ›") + "   " + row(rowSteps, "steps", fmtInt(v.steps)) + "   " + row(rowSeeds, "seeds", itoa(v.seeds)),
+		row(rowAblation, "ablation", "‹ "+title+" ›") + "   " + row(rowSteps, budget, budgetValue) + "   " + row(rowSeeds, "seeds", itoa(v.seeds)),
 		st.dim.Render(fmt.Sprintf("↑/↓ select · +/- change · %s · a back · runs %d at a time on this machine", action, experiments.DefaultParallel)),
 	}
 	if v.msg != "" {
 		lines = append(lines, st.warn.Render(v.msg))
 	}
 	s := v.snap
+	if v.static != "" {
+		lines = lines[1:2]
+		lines[0] = st.dim.Render("a back to the replayed run · read-only")
+		if v.msg != "" {
+			lines = append(lines, st.warn.Render(v.msg))
+		}
+		lines = append(lines, fmt.Sprintf("%s · %d of %d runs finished · in %s", s.Title, s.Finished, s.Total, v.static))
+		return v.results(lines, s, h, w)
+	}
 	if v.runner == nil {
-		lines = append(lines, "", "Variants of "+a.Title+":")
-		for _, vr := range a.Variants {
-			lines = append(lines, "  • "+vr.Name)
+		if p != nil {
+			lines = append(lines, "", "Reproduces "+p.Reproduces+".", "", "Arms:")
+			for _, name := range variants {
+				lines = append(lines, "  • "+name)
+			}
+			lines = append(lines, "", st.dim.Render("Each arm trains for the scale times the paper's budget once per seed, on the paper's settings;"),
+				st.dim.Render("the report (report.md, results.csv, figures) is written when all have ended (spg-tui experiment)."))
+			return lines
+		}
+		lines = append(lines, "", "Variants of "+title+":")
+		for _, name := range variants {
+			lines = append(lines, "  • "+name)
 		}
 		lines = append(lines, "", st.dim.Render("Each variant trains for the step budget once per seed, from the current run's configuration."))
 		return lines
 	}
-	lines = append(lines, fmt.Sprintf("%s · %d of %d runs ended · in %s", s.Title, s.Finished, s.Total, filepath.Base(v.runner.Plan().Dir)))
+	lines = append(lines, fmt.Sprintf("%s · %d of %d runs ended · in %s", s.Title, s.Finished, s.Total, filepath.Base(v.dir)))
+	return v.results(lines, s, h, w)
+}
+
+// results appends the curves, their legend and the table of best scores to lines.
+func (v *ablationView) results(lines []string, s experiments.Snapshot, h, w int) []string {
+	st := v.ctx.st
 	tableH := len(s.Variants) + 2
 	chartH := h - len(lines) - tableH - 3
 	if chartH >= 4 {

@@ -131,7 +131,7 @@ func (m *model) poll() {
 	m.ctx.status = m.engine.Status()
 	m.ctx.cfg = m.engine.Config()
 	if m.ablation.poll() {
-		m.info("ablation ended: %d of %d runs in %s", m.ablation.snap.Finished, m.ablation.snap.Total, filepath.Base(m.ablation.runner.Plan().Dir))
+		m.info("ablation ended: %d of %d runs in %s", m.ablation.snap.Finished, m.ablation.snap.Total, filepath.Base(m.ablation.dir))
 	}
 }
 

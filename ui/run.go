@@ -33,7 +33,8 @@ type Options struct {
 	Resume string
 	Steps  int
 	// View opens the run in this directory read-only: its curves, scatter and samples are
-	// replayed from metrics.jsonl.
+	// replayed from metrics.jsonl. An experiment directory (spg-tui experiment) opens on its
+	// curves across seeds with their bands, its first run replayed behind them.
 	View string
 
 	// Input and Output are the terminal: os.Stdin and os.Stdout when nil.
@@ -46,6 +47,9 @@ type Options struct {
 	// when Resume is.
 	Start     experiments.StartFunc
 	ResumeRun func(dir string, steps int) (run.Engine, error)
+	// Score scores the runs of an experiment preset started from the ablation view on its test
+	// sets (the program's agent.LoadPolicy); without it presets cannot start.
+	Score experiments.Scorer
 	// Now is the clock naming new run directories (time.Now when nil).
 	Now func() time.Time
 }
@@ -57,12 +61,20 @@ func Run(opts Options) error {
 	if err := requireTerminal(opts.Input, opts.Output); err != nil {
 		return err
 	}
+	exp, expDir, err := opts.openExperiment()
+	if err != nil {
+		return err
+	}
 	eng, readOnly, err := opts.open()
 	if err != nil {
 		return err
 	}
 	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
 	m.ablation.now = opts.Now
+	m.ablation.score = opts.Score
+	if exp != nil {
+		m.showExperiment(*exp, expDir)
+	}
 	restore, err := redirectLogs(eng.Info().Dir, readOnly)
 	if err != nil {
 		stopAll(eng, nil, stopTimeout)
@@ -101,6 +113,25 @@ func (o *Options) defaults() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+}
+
+// openExperiment reads the experiment directory View names, if it is one, and points View at
+// its first run, which the main view replays; it returns the experiment's results and
+// directory, or nil when View is no experiment.
+func (o *Options) openExperiment() (*experiments.Snapshot, string, error) {
+	dir := o.View
+	if dir == "" || !experiments.IsExperimentDir(dir) {
+		return nil, "", nil
+	}
+	snap, first, err := experiments.ViewSnapshot(dir)
+	if err != nil {
+		return nil, "", fmt.Errorf("view %s: %v", dir, err)
+	}
+	if first == "" {
+		return nil, "", fmt.Errorf("view %s: no run of the experiment has started yet", dir)
+	}
+	o.View = first
+	return &snap, dir, nil
 }
 
 // open starts, resumes or replays the run the options name.

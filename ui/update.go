@@ -78,6 +78,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// showExperiment opens the ablation view on an experiment's results, read-only.
+func (m *model) showExperiment(s experiments.Snapshot, dir string) {
+	m.ablation.static, m.ablation.snap = dir, s
+	m.view = viewAblation
+}
+
 // toggleView switches between the main view and the ablation view.
 func (m *model) toggleView() {
 	if m.view == viewAblation {

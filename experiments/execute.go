@@ -1,0 +1,257 @@
+package experiments
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// Machine is what an experiment trains and scores with, and where it reports progress.
+type Machine struct {
+	// Start starts (or, in a directory holding its checkpoint, continues) a run: agent.StartRun
+	// in the program, a scripted engine in tests.
+	Start StartFunc
+	// Score solves a table's test set with a run's selected checkpoint.
+	Score Scorer
+	// Jobs is how many runs train at once (at least 1).
+	Jobs int
+	// Progress receives a line per finished run and a summary every Every.
+	Progress io.Writer
+	Every    time.Duration
+	// Stop, when closed, asks every live run to checkpoint and end.
+	Stop <-chan struct{}
+}
+
+// Prepared is a preset ready to run: its checked options and its runs.
+type Prepared struct {
+	Preset   Preset
+	Options  Options
+	All      []Planned // every shard's runs
+	Mine     []Planned // this shard's
+	Manifest Manifest
+	Dir      string
+}
+
+// Prepare checks the options against the preset and the directory dir, writing nothing: an
+// experiment directory may only be reused by the same plan and shard. The runs go to
+// Options.RunsDir, dir/runs by default.
+func Prepare(o Options, dir string) (*Prepared, error) {
+	p, all, err := Expand(o)
+	if err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("--out is required (the experiment directory)")
+	}
+	mine := o.Shard.Of(all)
+	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
+		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
+		Shard: o.Shard.String(), RunsDir: RunsDir}
+	if o.RunsDir != "" {
+		abs, err := filepath.Abs(o.RunsDir)
+		if err != nil {
+			return nil, fmt.Errorf("--runs %s: %v", o.RunsDir, err)
+		}
+		m.RunsDir = abs
+	}
+	for _, r := range mine {
+		m.Runs = append(m.Runs, ManifestRun{ID: r.ID, Arm: r.Arm, Seed: r.Seed})
+	}
+	if old, err := ReadManifest(dir); err == nil {
+		if err := old.compatible(m); err != nil {
+			return nil, fmt.Errorf("%s holds another experiment: %v; use another --out", dir, err)
+		}
+		if old.RunsDir != m.RunsDir {
+			return nil, fmt.Errorf("%s keeps its runs in %s, not %s; use another --out", dir, old.RunsDir, m.RunsDir)
+		}
+		if old.Shard != m.Shard {
+			return nil, fmt.Errorf("%s holds shard %q of this experiment, not %q; use another --out", dir, old.Shard, m.Shard)
+		}
+	} else if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("%s is not empty and holds no experiment; use another --out", dir)
+	}
+	return &Prepared{Preset: p, Options: o, All: all, Mine: mine, Manifest: m, Dir: dir}, nil
+}
+
+// Run trains this shard's runs (continuing unfinished ones from their checkpoints, skipping
+// finished ones), scores each on its table's test set and, for a whole plan, writes the report.
+// It returns an error when a run failed; the report then shows what finished.
+func (pr *Prepared) Run(mc Machine) error {
+	r, err := pr.Start(mc)
+	if err != nil {
+		return err
+	}
+	pr.follow(r, mc)
+	return pr.Finish(r)
+}
+
+// Start writes the manifest and begins training in the background; Finish, once the runner is
+// done, writes the report.
+func (pr *Prepared) Start(mc Machine) (*Runner, error) {
+	for _, d := range []string{pr.Dir, pr.Manifest.runDir(pr.Dir, "")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest); err != nil {
+		return nil, err
+	}
+	sets := newTestSets(pr.Dir)
+	b := Batch{Name: pr.Preset.Name, Title: pr.Preset.Reproduces, Seeds: pr.Options.Seeds, Parallel: max(1, mc.Jobs)}
+	arms := map[int]int{} // preset arm -> batch variant
+	for _, r := range pr.Mine {
+		if _, ok := arms[r.Arm]; !ok {
+			arms[r.Arm] = len(b.Variants)
+			b.Variants = append(b.Variants, pr.Preset.Arms[r.Arm].Label)
+		}
+		dir := pr.Manifest.runDir(pr.Dir, r.ID)
+		b.Runs = append(b.Runs, Run{Variant: arms[r.Arm], Seed: r.Seed, Config: r.Config, Dir: dir, Trained: trained(dir, r.Config)})
+		b.Steps = max(b.Steps, r.Config.Steps)
+		b.Maximize = envs.MustFacts(r.Config.Task).Metric.Maximize
+	}
+	b.After = func(r Run) error {
+		set, err := sets.get(r.Config.Task, r.Config.N, r.Config.TestSize)
+		if err != nil {
+			return err
+		}
+		ts, err := scoreRun(r.Dir, set, mc.Score)
+		if err != nil {
+			return err
+		}
+		if ts != nil && mc.Progress != nil {
+			fmt.Fprintf(mc.Progress, "experiment %s: %s: test %s %.4f (checkpoint of step %d)\n", pr.Preset.Name, filepath.Base(r.Dir), ts.MetricName, ts.Mean, ts.Step)
+		}
+		return nil
+	}
+	return StartBatch(b, mc.Start)
+}
+
+// Finish writes the report of a whole plan once r is done, and returns an error naming the
+// first run that did not finish, if any.
+func (pr *Prepared) Finish(r *Runner) error {
+	<-r.Done()
+	s := r.Snapshot()
+	var failed []string
+	for _, v := range s.Variants {
+		for _, r := range v.Runs {
+			if r.Phase != Finished {
+				failed = append(failed, fmt.Sprintf("%s (%s: %v)", filepath.Base(r.Dir), r.Phase, r.Err))
+			}
+		}
+	}
+	if pr.Manifest.Shard == "" {
+		if err := WriteReport(pr.Dir); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d runs did not finish: %s", len(failed), s.Total, failed[0])
+	}
+	return nil
+}
+
+// trained reports whether the run in dir reached its budget in an earlier session: it has its
+// test score, or the engine's result of a run of cfg.Steps.
+func trained(dir string, cfg run.Config) bool {
+	if _, err := os.Stat(filepath.Join(dir, TestScoreFile)); err == nil {
+		return true
+	}
+	data, err := os.ReadFile(filepath.Join(dir, run.ResultFile))
+	if err != nil {
+		return false
+	}
+	var res struct {
+		Step int `json:"step"`
+	}
+	return json.Unmarshal(data, &res) == nil && res.Step == cfg.Steps
+}
+
+// follow waits for the runner, printing progress every mc.Every and stopping it on mc.Stop.
+func (pr *Prepared) follow(r *Runner, mc Machine) {
+	every := mc.Every
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	start := time.Now()
+	first := progressOf(r.Snapshot())
+	stop := mc.Stop
+	for {
+		select {
+		case <-r.Done():
+			if mc.Progress != nil {
+				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, first, progressOf(r.Snapshot()), time.Since(start)))
+			}
+			return
+		case <-stop:
+			r.Stop()
+			stop = nil
+			if mc.Progress != nil {
+				fmt.Fprintf(mc.Progress, "experiment %s: stopping: every live run writes a checkpoint; the same command continues\n", pr.Preset.Name)
+			}
+		case <-tick.C:
+			if mc.Progress != nil {
+				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, first, progressOf(r.Snapshot()), time.Since(start)))
+			}
+		}
+	}
+}
+
+// progress counts a batch's runs and steps.
+type progress struct {
+	done, failed, runs int
+	steps, total       int
+}
+
+func progressOf(s Snapshot) progress {
+	var p progress
+	for _, v := range s.Variants {
+		for _, r := range v.Runs {
+			p.runs++
+			p.steps += min(r.Step, r.Total)
+			p.total += r.Total
+			switch r.Phase {
+			case Finished:
+				p.done++
+			case Failed:
+				p.failed++
+			}
+		}
+	}
+	return p
+}
+
+// progressLine is "experiment sort: 3/12 runs done, steps 2,340/9,372, 41.2 steps/s, ETA 2m50s".
+func progressLine(name string, first, now progress, elapsed time.Duration) string {
+	s := fmt.Sprintf("experiment %s: %d/%d runs done", name, now.done, now.runs)
+	if now.failed > 0 {
+		s += fmt.Sprintf(" (%d failed)", now.failed)
+	}
+	s += fmt.Sprintf(", steps %d/%d", now.steps, now.total)
+	rate := float64(now.steps-first.steps) / elapsed.Seconds()
+	if rate > 0 && now.steps < now.total {
+		eta := time.Duration(float64(now.total-now.steps) / rate * float64(time.Second))
+		s += fmt.Sprintf(", %.1f steps/s, ETA %s", rate, eta.Round(time.Second))
+	}
+	return s
+}
+
+// sortedRuns orders manifest runs by arm, then seed.
+func sortedRuns(runs []ManifestRun) []ManifestRun {
+	out := slices.Clone(runs)
+	slices.SortFunc(out, func(a, b ManifestRun) int {
+		if a.Arm != b.Arm {
+			return a.Arm - b.Arm
+		}
+		return int(a.Seed) - int(b.Seed)
+	})
+	return out
+}

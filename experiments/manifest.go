@@ -1,0 +1,106 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"spg-tui/run"
+)
+
+// ManifestFile describes an experiment directory: which preset, plan and shard its runs are.
+const ManifestFile = "experiment.json"
+
+// manifestFormat marks an experiment directory's manifest.
+const manifestFormat = "spg-tui experiment"
+
+// Manifest is the content of ManifestFile.
+type Manifest struct {
+	Format  string            `json:"format"`
+	Version int               `json:"version"`
+	Preset  string            `json:"preset"`
+	Seeds   int               `json:"seeds"`
+	Scale   float64           `json:"scale"`
+	Models  []string          `json:"models,omitempty"`
+	Flags   map[string]string `json:"flags,omitempty"`
+	// Plan identifies every shard's runs together; Total counts them.
+	Plan  string `json:"plan"`
+	Total int    `json:"total"`
+	// Shard is "i/n" for a shard's directory, "" for the whole plan.
+	Shard string `json:"shard,omitempty"`
+	// RunsDir is where the runs are, one directory per run ID: relative to the experiment
+	// directory (its runs/ by default), or absolute; several experiments may share one, and
+	// with it the runs they have in common.
+	RunsDir string `json:"runs_dir"`
+	// Runs are this directory's runs.
+	Runs []ManifestRun `json:"runs"`
+}
+
+// runDir is the directory of run id of the experiment in dir.
+func (m Manifest) runDir(dir, id string) string {
+	if filepath.IsAbs(m.RunsDir) {
+		return filepath.Join(m.RunsDir, id)
+	}
+	return filepath.Join(dir, m.RunsDir, id)
+}
+
+// ManifestRun is one run of a manifest.
+type ManifestRun struct {
+	ID   string `json:"id"`
+	Arm  int    `json:"arm"`
+	Seed uint64 `json:"seed"`
+}
+
+// RunsDir is the default place of an experiment directory's runs, and where merge puts them.
+const RunsDir = "runs"
+
+// ReadManifest reads the manifest of the experiment directory dir.
+func ReadManifest(dir string) (Manifest, error) {
+	var m Manifest
+	if err := run.ReadJSON(filepath.Join(dir, ManifestFile), &m); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return m, fmt.Errorf("%s is not an experiment directory (no %s)", dir, ManifestFile)
+		}
+		return m, err
+	}
+	if m.Format != manifestFormat {
+		return m, fmt.Errorf("%s: not an experiment manifest", filepath.Join(dir, ManifestFile))
+	}
+	if m.RunsDir == "" { // written before runs could live elsewhere
+		m.RunsDir = RunsDir
+	}
+	return m, nil
+}
+
+// IsExperimentDir reports whether dir holds an experiment (its manifest).
+func IsExperimentDir(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ManifestFile))
+	return err == nil
+}
+
+// compatible returns an error naming the first way b's plan differs from a's.
+func (a Manifest) compatible(b Manifest) error {
+	switch {
+	case a.Preset != b.Preset:
+		return fmt.Errorf("preset %s vs %s", a.Preset, b.Preset)
+	case a.Version != b.Version:
+		return fmt.Errorf("preset version %d vs %d (made by different spg-tui versions)", a.Version, b.Version)
+	case a.Plan != b.Plan:
+		return fmt.Errorf("plans differ (seeds %d vs %d, scale %g vs %g, or models or training flags)", a.Seeds, b.Seeds, a.Scale, b.Scale)
+	}
+	return nil
+}
+
+// plan expands the manifest's options again and checks that they give its plan: a directory
+// made by a version whose presets differ is refused.
+func (m Manifest) plan(dir string) ([]Planned, error) {
+	_, all, err := Expand(Options{Preset: m.Preset, Seeds: m.Seeds, Scale: m.Scale, Models: m.Models, Flags: m.Flags})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", dir, err)
+	}
+	if planHash(m.Preset, all) != m.Plan {
+		return nil, fmt.Errorf("%s: plan %s is not this spg-tui's plan of the same options (made by another version)", dir, m.Plan)
+	}
+	return all, nil
+}

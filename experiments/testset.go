@@ -1,0 +1,176 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/stats"
+	"spg-tui/run"
+)
+
+// Scorer solves instances with the policy a run's validation selected (its best checkpoint)
+// and reports the step of that checkpoint: agent.LoadPolicy and Policy.Solve in the program.
+type Scorer func(dir string, env envs.Env, insts []envs.Instance) (sols []envs.Solution, step int, err error)
+
+// TestSeed is the dataset seed of every table's test set: seed 0, which no run trains or
+// validates on (runs use seeds 1..Seeds), so each table scores every model and seed on the
+// same instances.
+const TestSeed = 0
+
+// TestSet is a table's fixed test set with its references.
+type TestSet struct {
+	Task envs.Task `json:"task"`
+	N    int       `json:"n"`
+	Seed uint64    `json:"seed"`
+	Size int       `json:"size"`
+	// Optimum is each instance's optimal objective, for a metric measured against it (mwm).
+	Optimum []float64 `json:"optimum,omitempty"`
+	// Solvers are the mean objectives of the exact and classical solvers a table shows (tsp).
+	Solvers map[string]float64 `json:"solvers,omitempty"`
+}
+
+// Name identifies the set: "tsp20-seed0-1000".
+func (t TestSet) Name() string { return fmt.Sprintf("%s%d-seed%d-%d", t.Task, t.N, t.Seed, t.Size) }
+
+func (t TestSet) instances() (envs.Env, []envs.Instance, error) {
+	env, err := envs.New(t.Task, t.N)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(t.Seed, envs.Test), Size: t.Size}
+	insts := make([]envs.Instance, t.Size)
+	for i := range insts {
+		insts[i] = ds.At(i)
+	}
+	return env, insts, nil
+}
+
+// testSets computes and caches the test sets of an experiment directory (DIR/testsets), once
+// each even when several runs ask at once.
+type testSets struct {
+	dir  string
+	mu   sync.Mutex
+	sets map[string]*testSetEntry
+}
+
+type testSetEntry struct {
+	once sync.Once
+	set  TestSet
+	err  error
+}
+
+func newTestSets(dir string) *testSets {
+	return &testSets{dir: filepath.Join(dir, "testsets"), sets: map[string]*testSetEntry{}}
+}
+
+// get returns the test set of task at size n with size instances.
+func (ts *testSets) get(task envs.Task, n, size int) (TestSet, error) {
+	want := TestSet{Task: task, N: n, Seed: TestSeed, Size: size}
+	ts.mu.Lock()
+	e := ts.sets[want.Name()]
+	if e == nil {
+		e = &testSetEntry{}
+		ts.sets[want.Name()] = e
+	}
+	ts.mu.Unlock()
+	e.once.Do(func() { e.set, e.err = ts.load(want) })
+	return e.set, e.err
+}
+
+func (ts *testSets) load(want TestSet) (TestSet, error) {
+	path := filepath.Join(ts.dir, want.Name()+".json")
+	var got TestSet
+	if err := run.ReadJSON(path, &got); err == nil && got.Name() == want.Name() {
+		return got, nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return got, err
+	}
+	env, insts, err := want.instances()
+	if err != nil {
+		return want, err
+	}
+	facts := envs.MustFacts(want.Task)
+	if facts.Metric.PerOptimum {
+		sols, err := envs.SolveAll(env, facts.Exact(want.N), insts, 1)
+		if err != nil {
+			return want, err
+		}
+		want.Optimum = objectives(sols)
+	}
+	if want.Task == envs.TaskTSP {
+		want.Solvers = map[string]float64{}
+		for _, s := range tspSolvers {
+			if s == "exact" && facts.Exact(want.N) == "" {
+				continue
+			}
+			sols, err := envs.SolveAll(env, s, insts, 1)
+			if err != nil {
+				return want, err
+			}
+			want.Solvers[s] = stats.Mean(objectives(sols))
+		}
+	}
+	if err := os.MkdirAll(ts.dir, 0o755); err != nil {
+		return want, err
+	}
+	return want, run.WriteJSONAtomic(path, want)
+}
+
+func objectives(sols []envs.Solution) []float64 {
+	out := make([]float64, len(sols))
+	for i, s := range sols {
+		out[i] = s.Objective
+	}
+	return out
+}
+
+// TestScore is a run's score on its table's fixed test set, written to TestScoreFile in the run
+// directory.
+type TestScore struct {
+	Set string `json:"set"`
+	// Step is the step of the checkpoint validation selected.
+	Step       int    `json:"step"`
+	MetricName string `json:"metric_name"`
+	// Metric is the task metric of each instance (optimality ratio, Kendall tau, tour length);
+	// Mean and Median summarise it.
+	Metric       []float64 `json:"metric"`
+	Mean, Median float64
+}
+
+// TestScoreFile is the run's score on its table's test set.
+const TestScoreFile = "experiment-test.json"
+
+// scoreRun scores the run in dir on set, once: an existing score of the same set is kept and
+// nil returned.
+func scoreRun(dir string, set TestSet, score Scorer) (*TestScore, error) {
+	path := filepath.Join(dir, TestScoreFile)
+	var old TestScore
+	if run.ReadJSON(path, &old) == nil && old.Set == set.Name() {
+		return nil, nil
+	}
+	env, insts, err := set.instances()
+	if err != nil {
+		return nil, err
+	}
+	sols, step, err := score(dir, env, insts)
+	if err != nil {
+		return nil, fmt.Errorf("scoring the test set: %v", err)
+	}
+	if len(sols) != len(insts) {
+		return nil, fmt.Errorf("scoring the test set: %d solutions for %d instances", len(sols), len(insts))
+	}
+	facts := envs.MustFacts(set.Task)
+	m := objectives(sols)
+	if facts.Metric.PerOptimum {
+		for i := range m {
+			m[i] /= set.Optimum[i]
+		}
+	}
+	ts := TestScore{Set: set.Name(), Step: step, MetricName: facts.Metric.Name, Metric: m,
+		Mean: stats.Mean(m), Median: stats.Median(m)}
+	return &ts, run.WriteJSONAtomic(path, ts)
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+	"spg-tui/experiments"
+	"spg-tui/run"
+)
+
+func init() {
+	commands = append(commands, command{"experiment", "reproduce the paper's tables and figures across seeds (list, a preset, merge)", runExperiment})
+}
+
+// runExperiment dispatches `experiment list`, `experiment merge` and `experiment PRESET`.
+func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return fail(stderr, "experiment", fmt.Errorf("want list, merge or a preset (%s)", strings.Join(experiments.PresetNames(), ", ")))
+	}
+	if args[0] == "-h" || args[0] == "--help" {
+		experimentUsage(stdout)
+		return 0
+	}
+	switch args[0] {
+	case "list":
+		return experimentList(args[1:], stdout, stderr)
+	case "merge":
+		return experimentMerge(args[1:], stdout, stderr)
+	}
+	return experimentPreset(args[0], args[1:], stdout, stderr)
+}
+
+func experimentUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: spg-tui experiment list")
+	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
+	fmt.Fprintln(w, "       spg-tui experiment merge --out DIR SHARD_DIR...")
+	fmt.Fprintf(w, "Presets: %s\n", strings.Join(experiments.PresetNames(), ", "))
+}
+
+func experimentList(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		return fail(stderr, "experiment list", fmt.Errorf("unexpected argument %q", args[0]))
+	}
+	for _, p := range experiments.Presets() {
+		fmt.Fprintf(stdout, "%-12s %s\n", p.Name, p.Reproduces)
+		fmt.Fprintf(stdout, "%-12s models %s; %d arms x 10 seeds, %s training steps at scale 1 (batch 128)\n",
+			"", strings.Join(p.Models(), ", "), len(p.Arms), fmtThousands(p.CostSteps(10)))
+	}
+	return 0
+}
+
+func fmtThousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func experimentMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("experiment merge", "--out DIR SHARD_DIR...")
+	out := fs.String("out", "", "the merged experiment directory (required)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return 0
+		}
+		return fail(stderr, "experiment merge", err)
+	}
+	if err := experiments.Merge(*out, fs.Args()); err != nil {
+		return fail(stderr, "experiment merge", err)
+	}
+	fmt.Fprintf(stderr, "experiment merge: %d shards into %s (%s)\n", fs.NArg(), *out, experiments.ReportFile)
+	return 0
+}
+
+func experimentPreset(name string, args []string, stdout, stderr io.Writer) int {
+	cmd := "experiment " + name
+	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
+	seeds := fs.Int("seeds", 10, "runs per arm, seeds 1..N (the paper's 10)")
+	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "runs trained at once")
+	out := fs.String("out", "", "the experiment directory: experiment.json, runs/, report.md, results.csv, figures (required)")
+	models := fs.String("model", "", "run only these of the preset's models (comma-separated)")
+	runsDir := fs.String("runs", "", "keep the runs in `DIR` (default: the experiment directory's runs/); experiments given the same DIR share the runs they have in common")
+	shard := fs.String("shard", "", "run only the i-th of n disjoint slices of the runs (`i/n`, 0 <= i < n); merge the shards with experiment merge")
+	// The training flags, routed to every run, but those the experiment sets (task, size, seed,
+	// budget); the preset refuses its own variable.
+	var scratch run.Config
+	train := flag.NewFlagSet("", flag.ContinueOnError)
+	run.RegisterFlags(train, &scratch)
+	train.VisitAll(func(f *flag.Flag) {
+		if fs.Lookup(f.Name) == nil && !slices.Contains([]string{"task", "n", "seed", "steps", "epochs"}, f.Name) {
+			fs.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return status
+	}
+	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, RunsDir: *runsDir, Flags: map[string]string{}}
+	fs.Visit(func(f *flag.Flag) {
+		if train.Lookup(f.Name) != nil && f.Name != "model" {
+			o.Flags[f.Name] = f.Value.String()
+		}
+	})
+	if *models != "" {
+		o.Models = strings.Split(*models, ",")
+	}
+	if *shard != "" {
+		sh, err := experiments.ParseShard(*shard)
+		if err != nil {
+			return fail(stderr, cmd, err)
+		}
+		o.Shard = sh
+	}
+	if *jobs < 1 {
+		return fail(stderr, cmd, fmt.Errorf("--jobs %d: must be >= 1", *jobs))
+	}
+	pr, err := experiments.Prepare(o, *out)
+	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	steps := 0
+	for _, r := range pr.Mine {
+		steps += r.Config.Steps
+	}
+	part := ""
+	if o.Shard.N > 1 {
+		part = fmt.Sprintf(" (shard %s: %d of the plan's %d runs)", o.Shard, len(pr.Mine), len(pr.All))
+	}
+	fmt.Fprintf(stderr, "experiment %s: %d runs%s, %s steps, %d at a time, into %s\n", name, len(pr.Mine), part, fmtThousands(steps), *jobs, *out)
+	stop := make(chan struct{})
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	go func() {
+		if _, ok := <-sig; ok {
+			close(stop)
+		}
+	}()
+	mc := experiments.Machine{Start: agent.StartRun, Score: scorePolicy, Jobs: *jobs,
+		Progress: stderr, Every: 30 * time.Second, Stop: stop}
+	if err := pr.Run(mc); err != nil {
+		fmt.Fprintf(stderr, "spg-tui %s: %v\n", cmd, err)
+		return exitFailed
+	}
+	if o.Shard.N > 1 {
+		fmt.Fprintf(stderr, "experiment %s: shard %s done; build the report with: spg-tui experiment merge --out DIR SHARD_DIR...\n", name, o.Shard)
+	} else {
+		fmt.Fprintf(stderr, "experiment %s: report in %s/%s\n", name, *out, experiments.ReportFile)
+	}
+	return 0
+}
+
+// scorePolicy solves a test set with the best checkpoint of the run in dir.
+func scorePolicy(dir string, env envs.Env, insts []envs.Instance) ([]envs.Solution, int, error) {
+	pol, err := agent.LoadPolicy(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	sols, err := pol.Solve(env, insts)
+	return sols, pol.Step(), err
+}

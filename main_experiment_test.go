@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spg-tui/experiments"
+)
+
+// tinyExperiment runs a preset through the command line with the real engine at a budget of
+// moments: batches of 4 over a training set of 16 (an epoch of 4 steps, 80 per run), small
+// evaluation sets.
+func tinyExperiment(preset, out string, extra ...string) []string {
+	return append([]string{"experiment", preset, "--scale", "0.001", "--seeds", "1", "--jobs", "1",
+		"--batch", "4", "--train-size", "16", "--buffer", "64", "--val-size", "8", "--test-size", "8",
+		"--log-every", "10", "--out", out}, extra...)
+}
+
+// One real preset end to end: trained, scored by the selected checkpoint, reported; run again,
+// it trains nothing.
+func TestExperimentCLI(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "exp")
+	var errOut bytes.Buffer
+	cmd := spgTUI(tinyExperiment("sort", out, "--model", "spg-sequential")...)
+	cmd.Stderr = &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errOut.String())
+	}
+	report, err := os.ReadFile(filepath.Join(out, experiments.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), "| SPG+Sequential | **") || !strings.Contains(string(report), "(n 1) · paper 0.998 ± 0.002 |") {
+		t.Errorf("report.md lacks the SPG+Sequential row:\n%s", report)
+	}
+	errOut.Reset()
+	again := spgTUI(tinyExperiment("sort", out, "--model", "spg-sequential")...)
+	again.Stderr = &errOut
+	if err := again.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errOut.String())
+	}
+	if strings.Contains(errOut.String(), "test kendall_tau") {
+		t.Errorf("a re-run scored its finished runs again:\n%s", errOut.String())
+	}
+}
+
+func TestExperimentRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "fresh")
+	shardA, shardB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	// Two shards of different presets, made without training (a shard of a plan with no runs
+	// for it: the seventh shard of a plan of 2 or 5 runs).
+	for _, s := range []struct{ out, preset string }{{shardA, "penalty"}, {shardB, "tau"}} {
+		args := append(tinyExperiment(s.preset, s.out), "--shard", "6/7")
+		if out, err := spgTUI(args...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v: %s", args, err, out)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{tinyExperiment("fig9", fresh), `unknown preset "fig9"`},
+		{tinyExperiment("mwm", fresh, "--model", "pn-ac"), "not in preset mwm, whose models are pn-ac-matching, ac-matching, spg-random, spg-matching (pn-ac learns sort, tsp)"},
+		{tinyExperiment("sort", fresh, "--model", "spg-matching"), "spg-matching learns mwm"},
+		{tinyExperiment("tau", fresh, "--model", "nope"), "--model nope: not in preset tau"},
+		{tinyExperiment("tau", fresh, "--scale", "0"), "--scale 0: must be in (0, 1]"},
+		{tinyExperiment("tau", fresh, "--scale", "1.01"), "--scale 1.01: must be in (0, 1]"},
+		{tinyExperiment("tau", fresh, "--shard", "2/2"), `--shard "2/2"`},
+		{tinyExperiment("tau", fresh, "--shard", "x"), `--shard "x"`},
+		{tinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},
+		{tinyExperiment("tau", fresh, "--steps", "10"), "flag provided but not defined: -steps"},
+		{tinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
+		{tinyExperiment("tau", shardA), "holds another experiment"},
+		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
+		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},
+		{[]string{"experiment", "merge", "--out", fresh}, "no shard directories"},
+	} {
+		cmd := spgTUI(tc.args...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
+			t.Errorf("%v: want exit status %d, got %v (stderr %q)", tc.args, exitUsage, err, errOut.String())
+			continue
+		}
+		if msg := errOut.String(); out.Len() != 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: want one line containing %q, got %q", tc.args, tc.want, msg)
+		}
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Error("refused input created its directory")
+	}
+}
+
+func TestExperimentList(t *testing.T) {
+	out, err := spgTUI("experiment", "list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range experiments.Presets() {
+		if !bytes.Contains(out, []byte(p.Name+" ")) || !bytes.Contains(out, []byte(p.Reproduces)) {
+			t.Errorf("list lacks preset %s", p.Name)
+		}
+	}
+	// sort: 2 models x 2 sizes x 20 epochs of 3,906 steps x 10 seeds.
+	if !bytes.Contains(out, []byte("3,124,800 training steps")) {
+		t.Errorf("list lacks sort's cost:\n%s", out)
+	}
+}
