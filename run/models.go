@@ -28,7 +28,13 @@ type Model struct {
 var Models = []Model{
 	{Name: "spg-matching", Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
 	{Name: "spg-sequential", Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
+	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
+	// critic of the same form (agent/pairwise.go).
+	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort}},
 }
+
+// ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
+const ModelPairwise = "spg-pairwise"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

@@ -47,11 +47,29 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("authors on sort: reward %q, %v (the plain sum is MWM's)", sorted.Reward, err)
 	}
 
+	// best picks the pairwise network where it has one, the paper's elsewhere; flags still win.
+	for _, tc := range []struct {
+		args  []string
+		model string
+		lr    float64
+	}{
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-3},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelPairwise, 3e-4},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, "spg-sequential", 1e-3},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-3},
+	} {
+		c, err := parseTrainFlags(tc.args...)
+		if err != nil || c.Model != tc.model || c.ActorLR != tc.lr || c.Recipe != RecipeBest {
+			t.Errorf("%v: model %q, actor LR %g, recipe %q, %v; want %q, %g", tc.args, c.Model, c.ActorLR, c.Recipe, err, tc.model, tc.lr)
+		}
+	}
+
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--recipe", "best"}, `recipe "best": must be one of paper, authors`},
+		{[]string{"--recipe", "fastest"}, `recipe "fastest": must be one of paper, authors, best`},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--critic", "paper"}, "must be bilinear for spg-pairwise"},
 		{[]string{"--reward", "max"}, `reward "max"`},
 		{[]string{"--task", "sort", "--n", "5", "--reward", "sum"}, "only mwm"},
 		{[]string{"--critic-warmup", "-1"}, "critic-warmup"},
