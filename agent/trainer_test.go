@@ -131,7 +131,7 @@ func TestRunCompletes(t *testing.T) {
 	if want := []int{5, 10, 15, 20, 25, 30, 35, 40}; !reflect.DeepEqual(trainSteps, want) {
 		t.Errorf("train records at %v, want %v", trainSteps, want)
 	}
-	if want := []int{10, 20, 30, 40}; !reflect.DeepEqual(valSteps, want) {
+	if want := []int{0, 10, 20, 30, 40}; !reflect.DeepEqual(valSteps, want) {
 		t.Errorf("val records at %v, want %v", valSteps, want)
 	}
 	if last := recs[len(recs)-1]; last.Event == nil || last.Event.Event != run.EventDone {

@@ -53,10 +53,10 @@ func TestRecipes(t *testing.T) {
 		model string
 		lr    float64
 	}{
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-3},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelPairwise, 3e-4},
-		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, "spg-sequential", 1e-3},
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-3},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, "spg-sequential", 1e-4},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
 		c, err := parseTrainFlags(tc.args...)
 		if err != nil || c.Model != tc.model || c.ActorLR != tc.lr || c.Recipe != RecipeBest {
