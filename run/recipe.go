@@ -127,10 +127,37 @@ func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) (ep
 			return 0, fmt.Errorf("--%s %s: %v", name, v, err)
 		}
 	}
-	if r.epochs == 0 {
-		return DefaultEpochs(cfg.Task), nil
+	return RecipeEpochs(r.name, cfg.Task), nil
+}
+
+// RecipeEpochs is the default run length in epochs of the recipe called name on task: its own,
+// or the authors' for the task (DefaultEpochs) when it has none or name is unknown.
+func RecipeEpochs(name string, task envs.Task) int {
+	if r := recipeByName(name); r != nil && r.epochs > 0 {
+		return r.epochs
 	}
-	return r.epochs, nil
+	return DefaultEpochs(task)
+}
+
+// WithRecipe returns c with the recipe called name in place of its own: the recipe's values
+// and model over the paper's defaults for c's task and size, keeping the sizes of the run rather
+// than of the learner (the seed, the run length, the batch, the datasets, the replay buffer, the
+// evaluation and log intervals). The console's task switch uses it.
+func WithRecipe(c Config, name string) (Config, error) {
+	r := recipeByName(name)
+	if r == nil {
+		return c, fmt.Errorf("recipe %q: must be one of %s", name, strings.Join(RecipeNames(), ", "))
+	}
+	n := DefaultConfig(c.Task, c.N)
+	n.Seed, n.Steps, n.EvalEvery, n.LogEvery = c.Seed, c.Steps, c.EvalEvery, c.LogEvery
+	n.TrainSize, n.ValSize, n.TestSize, n.Buffer, n.BufferMem = c.TrainSize, c.ValSize, c.TestSize, c.Buffer, c.BufferMem
+	r.apply(&n)
+	n.Batch = c.Batch
+	n.Recipe, n.Model = r.name, DefaultModel(c.Task)
+	if m, err := ModelNamed(r.model); err == nil && m.Supports(c.Task) {
+		n.Model = r.model
+	}
+	return n, nil
 }
 
 // Critic architectures (Config.Critic).

@@ -79,3 +79,25 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 }
+
+// TestWithRecipe switches a configuration between recipes, keeping what no recipe sets.
+func TestWithRecipe(t *testing.T) {
+	c := DefaultConfig(envs.TaskMWM, 10)
+	c.Seed, c.EvalEvery = 7, 200
+	best, err := WithRecipe(c, RecipeBest)
+	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 32 || best.Seed != 7 || best.EvalEvery != 200 || best.Recipe != RecipeBest {
+		t.Fatalf("best: %+v, %v", best, err)
+	}
+	if err := best.Validate(); err != nil {
+		t.Errorf("best does not validate: %v", err)
+	}
+	paper, err := WithRecipe(best, RecipePaper)
+	want := DefaultConfig(envs.TaskMWM, 10)
+	want.Seed, want.EvalEvery = 7, 200
+	if err != nil || paper != want {
+		t.Errorf("back to paper: %+v, %v; want %+v", paper, err, want)
+	}
+	if _, err := WithRecipe(c, "fastest"); err == nil {
+		t.Error("WithRecipe accepted an unknown recipe")
+	}
+}
