@@ -41,6 +41,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Float64Var(&cfg.CriticLR, "critic-lr", cfg.CriticLR, "critic learning rate")
 	fs.Float64Var(&cfg.LRDecay, "lr-decay", cfg.LRDecay, "learning-rate multiplier every --lr-decay-every steps")
 	fs.IntVar(&cfg.LRDecayEvery, "lr-decay-every", cfg.LRDecayEvery, "steps between learning-rate decays")
+	fs.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, "hidden width of the networks")
 	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, "instances acted on per step, and the minibatch size")
 	fs.IntVar(&cfg.Buffer, "buffer", cfg.Buffer, "replay buffer capacity in transitions")
 	fs.Var((*byteSize)(&cfg.BufferMem), "buffer-mem", "memory cap of the replay buffer in `BYTES`; a K, M or G suffix multiplies by 2^10, 2^20, 2^30")
