@@ -59,12 +59,15 @@ var recipes = []recipe{
 		// and its bilinear critic (mwm and sort; tsp keeps the paper's network) with the
 		// authors' learning rates and constant small epsilon.
 		name:   RecipeBest,
-		doc:    "spg-tui's best: the pairwise equivariant actor with a bilinear critic (mwm, sort), hidden 32, actor 1e-4, critic 1e-3, epsilon 0.01 constant, 5 epochs",
+		doc:    "spg-tui's best: the pairwise equivariant actor with a bilinear critic (mwm, sort), hidden 32, actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant, 5 epochs",
 		epochs: 5,
 		model:  ModelPairwise,
 		apply: func(c *Config) {
+			// The rates halve every 500 steps: at constant rates the actor learns to exploit
+			// the critic after its peak (step 250-500) and the policy drifts down (README,
+			// "Recipes").
 			c.ActorLR, c.CriticLR = 1e-4, 1e-3
-			c.LRDecay, c.LRDecayEvery = 0.95, 5000
+			c.LRDecay, c.LRDecayEvery = 0.5, 500
 			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
 			if c.Task == envs.TaskMWM || c.Task == envs.TaskSort {
