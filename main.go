@@ -279,8 +279,10 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	info, cfg := eng.Info(), eng.Config()
 	fmt.Fprintf(stderr, "train: %s, seed %d, %d steps (%d per epoch), backend %s, run directory %s\n",
 		info.Title, info.Seed, cfg.Steps, cfg.StepsPerEpoch(), info.Backend, info.Dir)
-	fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
-		info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
+	if !run.CriticFree(cfg) {
+		fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
+			info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
+	}
 	sigs, unwatch := watchStops()
 	defer unwatch()
 	var stopping atomic.Bool
@@ -316,7 +318,7 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 				eng.Stop()
 			}
 		}
-		if line := run.ProgressLine(rec, cfg.Steps); line != "" {
+		if line := run.ProgressLine(rec, cfg); line != "" {
 			fmt.Fprintln(stderr, "train:", line)
 		}
 	})

@@ -202,7 +202,8 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 }
 
 // evaluate scores the deterministic policy on set. With extras (validation) it adds the Q
-// scatter of the first scatterStates states and the first sampleCount samples.
+// scatter of the first scatterStates states (for learners with a critic) and the first
+// sampleCount samples.
 func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run.Eval, error) {
 	task, n, size := env.Task(), env.N(), len(set.insts)
 	sl := StateLen(task, n)
@@ -227,16 +228,19 @@ func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run
 		return ev, nil
 	}
 	qh, qs := make([]float32, k), make([]float32, k)
-	if err := l.Q(set.states[:k*sl], sp, sm, k, qh, qs); err != nil {
+	switch err := l.Q(set.states[:k*sl], sp, sm, k, qh, qs); {
+	case errors.Is(err, errNoCritic):
+	case err != nil:
 		return nil, fmt.Errorf("critic: %w", err)
+	default:
+		if err := checkFinite(qh, "Q(s,P)", 1); err != nil {
+			return nil, err
+		}
+		if err := checkFinite(qs, "Q(s,M)", 1); err != nil {
+			return nil, err
+		}
+		ev.QHardScatter, ev.QSoftScatter = float64s(qh), float64s(qs)
 	}
-	if err := checkFinite(qh, "Q(s,P)", 1); err != nil {
-		return nil, err
-	}
-	if err := checkFinite(qs, "Q(s,M)", 1); err != nil {
-		return nil, err
-	}
-	ev.QHardScatter, ev.QSoftScatter = float64s(qh), float64s(qs)
 	for i := range min(sampleCount, size) {
 		p := perms[i*n : (i+1)*n]
 		ev.Samples = append(ev.Samples, run.Sample{

@@ -6,7 +6,8 @@ import "spg-tui/run"
 // this learner runs it: the actor's forward pass on cfg.Batch fresh states, the critic's update
 // and the actor's update through the critic. Gradients nobody needs (the frozen critic GRU's
 // weights in the actor update) are not computed, so not counted; non-GEMM work (gates,
-// Sinkhorn, batch norm) is not counted either. It is 0 for a model agent cannot build.
+// Sinkhorn, batch norm) is not counted either. It is 0 for the critic-free models (not counted)
+// and for a model agent cannot build.
 func StepFLOPs(cfg run.Config) float64 {
 	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
 	if err != nil {

@@ -32,7 +32,11 @@ func readInitActor(cfg run.Config) ([][]float32, error) {
 	if err := from.UnmarshalBinary(ck.learner); err != nil {
 		return nil, fmt.Errorf("init %s: %v", path, err)
 	}
-	return from.(*spgLearner).actor.float32s(), nil
+	sl, ok := from.(*spgLearner)
+	if !ok {
+		return nil, fmt.Errorf("init %s: the checkpoint is of %s, which has no SPG actor", path, run.ModelTitle(src))
+	}
+	return sl.actor.float32s(), nil
 }
 
 // setActor copies actor parameters (as readInitActor returns them) into l.

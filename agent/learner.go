@@ -28,7 +28,9 @@ type Hyper struct {
 // adds Birkhoff.
 type StepStats = run.Train
 
-// Learner is an SPG actor-critic pair with its optimisers.
+// Learner is an SPG actor-critic pair with its optimisers. The critic-free learners implement it
+// too (Act is their greedy policy as permutation matrices; Update and Q return errors) and are
+// trained through onPolicyLearner instead.
 type Learner interface {
 	// Act writes the actor's soft actions M (b x N x N) for b featurised states, any b >= 1.
 	Act(states []float32, b int, h Hyper, m []float32) error

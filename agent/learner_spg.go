@@ -21,12 +21,20 @@ const bnMomentum = 0.1
 // useBackendBLAS makes gorgonia's own GEMMs run on the BLAS the kernels use, once per process.
 var useBackendBLAS sync.Once
 
-// NewLearner returns the SPG learner of cfg's model (SPG+Matching, SPG+Sequential), training in
-// float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed
-// (the same seed gives the same networks). Its methods must not be called concurrently.
+// NewLearner returns the learner of cfg's model: the SPG learner (SPG+Matching, SPG+Sequential),
+// training in float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed (the
+// same seed gives the same networks); a critic-free REINFORCE learner (PN-AC, PN-AC+Matching,
+// AC+Matching); or SPG+Random, the untrained SPG actor. Its methods must not be called
+// concurrently.
 func NewLearner(cfg run.Config) (Learner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if build, ok := policyNets[cfg.Model]; ok {
+		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task))), nil
+	}
+	if cfg.Model == spgRandom {
+		return newUntrainedLearner(cfg)
 	}
 	useBackendBLAS.Do(func() {
 		if impl := backend.Implementation(); impl != nil {

@@ -1,22 +1,37 @@
 package agent
 
 import (
+	"errors"
 	"testing"
 
 	"spg-tui/run"
 )
 
-// Every model of the catalogue has networks here, and nothing else does.
-func TestEveryModelHasAnArch(t *testing.T) {
+// Every model of the catalogue has networks here, and nothing else does: the SPG models an
+// architecture, the critic-free ones a policy network (SPG+Random reuses its task's SPG
+// architecture).
+func TestEveryModelHasNetworks(t *testing.T) {
 	for _, m := range run.Models {
 		for _, task := range m.Tasks {
-			if _, err := newArch(m.Name, task, 5, 4); err != nil {
+			cfg := run.DefaultConfig(task, 5)
+			if m.Defaults != nil {
+				m.Defaults(&cfg)
+			}
+			cfg.Model, cfg.Hidden, cfg.Batch, cfg.TrainSize = m.Name, 4, 8, 8
+			l, err := NewLearner(cfg)
+			if err != nil {
 				t.Errorf("%s on %s: %v", m.Name, task, err)
+				continue
+			}
+			q := make([]float32, 1)
+			free := errors.Is(l.Q(make([]float32, StateLen(task, 5)), make([]float32, 25), make([]float32, 25), 1, q, q), errNoCritic)
+			if free != m.CriticFree {
+				t.Errorf("%s: learner critic-free %v, catalogue %v", m.Name, free, m.CriticFree)
 			}
 		}
 	}
-	if len(archs) != len(run.Models) {
-		t.Errorf("%d architectures registered for %d models", len(archs), len(run.Models))
+	if n := len(archs) + len(policyNets) + 1; n != len(run.Models) {
+		t.Errorf("%d architectures and %d policy networks registered (and SPG+Random) for %d models", len(archs), len(policyNets), len(run.Models))
 	}
 	if _, err := newArch("nope", "mwm", 5, 4); err == nil {
 		t.Error("an unknown model was built")

@@ -136,3 +136,12 @@ func (s nodeSet) get(name string) *G.Node {
 func (s nodeSet) gru(name string) ops.GRUWeights {
 	return ops.GRUWeights{Wih: s.get(name + ".Wih"), Whh: s.get(name + ".Whh"), Bih: s.get(name + ".bih"), Bhh: s.get(name + ".bhh")}
 }
+
+// float64s returns the tensors' backing slices (the params must be float64).
+func (p *params) float64s() [][]float64 {
+	s := make([][]float64, len(p.vals))
+	for i, v := range p.vals {
+		s[i] = v.Float64s()
+	}
+	return s
+}

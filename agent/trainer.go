@@ -249,6 +249,12 @@ func (t *trainer) execute() (stopped bool, err error) {
 	}
 	t.setState(run.StateTraining)
 	t.clock.start()
+	// Every run evaluates its untrained policy first, so that each curve starts at step 0.
+	if t.step == 0 && t.lastEval < 0 {
+		if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {
+			return stop, err
+		}
+	}
 	if stop, err := t.validateInterrupted(); stop || err != nil {
 		return stop, err
 	}

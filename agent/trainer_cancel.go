@@ -23,12 +23,11 @@ func (s stoppable) Act(states []float32, b int, h Hyper, m []float32) error {
 // interruptible is the run's learner for evaluations that a Stop may cut short.
 func (t *trainer) interruptible() Learner { return stoppable{t.core.learner, &t.stopFlag} }
 
-// validateInterrupted runs the validation of the current step if it has not run yet: at step 0
-// (the untrained policy's score, so that what is learned is visible), or when a Stop cut it
-// short before the checkpoint the run resumed from, so that a resumed run has every validation
-// an uninterrupted one has. It reports whether a Stop ended the run again.
+// validateInterrupted runs the validation of the current step if a Stop cut it short before the
+// checkpoint the run resumed from, so that a resumed run has every validation an uninterrupted
+// one has. It reports whether a Stop ended the run again.
 func (t *trainer) validateInterrupted() (stopped bool, err error) {
-	due := t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps
+	due := t.step > 0 && (t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps)
 	if !due || t.lastEval >= t.step {
 		return false, nil
 	}

@@ -49,6 +49,7 @@ type loop struct {
 	states   []float32
 	m        []float32
 	rowToCol []int
+	perms    []int // a critic-free model's sampled permutations (b x n)
 	perm     []int
 	rows     []int
 	rewards  []float64
@@ -79,7 +80,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 		n: n, b: b, stateLen: sl, rewardScale: rewardScale(&cfg),
 		orderEpoch: -1,
 		index:      make([]int, b), insts: make([]envs.Instance, b),
-		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n),
+		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n), perms: make([]int, b*n),
 		perm: make([]int, n), rows: make([]int, cfg.K), rewards: make([]float64, b), slots: make([]int, b),
 		batch: Batch{
 			B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n),
@@ -103,9 +104,10 @@ func hyperAt(cfg *run.Config, t int) Hyper {
 	return h
 }
 
-// epsilonAt is the exploration probability in force at step t: 0 with exploration off.
+// epsilonAt is the exploration probability in force at step t: 0 with exploration off and for
+// the critic-free models, which do not explore.
 func epsilonAt(cfg *run.Config, t int) float64 {
-	if !cfg.Exploration {
+	if !cfg.Exploration || run.CriticFree(*cfg) {
 		return 0
 	}
 	return cfg.Epsilon(t)
@@ -133,16 +135,12 @@ func (l *loop) orderOf(e int) []int32 {
 // step runs training step t (0-based; errors name it 1-based, as the steps completed would):
 // act on the step's fresh instances, round, explore, store, then update on a uniform minibatch.
 func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
-	n, b, sl := l.n, l.b, l.stateLen
-	spe := cfg.StepsPerEpoch()
-	order := l.orderOf(t / spe)
-	base := (t % spe) * b
-	for i := range b {
-		l.index[i] = int(order[base+i])
-		l.insts[i] = l.train.At(l.index[i])
-		Featurize(l.task, l.insts[i], l.states[i*sl:(i+1)*sl])
-	}
+	n, b := l.n, l.b
+	l.fetch(t, cfg)
 	h := hyperAt(cfg, t)
+	if op, ok := l.learner.(onPolicyLearner); ok {
+		return l.reinforceStep(t, op, h)
+	}
 	if err := l.learner.Act(l.states, b, h, l.m); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: actor: %w", t+1, err)
 	}
@@ -151,6 +149,9 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	}
 	if err := assign.RoundBatch(l.m, b, n, l.rowToCol); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
+	}
+	if _, ok := l.learner.(untrainedLearner); ok {
+		return l.untrainedStep(), nil
 	}
 	eps := epsilonAt(cfg, t)
 	birkhoff := 0.0
@@ -175,6 +176,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	}
 	l.replay.Sample(l.rng, l.slots)
 	bt := &l.batch
+	sl := l.stateLen
 	for i, s := range l.slots {
 		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
 		Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
@@ -189,6 +191,47 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	}
 	st.Birkhoff = birkhoff / float64(b)
 	return stepResult{stats: st, rewards: l.rewards}, nil
+}
+
+// fetch loads step t's training instances and their featurised states.
+func (l *loop) fetch(t int, cfg *run.Config) {
+	b, sl := l.b, l.stateLen
+	spe := cfg.StepsPerEpoch()
+	order := l.orderOf(t / spe)
+	base := (t % spe) * b
+	for i := range b {
+		l.index[i] = int(order[base+i])
+		l.insts[i] = l.train.At(l.index[i])
+		Featurize(l.task, l.insts[i], l.states[i*sl:(i+1)*sl])
+	}
+}
+
+// reinforceStep is a critic-free model's training step t: sample a permutation per instance
+// from the policy with the loop's generator, score it, and take a REINFORCE step.
+func (l *loop) reinforceStep(t int, op onPolicyLearner, h Hyper) (stepResult, error) {
+	n, b := l.n, l.b
+	if err := op.Sample(l.states, b, l.rng, l.perms); err != nil {
+		return stepResult{}, fmt.Errorf("step %d: sampling: %w", t+1, err)
+	}
+	for i := range b {
+		l.rewards[i] = l.env.Reward(l.insts[i], l.perms[i*n:(i+1)*n]) * l.rewardScale
+	}
+	st, err := op.Reinforce(l.rewards, h)
+	if err != nil {
+		return stepResult{}, fmt.Errorf("step %d: update: %w", t+1, err)
+	}
+	return stepResult{stats: st, rewards: l.rewards}, nil
+}
+
+// untrainedStep completes a step of SPG+Random after acting and rounding: the rewards of the
+// deterministic policy's actions, and no update.
+func (l *loop) untrainedStep() stepResult {
+	n := l.n
+	for i := range l.b {
+		ActionToPerm(l.rowToCol[i*n:(i+1)*n], l.perm)
+		l.rewards[i] = l.env.Reward(l.insts[i], l.perm) * l.rewardScale
+	}
+	return stepResult{rewards: l.rewards}
 }
 
 // checkFinite reports the first non-finite value of x, naming what it is and, with per > 0,

@@ -132,7 +132,7 @@ func TestRunCompletes(t *testing.T) {
 		t.Errorf("train records at %v, want %v", trainSteps, want)
 	}
 	if want := []int{0, 10, 20, 30, 40}; !reflect.DeepEqual(valSteps, want) {
-		t.Errorf("val records at %v, want %v", valSteps, want)
+		t.Errorf("val records at %v, want %v (the untrained policy first)", valSteps, want)
 	}
 	if last := recs[len(recs)-1]; last.Event == nil || last.Event.Event != run.EventDone {
 		t.Errorf("last record %+v, want done", last)

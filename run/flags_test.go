@@ -86,7 +86,10 @@ func TestModelFlag(t *testing.T) {
 		{[]string{"--n", "5"}, "spg-matching", ""},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-sequential"}, "spg-sequential", ""},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-matching"}, "", "does not learn tsp"},
-		{[]string{"--task", "tsp", "--n", "5", "--model", "pn-ac"}, "", `unknown model "pn-ac"`},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "pn-ac"}, "pn-ac", ""},
+		{[]string{"--task", "mwm", "--n", "5", "--model", "pn-ac"}, "", "model pn-ac does not learn mwm (it learns sort, tsp)"},
+		{[]string{"--task", "sort", "--n", "5", "--model", "ac-matching"}, "", "model ac-matching does not learn sort"},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "nope"}, "", `unknown model "nope"`},
 		{[]string{"--task", "nope", "--n", "5"}, "", `task: unknown task "nope"`},
 	} {
 		cfg, err := parseTrainFlags(tc.args...)

@@ -21,6 +21,9 @@ type Model struct {
 	// Defaults sets the model's default hyperparameters on the paper's (DefaultConfig); nil
 	// keeps the paper's.
 	Defaults func(c *Config)
+	// CriticFree marks the models trained without a critic (REINFORCE against a moving-average
+	// baseline, or not at all): no replay, no exploration, no critic loss, no Q values.
+	CriticFree bool
 }
 
 // Models lists every model. For each task, the first model that supports it is the task's
@@ -30,7 +33,37 @@ var Models = []Model{
 	{Name: "spg-sequential", Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
 	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
 	// critic of the same form (agent/pairwise.go).
-	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort}},
+	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
+	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, CriticFree: true, Defaults: pnACDefaults},
+	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
+	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
+	{Name: "spg-random", Title: "SPG+Random", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP}, CriticFree: true,
+		Defaults: func(c *Config) { c.Steps = 1 }},
+}
+
+// belloDefaults are the training settings of Bello et al. (2016), "Neural combinatorial
+// optimization with reinforcement learning" (section 5, "Training details"), which the paper
+// kept for its PN-AC baselines: Adam with learning rate 1e-3 decayed by 0.96 every 5,000 steps,
+// gradients clipped to L2 norm 1.0, batches of 128, hidden width 128. The moving-average
+// baseline's decay (0.8, the authors' code) is agent's.
+func belloDefaults(c *Config) {
+	c.ActorLR, c.LRDecay, c.LRDecayEvery, c.ClipNorm, c.Batch, c.Hidden = 1e-3, 0.96, 5000, 1, 128, 128
+}
+
+// pnACDefaults are Bello et al.'s settings, with the paper's learning rate 1e-4 for sorting ("we
+// needed to lower the learning rate to 1e-4").
+func pnACDefaults(c *Config) {
+	belloDefaults(c)
+	if c.Task == envs.TaskSort {
+		c.ActorLR = 1e-4
+	}
+}
+
+// CriticFree reports whether c's model learns without a critic (see Model.CriticFree).
+func CriticFree(c Config) bool {
+	m, err := ModelNamed(c.Model)
+	return err == nil && m.CriticFree
 }
 
 // ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.

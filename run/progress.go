@@ -7,10 +7,16 @@ import (
 	"strings"
 )
 
-// ProgressLine is a one-line human summary of a record of a run of total steps, as the train
-// command prints it; "" for records not worth a line (checkpoints).
-func ProgressLine(rec Record, total int) string {
+// ProgressLine is a one-line human summary of a record of a run of cfg, as the train command
+// prints it; "" for records not worth a line (checkpoints). A critic-free model's training line
+// shows its moving-average baseline where an SPG model's shows the critic.
+func ProgressLine(rec Record, cfg Config) string {
+	total := cfg.Steps
 	switch {
+	case rec.Train != nil && CriticFree(cfg):
+		tr := rec.Train
+		return fmt.Sprintf("step %d/%d: reward %.4g ± %.3g, baseline %.4g, actor %.4g (no critic), %.1f steps/s",
+			rec.Step, total, tr.RewardMean, tr.RewardStd, tr.Baseline, tr.ActorLoss, tr.StepsPerSec)
 	case rec.Train != nil:
 		tr := rec.Train
 		return fmt.Sprintf("step %d/%d: reward %.4g ± %.3g, critic %.4g (hard %.4g, penalty %.4g), actor %.4g, Q %.4g/%.4g, birkhoff %.3f, eps %.3f, %.1f steps/s",

@@ -64,6 +64,10 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
+	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
+		t.Errorf("--model %s alone: critic %q, %v; want the model's bilinear critic", ModelPairwise, c.Critic, err)
+	}
+
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -44,7 +44,10 @@ type Train struct {
 	QHard         float64 `json:"q_hard"`
 	QSoft         float64 `json:"q_soft"`
 	// Birkhoff is the mean of sum(M * P) / N: 1 when M is a permutation matrix.
-	Birkhoff    float64 `json:"birkhoff"`
+	Birkhoff float64 `json:"birkhoff"`
+	// Baseline is the moving-average reward baseline of the critic-free models (REINFORCE),
+	// against which their advantages are taken; 0 for the others.
+	Baseline    float64 `json:"baseline"`
 	Epsilon     float64 `json:"epsilon"`
 	ActorLR     float64 `json:"actor_lr"`
 	CriticLR    float64 `json:"critic_lr"`

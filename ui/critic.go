@@ -1,15 +1,46 @@
 package ui
 
+import "spg-tui/run"
+
+// untrainedModel is SPG+Random's name: it has neither a critic nor a baseline.
+const untrainedModel = "spg-random"
+
 // criticPane plots the critic loss and its two terms, MSE(r, Q(s,P)) and the penalty
-// MSE(Q(s,P), Q(s,M)), optionally on a log scale.
+// MSE(Q(s,P), Q(s,M)), optionally on a log scale. A critic-free model has no critic: the pane
+// shows its moving-average reward baseline beside the training reward instead, marked "no
+// critic".
 type criticPane struct{ paneBase }
 
 // View implements pane.
 func (p *criticPane) View() string {
 	d := p.ctx.data
 	return p.cached([4]int{d.trainVer, d.eventVer, p.ctx.displayVer}, func() string {
+		if run.CriticFree(p.ctx.cfg) {
+			return frame("Baseline · no critic", p.baselineBody(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+		}
 		return frame("Critic loss", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
+}
+
+// baselineBody plots a critic-free model's moving-average baseline and its training reward.
+func (p *criticPane) baselineBody(w, h int) []string {
+	if w < plotLeft+4 || h < 3 {
+		return nil
+	}
+	d, st := p.ctx.data, p.ctx.st
+	x0, x1 := xRange(d)
+	t := d.train
+	ch := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
+		{x: t.step, y: t.get("reward_mean"), chars: charsBullet, color: st.graphColor(colGreen)},
+		{x: t.step, y: t.get("baseline"), chars: charsLine, color: st.graphColor(colBlue)},
+	}}
+	legend := st.accent.Render("──") + " baseline (EMA)  " + st.fg(colGreen).Render("••") + " sampled reward"
+	if p.ctx.cfg.Model == untrainedModel {
+		legend = st.dim.Render("no critic and no training: the untrained SPG policy")
+	}
+	lines := []string{legend}
+	lines = append(lines, ch.render(w, h-2, "waiting for the first training summary…")...)
+	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
 }
 
 func (p *criticPane) body(w, h int) []string {

@@ -124,6 +124,26 @@ func (p *paramsPane) value(it paramItem) float64 {
 	return math.NaN()
 }
 
+// applies reports whether the item means anything for the run's model: a critic-free model
+// reads only the actor's learning rate (SPG+Random nothing at all) and draws no critic losses.
+func (p *paramsPane) applies(it paramItem) bool {
+	if !run.CriticFree(p.ctx.cfg) {
+		return true
+	}
+	switch it.name {
+	case displaySmoothing:
+		return true
+	case run.ParamActorLR:
+		return p.ctx.cfg.Model != untrainedModel
+	}
+	return false
+}
+
+// notApplicable is the refusal of a change to an item that does not apply to the model.
+func (p *paramsPane) notApplicable(it paramItem) *change {
+	return &change{item: it, err: fmt.Errorf("%s does not apply to %s (no critic)", it.label, run.ModelTitle(p.ctx.cfg))}
+}
+
 func b2f(b bool) float64 {
 	if b {
 		return 1
@@ -134,6 +154,10 @@ func b2f(b bool) float64 {
 // edit starts typing a value for the selected item; a switch is flipped instead.
 func (p *paramsPane) edit() tea.Cmd {
 	it := paramItems[p.sel]
+	if !p.applies(it) {
+		p.apply(p.notApplicable(it))
+		return nil
+	}
 	v := p.value(it)
 	if it.kind == run.Switch {
 		p.apply(&change{item: it, on: v == 0})
@@ -148,6 +172,9 @@ func (p *paramsPane) edit() tea.Cmd {
 // stepped is the change one +/- press asks for on the selected item.
 func (p *paramsPane) stepped(up bool) *change {
 	it := paramItems[p.sel]
+	if !p.applies(it) {
+		return p.notApplicable(it)
+	}
 	v := p.value(it)
 	switch it.kind {
 	case run.Switch:
@@ -232,9 +259,15 @@ func (p *paramsPane) View() string {
 			lines = append(lines, marker+fmt.Sprintf("%-16s", it.label)+p.input.View())
 			continue
 		}
+		if !p.applies(it) {
+			val = "—"
+		}
 		row := marker + spread(it.label, val, w-2)
-		if i == p.sel {
+		switch {
+		case i == p.sel:
 			row = st.sel.Render(row)
+		case !p.applies(it):
+			row = st.dim.Render(row)
 		}
 		lines = append(lines, row)
 	}

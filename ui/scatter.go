@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"spg-tui/linalg/stats"
+	"spg-tui/run"
 )
 
 // scatterPane is the paper's Figure 2, live: the critic's hard Q(s,P) against its soft Q(s,M)
@@ -29,6 +30,13 @@ func (p *scatterPane) View() string {
 func (p *scatterPane) body(w, h int) []string {
 	d, st := p.ctx.data, p.ctx.st
 	ev := d.latest
+	if run.CriticFree(p.ctx.cfg) {
+		lines := blankLines(w, h)
+		if h > 0 {
+			lines[h/2] = center("no critic: no Q values", w)
+		}
+		return lines
+	}
 	if ev == nil || len(ev.QHardScatter) == 0 || len(ev.QHardScatter) != len(ev.QSoftScatter) {
 		lines := blankLines(w, h)
 		if h > 0 {

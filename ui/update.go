@@ -90,6 +90,10 @@ func (m *model) toggleView() {
 // toggle flips a switch of the run.
 func (m *model) toggle(flag string) {
 	it := itemNamed(flag)
+	if !m.params.applies(it) {
+		m.apply(m.params.notApplicable(it))
+		return
+	}
 	m.apply(&change{item: it, on: m.params.value(it) == 0})
 }
 
