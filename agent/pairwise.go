@@ -11,7 +11,7 @@ import (
 
 // pairwise is SPG+Pairwise, the network of the "best" recipe (mwm and sort): a shared MLP over
 // the features of each (row, column) pair of the action matrix (ops.PairFeatures: for mwm the
-// coordinates of b_i and a_j, their difference and distance; for sort the value of item i and
+// coordinates of b_i and a_j and their difference; for sort the value of item i and
 // position j),
 //
 //	X_ij = w3 · σ(W2 σ(W1 f_ij + b1) + b2) + b3,  M = Sinkhorn(X / tau),
