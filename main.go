@@ -406,7 +406,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR")
 	cfg := run.DefaultConfig(envs.TaskMWM, 10)
-	cfg.EvalEvery = 200 // a console shows its first evaluation sooner than a headless run logs one
+	cfg.EvalEvery = 200         // a console shows its first evaluation sooner than a headless run logs one
+	cfg.Recipe = run.RecipeBest // the console starts on the project's best learner; train keeps the paper's
 	finish := run.RegisterFlags(fs, &cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")

@@ -13,10 +13,14 @@ import (
 // per B·N·hidden entry, garbage-collector headroom included) and rounded up; Sinkhorn keeps
 // 2·L iterates of each B·N² matrix in the actor's forward and in the update.
 const (
-	memBase            = 64 << 20
-	memPerBNN          = 120
-	memPerBNNIter      = 16
-	memPerBNH          = 350
+	memBase       = 64 << 20
+	memPerBNN     = 120
+	memPerBNNIter = 16
+	memPerBNH     = 350
+	// The pairwise model's MLP runs over every (i, j) pair: its activations and their gradients
+	// are B·N²·hidden entries per layer and graph (peak RSS of `train --recipe best`, MWM-50,
+	// batch 128, hidden 32: 0.91 GB, about 66 B per entry beyond the rest of this model).
+	memPerBNNH         = 80
 	memPerEvalPerN     = 80  // points, a reference solution per solver and featurised state
 	memPerEvalOverhead = 300 // slice headers of an instance and its solutions
 )
@@ -36,6 +40,9 @@ func MemoryEstimate(cfg run.Config) int64 {
 		float64(cfg.ValSize+cfg.TestSize)*(memPerEvalPerN*n+memPerEvalOverhead) +
 		b*n*n*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) +
 		b*n*h*memPerBNH
+	if cfg.Model == run.ModelPairwise {
+		total += b * n * n * h * memPerBNNH
+	}
 	if total >= math.MaxInt64 {
 		return math.MaxInt64
 	}

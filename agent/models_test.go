@@ -14,6 +14,9 @@ func TestEveryModelHasNetworks(t *testing.T) {
 	for _, m := range run.Models {
 		for _, task := range m.Tasks {
 			cfg := run.DefaultConfig(task, 5)
+			if m.Defaults != nil {
+				m.Defaults(&cfg)
+			}
 			cfg.Model, cfg.Hidden, cfg.Batch, cfg.TrainSize = m.Name, 4, 8, 8
 			l, err := NewLearner(cfg)
 			if err != nil {

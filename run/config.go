@@ -183,7 +183,7 @@ func (c Config) Validate() error {
 		{c.EvalEvery < 1, "eval-every", fmt.Sprintf("%d: must be >= 1", c.EvalEvery)},
 		{c.LogEvery < 1, "log-every", fmt.Sprintf("%d: must be >= 1", c.LogEvery)},
 		{c.Reward != "" && c.Reward != RewardMean && c.Reward != RewardSum, "reward", fmt.Sprintf("%q: must be %s or %s", c.Reward, RewardMean, RewardSum)},
-		{!validCritic(c.Critic, c.Task), "critic", fmt.Sprintf("%q: must be %s, or %s for mwm", c.Critic, CriticPaper, CriticBilinear)},
+		{!validCritic(c.Critic, c.Task, c.Model), "critic", criticRule(c.Model)},
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}

@@ -95,6 +95,9 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 // hyperparameters, under the flags given explicitly.
 func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
 	if name == "" {
+		name = cfg.Model // the recipe's, when it has one for the task
+	}
+	if name == "" {
 		name = DefaultModel(cfg.Task)
 	}
 	m, err := ModelNamed(name)

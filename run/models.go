@@ -31,6 +31,10 @@ type Model struct {
 var Models = []Model{
 	{Name: "spg-matching", Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
 	{Name: "spg-sequential", Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
+	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
+	// critic of the same form (agent/pairwise.go).
+	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, CriticFree: true, Defaults: pnACDefaults},
 	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
 	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
@@ -61,6 +65,9 @@ func CriticFree(c Config) bool {
 	m, err := ModelNamed(c.Model)
 	return err == nil && m.CriticFree
 }
+
+// ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
+const ModelPairwise = "spg-pairwise"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

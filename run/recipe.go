@@ -12,6 +12,7 @@ import (
 const (
 	RecipePaper   = "paper"
 	RecipeAuthors = "authors"
+	RecipeBest    = "best"
 
 	RewardMean = "mean"
 	RewardSum  = "sum"
@@ -24,6 +25,9 @@ type recipe struct {
 	doc    string
 	epochs int
 	apply  func(*Config)
+	// model is the recipe's network for the tasks it supports ("": the task's default, the
+	// paper's architecture).
+	model string
 }
 
 // recipes lists the recipes, the default first. A new recipe is one more entry.
@@ -47,6 +51,27 @@ var recipes = []recipe{
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
 			if c.Task == envs.TaskMWM {
 				c.Reward = RewardSum
+			}
+		},
+	},
+	{
+		// The project's best-known recipe (README, "Recipes"): the pairwise equivariant actor
+		// and its bilinear critic (mwm and sort; tsp keeps the paper's network) with the
+		// authors' learning rates and constant small epsilon.
+		name:   RecipeBest,
+		doc:    "spg-tui's best: the pairwise equivariant actor with a bilinear critic (mwm, sort), hidden 32, actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant, 5 epochs",
+		epochs: 5,
+		model:  ModelPairwise,
+		apply: func(c *Config) {
+			// The rates halve every 500 steps: at constant rates the actor learns to exploit
+			// the critic after its peak (step 250-500) and the policy drifts down (README,
+			// "Recipes").
+			c.ActorLR, c.CriticLR = 1e-4, 1e-3
+			c.LRDecay, c.LRDecayEvery = 0.5, 500
+			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
+			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
+			if c.Task == envs.TaskMWM || c.Task == envs.TaskSort {
+				c.Hidden, c.Critic = 32, CriticBilinear
 			}
 		},
 	},
@@ -96,15 +121,46 @@ func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) (ep
 	}
 	r.apply(cfg)
 	cfg.Recipe = r.name
+	cfg.Model = ""
+	if m, err := ModelNamed(r.model); err == nil && m.Supports(cfg.Task) {
+		cfg.Model = r.model
+	}
 	for name, v := range explicit {
 		if err := fs.Set(name, v); err != nil {
 			return 0, fmt.Errorf("--%s %s: %v", name, v, err)
 		}
 	}
-	if r.epochs == 0 {
-		return DefaultEpochs(cfg.Task), nil
+	return RecipeEpochs(r.name, cfg.Task), nil
+}
+
+// RecipeEpochs is the default run length in epochs of the recipe called name on task: its own,
+// or the authors' for the task (DefaultEpochs) when it has none or name is unknown.
+func RecipeEpochs(name string, task envs.Task) int {
+	if r := recipeByName(name); r != nil && r.epochs > 0 {
+		return r.epochs
 	}
-	return r.epochs, nil
+	return DefaultEpochs(task)
+}
+
+// WithRecipe returns c with the recipe called name in place of its own: the recipe's values
+// and model over the paper's defaults for c's task and size, keeping the sizes of the run rather
+// than of the learner (the seed, the run length, the batch, the datasets, the replay buffer, the
+// evaluation and log intervals). The console's task switch uses it.
+func WithRecipe(c Config, name string) (Config, error) {
+	r := recipeByName(name)
+	if r == nil {
+		return c, fmt.Errorf("recipe %q: must be one of %s", name, strings.Join(RecipeNames(), ", "))
+	}
+	n := DefaultConfig(c.Task, c.N)
+	n.Seed, n.Steps, n.EvalEvery, n.LogEvery = c.Seed, c.Steps, c.EvalEvery, c.LogEvery
+	n.TrainSize, n.ValSize, n.TestSize, n.Buffer, n.BufferMem = c.TrainSize, c.ValSize, c.TestSize, c.Buffer, c.BufferMem
+	r.apply(&n)
+	n.Batch = c.Batch
+	n.Recipe, n.Model = r.name, DefaultModel(c.Task)
+	if m, err := ModelNamed(r.model); err == nil && m.Supports(c.Task) {
+		n.Model = r.model
+	}
+	return n, nil
 }
 
 // Critic architectures (Config.Critic).
@@ -113,7 +169,19 @@ const (
 	CriticBilinear = "bilinear"
 )
 
-// validCritic reports whether critic names a critic architecture for task.
-func validCritic(critic string, task envs.Task) bool {
+// validCritic reports whether critic names a critic architecture of model for task: the
+// pairwise model's critic is bilinear by construction.
+func validCritic(critic string, task envs.Task, model string) bool {
+	if model == ModelPairwise {
+		return critic == CriticBilinear
+	}
 	return critic == "" || critic == CriticPaper || (critic == CriticBilinear && task == envs.TaskMWM)
+}
+
+// criticRule says which critics validCritic accepts for model.
+func criticRule(model string) string {
+	if model == ModelPairwise {
+		return fmt.Sprintf("must be %s for %s", CriticBilinear, ModelPairwise)
+	}
+	return fmt.Sprintf("must be %s, or %s for mwm", CriticPaper, CriticBilinear)
 }

@@ -47,11 +47,33 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("authors on sort: reward %q, %v (the plain sum is MWM's)", sorted.Reward, err)
 	}
 
+	// best picks the pairwise network where it has one, the paper's elsewhere; flags still win.
+	for _, tc := range []struct {
+		args  []string
+		model string
+		lr    float64
+	}{
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelPairwise, 3e-4},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, "spg-sequential", 1e-4},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
+	} {
+		c, err := parseTrainFlags(tc.args...)
+		if err != nil || c.Model != tc.model || c.ActorLR != tc.lr || c.Recipe != RecipeBest {
+			t.Errorf("%v: model %q, actor LR %g, recipe %q, %v; want %q, %g", tc.args, c.Model, c.ActorLR, c.Recipe, err, tc.model, tc.lr)
+		}
+	}
+
+	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
+		t.Errorf("--model %s alone: critic %q, %v; want the model's bilinear critic", ModelPairwise, c.Critic, err)
+	}
+
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--recipe", "best"}, `recipe "best": must be one of paper, authors`},
+		{[]string{"--recipe", "fastest"}, `recipe "fastest": must be one of paper, authors, best`},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--critic", "paper"}, "must be bilinear for spg-pairwise"},
 		{[]string{"--reward", "max"}, `reward "max"`},
 		{[]string{"--task", "sort", "--n", "5", "--reward", "sum"}, "only mwm"},
 		{[]string{"--critic-warmup", "-1"}, "critic-warmup"},
@@ -59,5 +81,27 @@ func TestRecipes(t *testing.T) {
 		if _, err := parseTrainFlags(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestWithRecipe switches a configuration between recipes, keeping what no recipe sets.
+func TestWithRecipe(t *testing.T) {
+	c := DefaultConfig(envs.TaskMWM, 10)
+	c.Seed, c.EvalEvery = 7, 200
+	best, err := WithRecipe(c, RecipeBest)
+	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 32 || best.Seed != 7 || best.EvalEvery != 200 || best.Recipe != RecipeBest {
+		t.Fatalf("best: %+v, %v", best, err)
+	}
+	if err := best.Validate(); err != nil {
+		t.Errorf("best does not validate: %v", err)
+	}
+	paper, err := WithRecipe(best, RecipePaper)
+	want := DefaultConfig(envs.TaskMWM, 10)
+	want.Seed, want.EvalEvery = 7, 200
+	if err != nil || paper != want {
+		t.Errorf("back to paper: %+v, %v; want %+v", paper, err, want)
+	}
+	if _, err := WithRecipe(c, "fastest"); err == nil {
+		t.Error("WithRecipe accepted an unknown recipe")
 	}
 }

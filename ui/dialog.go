@@ -30,27 +30,28 @@ func (m *model) openTaskDialog() {
 		return
 	}
 	in := textinput.New()
-	in.Prompt = "task and size: "
-	in.CharLimit = 16
-	in.SetValue(fmt.Sprintf("%s %d", m.ctx.cfg.Task, m.ctx.cfg.N))
+	in.Prompt = "task, size and recipe: "
+	in.CharLimit = 24
+	in.SetValue(fmt.Sprintf("%s %d %s", m.ctx.cfg.Task, m.ctx.cfg.N, m.ctx.cfg.Recipe))
 	in.CursorEnd()
 	in.Focus()
 	m.dialog = &taskDialog{input: in}
 }
 
-// parseTask reads "mwm 20", "tsp20" or "sort-50".
-func parseTask(s string) (envs.Task, int, error) {
+// parseTask reads "mwm 20", "tsp20" or "sort-50", optionally followed by a recipe name
+// ("mwm 20 best"); recipe is "" when none is given.
+func parseTask(s string) (task envs.Task, n int, recipe string, err error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	i := strings.IndexAny(s, "0123456789")
 	if i < 0 {
-		return "", 0, fmt.Errorf("%q: want a task and a size, e.g. tsp 20", s)
+		return "", 0, "", fmt.Errorf("%q: want a task and a size, e.g. tsp 20", s)
 	}
-	task := envs.Task(strings.Trim(s[:i], " -"))
-	n, err := strconv.Atoi(strings.TrimSpace(s[i:]))
-	if err != nil {
-		return "", 0, fmt.Errorf("%q: the size is not a whole number", s[i:])
+	task = envs.Task(strings.Trim(s[:i], " -"))
+	size, rest, _ := strings.Cut(strings.TrimSpace(s[i:]), " ")
+	if n, err = strconv.Atoi(size); err != nil {
+		return "", 0, "", fmt.Errorf("%q: the size is not a whole number", size)
 	}
-	return task, n, nil
+	return task, n, strings.TrimSpace(rest), nil
 }
 
 func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
@@ -74,18 +75,30 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		if k.String() == "y" {
 			break
 		}
-		task, n, err := parseTask(d.input.Value())
+		task, n, recipe, err := parseTask(d.input.Value())
 		if err == nil {
 			d.cfg = m.ctx.cfg
 			d.cfg.Task, d.cfg.N = task, n
-			// The model stays if it learns the new task; otherwise the task's default takes over.
-			if m, err := run.ModelNamed(d.cfg.Model); err != nil || !m.Supports(task) {
-				d.cfg.Model = run.DefaultModel(task)
+			if recipe == "" {
+				recipe = d.cfg.Recipe
 			}
+			if recipe == "" { // a run from before recipes were recorded trained the paper's
+				recipe = run.RecipePaper
+			}
+			// The same recipe keeps the live hyperparameters, and the model if it learns the new
+			// task; another recipe (or a new task the model does not learn) starts from the
+			// recipe's values.
+			if md, merr := run.ModelNamed(d.cfg.Model); recipe != d.cfg.Recipe || merr != nil || !md.Supports(task) {
+				if _, ferr := envs.FactsOf(task); ferr == nil {
+					d.cfg, err = run.WithRecipe(d.cfg, recipe)
+				}
+			}
+		}
+		if err == nil {
 			d.cfg.K = min(d.cfg.K, max(n, 2))
-			// The new run keeps the live hyperparameters but runs as long as the authors ran
-			// its task, not as long as the run it replaces.
-			d.cfg.Steps = run.DefaultEpochs(task) * d.cfg.StepsPerEpoch()
+			// The new run runs as long as its recipe runs its task, not as long as the run it
+			// replaces.
+			d.cfg.Steps = run.RecipeEpochs(d.cfg.Recipe, task) * d.cfg.StepsPerEpoch()
 			err = d.cfg.Validate()
 		}
 		if err != nil {
@@ -156,7 +169,7 @@ func (d *taskDialog) view(st styles, w int) []string {
 	}
 	lines := []string{
 		d.input.View(),
-		st.dim.Render("mwm, tsp or sort, and a size, e.g. tsp 20"),
+		st.dim.Render("mwm, tsp or sort, a size, and a recipe (" + strings.Join(run.RecipeNames(), ", ") + "), e.g. tsp 20 best"),
 	}
 	if d.err != "" {
 		lines = append(lines, st.err.Render(d.err))

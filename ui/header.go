@@ -50,6 +50,7 @@ func (h *header) View() string {
 		"ETA " + fmtDur(s.ETA),
 	}, sep)
 	parts := []string{
+		"recipe " + orDash(c.cfg.Recipe),
 		"backend " + orDash(c.info.Backend),
 		fmt.Sprintf("seed %d", c.info.Seed),
 		"run " + orDash(c.info.Dir),

@@ -174,14 +174,14 @@ func TestSampleKeys(t *testing.T) {
 }
 
 func TestParseTask(t *testing.T) {
-	for in, want := range map[string]string{"mwm 20": "mwm/20", "TSP20": "tsp/20", "sort-50": "sort/50", " tsp 7 ": "tsp/7"} {
-		task, n, err := parseTask(in)
-		if err != nil || string(task)+"/"+itoa(n) != want {
-			t.Errorf("parseTask(%q) = %s %d %v", in, task, n, err)
+	for in, want := range map[string]string{"mwm 20": "mwm/20/", "TSP20": "tsp/20/", "sort-50": "sort/50/", " tsp 7 ": "tsp/7/", "mwm 20 best": "mwm/20/best", "sort50 Paper": "sort/50/paper"} {
+		task, n, recipe, err := parseTask(in)
+		if err != nil || string(task)+"/"+itoa(n)+"/"+recipe != want {
+			t.Errorf("parseTask(%q) = %s %d %q %v", in, task, n, recipe, err)
 		}
 	}
-	for _, in := range []string{"mwm", "20x", "mwm 2x"} {
-		if _, _, err := parseTask(in); err == nil {
+	for _, in := range []string{"mwm", "20x", "mwm 2x", "mwm 2x best"} {
+		if _, _, _, err := parseTask(in); err == nil {
 			t.Errorf("parseTask(%q) accepted", in)
 		}
 	}

@@ -53,7 +53,7 @@ func TestTaskSwitch(t *testing.T) {
 	if m.dialog == nil {
 		t.Fatal("t did not open the dialog")
 	}
-	for range 10 {
+	for range 24 {
 		press(m, "backspace")
 	}
 	for _, k := range "foo 3" {

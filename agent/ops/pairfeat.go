@@ -1,0 +1,55 @@
+package ops
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/linalg/pairs"
+)
+
+// PairFeatures adds the per-pair input features of the pairwise networks as one node: for MWM
+// states x (B, 2N, 2) it gives (B, N, N, pairs.MatchingWidth) (pairs.Matching), for sorting
+// states x (B, N, 1) it gives (B, N, N, pairs.SortWidth) (pairs.Sort). x is data: no gradient
+// flows back into it.
+func PairFeatures(x *G.Node) (*G.Node, error) {
+	if x != nil && x.Dtype() == tensor.Float32 {
+		return Apply(&pairFeatures[float32]{}, x)
+	}
+	return Apply(&pairFeatures[float64]{}, x)
+}
+
+// pairFeatures is the Kernel of a PairFeatures node.
+type pairFeatures[T Float] struct{}
+
+func (k *pairFeatures[T]) Name() string { return "PairFeatures" }
+
+func (k *pairFeatures[T]) OutShape(in []tensor.Shape) (tensor.Shape, error) {
+	if len(in) == 1 && in[0].Dims() == 3 {
+		s := in[0]
+		switch {
+		case s[2] == 2 && s[1]%2 == 0:
+			return tensor.Shape{s[0], s[1] / 2, s[1] / 2, pairs.MatchingWidth}, nil
+		case s[2] == 1:
+			return tensor.Shape{s[0], s[1], s[1], pairs.SortWidth}, nil
+		}
+	}
+	return nil, fmt.Errorf("input shape %v, want (B, 2N, 2) for mwm or (B, N, 1) for sort", in)
+}
+
+func (k *pairFeatures[T]) Differentiable(int) bool { return false }
+
+func (k *pairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
+	s := in[0].Shape()
+	if s[2] == 2 {
+		pairs.Matching(Data[T](out), Data[T](in[0]), s[0], s[1]/2)
+	} else {
+		pairs.Sort(Data[T](out), Data[T](in[0]), s[0], s[1])
+	}
+	return nil
+}
+
+func (k *pairFeatures[T]) Backward([]*tensor.Dense, *tensor.Dense, *tensor.Dense, []*tensor.Dense) error {
+	return nil // x is data: Differentiable is false, so there is no gradient to write
+}

@@ -1,0 +1,52 @@
+package ops
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/linalg/pairs"
+)
+
+func TestPairFeatures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for _, c := range []struct {
+		name  string
+		shape []int
+		width int
+		ref   func(dst, x []float64, b, n int)
+	}{
+		{"mwm", []int{2, 6, 2}, pairs.MatchingWidth, pairs.Matching[float64]},
+		{"sort", []int{2, 4, 1}, pairs.SortWidth, pairs.Sort[float64]},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x := randDense(rng, c.shape...)
+			b, n := c.shape[0], c.shape[1]
+			if c.shape[2] == 2 {
+				n /= 2
+			}
+			want := make([]float64, b*n*n*c.width)
+			c.ref(want, x.Float64s(), b, n)
+			checkForward(t, []*tensor.Dense{x}, want, 1e-6, func(p []*G.Node) (*G.Node, error) { return PairFeatures(p[0]) })
+
+			// The pairwise network's first layers: a Dense over the features (a 4-axis input)
+			// differentiates its weights through the data node.
+			w := randDense(rng, c.width, 3)
+			checkOpGrads(t, rng, gradParams(w), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+				xn := G.NewTensor(g, tensor.Float64, 3, G.WithShape(c.shape...), G.WithName("x"), G.WithValue(x))
+				f, err := PairFeatures(xn)
+				if err != nil {
+					return nil, err
+				}
+				return Dense(f, p[0], nil, DenseOptions{Act: LeakyReLU, NoInputGrad: true})
+			})
+		})
+	}
+	g := G.NewGraph()
+	bad := G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 3, 2), G.WithName("odd"))
+	if _, err := PairFeatures(bad); err == nil {
+		t.Error("PairFeatures accepted an odd number of MWM points")
+	}
+}

@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"slices"
+
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+	"spg-tui/linalg/pairs"
+)
+
+// pairwise is SPG+Pairwise, the network of the "best" recipe (mwm and sort): a shared MLP over
+// the features of each (row, column) pair of the action matrix (ops.PairFeatures: for mwm the
+// coordinates of b_i and a_j and their difference; for sort the value of item i and
+// position j),
+//
+//	X_ij = w3 · σ(W2 σ(W1 f_ij + b1) + b2) + b3,  M = Sinkhorn(X / tau),
+//
+// and a critic of the same form, Q(s, A) = sum_ij A_ij G(s)_ij with G(s)_ij the same MLP under
+// its own weights (the bilinear critic of bilinear.go with a pairwise trunk). σ is
+// LeakyReLU(0.01). Both networks are permutation-equivariant: relabelling the rows or the columns
+// of the instance relabels X and G the same way, where the paper's GRU reads the rows in an
+// arbitrary order. The MWM reward <P, C(s)>/N is linear in the action with C_ij a function of
+// the pair (i, j) alone, so G can represent it exactly, and so can X the Hungarian optimum.
+type pairwise struct{ n, h, width int }
+
+func init() {
+	registerArch("spg-pairwise", func(n, h, k int) arch {
+		// k = 2 coordinates per point (mwm), 1 value per item (sort).
+		if k == 2 {
+			return pairwise{n: n, h: h, width: pairs.MatchingWidth}
+		}
+		return pairwise{n: n, h: h, width: pairs.SortWidth}
+	})
+}
+
+func (a pairwise) matching() bool { return a.width == pairs.MatchingWidth }
+
+func (a pairwise) stateShape(b int) []int {
+	if a.matching() {
+		return []int{b, 2 * a.n, 2}
+	}
+	return []int{b, a.n, 1}
+}
+
+func (a pairwise) specs() []paramSpec {
+	return slices.Concat(linearSpecs("p1", a.width, a.h, true), linearSpecs("p2", a.h, a.h, true), linearSpecs("p3", a.h, 1, true))
+}
+
+func (a pairwise) actorSpecs() []paramSpec  { return a.specs() }
+func (a pairwise) criticSpecs() []paramSpec { return a.specs() }
+func (a pairwise) bnLayers() []string       { return nil }
+
+// scores adds the pair MLP over x's pair features: (B, N, N).
+func (a pairwise) scores(x *G.Node, p nodeSet, frozen bool) (*G.Node, error) {
+	f, err := ops.PairFeatures(x)
+	if err != nil {
+		return nil, err
+	}
+	y, err := ops.Dense(f, p.get("p1.W"), p.get("p1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
+	if err != nil {
+		return nil, err
+	}
+	if y, err = ops.Dense(y, p.get("p2.W"), p.get("p2.b"), ops.DenseOptions{Act: ops.LeakyReLU, Frozen: frozen}); err != nil {
+		return nil, err
+	}
+	if y, err = ops.Dense(y, p.get("p3.W"), p.get("p3.b"), ops.DenseOptions{Frozen: frozen}); err != nil {
+		return nil, err
+	}
+	s := y.Shape()
+	return G.Reshape(y, []int{s[0], a.n, a.n})
+}
+
+func (a pairwise) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	y, err := a.scores(x, p, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(y, tau, iters)
+}
+
+func (a pairwise) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	g, err := a.scores(x, c.p, c.frozen)
+	if err != nil {
+		return nil, err
+	}
+	qs := make([]*G.Node, len(acts))
+	for i, act := range acts {
+		prod, err := G.HadamardProd(act, g)
+		if err != nil {
+			return nil, err
+		}
+		if qs[i], err = G.Sum(prod, 1, 2); err != nil {
+			return nil, err
+		}
+	}
+	return qs, nil
+}
+
+// countStep counts one training step of SPG+Pairwise: the pair MLP over B N^2 rows, forward to
+// act, then the critic's update (forward and weight gradients) and the actor's update (actor
+// forward and backward, critic forward).
+func (a pairwise) countStep(c *flopCounter) {
+	rows, w, h := c.b*c.n*c.n, float64(a.width), c.h
+	mlp := func(bwd, dw bool) {
+		c.dense(rows, w, h, true, false, dw)
+		c.dense(rows, h, h, true, bwd, dw)
+		c.dense(rows, h, 1, true, bwd, dw)
+	}
+	mlp(false, false) // acting
+	mlp(true, true)   // critic update
+	mlp(true, true)   // actor update: the actor
+	mlp(false, false) // and the frozen critic's G
+}

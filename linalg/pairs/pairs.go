@@ -1,0 +1,62 @@
+// Package pairs builds the per-pair input features of the pairwise (permutation-equivariant)
+// SPG networks: one feature vector for each (row, column) cell of an action matrix, computed
+// from the instance's coordinates or values only, and only by linear maps of them: no feature
+// hands the network a quantity the reward is made of (a pair's distance for MWM, an item's
+// distance from its sorted place), which it must learn to compute itself.
+//
+// The features are inputs to the networks, not parameters, so they have no backward pass.
+package pairs
+
+// Float is the element type of the kernels.
+type Float interface{ ~float32 | ~float64 }
+
+// MatchingWidth is the number of features of one (i, j) pair of an MWM instance.
+const MatchingWidth = 6
+
+// Matching writes, for each of b MWM states x (each 2n x 2: the n points of A, then the n
+// points of B) and each pair (i, j), the features of b_i and a_j into dst (b x n x n x
+// MatchingWidth, row i for the point b_i of B, column j for the point a_j of A, as the actions'
+// rows and columns):
+//
+//	b_i.x, b_i.y, a_j.x, a_j.y, b_i.x - a_j.x, b_i.y - a_j.y.
+func Matching[T Float](dst, x []T, b, n int) {
+	const w = MatchingWidth
+	for s := range b {
+		st := x[s*4*n:][:4*n]
+		a, bb := st[:2*n], st[2*n:]
+		out := dst[s*n*n*w:][:n*n*w]
+		for i := range n {
+			bx, by := bb[2*i], bb[2*i+1]
+			for j := range n {
+				ax, ay := a[2*j], a[2*j+1]
+				dx, dy := bx-ax, by-ay
+				f := out[(i*n+j)*w:][:w]
+				f[0], f[1], f[2], f[3], f[4], f[5] = bx, by, ax, ay, dx, dy
+			}
+		}
+	}
+}
+
+// SortWidth is the number of features of one (i, j) pair of a sorting instance.
+const SortWidth = 2
+
+// Sort writes, for each of b sorting states x (n values each) and each pair (item i, position
+// j), the features of value v_i at position j into dst (b x n x n x SortWidth), with the value
+// and the position both scaled by 1/n so that they share one range whatever n is:
+//
+//	v_i/n, j/n.
+func Sort[T Float](dst, x []T, b, n int) {
+	const w = SortWidth
+	scale := 1 / T(n)
+	for s := range b {
+		v := x[s*n:][:n]
+		out := dst[s*n*n*w:][:n*n*w]
+		for i := range n {
+			vi := v[i] * scale
+			for j := range n {
+				f := out[(i*n+j)*w:][:w]
+				f[0], f[1] = vi, T(j)*scale
+			}
+		}
+	}
+}
