@@ -50,6 +50,11 @@ func (a bilinearMatching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.
 	if err != nil {
 		return nil, err
 	}
+	return bilinearQ(g, acts)
+}
+
+// bilinearQ is Q(s, A) = sum_ij A_ij G(s)_ij for each action A of acts, G given as g (B, N, N).
+func bilinearQ(g *G.Node, acts []*G.Node) ([]*G.Node, error) {
 	qs := make([]*G.Node, len(acts))
 	for i, act := range acts {
 		prod, err := G.HadamardProd(act, g)

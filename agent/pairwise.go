@@ -84,17 +84,7 @@ func (a pairwise) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, er
 	if err != nil {
 		return nil, err
 	}
-	qs := make([]*G.Node, len(acts))
-	for i, act := range acts {
-		prod, err := G.HadamardProd(act, g)
-		if err != nil {
-			return nil, err
-		}
-		if qs[i], err = G.Sum(prod, 1, 2); err != nil {
-			return nil, err
-		}
-	}
-	return qs, nil
+	return bilinearQ(g, acts)
 }
 
 // countStep counts one training step of SPG+Pairwise: the pair MLP over B N^2 rows, forward to
