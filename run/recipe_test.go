@@ -64,6 +64,25 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
+	// best sharpens sorting's Sinkhorn and halves its rates more slowly; mwm keeps the paper's
+	// tau; --tau still wins.
+	for _, tc := range []struct {
+		args       []string
+		tau        float64
+		decayEvery int
+	}{
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.002, 2000},
+		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.0005, 2000},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best"}, 0.02, 2000},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 2000},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 500},
+	} {
+		c, err := parseTrainFlags(tc.args...)
+		if err != nil || c.Tau != tc.tau || c.LRDecayEvery != tc.decayEvery {
+			t.Errorf("%v: tau %g, lr-decay-every %d, %v; want %g, %d", tc.args, c.Tau, c.LRDecayEvery, err, tc.tau, tc.decayEvery)
+		}
+	}
+
 	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
 		t.Errorf("--model %s alone: critic %q, %v; want the model's bilinear critic", ModelPairwise, c.Critic, err)
 	}
