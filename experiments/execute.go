@@ -141,8 +141,12 @@ func (pr *Prepared) Finish(r *Runner) error {
 	var failed []string
 	for _, v := range s.Variants {
 		for _, r := range v.Runs {
-			if r.Phase != Finished {
+			switch {
+			case r.Phase == Finished:
+			case r.Err != nil:
 				failed = append(failed, fmt.Sprintf("%s (%s: %v)", filepath.Base(r.Dir), r.Phase, r.Err))
+			default:
+				failed = append(failed, fmt.Sprintf("%s (%s)", filepath.Base(r.Dir), r.Phase))
 			}
 		}
 	}
