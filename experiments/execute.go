@@ -186,13 +186,12 @@ func (pr *Prepared) follow(r *Runner, mc Machine) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	start := time.Now()
-	first := progressOf(r.Snapshot())
 	stop := mc.Stop
 	for {
 		select {
 		case <-r.Done():
 			if mc.Progress != nil {
-				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, first, progressOf(r.Snapshot()), time.Since(start)))
+				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, progressOf(r.Snapshot()), time.Since(start)))
 			}
 			return
 		case <-stop:
@@ -203,16 +202,17 @@ func (pr *Prepared) follow(r *Runner, mc Machine) {
 			}
 		case <-tick.C:
 			if mc.Progress != nil {
-				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, first, progressOf(r.Snapshot()), time.Since(start)))
+				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, progressOf(r.Snapshot()), time.Since(start)))
 			}
 		}
 	}
 }
 
-// progress counts a batch's runs and steps.
+// progress counts a batch's runs and steps; fresh counts the steps trained by this process,
+// which the rate is measured on (runs finished or checkpointed earlier would inflate it).
 type progress struct {
-	done, failed, runs int
-	steps, total       int
+	done, failed, runs  int
+	steps, fresh, total int
 }
 
 func progressOf(s Snapshot) progress {
@@ -221,6 +221,7 @@ func progressOf(s Snapshot) progress {
 		for _, r := range v.Runs {
 			p.runs++
 			p.steps += min(r.Step, r.Total)
+			p.fresh += max(0, min(r.Step, r.Total)-r.Start)
 			p.total += r.Total
 			switch r.Phase {
 			case Finished:
@@ -234,13 +235,13 @@ func progressOf(s Snapshot) progress {
 }
 
 // progressLine is "experiment sort: 3/12 runs done, steps 2,340/9,372, 41.2 steps/s, ETA 2m50s".
-func progressLine(name string, first, now progress, elapsed time.Duration) string {
+func progressLine(name string, now progress, elapsed time.Duration) string {
 	s := fmt.Sprintf("experiment %s: %d/%d runs done", name, now.done, now.runs)
 	if now.failed > 0 {
 		s += fmt.Sprintf(" (%d failed)", now.failed)
 	}
 	s += fmt.Sprintf(", steps %d/%d", now.steps, now.total)
-	rate := float64(now.steps-first.steps) / elapsed.Seconds()
+	rate := float64(now.fresh) / elapsed.Seconds()
 	if rate > 0 && now.steps < now.total {
 		eta := time.Duration(float64(now.total-now.steps) / rate * float64(time.Second))
 		s += fmt.Sprintf(", %.1f steps/s, ETA %s", rate, eta.Round(time.Second))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
@@ -252,5 +253,25 @@ func TestMergeRefusesOtherVersion(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused merge wrote its directory")
+	}
+}
+
+// TestProgressRateCountsStepsTrainedHere measures the rate on the steps this process trained:
+// a run finished in an earlier session and a resumed run's checkpointed steps count as done but
+// not as trained, or a continued experiment would promise an ETA of seconds.
+func TestProgressRateCountsStepsTrainedHere(t *testing.T) {
+	s := Snapshot{Variants: []VariantResult{{Runs: []RunResult{
+		{Phase: Finished, Step: 1000, Start: 1000, Total: 1000},
+		{Phase: Running, Step: 600, Start: 500, Total: 1000},
+		{Phase: Pending, Total: 1000},
+	}}}}
+	p := progressOf(s)
+	if p.steps != 1600 || p.fresh != 100 || p.total != 3000 || p.done != 1 {
+		t.Fatalf("progress %+v: want steps 1600, fresh 100, total 3000, done 1", p)
+	}
+	got := progressLine("mwm", p, 10*time.Second)
+	want := "experiment mwm: 1/3 runs done, steps 1600/3000, 10.0 steps/s, ETA 2m20s"
+	if got != want {
+		t.Errorf("progress line\ngot  %q\nwant %q", got, want)
 	}
 }

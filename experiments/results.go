@@ -25,6 +25,9 @@ type RunResult struct {
 	Dir   string
 	Phase Phase
 	Step  int // steps completed
+	// Start is the step this process took the run up at (its checkpoint's when resumed, Total
+	// when trained in an earlier session): Step - Start were trained here.
+	Start int
 	Total int
 	Evals []EvalPoint
 	// Best is the run's best validation metric (the largest, or the smallest for a metric that
@@ -70,7 +73,7 @@ func (r *Runner) Snapshot() Snapshot {
 	}
 	for i, run := range r.runs {
 		st := r.state[i]
-		res := RunResult{Seed: run.Seed, Dir: run.Dir, Phase: st.phase, Step: st.step,
+		res := RunResult{Seed: run.Seed, Dir: run.Dir, Phase: st.phase, Step: st.step, Start: st.start,
 			Total: run.Config.Steps, Evals: slices.Clone(st.evals), Err: st.err}
 		if st.engine != nil {
 			res.Step = max(res.Step, st.engine.Status().Step)

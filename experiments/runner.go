@@ -44,7 +44,10 @@ type runState struct {
 	engine run.Engine
 	evals  []EvalPoint
 	step   int
-	err    error
+	// start is the step this process took the run up at: its checkpoint's when resumed, its
+	// budget when trained in an earlier session, so that step - start is what trained here.
+	start int
+	err   error
 }
 
 // Batch is a set of runs grouped into named variants: an ablation's plan expanded, or the runs
@@ -191,6 +194,8 @@ func (r *Runner) work(i int) {
 		return
 	}
 	r.state[i].phase, r.state[i].engine = Running, eng
+	r.state[i].start = eng.Status().Step
+	r.state[i].step = max(r.state[i].step, r.state[i].start)
 	if r.stopping {
 		eng.Stop()
 	}
@@ -209,7 +214,7 @@ func (r *Runner) trained(i int) {
 	evals := readEvals(filepath.Join(r.runs[i].Dir, run.MetricsFile))
 	r.mu.Lock()
 	s := &r.state[i]
-	s.evals, s.step, s.phase = evals, r.runs[i].Config.Steps, Finished
+	s.evals, s.step, s.start, s.phase = evals, r.runs[i].Config.Steps, r.runs[i].Config.Steps, Finished
 	r.version++
 	r.mu.Unlock()
 	r.after(i)
