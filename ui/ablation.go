@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/guptarohit/asciigraph"
@@ -371,8 +372,14 @@ func (v *ablationView) table(s experiments.Snapshot) []string {
 	}
 	col := "best val " + metricLabel(s.MetricName) + " (" + best + ")"
 	cw := max(len(col), 26)
+	// The name column fits the longest name: an experiment's labels ("PN-AC+Matching · MWM-15")
+	// are longer than the console's ablation variants.
+	nw := 20
+	for _, vr := range s.Variants {
+		nw = max(nw, utf8.RuneCountInString(vr.Name))
+	}
 	row := func(name, score, seeds, progress string) string {
-		return fmt.Sprintf("%-20s %-*s  %-6s %s", name, cw, score, seeds, progress)
+		return fmt.Sprintf("%-*s %-*s  %-6s %s", nw, name, cw, score, seeds, progress)
 	}
 	lines := []string{st.bold.Render(row("configuration", col, "seeds", "progress"))}
 	for _, vr := range s.Variants {

@@ -95,3 +95,22 @@ func TestAblationStopAndLock(t *testing.T) {
 		}
 	}
 }
+
+// TestAblationTableAlignsLongNames keeps the score column straight under an experiment's long
+// arm labels, which overflowed the console's 20-rune name column.
+func TestAblationTableAlignsLongNames(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 6, 120, 36)
+	band := experiments.Band{Mean: 0.95, Lo: 0.94, Hi: 0.96, N: 3}
+	s := experiments.Snapshot{Maximize: true, MetricName: "optimality_ratio", Variants: []experiments.VariantResult{
+		{Name: "PN-AC+Matching · MWM-15", Best: band},
+		{Name: "SPG+Random · MWM-15", Best: band},
+	}}
+	lines := m.ablation.table(s)
+	var cols []int
+	for _, l := range lines[1:3] {
+		cols = append(cols, len([]rune(l))-len([]rune(l[strings.Index(l, "0.9500"):])))
+	}
+	if cols[0] != cols[1] {
+		t.Errorf("the score column starts at rune %d and %d:\n%s", cols[0], cols[1], strings.Join(lines, "\n"))
+	}
+}
