@@ -117,15 +117,7 @@ func TestCriticFreeLearning(t *testing.T) {
 			}
 			cfg.TrainSize, cfg.ValSize, cfg.TestSize = 128*cfg.Steps, 500, 10
 			cfg.EvalEvery, cfg.LogEvery = 100, 50
-			dir := t.TempDir()
-			e, err := StartRun(cfg, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			waitDone(t, e)
-			if err := e.Err(); err != nil {
-				t.Fatal(err)
-			}
+			dir := trainToEnd(t, cfg)
 			untrained, final := 0.0, 0.0
 			for _, r := range readMetrics(t, dir) {
 				if r.Eval == nil || r.Eval.Split != "val" {

@@ -26,15 +26,7 @@ func TestBestRecipeBeatsPaper(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Hidden = 16
-		dir := t.TempDir()
-		e, err := StartRun(cfg, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitDone(t, e)
-		if err := e.Err(); err != nil {
-			t.Fatal(err)
-		}
+		dir := trainToEnd(t, cfg)
 		for _, r := range readMetrics(t, dir) {
 			if r.Event != nil && r.Event.Event == run.EventStart {
 				greedy = r.Event.References["greedy"]

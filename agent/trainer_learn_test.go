@@ -22,15 +22,7 @@ func TestLearningBeatsRandom(t *testing.T) {
 	cfg.ActorLR, cfg.CriticLR = 1e-3, 1e-3
 	cfg.TrainSize, cfg.ValSize, cfg.TestSize, cfg.Buffer = 6400, 200, 200, 20000
 	cfg.EvalEvery, cfg.LogEvery, cfg.EpsDecay = 50, 50, 1
-	dir := t.TempDir()
-	e, err := StartRun(cfg, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitDone(t, e)
-	if err := e.Err(); err != nil {
-		t.Fatal(err)
-	}
+	dir := trainToEnd(t, cfg)
 	var random, test float64
 	for _, r := range readMetrics(t, dir) {
 		if r.Event != nil && r.Event.Event == run.EventStart {

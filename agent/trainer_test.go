@@ -54,6 +54,22 @@ func waitDone(t *testing.T, e run.Engine) {
 	}
 }
 
+// trainToEnd trains a fresh run of cfg in a temporary directory to its last step and returns
+// the directory; a run that cannot start or ends in an error fails the test.
+func trainToEnd(t *testing.T, cfg run.Config) string {
+	t.Helper()
+	dir := t.TempDir()
+	e, err := StartRun(cfg, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, e)
+	if err := e.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // drain returns the records buffered in the stream.
 func drain(e run.Engine) []run.Record {
 	var out []run.Record
