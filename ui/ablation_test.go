@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"spg-tui/envs"
 	"spg-tui/experiments"
@@ -108,7 +109,7 @@ func TestAblationTableAlignsLongNames(t *testing.T) {
 	lines := m.ablation.table(s)
 	var cols []int
 	for _, l := range lines[1:3] {
-		cols = append(cols, len([]rune(l))-len([]rune(l[strings.Index(l, "0.9500"):])))
+		cols = append(cols, utf8.RuneCountInString(l[:strings.Index(l, "0.9500")]))
 	}
 	if cols[0] != cols[1] {
 		t.Errorf("the score column starts at rune %d and %d:\n%s", cols[0], cols[1], strings.Join(lines, "\n"))
