@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"spg-tui/agent/ops/gradcheck"
 	"spg-tui/envs"
@@ -28,52 +27,7 @@ func TestBilinearCriticGradients(t *testing.T) {
 	ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
 	tb := newToyBatch(a, envs.TaskMWM, checkB, checkN, rng)
 	for _, w := range []float64{0, 1} {
-		// The penalty's target Q(s,P) is a constant (stop-gradient); with w = 1 the check is of
-		// the surrogate whose target is that constant.
-		var qHard G.Value
-		graph, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-			x, p, m, r := tb.nodes(g)
-			wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(w))
-			l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
-			if err != nil {
-				return nil, err
-			}
-			G.Read(l.qHard, &qHard)
-			return l.loss, nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, got, err := graph.Gradients()
-		graph.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
-		surrogate, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-			x, p, m, r := tb.nodes(g)
-			qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
-			if err != nil {
-				return nil, err
-			}
-			hard := G.Must(mse(qs[0], r))
-			pen := G.Must(mse(qs[1], constant(g, c, "c")))
-			return G.Add(hard, G.Must(G.Mul(G.NewConstant(w, G.WithName("w")), pen)))
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := surrogate.Check(gradcheck.Options{MaxElems: 12, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkResults(t, res, 1e-5)
-		_, want, err := surrogate.Gradients()
-		surrogate.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareGrads(t, cp, got, want)
+		checkCriticLoss(t, a, cp, tb, w)
 	}
 	res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
 		critic := make(nodeSet)

@@ -124,54 +124,64 @@ func TestCriticLossGradients(t *testing.T) {
 			a := paperArch(t, task, checkN, checkH)
 			cp := randParams(a.criticSpecs(), rng)
 			tb := newToyBatch(a, task, checkB, checkN, rng)
-			var qHard G.Value
-			graph, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-				x, p, m, r := tb.nodes(g)
-				wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(w))
-				l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
-				if err != nil {
-					return nil, err
-				}
-				G.Read(l.qHard, &qHard)
-				return l.loss, nil
-			})
-			if err != nil {
-				t.Fatalf("%s, penalty weight %v: %v", task, w, err)
-			}
-			_, got, err := graph.Gradients()
-			graph.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
-
-			surrogate, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-				x, p, m, r := tb.nodes(g)
-				qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
-				if err != nil {
-					return nil, err
-				}
-				hard := G.Must(mse(qs[0], r))
-				pen := G.Must(mse(qs[1], constant(g, c, "c")))
-				return G.Add(hard, G.Must(G.Mul(G.NewConstant(w, G.WithName("w")), pen)))
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := surrogate.Check(gradcheck.Options{MaxElems: 12, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s, penalty weight %v: %d tensors checked", task, w, len(res))
-			checkResults(t, res, 1e-5)
-			_, want, err := surrogate.Gradients()
-			surrogate.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			compareGrads(t, cp, got, want)
+			n := checkCriticLoss(t, a, cp, tb, w)
+			t.Logf("%s, penalty weight %v: %d tensors checked", task, w, n)
 		}
 	}
+}
+
+// checkCriticLoss checks the gradient of arch a's critic loss at penalty weight w on the toy
+// batch tb against central differences of the stop-gradient surrogate MSE(r, Q(s,P)) +
+// w MSE(c, Q(s,M)), c the constant Q(s,P) had, and that the learner's graph gives the
+// surrogate's gradient. It returns the number of tensors checked.
+func checkCriticLoss(t *testing.T, a arch, cp *params, tb toyBatch, w float64) int {
+	t.Helper()
+	var qHard G.Value
+	graph, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+		x, p, m, r := tb.nodes(g)
+		wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(w))
+		l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
+		if err != nil {
+			return nil, err
+		}
+		G.Read(l.qHard, &qHard)
+		return l.loss, nil
+	})
+	if err != nil {
+		t.Fatalf("penalty weight %v: %v", w, err)
+	}
+	_, got, err := graph.Gradients()
+	graph.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
+
+	surrogate, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+		x, p, m, r := tb.nodes(g)
+		qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
+		if err != nil {
+			return nil, err
+		}
+		hard := G.Must(mse(qs[0], r))
+		pen := G.Must(mse(qs[1], constant(g, c, "c")))
+		return G.Add(hard, G.Must(G.Mul(G.NewConstant(w, G.WithName("w")), pen)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := surrogate.Check(gradcheck.Options{MaxElems: 12, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResults(t, res, 1e-5)
+	_, want, err := surrogate.Gradients()
+	surrogate.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareGrads(t, cp, got, want)
+	return len(res)
 }
 
 // compareGrads fails t unless got and want agree to rounding.
