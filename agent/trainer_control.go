@@ -150,8 +150,10 @@ func (t *trainer) boundary() (stop bool, err error) {
 		}
 		if t.Status().State != run.StatePaused {
 			t.clock.stop()
-			t.setState(run.StatePaused)
+			// The pause is on disk before Status reports it, so a reader that sees "paused"
+			// sees the run's files at rest.
 			t.event(&run.Event{Event: run.EventPause})
+			t.setState(run.StatePaused)
 		}
 		<-t.wake
 	}
