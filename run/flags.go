@@ -82,8 +82,13 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		case !set["steps"] && cfg.Steps == 0:
 			cfg.Steps = defaultEpochs * cfg.StepsPerEpoch()
 		}
-		cfg.CriticPenalty = !*noPenalty
-		cfg.Exploration = !*noExplore
+		// Unset, the switches keep what the recipe chose.
+		if set["no-critic-penalty"] {
+			cfg.CriticPenalty = !*noPenalty
+		}
+		if set["no-exploration"] {
+			cfg.Exploration = !*noExplore
+		}
 		if cfg.Steps < 1 {
 			return fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
 		}

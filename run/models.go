@@ -35,6 +35,10 @@ var Models = []Model{
 	// critic of the same form (agent/pairwise.go).
 	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
+	// The "best" recipe's network for sort and tsp: item and place embeddings scored by their
+	// dot product, with a pair-MLP critic (agent/factored.go).
+	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, CriticFree: true, Defaults: pnACDefaults},
 	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
 	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
@@ -68,6 +72,9 @@ func CriticFree(c Config) bool {
 
 // ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
 const ModelPairwise = "spg-pairwise"
+
+// ModelFactored is the "best" recipe's network for sort and tsp, item-place cross-attention.
+const ModelFactored = "spg-factored"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

@@ -47,15 +47,16 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("authors on sort: reward %q, %v (the plain sum is MWM's)", sorted.Reward, err)
 	}
 
-	// best picks the pairwise network where it has one, the paper's elsewhere; flags still win.
+	// best picks its network per task; flags still win.
 	for _, tc := range []struct {
 		args  []string
 		model string
 		lr    float64
 	}{
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelPairwise, 3e-4},
-		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, "spg-sequential", 1e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelFactored, 3e-4},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelPairwise}, ModelPairwise, 1e-4},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
 		c, err := parseTrainFlags(tc.args...)
@@ -64,22 +65,21 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best sharpens sorting's Sinkhorn and halves its rates more slowly; mwm keeps the paper's
-	// tau; --tau still wins.
+	// best explores more on sort and drops the critic penalty on tsp; flags still win.
 	for _, tc := range []struct {
-		args       []string
-		tau        float64
-		decayEvery int
+		args    []string
+		eps     float64
+		penalty bool
 	}{
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.002, 2000},
-		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.0005, 2000},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best"}, 0.02, 2000},
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 2000},
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 500},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.3, true},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--eps-start", "0.5"}, 0.5, true},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.01, false},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false"}, 0.01, true},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.01, true},
 	} {
 		c, err := parseTrainFlags(tc.args...)
-		if err != nil || c.Tau != tc.tau || c.LRDecayEvery != tc.decayEvery {
-			t.Errorf("%v: tau %g, lr-decay-every %d, %v; want %g, %d", tc.args, c.Tau, c.LRDecayEvery, err, tc.tau, tc.decayEvery)
+		if err != nil || c.EpsStart != tc.eps || c.CriticPenalty != tc.penalty || c.Tau != 0.05 || c.LRDecayEvery != 500 {
+			t.Errorf("%v: epsilon %g, critic penalty %v, tau %g, lr-decay-every %d, %v; want %g, %v, 0.05, 500", tc.args, c.EpsStart, c.CriticPenalty, c.Tau, c.LRDecayEvery, err, tc.eps, tc.penalty)
 		}
 	}
 

@@ -1,0 +1,190 @@
+package agent
+
+import (
+	"math"
+	"slices"
+
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+	"spg-tui/linalg/pairs"
+)
+
+// factored is SPG+Factored, the "best" recipe's network for sort and tsp: an actor whose scores
+// are the dot products of an item embedding and a place embedding,
+//
+//	X_ij = <F(item i), P(place j)>,  M = Sinkhorn(X / tau),
+//
+// F and P each a three-layer MLP (LeakyReLU(0.01), hidden width h, output width h). For sort
+// item i is its value v_i / N and place j is j / N; for tsp item i is city i's coordinates
+// less the instance's centroid and place j is the point (cos 2 pi j/N, sin 2 pi j/N) of a
+// circle, so that neighbouring places of the tour are neighbours of the embedding. It is
+// cross-attention between the items and the places, as in pointer networks, reads only the
+// values or coordinates, as the paper's actor does, and is permutation-equivariant in the items.
+//
+// Where a pair MLP must resolve an item's N places to a fraction 1/N of its input range, a
+// rank-one slice of these scores already sorts exactly: for X_ij = f(v_i) g(j) with f and g
+// increasing, the Hungarian maximum puts the items in the order of f (the rearrangement
+// inequality), whatever the scale. For tsp the same holds of an angle: F(c) = c - centroid
+// scores the cities' order around the centroid, a tour of 4.35 at N = 20.
+//
+// The critic is SPG+Pairwise's pair MLP G(s): for sort Q = sum_ij A_ij G_ij (bilinear.go), for
+// tsp Q = sum_ik G_ik (A S A^T)_ik over pairs of cities (tourQ).
+type factored struct {
+	n, h int
+	tsp  bool
+	q    pairwise // the critic's pair MLP
+}
+
+func init() {
+	registerArch("spg-factored", func(n, h, k int) arch {
+		// k = 2 coordinates per city (tsp), 1 value per item (sort).
+		if k == 2 {
+			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth}}
+		}
+		return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth}}
+	})
+}
+
+// width is the number of input features of an item and of a place.
+func (a factored) width() int {
+	if a.tsp {
+		return 2
+	}
+	return 1
+}
+
+func (a factored) stateShape(b int) []int { return []int{b, a.n, a.width()} }
+
+func (a factored) actorSpecs() []paramSpec {
+	w := a.width()
+	mlp := func(name string) []paramSpec {
+		return slices.Concat(linearSpecs(name+"1", w, a.h, true), linearSpecs(name+"2", a.h, a.h, true), linearSpecs(name+"3", a.h, a.h, true))
+	}
+	return slices.Concat(mlp("item"), mlp("place"))
+}
+
+func (a factored) criticSpecs() []paramSpec { return a.q.specs() }
+func (a factored) bnLayers() []string       { return nil }
+
+// embed adds the MLP name over the rows of x (..., width).
+func (a factored) embed(x *G.Node, p nodeSet, name string) (*G.Node, error) {
+	y, err := ops.Dense(x, p.get(name+"1.W"), p.get(name+"1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
+	if err != nil {
+		return nil, err
+	}
+	if y, err = ops.Dense(y, p.get(name+"2.W"), p.get(name+"2.b"), ops.DenseOptions{Act: ops.LeakyReLU}); err != nil {
+		return nil, err
+	}
+	return ops.Dense(y, p.get(name+"3.W"), p.get(name+"3.b"), ops.DenseOptions{})
+}
+
+// places returns the inputs of the N places, (N, width) row-major.
+func (a factored) places() []float64 {
+	if !a.tsp {
+		v := make([]float64, a.n)
+		for j := range v {
+			v[j] = float64(j) / float64(a.n)
+		}
+		return v
+	}
+	v := make([]float64, 2*a.n)
+	for j := range a.n {
+		v[2*j], v[2*j+1] = math.Cos(2*math.Pi*float64(j)/float64(a.n)), math.Sin(2*math.Pi*float64(j)/float64(a.n))
+	}
+	return v
+}
+
+// inputs adds the items of the states x (B, N, width) and the places (N, width).
+func (a factored) inputs(x *G.Node) (items, places *G.Node, err error) {
+	g, dt := x.Graph(), x.Dtype()
+	places = G.NewMatrix(g, dt, G.WithShape(a.n, a.width()), G.WithName("factored.places"), G.WithValue(constTensor(dt, []int{a.n, a.width()}, a.places())))
+	if a.tsp {
+		items, err = ops.Centre(x)
+		return items, places, err
+	}
+	scale := G.NewScalar(g, dt, G.WithName("factored.scale"), G.WithValue(constScalar(dt, 1/float64(a.n))))
+	items, err = G.Mul(x, scale)
+	return items, places, err
+}
+
+func (a factored) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	items, places, err := a.inputs(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := a.embed(items, p, "item") // (B, N, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	pl, err := a.embed(places, p, "place") // (N, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := x.Shape()[0]
+	if f, err = G.Reshape(f, []int{b * a.n, a.h}); err != nil {
+		return nil, nil, err
+	}
+	pt, err := G.Transpose(pl)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := G.Mul(f, pt) // (B N, N)
+	if err != nil {
+		return nil, nil, err
+	}
+	if y, err = G.Reshape(y, []int{b, a.n, a.n}); err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(y, tau, iters)
+}
+
+func (a factored) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	if !a.tsp {
+		return a.q.critic(c, x, acts)
+	}
+	xx, err := G.Concat(1, x, x) // the pair features of (city i, city k), as MWM's of (b_i, a_k)
+	if err != nil {
+		return nil, err
+	}
+	g, err := a.q.scores(xx, c.p, c.frozen)
+	if err != nil {
+		return nil, err
+	}
+	return tourQ(g, acts, a.n)
+}
+
+// countStep counts one training step of SPG+Factored: the two embeddings and the score product
+// to act, the critic's update, and the actor's update (the actor forward and backward, the
+// frozen critic's G, and for tsp the tour adjacency's products).
+func (a factored) countStep(c *flopCounter) {
+	b, n, h, w := c.b, c.n, c.h, float64(a.width())
+	actor := func(bwd bool) {
+		for _, rows := range []float64{b * n, n} {
+			c.dense(rows, w, h, true, false, bwd)
+			c.dense(rows, h, h, true, bwd, bwd)
+			c.dense(rows, h, h, true, bwd, bwd)
+		}
+		c.dense(b*n, h, n, true, bwd, bwd) // the scores, and both factors' gradients
+	}
+	rows, pw := b*n*n, float64(a.q.width)
+	critic := func(bwd, dw bool) {
+		c.dense(rows, pw, h, true, false, dw)
+		c.dense(rows, h, h, true, bwd, dw)
+		c.dense(rows, h, 1, true, bwd, dw)
+	}
+	// tour counts the adjacency A S A^T of acts actions: two GEMMs forward, and four backward
+	// where the action takes a gradient.
+	tour := func(acts float64, bwd bool) {
+		if a.tsp {
+			c.dense(acts*b*n, n, n, true, bwd, bwd)
+			c.dense(acts*b*n, n, n, true, bwd, bwd)
+		}
+	}
+	actor(false)
+	critic(true, true)
+	tour(2, false)
+	actor(true)
+	critic(false, false)
+	tour(1, true)
+}
