@@ -58,7 +58,7 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name:   RecipeBest,
-		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort, tsp: spg-factored), hidden 32, actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant (sort: 0.3), tsp without the critic penalty, 5 epochs",
+		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort, tsp: spg-factored), hidden 32, actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant (sort: 0.3), sort and tsp a replay buffer of the last 200 steps, tsp without the critic penalty at actor 1e-5 halved every 1,000 steps, 5 epochs",
 		epochs: 5,
 		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelFactored, envs.TaskTSP: ModelFactored},
 		apply: func(c *Config) {
@@ -75,14 +75,22 @@ var recipes = []recipe{
 				// The critic needs to see other orders than the policy's to tell it which way
 				// the items go: at 0.01 one seed in three sat at Kendall tau 0 (README).
 				c.EpsStart, c.EpsEnd = 0.3, 0.3
+				c.Buffer = bestRecentBuffer
 			case envs.TaskTSP:
 				// The tour critic fits the rewards to MSE 0.004 alone and to 0.7 (the rewards'
-				// variance) under the penalty, which ties it to the soft M (README).
+				// variance) under the penalty, which ties it to the soft M; without it the
+				// actor needs a slower rate and a critic fitted to recent tours, or it drifts
+				// after its peak (README).
 				c.CriticPenalty = false
+				c.ActorLR, c.LRDecayEvery, c.Buffer = 1e-5, 1000, bestRecentBuffer
 			}
 		},
 	},
 }
+
+// bestRecentBuffer is the best recipe's replay buffer on sort and tsp, in transitions: the last
+// 200 steps of batch 128, so that the critic fits the policy's recent actions.
+const bestRecentBuffer = 25600
 
 // RecipeNames lists the recipes' names, the default first.
 func RecipeNames() []string {
@@ -151,8 +159,9 @@ func RecipeEpochs(name string, task envs.Task) int {
 
 // WithRecipe returns c with the recipe called name in place of its own: the recipe's values
 // and model over the paper's defaults for c's task and size, keeping the sizes of the run rather
-// than of the learner (the seed, the run length, the batch, the datasets, the replay buffer, the
-// evaluation and log intervals). The console's task switch uses it.
+// than of the learner (the seed, the run length, the batch, the datasets, the replay buffer
+// unless the recipe sets one, the evaluation and log intervals). The console's task switch uses
+// it.
 func WithRecipe(c Config, name string) (Config, error) {
 	r := recipeByName(name)
 	if r == nil {

@@ -55,7 +55,7 @@ func TestRecipes(t *testing.T) {
 	}{
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelFactored, 3e-4},
-		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-4},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-5},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelPairwise}, ModelPairwise, 1e-4},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
@@ -65,21 +65,23 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best explores more on sort and drops the critic penalty on tsp; flags still win.
+	// best explores more on sort, keeps recent transitions on sort and tsp, and drops the critic
+	// penalty on tsp; flags still win.
 	for _, tc := range []struct {
 		args    []string
 		eps     float64
 		penalty bool
+		buffer  int
 	}{
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.3, true},
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--eps-start", "0.5"}, 0.5, true},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.01, false},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false"}, 0.01, true},
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.01, true},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.3, true, 25600},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--eps-start", "0.5", "--buffer", "1000"}, 0.5, true, 1000},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.01, false, 25600},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false"}, 0.01, true, 25600},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.01, true, 1000000},
 	} {
 		c, err := parseTrainFlags(tc.args...)
-		if err != nil || c.EpsStart != tc.eps || c.CriticPenalty != tc.penalty || c.Tau != 0.05 || c.LRDecayEvery != 500 {
-			t.Errorf("%v: epsilon %g, critic penalty %v, tau %g, lr-decay-every %d, %v; want %g, %v, 0.05, 500", tc.args, c.EpsStart, c.CriticPenalty, c.Tau, c.LRDecayEvery, err, tc.eps, tc.penalty)
+		if err != nil || c.EpsStart != tc.eps || c.CriticPenalty != tc.penalty || c.Buffer != tc.buffer || c.Tau != 0.05 {
+			t.Errorf("%v: epsilon %g, critic penalty %v, buffer %d, tau %g, %v; want %g, %v, %d, 0.05", tc.args, c.EpsStart, c.CriticPenalty, c.Buffer, c.Tau, err, tc.eps, tc.penalty, tc.buffer)
 		}
 	}
 
