@@ -18,6 +18,8 @@ type Hyper struct {
 	ActorLR       float64
 	CriticLR      float64
 	CriticPenalty bool
+	// CriticOnly skips the actor's update (the extra critic updates of a step).
+	CriticOnly bool
 }
 
 // StepStats are the numbers one training step reports, in the schema of the training summary

@@ -200,6 +200,9 @@ func (l *spgLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
 	if err := l.criticStep(h.CriticLR, &st); err != nil {
 		return st, err
 	}
+	if h.CriticOnly {
+		return st, nil
+	}
 	return st, l.actorStep(h.ActorLR, &st)
 }
 

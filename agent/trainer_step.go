@@ -174,23 +174,34 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))
 	}
-	l.replay.Sample(l.rng, l.slots)
-	bt := &l.batch
-	sl := l.stateLen
-	for i, s := range l.slots {
-		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
-		Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
-		bt.Reward[i] = r
-	}
-	st, err := l.learner.Update(bt, h)
-	if err != nil {
-		return stepResult{}, fmt.Errorf("step %d: update: %w", t+1, err)
+	var st StepStats
+	updates := cfg.CriticUpdatesPerStep()
+	for u := range updates {
+		bt := l.sample()
+		hu := h
+		hu.CriticOnly = u < updates-1
+		var err error
+		if st, err = l.learner.Update(bt, hu); err != nil {
+			return stepResult{}, fmt.Errorf("step %d: update: %w", t+1, err)
+		}
 	}
 	if err := checkStats(st); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
 	}
 	st.Birkhoff = birkhoff / float64(b)
 	return stepResult{stats: st, rewards: l.rewards}, nil
+}
+
+// sample draws a uniform minibatch from the replay buffer into the loop's batch.
+func (l *loop) sample() *Batch {
+	n, sl, bt := l.n, l.stateLen, &l.batch
+	l.replay.Sample(l.rng, l.slots)
+	for i, s := range l.slots {
+		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
+		Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
+		bt.Reward[i] = r
+	}
+	return bt
 }
 
 // fetch loads step t's training instances and their featurised states.

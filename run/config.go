@@ -69,6 +69,9 @@ type Config struct {
 	Reward string `json:"reward"`
 	// CriticWarmup is the number of first steps in which only the critic learns (actor LR 0).
 	CriticWarmup int `json:"critic_warmup"`
+	// CriticUpdates is the number of critic updates per step, each on its own minibatch; the
+	// actor updates once, after the last. 0 reads as 1 (older runs).
+	CriticUpdates int `json:"critic_updates,omitempty"`
 	// Init is the run directory whose best actor (and nothing else) this run starts from.
 	Init string `json:"init,omitempty"`
 	// ImportedFrom names the file whose actor weights an imported run holds (its critic is
@@ -90,7 +93,7 @@ func DefaultConfig(task envs.Task, n int) Config {
 		AdamBeta1: 0.9, AdamBeta2: 0.999, AdamEps: 1e-8, ClipNorm: 1,
 		Tau: 0.05, SinkhornIters: 10, Hidden: 128,
 		K: 2, EpsStart: 1, EpsEnd: 0.01, EpsDecay: 0.05,
-		CriticPenalty: true, Exploration: true,
+		CriticPenalty: true, Exploration: true, CriticUpdates: 1,
 		EvalEvery: 500, LogEvery: 50,
 		Recipe: RecipePaper, Reward: RewardMean, Critic: CriticPaper,
 	}
@@ -185,6 +188,7 @@ func (c Config) Validate() error {
 		{c.Reward != "" && c.Reward != RewardMean && c.Reward != RewardSum, "reward", fmt.Sprintf("%q: must be %s or %s", c.Reward, RewardMean, RewardSum)},
 		{!validCritic(c.Critic, c.Task, c.Model), "critic", criticRule(c.Model)},
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
+		{c.CriticUpdates < 0 || c.CriticUpdates > MaxCriticUpdates, "critic-updates", fmt.Sprintf("%d: must be in [1, %d]", c.CriticUpdates, MaxCriticUpdates)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}
 	for _, ch := range checks {
@@ -210,3 +214,9 @@ func taskList(tasks []envs.Task) string {
 }
 
 func inUnit(x float64) bool { return x >= 0 && x <= 1 }
+
+// MaxCriticUpdates bounds Config.CriticUpdates.
+const MaxCriticUpdates = 64
+
+// CriticUpdatesPerStep is the number of critic updates per step (CriticUpdates, 1 when unset).
+func (c *Config) CriticUpdatesPerStep() int { return max(c.CriticUpdates, 1) }

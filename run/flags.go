@@ -56,6 +56,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.StringVar(&cfg.Reward, "reward", cfg.Reward, "MWM reward: mean (matched distance / N) or sum (the plain sum)")
 	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (mwm: Q = sum of action * G(state))")
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
+	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, "critic updates per step, each on its own minibatch (the actor updates once, after the last)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
 		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")
@@ -81,6 +82,9 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 			cfg.Steps = steps
 		case !set["steps"] && cfg.Steps == 0:
 			cfg.Steps = defaultEpochs * cfg.StepsPerEpoch()
+		}
+		if set["critic-updates"] && cfg.CriticUpdates < 1 {
+			return fmt.Errorf("critic-updates %d: must be in [1, %d]", cfg.CriticUpdates, MaxCriticUpdates)
 		}
 		// Unset, the switches keep what the recipe chose.
 		if set["no-critic-penalty"] {

@@ -98,6 +98,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--reward", "max"}, `reward "max"`},
 		{[]string{"--task", "sort", "--n", "5", "--reward", "sum"}, "only mwm"},
 		{[]string{"--critic-warmup", "-1"}, "critic-warmup"},
+		{[]string{"--critic-updates", "0"}, "critic-updates 0: must be in [1, 64]"},
+		{[]string{"--critic-updates", "65"}, "critic-updates 65: must be in [1, 64]"},
 	} {
 		if _, err := parseTrainFlags(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
