@@ -10,8 +10,8 @@ import (
 	"spg-tui/linalg/pairs"
 )
 
-// factored is SPG+Factored, the "best" recipe's network for sort and tsp: an actor whose scores
-// are the dot products of an item embedding and a place embedding,
+// factored is SPG+Factored, the "best" recipe's network for tsp (it learns sort too): an actor
+// whose scores are the dot products of an item embedding and a place embedding,
 //
 //	X_ij = <F(item i), P(place j)>,  M = Sinkhorn(X / tau),
 //

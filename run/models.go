@@ -35,8 +35,8 @@ var Models = []Model{
 	// critic of the same form (agent/pairwise.go).
 	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
-	// The "best" recipe's network for sort and tsp: item and place embeddings scored by their
-	// dot product, with a pair-MLP critic (agent/factored.go).
+	// The "best" recipe's network for tsp (it learns sort too): item and place embeddings scored
+	// by their dot product, with a pair-MLP critic (agent/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, CriticFree: true, Defaults: pnACDefaults},
@@ -73,7 +73,8 @@ func CriticFree(c Config) bool {
 // ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
 const ModelPairwise = "spg-pairwise"
 
-// ModelFactored is the "best" recipe's network for sort and tsp, item-place cross-attention.
+// ModelFactored is the "best" recipe's network for tsp (it learns sort too): item-place
+// cross-attention.
 const ModelFactored = "spg-factored"
 
 // ModelNamed returns the model called name.

@@ -54,9 +54,9 @@ func TestRecipes(t *testing.T) {
 		lr    float64
 	}{
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelFactored, 3e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelPairwise, 3e-4},
 		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-5},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelPairwise}, ModelPairwise, 1e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelFactored}, ModelFactored, 1e-4},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
 		c, err := parseTrainFlags(tc.args...)
@@ -65,23 +65,40 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best explores more on sort, keeps recent transitions on sort and tsp, and drops the critic
-	// penalty on tsp; flags still win.
+	// best sharpens sorting's Sinkhorn and halves its rates more slowly; mwm and tsp keep the
+	// paper's tau; --tau still wins.
+	for _, tc := range []struct {
+		args       []string
+		tau        float64
+		decayEvery int
+	}{
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.002, 2000},
+		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.0005, 2000},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best"}, 0.02, 2000},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 2000},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 500},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.05, 1000},
+	} {
+		c, err := parseTrainFlags(tc.args...)
+		if err != nil || c.Tau != tc.tau || c.LRDecayEvery != tc.decayEvery {
+			t.Errorf("%v: tau %g, lr-decay-every %d, %v; want %g, %d", tc.args, c.Tau, c.LRDecayEvery, err, tc.tau, tc.decayEvery)
+		}
+	}
+
+	// best keeps recent transitions on tsp and drops its critic penalty; flags still win.
 	for _, tc := range []struct {
 		args    []string
-		eps     float64
 		penalty bool
 		buffer  int
 	}{
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.3, true, 25600},
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--eps-start", "0.5", "--buffer", "1000"}, 0.5, true, 1000},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.01, false, 25600},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false"}, 0.01, true, 25600},
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.01, true, 1000000},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, false, 25600},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false", "--buffer", "1000"}, true, 1000},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, true, 1000000},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, true, 1000000},
 	} {
 		c, err := parseTrainFlags(tc.args...)
-		if err != nil || c.EpsStart != tc.eps || c.CriticPenalty != tc.penalty || c.Buffer != tc.buffer || c.Tau != 0.05 {
-			t.Errorf("%v: epsilon %g, critic penalty %v, buffer %d, tau %g, %v; want %g, %v, %d, 0.05", tc.args, c.EpsStart, c.CriticPenalty, c.Buffer, c.Tau, err, tc.eps, tc.penalty, tc.buffer)
+		if err != nil || c.CriticPenalty != tc.penalty || c.Buffer != tc.buffer {
+			t.Errorf("%v: critic penalty %v, buffer %d, %v; want %v, %d", tc.args, c.CriticPenalty, c.Buffer, err, tc.penalty, tc.buffer)
 		}
 	}
 
