@@ -203,23 +203,32 @@ func TestActorLossGradients(t *testing.T) {
 		a := paperArch(t, task, checkN, checkH)
 		ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
 		tb := newToyBatch(a, task, checkB, checkN, rng)
-		res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-			critic := make(nodeSet)
-			for i, s := range cp.specs {
-				critic[s.name] = constant(g, cp.vals[i], "critic."+s.name)
-			}
-			l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4)
-			if err != nil {
-				return nil, err
-			}
-			return l.loss, nil
-		}, gradcheck.Options{MaxElems: 12, Seed: 2})
-		if err != nil {
-			t.Fatalf("%s: %v", task, err)
-		}
-		t.Logf("%s: %d tensors checked", task, len(res))
-		checkResults(t, res, 1e-5)
+		n := checkActorLoss(t, a, ap, cp, tb, 1e-5)
+		t.Logf("%s: %d tensors checked", task, n)
 	}
+}
+
+// checkActorLoss checks the gradient of arch a's actor loss -mean Q(s, actor(s)) (tau 0.3, L = 4)
+// through the critic cp, on the toy batch's states, for every actor parameter of ap against
+// central differences at relative tolerance tol. It returns the number of tensors checked.
+func checkActorLoss(t *testing.T, a arch, ap, cp *params, tb toyBatch, tol float64) int {
+	t.Helper()
+	res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
+		critic := make(nodeSet)
+		for i, s := range cp.specs {
+			critic[s.name] = constant(g, cp.vals[i], "critic."+s.name)
+		}
+		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4)
+		if err != nil {
+			return nil, err
+		}
+		return l.loss, nil
+	}, gradcheck.Options{MaxElems: 12, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResults(t, res, tol)
+	return len(res)
 }
 
 // The penalty's gradient is that of MSE(c, Q(s,M)) with c the constant value of Q(s,P): no
