@@ -129,7 +129,7 @@ func TestWithRecipe(t *testing.T) {
 	c := DefaultConfig(envs.TaskMWM, 10)
 	c.Seed, c.EvalEvery = 7, 200
 	best, err := WithRecipe(c, RecipeBest)
-	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 32 || best.Seed != 7 || best.EvalEvery != 200 || best.Recipe != RecipeBest {
+	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 64 || best.Seed != 7 || best.EvalEvery != 200 || best.Recipe != RecipeBest {
 		t.Fatalf("best: %+v, %v", best, err)
 	}
 	if err := best.Validate(); err != nil {
