@@ -54,7 +54,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	noExplore := fs.Bool("no-exploration", !cfg.Exploration, "no k-exchange exploration")
 	recipeName := fs.String("recipe", cfg.Recipe, recipeUsage())
 	fs.StringVar(&cfg.Reward, "reward", cfg.Reward, "MWM reward: mean (matched distance / N) or sum (the plain sum)")
-	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (mwm: Q = sum of action * G(state))")
+	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (a pair MLP G(state): Q = sum of action * G for mwm and sort, G summed over the tour's edges for spg-factored on tsp)")
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, "critic updates per step, each on its own minibatch (the actor updates once, after the last)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
