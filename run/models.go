@@ -24,6 +24,9 @@ type Model struct {
 	// CriticFree marks the models trained without a critic (REINFORCE against a moving-average
 	// baseline, or not at all): no replay, no exploration, no critic loss, no Q values.
 	CriticFree bool
+	// PairCritic marks the models whose critic is a pair MLP over the B N^2 pairs of a batch:
+	// bilinear by construction (Critic must be CriticBilinear) and sized by its pairs.
+	PairCritic bool
 }
 
 // Models lists every model. For each task, the first model that supports it is the task's
@@ -34,11 +37,11 @@ var Models = []Model{
 	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
 	// critic of the same form (agent/pairwise.go).
 	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
-		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
 	// The "best" recipe's network for tsp (it learns sort too): item and place embeddings scored
 	// by their dot product, with a pair-MLP critic (agent/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
-		Defaults: func(c *Config) { c.Critic = CriticBilinear }},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, CriticFree: true, Defaults: pnACDefaults},
 	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
 	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
@@ -68,6 +71,12 @@ func pnACDefaults(c *Config) {
 func CriticFree(c Config) bool {
 	m, err := ModelNamed(c.Model)
 	return err == nil && m.CriticFree
+}
+
+// PairCritic reports whether c's model has a pair-MLP critic (see Model.PairCritic).
+func PairCritic(c Config) bool {
+	m, err := ModelNamed(c.Model)
+	return err == nil && m.PairCritic
 }
 
 // ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
