@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -49,6 +51,10 @@ const exitFailed = 1
 
 func main() {
 	backend.EnsureCoreType()
+	if err := backend.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "spg-tui:", err)
+		os.Exit(exitUsage)
+	}
 	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -380,9 +386,11 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("bench", "--task mwm|tsp|sort --n N [--batch B] [--steps K]")
+	fs := newFlags("bench", "--task mwm|tsp|sort --n N [--recipe R] [--model M] [--batch B] [--steps K]")
 	task := fs.String("task", "", "task: mwm, tsp or sort (required)")
 	n := fs.Int("n", 0, "problem size (required)")
+	recipe := fs.String("recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
+	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
 	batch := fs.Int("batch", 128, "batch size")
 	steps := fs.Int("steps", 20, "timed steps (after 3 untimed warm-up steps)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -391,8 +399,10 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *task == "" {
 		return fail(stderr, "bench", errors.New("--task is required (mwm, tsp or sort)"))
 	}
-	cfg := run.DefaultConfig(envs.Task(*task), *n)
-	cfg.Batch = *batch
+	cfg, err := benchConfig(*task, *n, *recipe, *model, *batch)
+	if err != nil {
+		return fail(stderr, "bench", err)
+	}
 	res, err := agent.Bench(cfg, *steps)
 	if err != nil {
 		return fail(stderr, "bench", err)
@@ -401,6 +411,23 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "bench", err)
 	}
 	return 0
+}
+
+// benchConfig is the configuration train would run for these flags, through the same flag
+// rules (the recipe, then the model's defaults, then validation).
+func benchConfig(task string, n int, recipe, model string, batch int) (run.Config, error) {
+	cfg := run.DefaultConfig(envs.TaskMWM, 10)
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	finish := run.RegisterFlags(fs, &cfg)
+	args := []string{"--task", task, "--n", strconv.Itoa(n), "--recipe", recipe, "--batch", strconv.Itoa(batch)}
+	if model != "" {
+		args = append(args, "--model", model)
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	return cfg, finish()
 }
 
 func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -13,21 +13,31 @@ import (
 	"spg-tui/run"
 )
 
-// BenchmarkStep times one training step of the learner at the paper's sizes (B=128, H=128,
-// float32): Act on a fresh batch, Hungarian rounding, then Update (critic and actor) on that
-// batch. It reports the GEMM rate from StepFLOPs. Run with -tags openblas and
-// OPENBLAS_CORETYPE=SkylakeX (or Haswell) set, as the PyTorch peer is.
+// BenchmarkStep times one training step of each model at the paper's sizes (B=128, H=128,
+// float32) and of best's models at their own settings: Act on a fresh batch, Hungarian
+// rounding, then Update (critic and actor) on that batch. It reports the GEMM rate from
+// StepFLOPs. Run with -tags openblas and OPENBLAS_CORETYPE=SkylakeX (or Haswell) set, as the
+// PyTorch peer is; SPG_TUI_GEMM=avx2 times the AVX2 kernel on an AVX-512 CPU.
 func BenchmarkStep(b *testing.B) {
 	for _, c := range []struct {
-		task envs.Task
-		n    int
-	}{{envs.TaskMWM, 10}, {envs.TaskMWM, 20}, {envs.TaskMWM, 50}, {envs.TaskTSP, 20}} {
-		b.Run(fmt.Sprintf("%s-N%d", c.task, c.n), func(b *testing.B) { benchStep(b, c.task, c.n) })
+		task   envs.Task
+		n      int
+		recipe string
+	}{
+		{envs.TaskMWM, 10, run.RecipePaper}, {envs.TaskMWM, 20, run.RecipePaper}, {envs.TaskMWM, 50, run.RecipePaper},
+		{envs.TaskTSP, 20, run.RecipePaper}, {envs.TaskSort, 20, run.RecipePaper},
+		{envs.TaskMWM, 20, run.RecipeBest}, {envs.TaskTSP, 20, run.RecipeBest}, {envs.TaskSort, 20, run.RecipeBest},
+	} {
+		cfg, err := run.WithRecipe(run.DefaultConfig(c.task, c.n), c.recipe)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s-%s-N%d", cfg.Model, c.task, c.n), func(b *testing.B) { benchStep(b, cfg) })
 	}
 }
 
-func benchStep(b *testing.B, task envs.Task, n int) {
-	cfg := run.DefaultConfig(task, n)
+func benchStep(b *testing.B, cfg run.Config) {
+	task, n := cfg.Task, cfg.N
 	l, err := NewLearner(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
@@ -16,14 +17,20 @@ const benchWarmup = 3
 // BenchResult is the timing of full training steps (act, round, explore, store, sample,
 // update), as `spg-tui bench` prints it.
 type BenchResult struct {
-	MedianMS float64   `json:"median_ms_per_step"`
-	MinMS    float64   `json:"min_ms"`
-	MaxMS    float64   `json:"max_ms"`
-	Backend  string    `json:"backend"`
-	Task     envs.Task `json:"task"`
-	N        int       `json:"n"`
-	Batch    int       `json:"batch"`
-	Steps    int       `json:"steps"`
+	MedianMS float64 `json:"median_ms_per_step"`
+	MinMS    float64 `json:"min_ms"`
+	MaxMS    float64 `json:"max_ms"`
+	Backend  string  `json:"backend"`
+	// CPU is the processor's model name and Cores the goroutines that run at once
+	// (GOMAXPROCS): machines differ, so every timing names its machine.
+	CPU    string    `json:"cpu"`
+	Cores  int       `json:"cores"`
+	Model  string    `json:"model"`
+	Recipe string    `json:"recipe"`
+	Task   envs.Task `json:"task"`
+	N      int       `json:"n"`
+	Batch  int       `json:"batch"`
+	Steps  int       `json:"steps"`
 	// GFLOPS is FLOPsPerStep over the median step time; FLOPsPerStep counts the GEMM
 	// floating-point operations of one step (StepFLOPs).
 	GFLOPS       float64 `json:"gflops"`
@@ -70,6 +77,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	}
 	return BenchResult{
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1], Backend: backend.Name(),
+		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops,
 	}, nil

@@ -59,6 +59,10 @@ func Name() string {
 // netlib wrapper, the same implementation blas32 and blas64 use.
 func Implementation() BLAS { return netlib.Implementation{} }
 
+// Check reports a BLAS set-up that cannot run as asked; OpenBLAS chooses its own kernels
+// (EnsureCoreType), so there is nothing to refuse.
+func Check() error { return nil }
+
 // Threads returns how many threads OpenBLAS uses for one call: 1 unless OPENBLAS_NUM_THREADS
 // (or GOTO_NUM_THREADS, OMP_NUM_THREADS) says otherwise.
 func Threads() int { return int(C.openblas_get_num_threads()) }

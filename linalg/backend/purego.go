@@ -38,6 +38,10 @@ func Name() string { return "pure Go (gemm " + gemm.KernelName() + ")" }
 // float32 products run on the same kernel as the fused ops.
 func Implementation() BLAS { return goBLAS{} }
 
+// Check reports a BLAS set-up that cannot run as asked, in one line: here, a gemm kernel named
+// by gemm.KernelEnv that this CPU does not run.
+func Check() error { return gemm.KernelEnvError() }
+
 // EnsureCoreType does nothing in the pure-Go build; see the openblas build.
 func EnsureCoreType() {}
 

@@ -79,4 +79,5 @@ func init() {
 		supported = append(supported, &avx512NarrowKernel, &avx512Kernel)
 		active = &avx512Kernel
 	}
+	selectFromEnv()
 }

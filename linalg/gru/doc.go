@@ -43,5 +43,5 @@ func SavedLen(d Dims) int { return savedCols * d.B * d.T * d.H }
 // WorkLen returns the length of the scratch buffer Forward and Backward need. Its contents
 // are not used between calls.
 func WorkLen(d Dims) int {
-	return max(3*d.B*d.H, gradCols*d.B*d.T*d.H+d.B*d.H+d.B*d.T)
+	return max(3*d.B*d.H+3*d.H*d.H, gradCols*d.B*d.T*d.H+d.B*d.H+d.B*d.T)
 }

@@ -49,6 +49,14 @@ func Forward[F Float](d Dims, out, x, h0, wih, whh, bih, bhh, saved, work []F, r
 
 	const sc = savedCols
 	t0 := timeAt(0, t, reverse)
+	// Whh^T (H x 3H), made once here so that the per-step products read it in place: with Whh
+	// itself as a transposed operand every step's GEMM would repack it.
+	whhT := work[3*b*h:][:3*h*h]
+	for r := range 3 * h {
+		for c, v := range whh[r*h : (r+1)*h] {
+			whhT[c*3*h+r] = v
+		}
+	}
 	batchRows(b, h, func(_, lo, hi int) {
 		nb := hi - lo
 		// Input projections Wih x of the rows' B*T steps at once, into columns 0..3H of the
@@ -70,7 +78,7 @@ func Forward[F Float](d Dims, out, x, h0, wih, whh, bih, bhh, saved, work []F, r
 				clear(gh)
 			} else {
 				// The step's starting states are the (nb x H) strided rows of saved's last column.
-				backend.Gemm(blas.NoTrans, blas.Trans, nb, 3*h, h, 1, saved[(lo*t+ti)*sc*h+4*h:], t*sc*h, whh, h, 0, gh, 3*h)
+				backend.Gemm(blas.NoTrans, blas.NoTrans, nb, 3*h, h, 1, saved[(lo*t+ti)*sc*h+4*h:], t*sc*h, whhT, 3*h, 0, gh, 3*h)
 			}
 			next := -1 // time index of the next step, whose starting state is this one's output
 			if s+1 < t {
