@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_kernels writes kernel_amd64.s, the register-blocked micro-kernels, and transpose_amd64.s,
-// the transposing packer: run `go generate` in this directory. The kernels are generated because
+// the transposing packers (AVX-512 and AVX2): run `go generate` in this directory. The kernels are generated because
 // they are long runs of the same few instructions, one line per accumulator, and must agree
 // with the tile sizes in kernel_amd64.go.
 package main
@@ -39,6 +39,7 @@ func main() {
 	var t bytes.Buffer
 	t.WriteString(header)
 	genTranspose(&t)
+	genTranspose8AVX2(&t)
 	write("transpose_amd64.s", t.Bytes())
 }
 
@@ -242,6 +243,51 @@ func genTranspose(w *bytes.Buffer) {
 	}
 	for i := range 16 {
 		p("VMOVUPS %s, (DI)", z(i))
+		p("ADDQ R8, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genTranspose8AVX2 writes
+//
+//	func transpose8AVX2(dst *float32, lddst int, src *float32, ldsrc int)
+//
+// which sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 8: an 8 x 8 block transposed in the
+// sixteen YMM registers (unpack pairs of rows, shuffle pairs of those, then swap 128-bit halves),
+// 24 shuffles for 64 elements.
+func genTranspose8AVX2(w *bytes.Buffer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
+	w.WriteString("\n// func transpose8AVX2(dst *float32, lddst int, src *float32, ldsrc int)\n")
+	w.WriteString("TEXT ·transpose8AVX2(SB), NOSPLIT, $0-32\n")
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ lddst+8(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ src+16(FP), SI")
+	p("MOVQ ldsrc+24(FP), R9")
+	p("SHLQ $2, R9")
+	for r := range 8 { // rows of src in Y0..Y7
+		p("VMOVUPS (SI), %s", y(r))
+		p("ADDQ R9, SI")
+	}
+	for i := 0; i < 8; i += 2 { // Y8+i = a0 b0 a1 b1 per half, Y9+i = a2 b2 a3 b3
+		p("VUNPCKLPS %s, %s, %s", y(i+1), y(i), y(8+i))
+		p("VUNPCKHPS %s, %s, %s", y(i+1), y(i), y(9+i))
+	}
+	for q := range 2 { // rows 4q..4q+3: Y(4q+e) holds columns e | 4+e of those rows
+		t := 8 + 4*q
+		p("VSHUFPS $0x44, %s, %s, %s", y(t+2), y(t), y(4*q))
+		p("VSHUFPS $0xEE, %s, %s, %s", y(t+2), y(t), y(4*q+1))
+		p("VSHUFPS $0x44, %s, %s, %s", y(t+3), y(t+1), y(4*q+2))
+		p("VSHUFPS $0xEE, %s, %s, %s", y(t+3), y(t+1), y(4*q+3))
+	}
+	for e := range 4 { // column e: low halves of rows 0-3 and 4-7; column 4+e: the high halves
+		p("VPERM2F128 $0x20, %s, %s, %s", y(4+e), y(e), y(8+e))
+		p("VPERM2F128 $0x31, %s, %s, %s", y(4+e), y(e), y(12+e))
+	}
+	for i := range 8 {
+		p("VMOVUPS %s, (DI)", y(8+i))
 		p("ADDQ R8, DI")
 	}
 	p("VZEROUPPER")

@@ -27,6 +27,11 @@ func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, 
 //go:noescape
 func transpose16AVX512(dst *float32, lddst int, src *float32, ldsrc int)
 
+// transpose8AVX2 sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 8.
+//
+//go:noescape
+func transpose8AVX2(dst *float32, lddst int, src *float32, ldsrc int)
+
 // avx512Kernel is the kernel of CPUs with AVX-512F: 12 x 32 tiles, partial tiles by masks.
 var avx512Kernel = microKernel{
 	name: "avx512", mr: 12, nr: 32, partial: true,
@@ -66,6 +71,19 @@ var avx2Kernel = microKernel{
 		checkTile(6, 16, kc, a, rs, ps, b, bs, c, ldc, 0, 6, 16)
 		kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta)
 	},
+	transpose16: transpose16ByEights,
+}
+
+// transpose16ByEights is microKernel.transpose16 on AVX2: four 8 x 8 register transposes.
+func transpose16ByEights(dst []float32, lddst int, src []float32, ldsrc int) {
+	if len(dst) < 15*lddst+16 || len(src) < 15*ldsrc+16 {
+		panic("gemm: transpose operands out of range")
+	}
+	for i := 0; i < 16; i += 8 {
+		for j := 0; j < 16; j += 8 {
+			transpose8AVX2(&dst[i*lddst+j], lddst, &src[j*ldsrc+i], ldsrc)
+		}
+	}
 }
 
 // init picks the widest kernel the CPU and OS support (x/sys/cpu checks that the OS saves the

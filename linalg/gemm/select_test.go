@@ -30,3 +30,31 @@ func TestSelectFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose16 checks every kernel's 16 x 16 transpose against the naive one, at strides
+// wider than the block.
+func TestTranspose16(t *testing.T) {
+	const ldsrc, lddst = 21, 19
+	src := make([]float32, 16*ldsrc)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	for _, kn := range supported {
+		if kn.transpose16 == nil {
+			continue
+		}
+		dst := make([]float32, 16*lddst)
+		kn.transpose16(dst, lddst, src, ldsrc)
+		for i := range 16 {
+			for j := range lddst {
+				want := float32(0)
+				if j < 16 {
+					want = src[j*ldsrc+i]
+				}
+				if dst[i*lddst+j] != want {
+					t.Fatalf("%s: dst[%d][%d] = %v, want %v", kn.name, i, j, dst[i*lddst+j], want)
+				}
+			}
+		}
+	}
+}
