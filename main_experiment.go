@@ -44,7 +44,7 @@ func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func experimentUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: spg-tui experiment list")
 	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
-	fmt.Fprintln(w, "       spg-tui experiment merge --out DIR SHARD_DIR...")
+	fmt.Fprintln(w, "       spg-tui experiment merge --out DIR [--partial] SHARD_DIR...")
 	fmt.Fprintf(w, "Presets: %s\n", strings.Join(experiments.PresetNames(), ", "))
 }
 
@@ -69,8 +69,9 @@ func fmtThousands(n int) string {
 }
 
 func experimentMerge(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("experiment merge", "--out DIR SHARD_DIR...")
-	out := fs.String("out", "", "the merged experiment directory (required)")
+	fs := newFlags("experiment merge", "--out DIR [--partial] SHARD_DIR...")
+	out := fs.String("out", "", "the merged experiment directory: new, empty, or an earlier merge of the same plan, which is replaced (required)")
+	partial := fs.Bool("partial", false, "merge shards that lack some of the plan's runs; the report says it is partial")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
@@ -79,10 +80,16 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, "experiment merge", err)
 	}
-	if err := experiments.Merge(*out, fs.Args()); err != nil {
-		return fail(stderr, "experiment merge", err)
+	m, err := experiments.Merge(*out, fs.Args(), *partial)
+	if err != nil {
+		fail(stderr, "experiment merge", err)
+		return runErrorStatus(err)
 	}
-	fmt.Fprintf(stderr, "experiment merge: %d shards into %s (%s)\n", fs.NArg(), *out, experiments.ReportFile)
+	part := ""
+	if m.Runs < m.Total {
+		part = ", partial"
+	}
+	fmt.Fprintf(stderr, "experiment merge: %d shards, %d of the plan's %d runs%s, into %s (%s)\n", fs.NArg(), m.Runs, m.Total, part, *out, experiments.ReportFile)
 	return 0
 }
 

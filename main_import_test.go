@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"os"
@@ -58,5 +59,30 @@ func TestImportEvalInitCLI(t *testing.T) {
 	}
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
 		t.Errorf("a refused import wrote %s", bad)
+	}
+}
+
+// TestImportRefusesBadHeaderCLI: an .npy header of {} without its newline (a panic in the
+// npyio reader) is one line, exit 2, and writes nothing.
+func TestImportRefusesBadHeaderCLI(t *testing.T) {
+	dir := t.TempDir()
+	npz := filepath.Join(dir, "empty-header.npz")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("embedding.weight.npy")
+	if err == nil {
+		_, err = w.Write([]byte("\x93NUMPY\x01\x00\x02\x00{}"))
+	}
+	if err != nil || zw.Close() != nil || os.WriteFile(npz, buf.Bytes(), 0o644) != nil {
+		t.Fatal("writing the .npz", err)
+	}
+	out := filepath.Join(dir, "run")
+	status, stdout, msg := runCLI(t, nil, "import", "--task", "mwm", "--n", "15", "--in", npz, "--out", out)
+	if status != exitUsage || stdout != "" || strings.Count(msg, "\n") != 1 ||
+		!strings.Contains(msg, `array "embedding.weight" has a bad header: "{}" lacks 'descr', 'fortran_order', 'shape'`) {
+		t.Errorf("status %d, stderr %q", status, msg)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a refused import left %d entries beside its input", len(entries)-1)
 	}
 }

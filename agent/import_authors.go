@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"archive/zip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,8 +10,6 @@ import (
 	"spg-tui/run"
 	"strings"
 	"sync/atomic"
-
-	"github.com/sbinet/npyio/npz"
 
 	"spg-tui/envs"
 )
@@ -71,41 +70,44 @@ func fits(got, want []int, n int) bool {
 
 // readAuthorsActor reads the authors' actor from the .npz file at path into the actor parameter
 // values of SPG+Matching at size n and hidden width h, keyed by parameter name in our layout
-// (Linear weights transposed to (in, out)). An array that is missing or does not fit is an error
-// naming it and both shapes.
+// (Linear weights transposed to (in, out)). An array that is missing, does not fit, is not
+// float32 in C order, or whose data is not exactly its shape's is an error naming it.
 func readAuthorsActor(path string, n, h int) (map[string][]float32, error) {
-	r, err := npz.Open(path)
+	zr, err := zip.OpenReader(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: not a NumPy .npz archive (%v)", path, err)
 	}
-	defer r.Close()
-	keys := map[string]bool{}
-	for _, k := range r.Keys() {
-		keys[strings.TrimSuffix(k, ".npy")] = true
+	defer zr.Close()
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		k := strings.TrimSuffix(f.Name, ".npy")
+		if files[k] != nil {
+			return nil, fmt.Errorf("%s: array %q appears twice", path, k)
+		}
+		files[k] = f
 	}
 	out := map[string][]float32{}
 	var fc1Rows int
 	for _, a := range authorsArrays(h) {
-		if !keys[a.name] {
+		f := files[a.name]
+		if f == nil {
 			return nil, fmt.Errorf("%s: no array %q (want shape %s)", path, a.name, shapeString(a.shape, n))
 		}
-		hdr := r.Header(a.name + ".npy")
-		if hdr == nil {
-			return nil, fmt.Errorf("%s: array %q: unreadable header", path, a.name)
+		fitsActor := func(got []int) error {
+			if !fits(got, a.shape, n) {
+				return fmt.Errorf("has shape %s, want %s", shapeString(got, n), shapeString(a.shape, n))
+			}
+			if a.name == "fc1.bias" && got[0] != fc1Rows {
+				return fmt.Errorf("has shape %s, want (%d,)", shapeString(got, n), fc1Rows)
+			}
+			return nil
 		}
-		got := hdr.Descr.Shape
-		if !fits(got, a.shape, n) || hdr.Descr.Fortran {
-			return nil, fmt.Errorf("%s: array %q has shape %s, want %s", path, a.name, shapeString(got, n), shapeString(a.shape, n))
+		got, v, err := readNpyFloat32(f, fitsActor)
+		if err != nil {
+			return nil, fmt.Errorf("%s: array %q %v", path, a.name, err)
 		}
 		if a.name == "fc1.weight" {
 			fc1Rows = got[0]
-		}
-		if a.name == "fc1.bias" && got[0] != fc1Rows {
-			return nil, fmt.Errorf("%s: array %q has shape %s, want (%d,)", path, a.name, shapeString(got, n), fc1Rows)
-		}
-		var v []float32
-		if err := r.Read(a.name+".npy", &v); err != nil {
-			return nil, fmt.Errorf("%s: array %q: %v", path, a.name, err)
 		}
 		out[a.param] = authorsToOurs(a.param, v, got, n, h)
 	}
@@ -157,6 +159,9 @@ func ImportAuthorsActor(cfg run.Config, in, dir string) (val, test *run.Eval, er
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
+	if err := run.CheckDirPath(dir); err != nil {
+		return nil, nil, err
+	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, nil, fmt.Errorf("%s is not empty; import writes a new run directory", dir)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -174,27 +179,28 @@ func ImportAuthorsActor(cfg run.Config, in, dir string) (val, test *run.Eval, er
 	for i, s := range sl.actor.specs {
 		copy(sl.actor.vals[i].Float32s(), arrays[s.name])
 	}
-	// Everything goes to a sibling directory first, renamed into place at the end.
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), ".import-")
+	// Everything goes to a sibling directory first, renamed into place at the end; those of
+	// killed imports are deleted here.
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := run.RemoveLeftovers(parent, importTempPrefix); err != nil {
+		return nil, nil, err
+	}
+	tmp, err := run.NewTempDir(parent, importTempPrefix)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if val, test, err = writeImportedRun(tmp, cfg, l); err != nil {
+	defer tmp.Discard()
+	if val, test, err = writeImportedRun(tmp.Path, cfg, l); err != nil {
 		return nil, nil, err
 	}
-	if err := os.Remove(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, nil, err
-	}
-	if err = os.Rename(tmp, dir); err != nil {
+	if err := tmp.Commit(dir); err != nil {
 		return nil, nil, err
 	}
 	return val, test, nil
 }
+
+// importTempPrefix names the directory an import writes before renaming it into place.
+const importTempPrefix = ".import-"
 
 // writeImportedRun writes the run directory of an imported learner l into dir.
 func writeImportedRun(dir string, cfg run.Config, l Learner) (val, test *run.Eval, err error) {

@@ -2,7 +2,9 @@ package agent
 
 import (
 	"archive/zip"
+	"encoding/binary"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -282,5 +284,130 @@ func TestInitFromImportedRun(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a refused start left %s (%v)", out, err)
+	}
+}
+
+// npzWithEntry writes a copy of src into dir/name with array key's .npy bytes replaced by what
+// edit makes of them.
+func npzWithEntry(t *testing.T, src, dir, name, key string, edit func([]byte) []byte) string {
+	t.Helper()
+	zr, err := zip.OpenReader(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zw := zip.NewWriter(f)
+	for _, e := range zr.File {
+		if e.Name != key+".npy" {
+			if err := zw.Copy(e); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		rc, err := e.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := zw.Create(e.Name)
+		if err == nil {
+			_, err = w.Write(edit(b))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// npyHeaderOf replaces the header of the version 1.0 .npy file b by head.
+func npyHeaderOf(b []byte, head string) []byte {
+	old := int(binary.LittleEndian.Uint16(b[8:10]))
+	out := append([]byte(nil), b[:8]...)
+	out = binary.LittleEndian.AppendUint16(out, uint16(len(head)))
+	return append(append(out, head...), b[10+old:]...)
+}
+
+// padded is the header NumPy writes for dict: spaces and a newline to a multiple of 64 bytes.
+func padded(dict string) string { return dict + strings.Repeat(" ", 63-(10+len(dict))%64) + "\n" }
+
+// TestReadAuthorsActorRefusesDamagedArrays: an array whose data is shorter or longer than its
+// header's shape, a header without its keys, Fortran order and another dtype are each refused
+// with an error naming the array and what is wrong, never a panic or wrong weights.
+func TestReadAuthorsActorRefusesDamagedArrays(t *testing.T) {
+	src, dir := authorsPath("actor-mwm15.npz"), t.TempDir()
+	const hh = "gru.weight_hh_l0" // (384, 128) float32: 196,608 bytes of data
+	for _, tc := range []struct {
+		name string
+		edit func([]byte) []byte
+		want string
+	}{
+		{"cut", func(b []byte) []byte { return b[:len(b)-1000] }, `"gru.weight_hh_l0" holds 195608 bytes of data, but its header's shape (384, 128) of float32 needs 196608`},
+		{"kept16", func(b []byte) []byte { return b[:len(b)-196608+16] }, "holds 16 bytes of data"},
+		{"longer", func(b []byte) []byte { return append(b, 0, 0, 0, 0) }, "holds 196612 bytes of data"},
+		{"empty-header", func(b []byte) []byte { return npyHeaderOf(b, "{}") }, `"gru.weight_hh_l0" has a bad header: "{}" lacks 'descr', 'fortran_order', 'shape'`},
+		{"padded-empty-header", func(b []byte) []byte { return npyHeaderOf(b, padded("{}")) }, `has a bad header: "{}" lacks`},
+		{"fortran", func(b []byte) []byte {
+			return npyHeaderOf(b, padded("{'descr': '<f4', 'fortran_order': True, 'shape': (384, 128), }"))
+		}, `"gru.weight_hh_l0" is stored in Fortran order (fortran_order: True)`},
+		{"float64", func(b []byte) []byte {
+			return npyHeaderOf(b, padded("{'descr': '<f8', 'fortran_order': False, 'shape': (384, 64), }"))
+		}, `"gru.weight_hh_l0" is of dtype "<f8", want little-endian float32`},
+		{"no-magic", func(b []byte) []byte { return b[:5] }, "is not a NumPy .npy file"},
+	} {
+		path := npzWithEntry(t, src, dir, tc.name+".npz", hh, tc.edit)
+		if _, err := readAuthorsActor(path, 15, 128); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+	// The parser takes what NumPy writes: a trailing comma or none, spaces, a 1-tuple.
+	for _, dict := range []string{"{'descr': '<f4', 'fortran_order': False, 'shape': (384, 128)}",
+		`{"shape":(384,128),"fortran_order":False,"descr":"<f4"}`} {
+		path := npzWithEntry(t, src, dir, "ok.npz", hh, func(b []byte) []byte { return npyHeaderOf(b, padded(dict)) })
+		if _, err := readAuthorsActor(path, 15, 128); err != nil {
+			t.Errorf("header %s: %v", dict, err)
+		}
+	}
+}
+
+// TestImportRemovesLeftovers: the directories killed imports left beside the destination are
+// deleted by the next import; a live import's is not.
+func TestImportRemovesLeftovers(t *testing.T) {
+	cfg := run.DefaultConfig(envs.TaskMWM, 15)
+	cfg.ValSize, cfg.TestSize = 20, 20
+	parent := t.TempDir()
+	dead := filepath.Join(parent, ".import-1234")
+	if err := os.MkdirAll(filepath.Join(dead, run.CacheDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	live, err := run.NewTempDir(parent, importTempPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Discard()
+	mine := filepath.Join(parent, ".import-mine") // not a name import makes
+	if err := os.Mkdir(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ImportAuthorsActor(cfg, authorsPath("actor-mwm15.npz"), filepath.Join(parent, "run")); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{dead: false, live.Path: true, mine: true, filepath.Join(parent, "run", run.ConfigFile): true} {
+		if _, err := os.Stat(path); (err == nil) != want {
+			t.Errorf("%s: exists %v after the import, want %v", path, err == nil, want)
+		}
 	}
 }

@@ -31,7 +31,7 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 			return nil, err
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := run.MakeDir(dir); err != nil {
 		return nil, err
 	}
 	lock, err := run.LockDir(dir)

@@ -50,11 +50,17 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("--out is required (the experiment directory)")
 	}
+	if err := run.CheckDirPath(dir); err != nil {
+		return nil, err
+	}
 	mine := o.Shard.Of(all)
 	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
 		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
 		Shard: o.Shard.String(), RunsDir: RunsDir}
 	if o.RunsDir != "" {
+		if err := run.CheckDirPath(o.RunsDir); err != nil {
+			return nil, fmt.Errorf("--runs: %v", err)
+		}
 		abs, err := filepath.Abs(o.RunsDir)
 		if err != nil {
 			return nil, fmt.Errorf("--runs %s: %v", o.RunsDir, err)

@@ -76,7 +76,7 @@ func TestShardsMergeAsOne(t *testing.T) {
 		shards = append(shards, dir)
 	}
 	merged := filepath.Join(base, "merged")
-	if err := Merge(merged, shards); err != nil {
+	if _, err := Merge(merged, shards, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{ResultsFile, ReportFile} {
@@ -105,7 +105,7 @@ func TestShardsMergeAsOne(t *testing.T) {
 	odir := filepath.Join(base, "other")
 	runPreset(t, other, odir)
 	bad := filepath.Join(base, "bad")
-	err := Merge(bad, []string{shards[0], odir})
+	_, err := Merge(bad, []string{shards[0], odir}, false)
 	if err == nil || !strings.Contains(err.Error(), "not shards of one experiment") {
 		t.Errorf("merge of two plans: %v", err)
 	}
@@ -248,7 +248,7 @@ func TestMergeRefusesOtherVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(base, "out")
-	if err := Merge(out, []string{a, b}); err == nil || !strings.Contains(err.Error(), "preset version") {
+	if _, err := Merge(out, []string{a, b}, false); err == nil || !strings.Contains(err.Error(), "preset version") {
 		t.Errorf("merge across versions: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {

@@ -35,6 +35,9 @@ type Manifest struct {
 	RunsDir string `json:"runs_dir"`
 	// Runs are this directory's runs.
 	Runs []ManifestRun `json:"runs"`
+	// MergedFrom are the shards' directories of a merge (absolute), nil for a directory that
+	// trained its runs.
+	MergedFrom []string `json:"merged_from,omitempty"`
 }
 
 // runDir is the directory of run id of the experiment in dir.

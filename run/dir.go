@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"syscall"
 )
 
 // The files of a run directory.
@@ -108,11 +109,53 @@ func ReadRunConfig(dir string) (Config, error) {
 	return cfg, err
 }
 
+// CheckDirPath refuses a path that cannot be made a directory: one that names a file, or a
+// symbolic link to nothing, or lies under one. Such a path is the user's mistake, so the error
+// is a plain one naming it (not an I/O error); a path that is or can be a directory passes, and
+// nothing is created.
+func CheckDirPath(dir string) error {
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && fi.IsDir():
+			return nil
+		case err == nil:
+			return notDirError(dir, p, "is a file, not a directory")
+		case errors.Is(err, os.ErrNotExist):
+			if target, lerr := os.Readlink(p); lerr == nil {
+				return notDirError(dir, p, fmt.Sprintf("is a symbolic link to %s, which does not exist", target))
+			}
+		case !errors.Is(err, syscall.ENOTDIR):
+			return nil // not the path's shape (a permission, say): the creation reports it
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// notDirError says that p, dir or one of its parents, cannot hold dir.
+func notDirError(dir, p, why string) error {
+	if p == filepath.Clean(dir) {
+		return fmt.Errorf("%s %s", dir, why)
+	}
+	return fmt.Errorf("%s: %s %s", dir, p, why)
+}
+
+// MakeDir creates the run or experiment directory dir and its parents, refusing a path that
+// cannot be a directory (see CheckDirPath) with a plain error.
+func MakeDir(dir string) error {
+	if err := CheckDirPath(dir); err != nil {
+		return err
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
 // PrepareDir makes dir ready for a new run of cfg. It creates dir if needed; a non-empty dir
 // is accepted only if it holds a run of the same configuration (Steps aside). It reports whether
 // that run has a checkpoint to continue from.
 func PrepareDir(dir string, cfg Config) (resumable bool, err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := MakeDir(dir); err != nil {
 		return false, err
 	}
 	entries, err := os.ReadDir(dir)

@@ -1,0 +1,83 @@
+package experiments
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spg-tui/run"
+)
+
+// noLeftovers fails if dir holds a merge's temporary directory.
+func noLeftovers(t *testing.T, dir string) {
+	t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(dir, mergeTempPrefix+"*")); len(left) > 0 {
+		t.Errorf("a merge left %v behind", left)
+	}
+}
+
+// A merge lacking a shard is refused unless --partial, which marks the report; a merge that
+// fails on a damaged shard names the shard's file and leaves --out as it was.
+func TestMergeRefusesIncompleteAndDamagedShards(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for i, d := range []string{a, b} {
+		o := tinyOptions("penalty", 1)
+		o.Shard = Shard{I: i, N: 2}
+		runPreset(t, o, d)
+	}
+	out := filepath.Join(base, "out")
+	if _, err := Merge(out, []string{a}, false); err == nil ||
+		!strings.Contains(err.Error(), "the shards hold 1 of the plan's 2 runs (shard 1/2 is missing)") {
+		t.Errorf("merge of shard 0/2 alone: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused merge wrote its directory")
+	}
+	got, err := Merge(out, []string{a}, true)
+	if err != nil || got != (Merged{Runs: 1, Total: 2}) {
+		t.Fatalf("--partial merge: %+v, %v", got, err)
+	}
+	if report := read(t, filepath.Join(out, ReportFile)); !bytes.Contains(report, []byte("**Partial merge:** the shards merged (with `--partial`) hold 1 of the plan's 2 runs")) {
+		t.Errorf("the partial report does not say so:\n%s", report)
+	}
+	// The complete merge replaces the partial one.
+	if got, err := Merge(out, []string{a, b}, false); err != nil || got != (Merged{Runs: 2, Total: 2}) {
+		t.Fatalf("complete merge over the partial one: %+v, %v", got, err)
+	}
+	before := read(t, filepath.Join(out, ReportFile))
+	if bytes.Contains(before, []byte("Partial")) {
+		t.Error("the complete merge's report says it is partial")
+	}
+
+	m, err := ReadManifest(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := filepath.Join(m.runDir(b, m.Runs[0].ID), run.MetricsFile)
+	good := read(t, metrics)
+	first, _, _ := bytes.Cut(good, []byte("\n"))
+	damaged := append(append(append([]byte(nil), good...), "{\"kind\": tor\n"...), append(first, '\n')...)
+	if err := os.WriteFile(metrics, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(out, []string{a, b}, false); err == nil || !strings.Contains(err.Error(), metrics+": metrics line ") {
+		t.Errorf("merge of a damaged metrics file: %v, want it named", err)
+	}
+	if after := read(t, filepath.Join(out, ReportFile)); !bytes.Equal(before, after) {
+		t.Error("a failed merge changed the earlier merge's report")
+	}
+	fresh := filepath.Join(base, "fresh")
+	if _, err := Merge(fresh, []string{a, b}, false); err == nil {
+		t.Error("merge of a damaged metrics file into a new directory succeeded")
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Error("a failed merge wrote its directory")
+	}
+	noLeftovers(t, base)
+	if _, err := Merge(a, []string{b}, true); err == nil || !strings.Contains(err.Error(), "holds this experiment's runs, not a merge") {
+		t.Errorf("merge into a shard's directory: %v", err)
+	}
+}
