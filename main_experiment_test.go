@@ -79,6 +79,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", shardA), "holds another experiment"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
 		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},
+		{[]string{"experiment", "merge", "--out", fresh, shardA}, "the shards hold 0 of the plan's 2 runs (shards 0/7, 1/7 are missing); merge every shard, or give --partial"},
 		{[]string{"experiment", "merge", "--out", fresh}, "no shard directories"},
 	} {
 		cmd := spgTUI(tc.args...)

@@ -162,6 +162,10 @@ func ImportAuthorsActor(cfg run.Config, in, dir string) (val, test *run.Eval, er
 	if err := run.CheckDirPath(dir); err != nil {
 		return nil, nil, err
 	}
+	// A symbolic link to a directory is written through: the rename replaces its target.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, nil, fmt.Errorf("%s is not empty; import writes a new run directory", dir)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {

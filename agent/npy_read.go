@@ -87,7 +87,10 @@ func readNpyFloat32(f *zip.File, checkShape func(shape []int) error) (shape []in
 		return nil, nil, fmt.Errorf("is unreadable (%v)", err)
 	}
 	// Reading to the end checks the entry's CRC.
-	if n, err := rc.Read(pre[:1]); n != 0 || !errors.Is(err, io.EOF) {
+	if _, err := io.ReadFull(rc, pre[:1]); err != io.EOF {
+		if err == nil {
+			err = errors.New("more data than its zip entry declares")
+		}
 		return nil, nil, fmt.Errorf("is unreadable (%v)", err)
 	}
 	data = make([]float32, need/4)

@@ -57,6 +57,10 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 	if err := run.CheckDirPath(out); err != nil {
 		return Merged{}, err
 	}
+	// A symbolic link to a directory is written through: the rename replaces its target.
+	if real, err := filepath.EvalSymlinks(out); err == nil {
+		out = real
+	}
 	var first Manifest
 	merged := map[string]ManifestRun{}
 	from := map[string]string{} // run ID -> its directory

@@ -69,6 +69,9 @@ func TestMergeRefusesIncompleteAndDamagedShards(t *testing.T) {
 	if after := read(t, filepath.Join(out, ReportFile)); !bytes.Equal(before, after) {
 		t.Error("a failed merge changed the earlier merge's report")
 	}
+	if copied := read(t, filepath.Join(out, RunsDir, m.Runs[0].ID, run.MetricsFile)); !bytes.Equal(copied, good) {
+		t.Error("a failed merge changed the earlier merge's copy of the metrics")
+	}
 	fresh := filepath.Join(base, "fresh")
 	if _, err := Merge(fresh, []string{a, b}, false); err == nil {
 		t.Error("merge of a damaged metrics file into a new directory succeeded")

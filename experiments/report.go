@@ -158,10 +158,6 @@ func WriteReport(dir string) error {
 	w.linef("Reproduces %s.", r.Preset.Reproduces)
 	w.linef("")
 	w.linef("Scale %g of the paper's budget, %d seeds per arm, %d of %d runs finished and scored (preset version %d, plan %s).", m.Scale, m.Seeds, scored, m.Total, m.Version, m.Plan)
-	if len(m.Runs) < m.Total {
-		w.linef("")
-		w.linef("**Partial merge:** the shards merged (with `--partial`) hold %d of the plan's %d runs; the others are in no table, figure or results.csv line.", len(m.Runs), m.Total)
-	}
 	if len(m.Models) > 0 {
 		w.linef("Models restricted to %s.", strings.Join(m.Models, ", "))
 	}
@@ -173,6 +169,10 @@ func WriteReport(dir string) error {
 		w.linef("Training flags: %s.", strings.Join(fl, " "))
 	}
 	w.linef("")
+	if len(m.Runs) < m.Total {
+		w.linef("**Partial merge:** the shards merged (with `--partial`) hold %d of the plan's %d runs; the others are in no table, figure or results.csv line.", len(m.Runs), m.Total)
+		w.linef("")
+	}
 	w.protocol(r)
 	if err := r.Preset.report(r, w); err != nil {
 		return err
