@@ -87,9 +87,9 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	part := ""
 	if m.Runs < m.Total {
-		part = ", partial"
+		part = " (partial)"
 	}
-	fmt.Fprintf(stderr, "experiment merge: %d shards, %d of the plan's %d runs%s, into %s (%s)\n", fs.NArg(), m.Runs, m.Total, part, *out, experiments.ReportFile)
+	fmt.Fprintf(stderr, "experiment merge: %d of the plan's %d runs%s into %s (%s)\n", m.Runs, m.Total, part, *out, experiments.ReportFile)
 	return 0
 }
 
