@@ -204,18 +204,7 @@ func endRow(w *bytes.Buffer, p func(string, ...any), kn kernel, r int, path stri
 func genTranspose(w *bytes.Buffer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	z := func(i int) string { return fmt.Sprintf("Z%d", i) }
-	w.WriteString("\n// func transpose16AVX512(dst *float32, lddst int, src *float32, ldsrc int)\n")
-	w.WriteString("TEXT ·transpose16AVX512(SB), NOSPLIT, $0-32\n")
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ lddst+8(FP), R8")
-	p("SHLQ $2, R8")
-	p("MOVQ src+16(FP), SI")
-	p("MOVQ ldsrc+24(FP), R9")
-	p("SHLQ $2, R9")
-	for r := range 16 { // rows of src in Z0..Z15
-		p("VMOVUPS (SI), %s", z(r))
-		p("ADDQ R9, SI")
-	}
+	loadTransposeRows(w, "transpose16AVX512", "Z", 16)
 	for i := 0; i < 16; i += 2 { // Z16+i = a0 b0 a1 b1 per lane, Z17+i = a2 b2 a3 b3
 		p("VUNPCKLPS %s, %s, %s", z(i+1), z(i), z(16+i))
 		p("VUNPCKHPS %s, %s, %s", z(i+1), z(i), z(17+i))
@@ -249,6 +238,25 @@ func genTranspose(w *bytes.Buffer) {
 	p("RET")
 }
 
+// loadTransposeRows writes the head of the transposing function name: its arguments (dst in
+// DI, lddst in bytes in R8, src in SI, ldsrc in bytes in R9), then the k rows of src in the
+// registers reg0..reg(k-1).
+func loadTransposeRows(w *bytes.Buffer, name, reg string, k int) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func %s(dst *float32, lddst int, src *float32, ldsrc int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ lddst+8(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ src+16(FP), SI")
+	p("MOVQ ldsrc+24(FP), R9")
+	p("SHLQ $2, R9")
+	for r := range k {
+		p("VMOVUPS (SI), %s%d", reg, r)
+		p("ADDQ R9, SI")
+	}
+}
+
 // genTranspose8AVX2 writes
 //
 //	func transpose8AVX2(dst *float32, lddst int, src *float32, ldsrc int)
@@ -259,18 +267,7 @@ func genTranspose(w *bytes.Buffer) {
 func genTranspose8AVX2(w *bytes.Buffer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
 	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
-	w.WriteString("\n// func transpose8AVX2(dst *float32, lddst int, src *float32, ldsrc int)\n")
-	w.WriteString("TEXT ·transpose8AVX2(SB), NOSPLIT, $0-32\n")
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ lddst+8(FP), R8")
-	p("SHLQ $2, R8")
-	p("MOVQ src+16(FP), SI")
-	p("MOVQ ldsrc+24(FP), R9")
-	p("SHLQ $2, R9")
-	for r := range 8 { // rows of src in Y0..Y7
-		p("VMOVUPS (SI), %s", y(r))
-		p("ADDQ R9, SI")
-	}
+	loadTransposeRows(w, "transpose8AVX2", "Y", 8)
 	for i := 0; i < 8; i += 2 { // Y8+i = a0 b0 a1 b1 per half, Y9+i = a2 b2 a3 b3
 		p("VUNPCKLPS %s, %s, %s", y(i+1), y(i), y(8+i))
 		p("VUNPCKHPS %s, %s, %s", y(i+1), y(i), y(9+i))
