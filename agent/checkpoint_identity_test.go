@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"bytes"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"spg-tui/run"
@@ -64,4 +67,63 @@ func TestResumeChecksRunIdentity(t *testing.T) {
 	if err != nil || got != want {
 		t.Errorf("restored config.json %+v (%v), want %+v", got, err, want)
 	}
+}
+
+// TestResumeRefusesForeignCheckpointWithoutConfig copies checkpoints/last of one MWM run into
+// another of the same task, size and seed (another evaluation interval) and deletes the
+// latter's config.json, which used to adopt the copied run: config.json restored from it,
+// metrics.jsonl cut to its step, result.json rewritten. The records still name their run, so the
+// resume is refused and the directory is left byte for byte as it was; with the metrics gone too,
+// the best checkpoint names it.
+func TestResumeRefusesForeignCheckpointWithoutConfig(t *testing.T) {
+	aDir, bDir := t.TempDir(), t.TempDir()
+	a, b := tinyConfig(envs.TaskMWM, 5), tinyConfig(envs.TaskMWM, 5)
+	a.Steps, a.EvalEvery = 10, 5
+	b.Steps = 30
+	for dir, cfg := range map[string]run.Config{aDir: a, bDir: b} {
+		waitDone(t, mustStart(t, cfg, dir, fakeOpts{}))
+	}
+	aLast, err := os.ReadFile(filepath.Join(aDir, run.LastCheckpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bDir, run.LastCheckpoint), aLast, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(bDir, run.ConfigFile)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ remove, names string }{{"", run.MetricsFile}, {run.MetricsFile, run.BestCheckpoint}} {
+		if tc.remove != "" {
+			if err := os.Remove(filepath.Join(bDir, tc.remove)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := dirFiles(t, bDir)
+		_, err := resumeRun(bDir, 40, fakeFactory(fakeOpts{}))
+		if err == nil || !strings.Contains(err.Error(), "belongs to another run") || !strings.Contains(err.Error(), tc.names) {
+			t.Errorf("resuming from another run's checkpoint (%s present): %v, want a refusal naming %s", tc.names, err, tc.names)
+		}
+		if after := dirFiles(t, bDir); !maps.EqualFunc(before, after, bytes.Equal) {
+			t.Errorf("the refused resume changed the run directory (%s present)", tc.names)
+		}
+	}
+}
+
+// dirFiles maps every file under dir (its lock aside) to its content.
+func dirFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == run.LockFile {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		files[path] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

@@ -79,6 +79,12 @@ func TestResumeRunOfThePreviousVersion(t *testing.T) {
 			}
 			got, want = timeless(got[len(history):]), timeless(want)
 			for i := range want {
+				// The previous version's start events carry no run identity.
+				if e := got[i].Event; e != nil && want[i].Event != nil && want[i].Event.RunID == "" {
+					stripped := *e
+					stripped.RunID = ""
+					got[i].Event = &stripped
+				}
 				if err := sameRecord(got[i], want[i]); err != nil {
 					t.Errorf("record %d after the resume: %v", i, err)
 				}

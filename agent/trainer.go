@@ -240,10 +240,17 @@ func (t *trainer) execute() (stopped bool, err error) {
 		return false, err
 	}
 	msg := fmt.Sprintf("%s, replay capacity %d", t.info.Title, t.info.BufferCapacity)
-	if t.step > 0 {
+	// A resume from an early checkpoint refills an empty buffer; at step 0 the buffer was empty
+	// anyway, so only a later one departs from the uninterrupted run.
+	resumedEarly := t.step > 0 && t.early
+	switch {
+	case resumedEarly:
+		msg = fmt.Sprintf("%s, resumed at step %d from an early checkpoint, without the replay buffer", msg, t.step)
+	case t.step > 0:
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
-	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References})
+	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References,
+		RunID: runID(t.start), ResumedEarly: resumedEarly})
 	if err := t.checkpointEarlyIfNone(); err != nil {
 		return false, err
 	}

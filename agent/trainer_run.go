@@ -114,7 +114,8 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	}
 	defer ck.Close()
 	h := ck.header
-	if _, err := checkIdentity(dir, ck.path, &h); err != nil {
+	start, restore, err := checkIdentity(dir, ck.path, &h)
+	if err != nil {
 		return nil, err
 	}
 	cfg := h.Config
@@ -147,22 +148,19 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if err := core.pcg.UnmarshalBinary(h.RNG); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: generator state: %v", ck.path, err)
 	}
+	// The directory is written only from here on, once nothing refuses the resume.
+	if restore || start.Steps != cfg.Steps {
+		start.Steps = cfg.Steps
+		if err := run.WriteJSONAtomic(filepath.Join(dir, run.ConfigFile), start); err != nil {
+			return nil, err
+		}
+	}
 	if err := run.TruncateMetrics(dir, h.Step); err != nil {
 		return nil, err
 	}
 	history, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
-	}
-	start, err := run.ReadRunConfig(dir)
-	if err != nil {
-		return nil, err
-	}
-	if start.Steps != cfg.Steps {
-		start.Steps = cfg.Steps
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.ConfigFile), start); err != nil {
-			return nil, err
-		}
 	}
 	t, err := newTrainer(dir, cfg, core, &h, history)
 	if err != nil {

@@ -236,3 +236,27 @@ func TruncateMetrics(dir string, step int) error {
 		return nil
 	})
 }
+
+// MetricsRunIDs are the distinct run identities that the start events of dir's metrics.jsonl
+// carry, in order of appearance: none without the file or with records older than identities.
+// Lines ParseRecordLine refuses are skipped, as a resume drops them.
+func MetricsRunIDs(dir string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for line := range bytes.Lines(data) {
+		if !bytes.Contains(line, []byte(`"run_id"`)) {
+			continue
+		}
+		rec, ok := ParseRecordLine(line)
+		if ok && rec.Kind == KindEvent && rec.Event.Event == EventStart && rec.Event.RunID != "" && !slices.Contains(ids, rec.Event.RunID) {
+			ids = append(ids, rec.Event.RunID)
+		}
+	}
+	return ids, nil
+}

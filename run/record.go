@@ -114,6 +114,12 @@ type Event struct {
 	// References are the baselines of the task on the validation set, sent with "start", in the
 	// units of Eval.Metric: e.g. {"random": 0.72, "greedy": 0.97, "optimal": 1}.
 	References map[string]float64 `json:"references,omitempty"`
+	// RunID is the identity of the run (the hash its checkpoints carry), sent with "start", so
+	// that a resume can tell whose records a directory holds even without its config.json.
+	RunID string `json:"run_id,omitempty"`
+	// ResumedEarly, sent with "start", says that the run resumed from an early checkpoint, one
+	// without the replay buffer: from here on its numbers differ from an uninterrupted run's.
+	ResumedEarly bool `json:"resumed_early,omitempty"`
 }
 
 // ReadRecords reads a metrics.jsonl file. A torn last line (a run killed mid-write) is ignored;
