@@ -73,3 +73,51 @@ func TestResumeDropsAbandonedAttempt(t *testing.T) {
 		t.Errorf("run.ReadRecords and run.ReadRecordsSkipping disagree: %d vs %d (%v)", len(strict), len(recs), err)
 	}
 }
+
+// TestResumeFromEarlyCheckpointSaysSo resumes a run from the early checkpoint it held at step 10
+// (as after a kill before its first full checkpoint) and then from its own full one: only the
+// first resume's start event says that the run continued without its replay buffer, and both
+// carry the run's identity.
+func TestResumeFromEarlyCheckpointSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	cfg := tinyConfig(envs.TaskMWM, 4)
+	cfg.Steps = 20
+	last := filepath.Join(dir, run.LastCheckpoint)
+	var early []byte
+	e := mustStart(t, cfg, dir, fakeOpts{hook: func(u int) {
+		if u == 15 {
+			early, _ = os.ReadFile(last)
+		}
+	}})
+	waitDone(t, e)
+	if err := e.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(last, early, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		steps, at int
+		early     bool
+	}{{30, 10, true}, {40, 30, false}} {
+		e, err := resumeRun(dir, tc.steps, fakeFactory(fakeOpts{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var start *run.Record
+		skip := e.Info().History
+		run.Follow(e.Records(), func(r run.Record) {
+			if skip--; skip < 0 && start == nil && r.Event != nil && r.Event.Event == run.EventStart {
+				start = &r
+			}
+		})
+		waitDone(t, e)
+		if err := e.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if start == nil || start.Step != tc.at || start.Event.ResumedEarly != tc.early || start.Event.RunID != runID(cfg) ||
+			strings.Contains(start.Event.Message, "without the replay buffer") != tc.early {
+			t.Errorf("resume to %d: start event %+v, want step %d, resumed_early %v, run_id %s", tc.steps, start, tc.at, tc.early, runID(cfg))
+		}
+	}
+}

@@ -34,6 +34,9 @@ type SeedResult struct {
 	Evals []run.Record
 	// Test is the score on the table's test set, nil before the run finished.
 	Test *TestScore
+	// ResumedEarly are the steps at which the run resumed from an early checkpoint, without its
+	// replay buffer: from the first on, its numbers differ from an uninterrupted run's.
+	ResumedEarly []int
 }
 
 // Results are an experiment directory's runs, by arm of its preset.
@@ -82,6 +85,9 @@ func LoadResults(dir string) (*Results, error) {
 		for _, rec := range recs {
 			if rec.Kind == run.KindEval && rec.Eval != nil && rec.Split == "val" {
 				sr.Evals = append(sr.Evals, rec)
+			}
+			if rec.Kind == run.KindEvent && rec.Event != nil && rec.Event.Event == run.EventStart && rec.Event.ResumedEarly {
+				sr.ResumedEarly = append(sr.ResumedEarly, rec.Step)
 			}
 		}
 		var ts TestScore
@@ -174,6 +180,7 @@ func WriteReport(dir string) error {
 		w.linef("")
 	}
 	w.protocol(r)
+	w.resumedEarly(r)
 	if err := r.Preset.report(r, w); err != nil {
 		return err
 	}
@@ -199,6 +206,36 @@ func (w *reportWriter) protocol(r *Results) {
 	}
 	if m.Seeds != 10 {
 		w.linef("- %d seeds per arm where the paper has 10.", m.Seeds)
+	}
+	w.linef("")
+}
+
+// resumedEarly lists the runs that resumed from an early checkpoint, whose numbers are not
+// those an uninterrupted run gives, and records each resume in results.csv (value 1 at its step).
+func (w *reportWriter) resumedEarly(r *Results) {
+	var lines []string
+	for arm, runs := range r.Arms {
+		for _, s := range runs {
+			if len(s.ResumedEarly) == 0 {
+				continue
+			}
+			steps := make([]string, len(s.ResumedEarly))
+			for i, step := range s.ResumedEarly {
+				steps[i] = strconv.Itoa(step)
+				w.number("resumed-without-replay", r.Preset.Arms[arm].Label, s.ID, step, fmt.Sprintf("seed %d", s.Seed), 1, 1)
+			}
+			lines = append(lines, fmt.Sprintf("- `%s` (%s, seed %d): at step %s", s.ID, r.Preset.Arms[arm].Label, s.Seed, strings.Join(steps, ", ")))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	w.linef("## Runs resumed without their replay buffer")
+	w.linef("")
+	w.linef("These runs were stopped without a checkpoint (killed) before their first full one and continued from an early checkpoint, which holds no replay buffer: they refilled an empty buffer, so their numbers below differ from those an uninterrupted run gives. Train them again from scratch (delete their directories) to get those.")
+	w.linef("")
+	for _, l := range lines {
+		w.linef("%s", l)
 	}
 	w.linef("")
 }
