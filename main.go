@@ -279,8 +279,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return follow(eng, stdout, stderr, *jsonOut)
 }
 
-// follow prints a training run's records until it ends; SIGINT or SIGTERM stops it (with a
-// checkpoint). It returns the exit status.
+// follow prints a training run's records until it ends; SIGINT, SIGTERM or SIGHUP stops it
+// (with a checkpoint). It returns the exit status.
 func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	info, cfg := eng.Info(), eng.Config()
 	fmt.Fprintf(stderr, "train: %s, seed %d, %d steps (%d per epoch), backend %s, run directory %s\n",
@@ -289,25 +289,8 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
 			info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
 	}
-	sigs, unwatch := watchStops()
-	defer unwatch()
 	var stopping atomic.Bool
-	go func() {
-		for {
-			select {
-			case s := <-sigs:
-				if stopping.Swap(true) {
-					// A second signal: the user will not wait for the checkpoint.
-					fmt.Fprintf(stderr, "train: %v while stopping: exiting at once, without a checkpoint\n", s)
-					exitNow(signalStatus(s))
-				}
-				fmt.Fprintf(stderr, "train: %v: stopping: writing the checkpoint (signal again to exit at once)\n", s)
-				eng.Stop()
-			case <-eng.Done():
-				return
-			}
-		}
-	}()
+	defer stopOnSignals("train", "writing the checkpoint", stderr, &stopping, eng.Stop, eng.Done())()
 	enc := json.NewEncoder(stdout)
 	var stdoutErr error
 	// The history a resumed run sends first was printed by the sessions that made it.

@@ -5,12 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	"spg-tui/agent"
@@ -148,18 +146,18 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 		part = fmt.Sprintf(" (shard %s: %d of the plan's %d runs)", o.Shard, len(pr.Mine), len(pr.All))
 	}
 	fmt.Fprintf(stderr, "experiment %s: %d runs%s, %s steps, %d at a time, into %s\n", name, len(pr.Mine), part, fmtThousands(steps), *jobs, *out)
-	stop := make(chan struct{})
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			close(stop)
-		}
-	}()
+	stop, done := make(chan struct{}), make(chan struct{})
+	defer close(done)
+	var stopping atomic.Bool
+	defer stopOnSignals(cmd, "checkpointing every live run", stderr, &stopping, func() { close(stop) }, done)()
 	mc := experiments.Machine{Start: agent.StartRun, Score: scorePolicy, Jobs: *jobs,
 		Progress: stderr, Every: 30 * time.Second, Stop: stop}
-	if err := pr.Run(mc); err != nil {
+	err = pr.Run(mc)
+	if errors.Is(err, experiments.ErrStopped) {
+		fmt.Fprintf(stderr, "experiment %s: %v; the same command continues them\n", name, err)
+		return 0
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "spg-tui %s: %v\n", cmd, err)
 		return exitFailed
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"spg-tui/run"
@@ -17,8 +20,8 @@ const (
 	exitStdoutClosed = 128 + int(syscall.SIGPIPE)
 )
 
-// stopSignals are the signals that stop a training run with a checkpoint: SIGINT, SIGTERM and
-// SIGHUP (a closed terminal or a logged-out session).
+// stopSignals are the signals that stop a training run or an experiment with a checkpoint:
+// SIGINT, SIGTERM and SIGHUP (a closed terminal or a logged-out session).
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // exitNow ends the process at once; a variable so that no test of follow's callers can end the
@@ -36,6 +39,31 @@ func watchStops() (<-chan os.Signal, func()) {
 		signal.Stop(sigs)
 		signal.Reset(syscall.SIGPIPE)
 	}
+}
+
+// stopOnSignals handles the stop signals until done is closed: the first calls stop (the work
+// checkpoints and ends), one after that, or after stopping was set by another cause, ends the
+// process at once with signalStatus. Both say so on stderr, prefixed by cmd; what says what
+// stopping does. The returned function stops the handling.
+func stopOnSignals(cmd, what string, stderr io.Writer, stopping *atomic.Bool, stop func(), done <-chan struct{}) func() {
+	sigs, unwatch := watchStops()
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if stopping.Swap(true) {
+					// A second signal: the user will not wait for the checkpoint.
+					fmt.Fprintf(stderr, "%s: %v while stopping: exiting at once, without a checkpoint\n", cmd, s)
+					exitNow(signalStatus(s))
+				}
+				fmt.Fprintf(stderr, "%s: %v: stopping: %s (signal again to exit at once)\n", cmd, s, what)
+				stop()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return unwatch
 }
 
 // signalStatus is the conventional exit status of a process ended by sig: 128 + its number.

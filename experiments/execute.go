@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -139,20 +140,26 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 	return StartBatch(b, mc.Start)
 }
 
+// ErrStopped is what Finish returns, wrapped, when every run that did not finish was stopped
+// (Machine.Stop) or never started, none failed: running the same command again continues them.
+var ErrStopped = errors.New("stopped")
+
 // Finish writes the report of a whole plan once r is done, and returns an error naming the
-// first run that did not finish, if any.
+// first run that failed, if any, else one wrapping ErrStopped if a run did not finish.
 func (pr *Prepared) Finish(r *Runner) error {
 	<-r.Done()
 	s := r.Snapshot()
-	var failed []string
+	var failed, unfinished []string
 	for _, v := range s.Variants {
 		for _, r := range v.Runs {
 			switch {
 			case r.Phase == Finished:
 			case r.Err != nil:
 				failed = append(failed, fmt.Sprintf("%s (%s: %v)", filepath.Base(r.Dir), r.Phase, r.Err))
-			default:
+			case r.Phase == Failed:
 				failed = append(failed, fmt.Sprintf("%s (%s)", filepath.Base(r.Dir), r.Phase))
+			default:
+				unfinished = append(unfinished, fmt.Sprintf("%s (%s)", filepath.Base(r.Dir), r.Phase))
 			}
 		}
 	}
@@ -162,7 +169,10 @@ func (pr *Prepared) Finish(r *Runner) error {
 		}
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d of %d runs did not finish: %s", len(failed), s.Total, failed[0])
+		return fmt.Errorf("%d of %d runs did not finish: %s", len(failed)+len(unfinished), s.Total, failed[0])
+	}
+	if len(unfinished) > 0 {
+		return fmt.Errorf("%w with %d of %d runs unfinished", ErrStopped, len(unfinished), s.Total)
 	}
 	return nil
 }
