@@ -74,21 +74,26 @@ func TestResumeDropsAbandonedAttempt(t *testing.T) {
 	}
 }
 
-// TestResumeFromEarlyCheckpointSaysSo resumes a run from the early checkpoint it held at step 10
-// (as after a kill before its first full checkpoint) and then from its own full one: only the
-// first resume's start event says that the run continued without its replay buffer, and both
-// carry the run's identity.
+// TestResumeFromEarlyCheckpointSaysSo resumes a run from an early checkpoint written during step 15 (as
+// after a kill before its first full checkpoint, with a buffer too large to write at every
+// validation) and then from its own full one: only the first resume's start event says that the
+// run continued without its replay buffer, and both carry the run's identity.
 func TestResumeFromEarlyCheckpointSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyConfig(envs.TaskMWM, 4)
 	cfg.Steps = 20
 	last := filepath.Join(dir, run.LastCheckpoint)
-	var early []byte
-	e := mustStart(t, cfg, dir, fakeOpts{hook: func(u int) {
-		if u == 15 {
-			early, _ = os.ReadFile(last)
+	var (
+		ref   runRef
+		early []byte
+	)
+	e := mustStart(t, cfg, dir, fakeOpts{hook: ref.at(15, func(tr *trainer) {
+		if err := tr.checkpointEarly(); err != nil {
+			t.Error(err)
 		}
-	}})
+		early, _ = os.ReadFile(last)
+	})})
+	ref.set(e)
 	waitDone(t, e)
 	if err := e.Err(); err != nil {
 		t.Fatal(err)
@@ -99,7 +104,7 @@ func TestResumeFromEarlyCheckpointSaysSo(t *testing.T) {
 	for _, tc := range []struct {
 		steps, at int
 		early     bool
-	}{{30, 10, true}, {40, 30, false}} {
+	}{{30, 14, true}, {40, 30, false}} {
 		e, err := resumeRun(dir, tc.steps, fakeFactory(fakeOpts{}))
 		if err != nil {
 			t.Fatal(err)

@@ -23,6 +23,13 @@ const (
 	// are written at validation steps; a stop, a request and the end always write one. The
 	// replay buffer makes the file large (up to BufferMem), hence the spacing.
 	checkpointEvery = 10 * time.Minute
+	// cheapReplayBytes and checkpointCostRatio make a validation checkpoint in full sooner
+	// while that is cheap: when the encoded buffer is at most cheapReplayBytes (the whole run of
+	// a small-scale experiment) and the time since the last full checkpoint is at least
+	// checkpointCostRatio times what that one took (at most 5% of the run spent writing them).
+	// A kill then resumes bit for bit, from a checkpoint at most a few validations old.
+	cheapReplayBytes    = 64 << 20
+	checkpointCostRatio = 20
 	// rateSmoothing is the weight of the newest step in the steps-per-second average.
 	rateSmoothing = 0.05
 )
@@ -59,9 +66,11 @@ type trainer struct {
 	best     *bestEval
 	lastEval int
 	interval intervalStats
-	// dirty reports changes since checkpoints/last was written; lastCkpt is when it was.
+	// dirty reports changes since checkpoints/last was written; lastCkpt is when it was, and
+	// ckptCost how long writing it took.
 	dirty    bool
 	lastCkpt time.Time
+	ckptCost time.Duration
 	// early reports that checkpoints/last is an early one, without the replay buffer.
 	early bool
 	// start is the configuration the run started with (config.json), the run's identity.
@@ -322,7 +331,10 @@ func (t *trainer) validate() error {
 		}
 	}
 	t.emit(run.Record{Kind: run.KindEval, Eval: ev})
-	if time.Since(t.lastCkpt) >= checkpointEvery {
+	since := time.Since(t.lastCkpt)
+	// At step 0 the buffer is empty, so the early checkpoint written before it is as good.
+	cheap := t.dirty && t.step > 0 && t.core.replay.EncodedLen() <= cheapReplayBytes && since >= checkpointCostRatio*t.ckptCost
+	if since >= checkpointEvery || cheap {
 		return t.checkpointLast()
 	}
 	if t.early {
@@ -348,6 +360,7 @@ func (t *trainer) header(full bool) *checkpointHeader {
 // checkpointLast writes checkpoints/last, after checking that the learner still produces
 // finite actions and values, so a diverged run never overwrites a good checkpoint.
 func (t *trainer) checkpointLast() error {
+	began := time.Now()
 	if t.val != nil {
 		k := min(sampleCount, len(t.val.insts))
 		probe := &evalSet{split: envs.Validation, insts: t.val.insts[:k], states: t.val.states, ref: t.val.ref}
@@ -362,7 +375,7 @@ func (t *trainer) checkpointLast() error {
 	if err := writeCheckpoint(filepath.Join(t.dir, run.LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
 		return fmt.Errorf("writing the checkpoint: %w", err)
 	}
-	t.dirty, t.lastCkpt, t.early = false, time.Now(), false
+	t.dirty, t.lastCkpt, t.ckptCost, t.early = false, time.Now(), time.Since(began), false
 	t.event(&run.Event{Event: run.EventCheckpoint, Message: fmt.Sprintf("%s at step %d", run.LastCheckpoint, t.step)})
 	return nil
 }
