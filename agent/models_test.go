@@ -25,8 +25,8 @@ func TestEveryModelHasNetworks(t *testing.T) {
 			}
 			q := make([]float32, 1)
 			free := errors.Is(l.Q(make([]float32, StateLen(task, 5)), make([]float32, 25), make([]float32, 25), 1, q, q), errNoCritic)
-			if free != m.CriticFree {
-				t.Errorf("%s: learner critic-free %v, catalogue %v", m.Name, free, m.CriticFree)
+			if free != !m.Kind.HasCritic() {
+				t.Errorf("%s: learner critic-free %v, catalogue kind %s", m.Name, free, m.Kind)
 			}
 		}
 	}
