@@ -96,27 +96,33 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 	}
 }
 
-// The engine itself refuses a parameter the run's model does not read, in one line, and keeps
-// the old value; the ones it reads are accepted.
+// The engines themselves, the trainer and the scripted one, refuse a parameter the run's model
+// does not read, in one line, and keep the old value; the ones it reads are accepted.
 func TestEngineRefusesParamsOfOtherModels(t *testing.T) {
 	cfg := tinyConfig(envs.TaskSort, 5)
 	cfg.Model, cfg.Hidden, cfg.Steps = "pn-ac", 4, 1_000_000
-	e, err := startRun(cfg, t.TempDir(), NewLearner)
+	tr, err := startRun(cfg, t.TempDir(), NewLearner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Pause()
-	t.Cleanup(func() { e.Stop(); <-e.Done() })
-	for _, name := range []string{run.ParamTau, run.ParamCriticLR, run.FlagExploration} {
-		err := e.Set(name, 1)
-		if want := name + " does not apply to PN-AC (critic-free)"; err == nil || err.Error() != want {
-			t.Errorf("Set(%s) = %v, want %q", name, err, want)
+	sc, err := enginetest.New(cfg, "", enginetest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []run.Engine{tr, sc} {
+		e.Pause()
+		t.Cleanup(func() { e.Stop(); <-e.Done() })
+		for _, name := range []string{run.ParamTau, run.ParamCriticLR, run.FlagExploration} {
+			err := e.Set(name, 1)
+			if want := name + " does not apply to PN-AC (critic-free)"; err == nil || err.Error() != want {
+				t.Errorf("%s: Set(%s) = %v, want %q", e.Info().Backend, name, err, want)
+			}
 		}
-	}
-	if c := e.Config(); c.Tau != cfg.Tau || c.CriticLR != cfg.CriticLR || !c.Exploration {
-		t.Errorf("refused changes altered the config: %+v", c)
-	}
-	if err := e.Set(run.ParamActorLR, 0.01); err != nil {
-		t.Errorf("actor-lr refused: %v", err)
+		if c := e.Config(); c.Tau != cfg.Tau || c.CriticLR != cfg.CriticLR || !c.Exploration {
+			t.Errorf("%s: refused changes altered the config: %+v", e.Info().Backend, c)
+		}
+		if err := e.Set(run.ParamActorLR, 0.01); err != nil {
+			t.Errorf("%s: actor-lr refused: %v", e.Info().Backend, err)
+		}
 	}
 }

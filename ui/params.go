@@ -142,7 +142,7 @@ func (p *paramsPane) applies(it paramItem) bool {
 
 // notApplicable is the refusal of a change to an item that does not apply to the model.
 func (p *paramsPane) notApplicable(it paramItem) *change {
-	return &change{item: it, err: fmt.Errorf("%s does not apply to %s (no critic)", it.label, p.ctx.model.Title)}
+	return &change{item: it, err: fmt.Errorf("%s does not apply to %s (%s)", it.label, p.ctx.model.Title, p.ctx.model.Kind)}
 }
 
 func b2f(b bool) float64 {
