@@ -8,8 +8,8 @@ import (
 )
 
 // Every model of the catalogue has networks here, and nothing else does: the SPG models an
-// architecture, the critic-free ones a policy network (SPG+Random reuses its task's SPG
-// architecture).
+// architecture, the critic-free ones a policy network (an untrained model reuses its task's SPG
+// architecture), and each learner has a critic exactly when its kind says so.
 func TestEveryModelHasNetworks(t *testing.T) {
 	for _, m := range run.Models {
 		for _, task := range m.Tasks {
@@ -30,8 +30,13 @@ func TestEveryModelHasNetworks(t *testing.T) {
 			}
 		}
 	}
-	if n := len(archs) + len(policyNets) + 1; n != len(run.Models) {
-		t.Errorf("%d architectures and %d policy networks registered (and SPG+Random) for %d models", len(archs), len(policyNets), len(run.Models))
+	kinds := map[run.ModelKind]int{}
+	for _, m := range run.Models {
+		kinds[m.Kind]++
+	}
+	if len(archs) != kinds[run.KindSPG] || len(policyNets) != kinds[run.KindCriticFree] {
+		t.Errorf("%d architectures and %d policy networks registered for %d SPG and %d critic-free models",
+			len(archs), len(policyNets), kinds[run.KindSPG], kinds[run.KindCriticFree])
 	}
 	if _, err := newArch("nope", "mwm", 5, 4); err == nil {
 		t.Error("an unknown model was built")
