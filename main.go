@@ -285,7 +285,7 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	info, cfg := eng.Info(), eng.Config()
 	fmt.Fprintf(stderr, "train: %s, seed %d, %d steps (%d per epoch), backend %s, run directory %s\n",
 		info.Title, info.Seed, cfg.Steps, cfg.StepsPerEpoch(), info.Backend, info.Dir)
-	if !run.CriticFree(cfg) {
+	if run.ModelOf(cfg).Kind.HasCritic() {
 		fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
 			info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
 	}

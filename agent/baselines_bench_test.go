@@ -33,7 +33,7 @@ func BenchmarkReinforceStep(b *testing.B) {
 				Featurize(c.task, insts[i], states[i*sl:(i+1)*sl])
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			h := hyperAt(&cfg, 0)
+			h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
 			for b.Loop() {
 				if err := op.Sample(states, cfg.Batch, rng, perms); err != nil {
 					b.Fatal(err)

@@ -52,7 +52,7 @@ func benchStep(b *testing.B, cfg run.Config) {
 		batch.Reward[i] = rng.Float32()
 	}
 	perms := make([]int, bs*n)
-	h := Hyper{Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters, ActorLR: cfg.ActorLR, CriticLR: cfg.CriticLR, CriticPenalty: true}
+	h := Hyper{Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters, ActorLR: cfg.ActorLR, CriticLR: cfg.CriticLR, CriticPenalty: true, ClipNorm: cfg.ClipNorm}
 	step := func() {
 		if err := l.Act(batch.States, bs, h, batch.M); err != nil {
 			b.Fatal(err)

@@ -46,7 +46,7 @@ func TestBilinearLearnerRoundTrip(t *testing.T) {
 		}
 		b.Reward[k] = 0.5
 	}
-	h := hyperAt(&cfg, 0)
+	h := hyperAt(&cfg, run.KindSPG, 0)
 	st, err := l.Update(b, h)
 	if err != nil {
 		t.Fatal(err)

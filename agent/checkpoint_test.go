@@ -103,7 +103,7 @@ func TestIntervalOfThePreviousVersion(t *testing.T) {
 	if s != want {
 		t.Errorf("decoded %+v, want %+v", s, want)
 	}
-	tr := s.record(0.5, Hyper{ActorLR: 1, CriticLR: 2})
+	tr := s.record(Hyper{Explore: true, Epsilon: 0.5, ActorLR: 1, CriticLR: 2})
 	if tr.CriticHard != 0.625 || tr.Birkhoff != 0.75 || tr.RewardMean != 0.5 || tr.StepsPerSec != 4 {
 		t.Errorf("record %+v", tr)
 	}

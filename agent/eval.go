@@ -346,7 +346,7 @@ func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, er
 		Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
 	}
 	perms := make([]int, len(insts)*n)
-	h := hyperAt(&p.cfg, p.step)
+	h := hyperAt(&p.cfg, run.ModelOf(p.cfg).Kind, p.step)
 	if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
 		return nil, p.nameFailing(states, len(insts), h, err)
 	}

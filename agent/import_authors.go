@@ -220,7 +220,7 @@ func writeImportedRun(dir string, cfg run.Config, l Learner) (val, test *run.Eva
 	if err != nil {
 		return nil, nil, err
 	}
-	h := hyperAt(&cfg, 0)
+	h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
 	evalSplit := func(split envs.Split, size int, extras bool) (*run.Eval, *evalSet, error) {
 		ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
 		set := newEvalSet(split, ds)

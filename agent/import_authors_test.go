@@ -68,7 +68,7 @@ func TestAuthorsActorMatchesPyTorch(t *testing.T) {
 			Featurize(envs.TaskMWM, inst, states[i*sl:(i+1)*sl])
 		}
 		m := make([]float32, b*n*n)
-		if err := l.Act(states, b, hyperAt(&cfg, 0), m); err != nil {
+		if err := l.Act(states, b, hyperAt(&cfg, run.KindSPG, 0), m); err != nil {
 			t.Fatal(err)
 		}
 		rowToCol := make([]int, b*n)

@@ -11,13 +11,20 @@ type Batch struct {
 	Reward []float32 // B
 }
 
-// Hyper are the hyperparameters a step reads; they may change between steps.
+// Hyper are the hyperparameters a step reads, the only way a learner sees values that may change
+// between steps (the live parameters).
 type Hyper struct {
 	Tau           float64
 	SinkhornIters int
 	ActorLR       float64
 	CriticLR      float64
 	CriticPenalty bool
+	// ClipNorm bounds the L2 norm of each update's gradients (0: unclipped).
+	ClipNorm float64
+	// Explore is k-exchange exploration, on for the models that explore; Epsilon is its
+	// probability in force at the step (0 when off).
+	Explore bool
+	Epsilon float64
 	// CriticOnly skips the actor's update (the extra critic updates of a step).
 	CriticOnly bool
 }

@@ -30,10 +30,14 @@ func NewLearner(cfg run.Config) (Learner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if build, ok := policyNets[cfg.Model]; ok {
+	switch run.ModelOf(cfg).Kind {
+	case run.KindCriticFree:
+		build, ok := policyNets[cfg.Model]
+		if !ok {
+			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
+		}
 		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task))), nil
-	}
-	if cfg.Model == spgRandom {
+	case run.KindUntrained:
 		return newUntrainedLearner(cfg)
 	}
 	useBackendBLAS.Do(func() {
@@ -197,18 +201,18 @@ func (l *spgLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
 	if h.CriticPenalty {
 		*c.w = 1
 	}
-	if err := l.criticStep(h.CriticLR, &st); err != nil {
+	if err := l.criticStep(h.CriticLR, h.ClipNorm, &st); err != nil {
 		return st, err
 	}
 	if h.CriticOnly {
 		return st, nil
 	}
-	return st, l.actorStep(h.ActorLR, &st)
+	return st, l.actorStep(h.ActorLR, h.ClipNorm, &st)
 }
 
 // criticStep runs the critic graph and, if everything is finite, folds the batch statistics
-// into the running ones and takes an Adam step.
-func (l *spgLearner) criticStep(lr float64, st *StepStats) error {
+// into the running ones and takes an Adam step of rate lr with the gradients clipped to clip.
+func (l *spgLearner) criticStep(lr, clip float64, st *StepStats) error {
 	c := l.crit
 	defer zeroGrads(c.wrt)
 	if err := runGraph(c.vm); err != nil {
@@ -246,7 +250,7 @@ func (l *spgLearner) criticStep(lr float64, st *StepStats) error {
 			return err
 		}
 	}
-	l.criticOpt.update(l.critic.float32s(), grads, lr, clipScale(norm, l.cfg.ClipNorm))
+	l.criticOpt.update(l.critic.float32s(), grads, lr, clipScale(norm, clip))
 	return nil
 }
 
@@ -261,8 +265,9 @@ func (l *spgLearner) runningIndex(name string) int {
 	panic("agent: no running statistics for batch-norm layer " + name)
 }
 
-// actorStep runs the actor graph and, if everything is finite, takes an Adam step.
-func (l *spgLearner) actorStep(lr float64, st *StepStats) error {
+// actorStep runs the actor graph and, if everything is finite, takes an Adam step of rate lr
+// with the gradients clipped to clip.
+func (l *spgLearner) actorStep(lr, clip float64, st *StepStats) error {
 	a := l.pol
 	defer zeroGrads(a.wrt)
 	if err := runGraph(a.vm); err != nil {
@@ -283,7 +288,7 @@ func (l *spgLearner) actorStep(lr float64, st *StepStats) error {
 	if err := finiteValue("actor gradient norm", norm); err != nil {
 		return err
 	}
-	l.actorOpt.update(l.actor.float32s(), grads, lr, clipScale(norm, l.cfg.ClipNorm))
+	l.actorOpt.update(l.actor.float32s(), grads, lr, clipScale(norm, clip))
 	return nil
 }
 

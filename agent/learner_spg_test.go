@@ -48,7 +48,7 @@ func toyStates(task envs.Task, n, b int, rng *rand.Rand) []float32 {
 
 // toyHyper are the defaults of cfg with higher learning rates, so that steps change things.
 func toyHyper(cfg run.Config) Hyper {
-	return Hyper{Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters, ActorLR: 1e-3, CriticLR: 1e-3, CriticPenalty: true}
+	return Hyper{Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters, ActorLR: 1e-3, CriticLR: 1e-3, CriticPenalty: true, ClipNorm: cfg.ClipNorm}
 }
 
 // actBatch acts on b fresh states and returns a minibatch of them with rounded actions and

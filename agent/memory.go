@@ -40,7 +40,7 @@ func MemoryEstimate(cfg run.Config) int64 {
 		float64(cfg.ValSize+cfg.TestSize)*(memPerEvalPerN*n+memPerEvalOverhead) +
 		b*n*n*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) +
 		b*n*h*memPerBNH
-	if run.PairCritic(cfg) {
+	if run.ModelOf(cfg).PairCritic {
 		total += b * n * n * h * memPerBNNH
 	}
 	if total >= math.MaxInt64 {

@@ -8,8 +8,8 @@ import (
 )
 
 // Every model of the catalogue has networks here, and nothing else does: the SPG models an
-// architecture, the critic-free ones a policy network (SPG+Random reuses its task's SPG
-// architecture).
+// architecture, the critic-free ones a policy network (an untrained model reuses its task's SPG
+// architecture), and each learner has a critic exactly when its kind says so.
 func TestEveryModelHasNetworks(t *testing.T) {
 	for _, m := range run.Models {
 		for _, task := range m.Tasks {
@@ -25,13 +25,18 @@ func TestEveryModelHasNetworks(t *testing.T) {
 			}
 			q := make([]float32, 1)
 			free := errors.Is(l.Q(make([]float32, StateLen(task, 5)), make([]float32, 25), make([]float32, 25), 1, q, q), errNoCritic)
-			if free != m.CriticFree {
-				t.Errorf("%s: learner critic-free %v, catalogue %v", m.Name, free, m.CriticFree)
+			if free != !m.Kind.HasCritic() {
+				t.Errorf("%s: learner critic-free %v, catalogue kind %s", m.Name, free, m.Kind)
 			}
 		}
 	}
-	if n := len(archs) + len(policyNets) + 1; n != len(run.Models) {
-		t.Errorf("%d architectures and %d policy networks registered (and SPG+Random) for %d models", len(archs), len(policyNets), len(run.Models))
+	kinds := map[run.ModelKind]int{}
+	for _, m := range run.Models {
+		kinds[m.Kind]++
+	}
+	if len(archs) != kinds[run.KindSPG] || len(policyNets) != kinds[run.KindCriticFree] {
+		t.Errorf("%d architectures and %d policy networks registered for %d SPG and %d critic-free models",
+			len(archs), len(policyNets), kinds[run.KindSPG], kinds[run.KindCriticFree])
 	}
 	if _, err := newArch("nope", "mwm", 5, 4); err == nil {
 		t.Error("an unknown model was built")

@@ -164,7 +164,7 @@ func (l *reinforceLearner) Reinforce(rewards []float64, h Hyper) (StepStats, err
 	if err := finiteValue("actor gradient norm", norm); err != nil {
 		return st, err
 	}
-	l.opt.update(w, l.grads, h.ActorLR, clipScale(norm, l.cfg.ClipNorm))
+	l.opt.update(w, l.grads, h.ActorLR, clipScale(norm, h.ClipNorm))
 	l.baseline, l.baselineSet = baseline, true
 	st.ActorLoss, st.Baseline = loss, baseline
 	return st, nil

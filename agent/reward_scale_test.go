@@ -17,10 +17,10 @@ func TestRewardScaleAndWarmup(t *testing.T) {
 		t.Errorf("sum reward scale %g, want N = 15", s)
 	}
 	cfg.CriticWarmup = 10
-	if h := hyperAt(&cfg, 9); h.ActorLR != 0 || h.CriticLR != cfg.CriticLR {
+	if h := hyperAt(&cfg, run.KindSPG, 9); h.ActorLR != 0 || h.CriticLR != cfg.CriticLR {
 		t.Errorf("step 9 of a 10-step warm-up: actor lr %g, critic lr %g", h.ActorLR, h.CriticLR)
 	}
-	if h := hyperAt(&cfg, 10); h.ActorLR != cfg.ActorLR {
+	if h := hyperAt(&cfg, run.KindSPG, 10); h.ActorLR != cfg.ActorLR {
 		t.Errorf("after the warm-up: actor lr %g", h.ActorLR)
 	}
 }

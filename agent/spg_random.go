@@ -7,17 +7,15 @@ import (
 	"spg-tui/run"
 )
 
-// spgRandom is the model name of the untrained SPG policy (the paper's SPG+Random).
-const spgRandom = "spg-random"
-
-// untrainedLearner is SPG+Random: the SPG actor of the task's architecture (SPG+Matching for
-// mwm, SPG+Sequential for sort and tsp) as initialised from the seed, never updated. A run of it
-// acts on its training batches only to report their rewards, and evaluates like any other.
+// untrainedLearner is a model of kind run.KindUntrained (SPG+Random): the SPG actor of the
+// task's architecture (SPG+Matching for mwm, SPG+Sequential for sort and tsp) as initialised
+// from the seed, never updated. A run of it acts on its training batches only to report their
+// rewards, and evaluates like any other.
 type untrainedLearner struct{ Learner }
 
 // Q implements Learner: the untrained critic is not reported (errNoCritic).
 func (untrainedLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error {
-	return fmt.Errorf("agent: %s: %w", spgRandom, errNoCritic)
+	return fmt.Errorf("agent: an untrained model: %w", errNoCritic)
 }
 
 // newUntrainedLearner builds the SPG learner of cfg's task under its default model.
@@ -31,7 +29,7 @@ func newUntrainedLearner(cfg run.Config) (Learner, error) {
 	return untrainedLearner{l}, nil
 }
 
-// Update implements Learner: SPG+Random never learns.
+// Update implements Learner: an untrained model never learns.
 func (untrainedLearner) Update(*Batch, Hyper) (StepStats, error) {
-	return StepStats{}, errors.New("agent: " + spgRandom + " is never updated")
+	return StepStats{}, errors.New("agent: an untrained model is never updated")
 }

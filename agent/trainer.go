@@ -290,7 +290,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		t.interval.add(&res, sec)
 		t.stepDone(sec)
 		if t.step%t.cfg.LogEvery == 0 {
-			tr := t.interval.record(epsilonAt(&t.cfg, t.step-1), hyperAt(&t.cfg, t.step-1))
+			tr := t.interval.record(hyperAt(&t.cfg, t.core.kind, t.step-1))
 			t.emit(run.Record{Kind: run.KindTrain, Train: tr})
 			t.interval = intervalStats{}
 		}
@@ -314,7 +314,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
-	ev, err := evaluate(t.interruptible(), t.core.env, t.val, hyperAt(&t.cfg, t.step), true)
+	ev, err := evaluate(t.interruptible(), t.core.env, t.val, hyperAt(&t.cfg, t.core.kind, t.step), true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
 	}
@@ -364,7 +364,7 @@ func (t *trainer) checkpointLast() error {
 	if t.val != nil {
 		k := min(sampleCount, len(t.val.insts))
 		probe := &evalSet{split: envs.Validation, insts: t.val.insts[:k], states: t.val.states, ref: t.val.ref}
-		if _, err := evaluate(t.core.learner, t.core.env, probe, hyperAt(&t.cfg, t.step), true); err != nil {
+		if _, err := evaluate(t.core.learner, t.core.env, probe, hyperAt(&t.cfg, t.core.kind, t.step), true); err != nil {
 			return fmt.Errorf("step %d: checkpoint refused: %w", t.step, err)
 		}
 	}
@@ -416,7 +416,7 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err := t.core.learner.UnmarshalBinary(ck.learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	ev, err := evaluate(t.interruptible(), t.core.env, set, hyperAt(&ck.header.Config, ck.header.Step), false)
+	ev, err := evaluate(t.interruptible(), t.core.env, set, hyperAt(&ck.header.Config, t.core.kind, ck.header.Step), false)
 	if errors.Is(err, errStopped) {
 		return true, t.stopNow()
 	}

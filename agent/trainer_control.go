@@ -6,7 +6,7 @@ import (
 	"spg-tui/run"
 )
 
-// change is a live change accepted by Set or SetFlag, waiting for the next step boundary.
+// change is a live change accepted by Set, waiting for the next step boundary.
 type change struct {
 	param string
 	value float64
@@ -56,30 +56,16 @@ func (t *trainer) Stop() {
 	t.mu.Unlock()
 }
 
-// Set validates a live change at once (run.Change) and queues it for the next step boundary.
+// Set validates a live change at once, against the configuration with every accepted change
+// (run.Change), and queues it for the next step boundary.
 func (t *trainer) Set(param string, value float64) error {
-	return t.request(param, value, func(c run.Config, step int) (run.Config, float64, error) {
-		return run.Change(c, param, value, step)
-	})
-}
-
-// SetFlag switches the critic penalty or exploration, at the next step boundary.
-func (t *trainer) SetFlag(flag string, on bool) error {
-	return t.request(flag, b2f(on), func(c run.Config, step int) (run.Config, float64, error) {
-		return run.ChangeSwitch(c, flag, on, step)
-	})
-}
-
-// request validates a change against the configuration with every accepted change and queues
-// it.
-func (t *trainer) request(param string, value float64, validate func(run.Config, int) (run.Config, float64, error)) error {
 	step := t.Status().Step
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ended {
 		return errEnded
 	}
-	cand, _, err := validate(t.pending, step)
+	cand, _, err := run.Change(t.pending, param, value, step)
 	if err != nil {
 		return err
 	}
@@ -87,13 +73,6 @@ func (t *trainer) request(param string, value float64, validate func(run.Config,
 	t.changes = append(t.changes, change{param, value})
 	t.signal()
 	return nil
-}
-
-func b2f(on bool) float64 {
-	if on {
-		return 1
-	}
-	return 0
 }
 
 // apply puts a queued change into force and logs it as a set event. A new epsilon re-anchors

@@ -39,14 +39,14 @@ func (s *intervalStats) add(res *stepResult, seconds float64) {
 
 // record summarises the interval: the mean of every number over its steps, the reward's mean
 // and standard deviation over its instances, and epsilon and h's rates in force at its end.
-func (s *intervalStats) record(epsilon float64, h Hyper) *run.Train {
+func (s *intervalStats) record(h Hyper) *run.Train {
 	tr := s.Train
 	tr.Div(float64(max(s.Steps, 1)))
 	tr.RewardMean, tr.RewardStd = s.RewardMean, 0
 	if s.RewardN > 1 {
 		tr.RewardStd = math.Sqrt(s.RewardM2 / float64(s.RewardN-1))
 	}
-	tr.Epsilon, tr.ActorLR, tr.CriticLR, tr.StepsPerSec = epsilon, h.ActorLR, h.CriticLR, 0
+	tr.Epsilon, tr.ActorLR, tr.CriticLR, tr.StepsPerSec = h.Epsilon, h.ActorLR, h.CriticLR, 0
 	if s.Seconds > 0 {
 		tr.StepsPerSec = float64(s.Steps) / s.Seconds
 	}

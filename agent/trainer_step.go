@@ -27,7 +27,9 @@ type stepResult struct {
 // loop runs the steps of Algorithm 1. Besides the learner, its state is the replay buffer and
 // the generator; the data order is a function of the step, so a checkpoint saves nothing else.
 type loop struct {
-	task    envs.Task
+	task envs.Task
+	// kind is the kind of the run's model, resolved once.
+	kind    run.ModelKind
 	env     envs.Env
 	train   envs.Dataset
 	learner Learner
@@ -73,7 +75,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 	n, b, sl := cfg.N, cfg.Batch, StateLen(cfg.Task, cfg.N)
 	pcg := rand.NewPCG(cfg.Seed, loopStream)
 	return &loop{
-		task: cfg.Task, env: env,
+		task: cfg.Task, kind: run.ModelOf(cfg).Kind, env: env,
 		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
 		learner: learner, replay: NewReplay(n, capacity),
 		pcg: pcg, rng: rand.New(pcg),
@@ -89,28 +91,24 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 	}, nil
 }
 
-// hyperAt is what step t (0-based) of a run of cfg reads: the base learning rates decayed by
-// LRScale(t), the actor's 0 during the critic warm-up.
-func hyperAt(cfg *run.Config, t int) Hyper {
+// hyperAt is what step t (0-based) of a run of cfg, a model of kind k, reads: the base learning
+// rates decayed by LRScale(t), the actor's 0 during the critic warm-up, and exploration with
+// its probability at t, off for the models without a critic, which do not explore.
+func hyperAt(cfg *run.Config, k run.ModelKind, t int) Hyper {
 	s := cfg.LRScale(t)
 	h := Hyper{
 		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
 		ActorLR: cfg.ActorLR * s, CriticLR: cfg.CriticLR * s,
-		CriticPenalty: cfg.CriticPenalty,
+		CriticPenalty: cfg.CriticPenalty, ClipNorm: cfg.ClipNorm,
+		Explore: cfg.Exploration && k.HasCritic(),
 	}
 	if t < cfg.CriticWarmup {
 		h.ActorLR = 0
 	}
-	return h
-}
-
-// epsilonAt is the exploration probability in force at step t: 0 with exploration off and for
-// the critic-free models, which do not explore.
-func epsilonAt(cfg *run.Config, t int) float64 {
-	if !cfg.Exploration || run.CriticFree(*cfg) {
-		return 0
+	if h.Explore {
+		h.Epsilon = cfg.Epsilon(t)
 	}
-	return cfg.Epsilon(t)
+	return h
 }
 
 // orderOf returns the training order of epoch e: a shuffle of the training indices seeded by
@@ -137,7 +135,7 @@ func (l *loop) orderOf(e int) []int32 {
 func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	n, b := l.n, l.b
 	l.fetch(t, cfg)
-	h := hyperAt(cfg, t)
+	h := hyperAt(cfg, l.kind, t)
 	if op, ok := l.learner.(onPolicyLearner); ok {
 		return l.reinforceStep(t, op, h)
 	}
@@ -150,10 +148,9 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	if err := assign.RoundBatch(l.m, b, n, l.rowToCol); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
 	}
-	if _, ok := l.learner.(untrainedLearner); ok {
+	if l.kind == run.KindUntrained {
 		return l.untrainedStep(), nil
 	}
-	eps := epsilonAt(cfg, t)
 	birkhoff := 0.0
 	for i := range b {
 		m, p := l.m[i*n*n:(i+1)*n*n], l.rowToCol[i*n:(i+1)*n]
@@ -163,7 +160,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 			s += float64(m[r*n+c])
 		}
 		birkhoff += s / float64(n)
-		if cfg.Exploration && l.rng.Float64() < eps {
+		if h.Explore && l.rng.Float64() < h.Epsilon {
 			rows := l.rows[:cfg.K]
 			perm.DrawRows(l.rng, n, cfg.K, rows)
 			perm.CycleRows(p, 1, rows)

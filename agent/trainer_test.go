@@ -313,9 +313,6 @@ func TestLiveControl(t *testing.T) {
 			t.Errorf("Set(%s, %g) = %v, want an error naming it", tc.param, tc.value, err)
 		}
 	}
-	if err := e.SetFlag("bogus", true); err == nil {
-		t.Error("SetFlag(bogus) accepted")
-	}
 	if got := e.Config(); got != cfg {
 		t.Errorf("refused changes altered the config: %+v", got)
 	}
@@ -329,13 +326,7 @@ func TestLiveControl(t *testing.T) {
 		{run.ParamCriticLR, 0.05, 0.02}, {run.FlagCriticPenalty, 1, 0}, {run.FlagExploration, 1, 0},
 	}
 	for _, s := range sets {
-		var err error
-		if s.param == run.FlagCriticPenalty || s.param == run.FlagExploration {
-			err = e.SetFlag(s.param, s.new == 1)
-		} else {
-			err = e.Set(s.param, s.new)
-		}
-		if err != nil {
+		if err := e.Set(s.param, s.new); err != nil {
 			t.Fatalf("%s: %v", s.param, err)
 		}
 	}

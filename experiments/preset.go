@@ -21,10 +21,9 @@ type Arm struct {
 	Model string
 	Task  envs.Task
 	N     int
-	// Epochs is the paper's budget; Untrained arms (SPG+Random) train a single step, so that
-	// their selected checkpoint is the untrained policy.
-	Epochs    float64
-	Untrained bool
+	// Epochs is the paper's budget; arms of an untrained model (SPG+Random) train a single
+	// step, so that their selected checkpoint is the untrained policy.
+	Epochs float64
 	// Apply changes the paper's configuration (an ablation's variable); nil keeps it.
 	Apply func(c *run.Config)
 }
@@ -66,7 +65,7 @@ func (p Preset) CostSteps(seeds int) int {
 
 // armSteps is the arm's budget at spe steps per epoch.
 func armSteps(a Arm, spe int) int {
-	if a.Untrained {
+	if m, err := run.ModelNamed(a.Model); err == nil && m.Kind == run.KindUntrained {
 		return 1
 	}
 	return max(1, int(a.Epochs*float64(spe)+0.5))

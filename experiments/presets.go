@@ -73,28 +73,15 @@ func modelArms(task envs.Task, sizes []int, models []string) []Arm {
 		for _, m := range models {
 			arms = append(arms, Arm{
 				Label: fmt.Sprintf("%s · %s-%d", modelTitle(m), name, n), Model: m, Task: task, N: n,
-				Epochs: float64(run.DefaultEpochs(task)), Untrained: m == "spg-random",
+				Epochs: float64(run.DefaultEpochs(task)),
 			})
 		}
 	}
 	return arms
 }
 
-// modelTitle is the model's title when it is registered, the paper's name for the baselines
-// that may not be, and the name itself otherwise.
-func modelTitle(name string) string {
-	if m, err := run.ModelNamed(name); err == nil {
-		return m.Title
-	}
-	if t, ok := baselineTitles[name]; ok {
-		return t
-	}
-	return name
-}
-
-var baselineTitles = map[string]string{
-	"pn-ac": "PN-AC", "pn-ac-matching": "PN-AC+Matching", "ac-matching": "AC+Matching", "spg-random": "SPG+Random",
-}
+// modelTitle is the catalogue's title of the model called name.
+func modelTitle(name string) string { return run.ModelOf(run.Config{Model: name}).Title }
 
 // ablationPreset is one of the console's ablations (Builtin) on MWM-10 for the paper's 20
 // epochs: the console and the command line run the same variants.

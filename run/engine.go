@@ -65,12 +65,11 @@ type Engine interface {
 	Resume()
 	// Checkpoint asks for checkpoints/last to be written at the next step boundary.
 	Checkpoint()
-	// Set changes a live parameter (see Params). The value is validated at once, by Change: an
-	// invalid one is refused with an error naming the parameter, and the old value stays.
+	// Set changes a live parameter (see Params), a switch to 1 (on) or 0 (off); it is the one
+	// way a live value changes. The value is validated at once, by Change: an invalid one, or a
+	// parameter the run's model does not read, is refused with an error naming the parameter,
+	// and the old value stays.
 	Set(param string, value float64) error
-	// SetFlag switches a live switch (a Params entry of kind Switch: the critic penalty,
-	// exploration) on or off.
-	SetFlag(flag string, on bool) error
 	// Stop asks the run to checkpoint and end; Done is closed once it has.
 	Stop()
 	Done() <-chan struct{}

@@ -21,12 +21,38 @@ type Model struct {
 	// Defaults sets the model's default hyperparameters on the paper's (DefaultConfig); nil
 	// keeps the paper's.
 	Defaults func(c *Config)
-	// CriticFree marks the models trained without a critic (REINFORCE against a moving-average
-	// baseline, or not at all): no replay, no exploration, no critic loss, no Q values.
-	CriticFree bool
+	// Kind is how it learns: an SPG actor-critic, critic-free, or not at all.
+	Kind ModelKind
 	// PairCritic marks the models whose critic is a pair MLP over the B N^2 pairs of a batch:
 	// bilinear by construction (Critic must be CriticBilinear) and sized by its pairs.
 	PairCritic bool
+}
+
+// ModelKind is how a model learns, which decides what a run of it has: a replay buffer,
+// exploration, a critic and its losses, live parameters (Param.Kinds).
+type ModelKind int
+
+// The kinds of models.
+const (
+	// KindSPG is an SPG actor-critic: replay, exploration, a critic trained on the penalised
+	// loss, and an actor ascending the critic through Sinkhorn.
+	KindSPG ModelKind = iota
+	// KindCriticFree is trained by REINFORCE on its own samples against a moving-average
+	// baseline: no replay, no exploration, no critic loss, no Q values; only its actor's
+	// learning rate is live.
+	KindCriticFree
+	// KindUntrained is an SPG actor as initialised from the seed, never updated (the paper's
+	// SPG+Random): like KindCriticFree without even a baseline, and nothing is live.
+	KindUntrained
+)
+
+// HasCritic reports whether models of the kind have a critic (and so a replay buffer,
+// exploration and Q values).
+func (k ModelKind) HasCritic() bool { return k == KindSPG }
+
+// String names the kind as errors show it: "SPG", "critic-free", "untrained".
+func (k ModelKind) String() string {
+	return [...]string{"SPG", "critic-free", "untrained"}[k]
 }
 
 // Models lists every model. For each task, the first model that supports it is the task's
@@ -42,10 +68,10 @@ var Models = []Model{
 	// by their dot product, with a pair-MLP critic (agent/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
-	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, CriticFree: true, Defaults: pnACDefaults},
-	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
-	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, CriticFree: true, Defaults: belloDefaults},
-	{Name: "spg-random", Title: "SPG+Random", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP}, CriticFree: true,
+	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
+	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
+	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
+	{Name: "spg-random", Title: "SPG+Random", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP}, Kind: KindUntrained,
 		Defaults: func(c *Config) { c.Steps = 1 }},
 }
 
@@ -67,16 +93,14 @@ func pnACDefaults(c *Config) {
 	}
 }
 
-// CriticFree reports whether c's model learns without a critic (see Model.CriticFree).
-func CriticFree(c Config) bool {
-	m, err := ModelNamed(c.Model)
-	return err == nil && m.CriticFree
-}
-
-// PairCritic reports whether c's model has a pair-MLP critic (see Model.PairCritic).
-func PairCritic(c Config) bool {
-	m, err := ModelNamed(c.Model)
-	return err == nil && m.PairCritic
+// ModelOf resolves c's model to its catalogue entry. A name the catalogue lacks (a config that
+// does not validate) resolves to an SPG model titled by its name, so that titles and errors can
+// still show it.
+func ModelOf(c Config) Model {
+	if m, err := ModelNamed(c.Model); err == nil {
+		return m
+	}
+	return Model{Name: c.Model, Title: c.Model}
 }
 
 // ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
@@ -119,12 +143,7 @@ func (m Model) Supports(task envs.Task) bool { return slices.Contains(m.Tasks, t
 
 // ModelTitle is the title of the model a configuration trains ("SPG+Matching"), its name when
 // the model is unknown.
-func ModelTitle(c Config) string {
-	if m, err := ModelNamed(c.Model); err == nil {
-		return m.Title
-	}
-	return c.Model
-}
+func ModelTitle(c Config) string { return ModelOf(c).Title }
 
 // Title names a run as the paper would: "SPG+Matching · MWM-20".
 func Title(c Config) string {

@@ -3,9 +3,10 @@ package run
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
-// Names of the live parameters (Engine.Set) and switches (Engine.SetFlag).
+// Names of the live parameters and switches (Engine.Set).
 const (
 	ParamTau           = "tau"
 	ParamSinkhornIters = "sinkhorn-iters"
@@ -31,7 +32,8 @@ const (
 
 // Param is a parameter that can change while a run trains. Its valid range is that of its
 // Config field, which Config.Validate checks: Change validates the whole configuration with
-// the new value in it, the one validation every engine uses.
+// the new value in it, the one validation every engine uses. A learner sees the value in force
+// only through the hyperparameters of each step, never through a copy of the configuration.
 type Param struct {
 	// Name is how Engine.Set, set events and metrics.jsonl name it.
 	Name string
@@ -46,40 +48,54 @@ type Param struct {
 	Get func(c *Config, step int) float64
 	// Set writes v into c as a change made at step.
 	Set func(c *Config, v float64, step int)
+	// Kinds are the kinds of models that read it; Change refuses it for the others.
+	Kinds []ModelKind
 }
+
+// spgOnly is the kinds that read a parameter of the critic, the Sinkhorn layer or exploration.
+var spgOnly = []ModelKind{KindSPG}
 
 // Params lists the live parameters, in the order of the console's panel.
 var Params = []Param{
 	{Name: ParamTau, Label: "tau", Kind: Ladder,
-		Get: func(c *Config, _ int) float64 { return c.Tau },
-		Set: func(c *Config, v float64, _ int) { c.Tau = v }},
+		Get:   func(c *Config, _ int) float64 { return c.Tau },
+		Set:   func(c *Config, v float64, _ int) { c.Tau = v },
+		Kinds: spgOnly},
 	{Name: ParamSinkhornIters, Label: "L (Sinkhorn)", Kind: Whole,
-		Get: func(c *Config, _ int) float64 { return float64(c.SinkhornIters) },
-		Set: func(c *Config, v float64, _ int) { c.SinkhornIters = int(v) }},
+		Get:   func(c *Config, _ int) float64 { return float64(c.SinkhornIters) },
+		Set:   func(c *Config, v float64, _ int) { c.SinkhornIters = int(v) },
+		Kinds: spgOnly},
 	// Epsilon is the schedule's value at the step; a change re-anchors the schedule there, so
 	// that it decays linearly from the new value. Whether it is used is the exploration
 	// switch's business.
 	{Name: ParamEpsilon, Label: "epsilon", Kind: Linear, Step: 0.05,
-		Get: func(c *Config, step int) float64 { return c.Epsilon(step) },
-		Set: func(c *Config, v float64, step int) { c.EpsStart, c.EpsAnchor = v, step }},
+		Get:   func(c *Config, step int) float64 { return c.Epsilon(step) },
+		Set:   func(c *Config, v float64, step int) { c.EpsStart, c.EpsAnchor = v, step },
+		Kinds: spgOnly},
 	{Name: ParamActorLR, Label: "actor LR", Kind: Ladder,
-		Get: func(c *Config, _ int) float64 { return c.ActorLR },
-		Set: func(c *Config, v float64, _ int) { c.ActorLR = v }},
+		Get:   func(c *Config, _ int) float64 { return c.ActorLR },
+		Set:   func(c *Config, v float64, _ int) { c.ActorLR = v },
+		Kinds: []ModelKind{KindSPG, KindCriticFree}},
 	{Name: ParamCriticLR, Label: "critic LR", Kind: Ladder,
-		Get: func(c *Config, _ int) float64 { return c.CriticLR },
-		Set: func(c *Config, v float64, _ int) { c.CriticLR = v }},
+		Get:   func(c *Config, _ int) float64 { return c.CriticLR },
+		Set:   func(c *Config, v float64, _ int) { c.CriticLR = v },
+		Kinds: spgOnly},
 	{Name: FlagCriticPenalty, Label: "critic penalty", Short: "penalty", Kind: Switch,
-		Get: func(c *Config, _ int) float64 { return b2f(c.CriticPenalty) },
-		Set: func(c *Config, v float64, _ int) { c.CriticPenalty = v != 0 }},
+		Get:   func(c *Config, _ int) float64 { return b2f(c.CriticPenalty) },
+		Set:   func(c *Config, v float64, _ int) { c.CriticPenalty = v != 0 },
+		Kinds: spgOnly},
 	{Name: FlagExploration, Label: "exploration", Kind: Switch,
-		Get: func(c *Config, _ int) float64 { return b2f(c.Exploration) },
-		Set: func(c *Config, v float64, _ int) { c.Exploration = v != 0 }},
+		Get:   func(c *Config, _ int) float64 { return b2f(c.Exploration) },
+		Set:   func(c *Config, v float64, _ int) { c.Exploration = v != 0 },
+		Kinds: spgOnly},
 	{Name: ParamEpsEnd, Kind: Linear, Step: 0.01,
-		Get: func(c *Config, _ int) float64 { return c.EpsEnd },
-		Set: func(c *Config, v float64, _ int) { c.EpsEnd = v }},
+		Get:   func(c *Config, _ int) float64 { return c.EpsEnd },
+		Set:   func(c *Config, v float64, _ int) { c.EpsEnd = v },
+		Kinds: spgOnly},
 	{Name: ParamEpsDecay, Kind: Linear, Step: 0.01,
-		Get: func(c *Config, _ int) float64 { return c.EpsDecay },
-		Set: func(c *Config, v float64, _ int) { c.EpsDecay = v }},
+		Get:   func(c *Config, _ int) float64 { return c.EpsDecay },
+		Set:   func(c *Config, v float64, _ int) { c.EpsDecay = v },
+		Kinds: spgOnly},
 }
 
 // ParamNamed returns the live parameter called name.
@@ -92,6 +108,9 @@ func ParamNamed(name string) (Param, bool) {
 	return Param{}, false
 }
 
+// AppliesTo reports whether models of kind k read the parameter.
+func (p Param) AppliesTo(k ModelKind) bool { return slices.Contains(p.Kinds, k) }
+
 // ShortName is how event lines name the parameter.
 func (p Param) ShortName() string {
 	if p.Short != "" {
@@ -101,13 +120,17 @@ func (p Param) ShortName() string {
 }
 
 // Change returns c with the live parameter name set to v by a change at step, and the value it
-// replaces. An unknown name, a value the field cannot hold (a fraction for a whole number,
-// anything but 0 or 1 for a switch) or a configuration that no longer validates is refused
-// with an error naming the parameter.
+// replaces; a switch takes 1 for on and 0 for off. An unknown name, a parameter c's model does
+// not read, a value the field cannot hold (a fraction for a whole number, anything but 0 or 1
+// for a switch) or a configuration that no longer validates is refused with an error naming
+// the parameter.
 func Change(c Config, name string, v float64, step int) (Config, float64, error) {
 	p, ok := ParamNamed(name)
 	if !ok {
 		return c, 0, fmt.Errorf("unknown parameter %q", name)
+	}
+	if m := ModelOf(c); !p.AppliesTo(m.Kind) {
+		return c, 0, fmt.Errorf("%s does not apply to %s (%s)", name, m.Title, m.Kind)
 	}
 	switch {
 	case p.Kind == Whole && (v != math.Trunc(v) || v < 1 || v > math.MaxInt32):
@@ -122,14 +145,6 @@ func Change(c Config, name string, v float64, step int) (Config, float64, error)
 		return c, 0, fmt.Errorf("%s %g refused: %v", name, v, err)
 	}
 	return next, old, nil
-}
-
-// ChangeSwitch is Change for a switch: it refuses names that are not switches.
-func ChangeSwitch(c Config, name string, on bool, step int) (Config, float64, error) {
-	if p, ok := ParamNamed(name); !ok || p.Kind != Switch {
-		return c, 0, fmt.Errorf("unknown switch %q", name)
-	}
-	return Change(c, name, b2f(on), step)
 }
 
 func b2f(on bool) float64 {

@@ -44,11 +44,30 @@ func TestChange(t *testing.T) {
 	if err != nil || next.EpsStart != 0.5 || next.EpsAnchor != 7 || old != c.Epsilon(7) {
 		t.Errorf("epsilon change: %+v, old %g, %v", next, old, err)
 	}
-	if _, _, err := ChangeSwitch(c, ParamTau, true, 0); err == nil {
-		t.Error("ChangeSwitch accepted a number")
-	}
-	if next, old, err := ChangeSwitch(c, FlagExploration, false, 0); err != nil || next.Exploration || old != 1 {
+	if next, old, err := Change(c, FlagExploration, 0, 0); err != nil || next.Exploration || old != 1 {
 		t.Errorf("exploration off: %v, old %g, %v", next.Exploration, old, err)
+	}
+}
+
+// A parameter is changed only for the kinds of models it lists, and refused for the others in
+// one line naming it and the model.
+func TestChangeRefusesOtherModels(t *testing.T) {
+	for _, m := range Models {
+		c := DefaultConfig(m.Tasks[0], 10)
+		c.Model = m.Name
+		if m.Defaults != nil {
+			m.Defaults(&c)
+		}
+		for _, p := range Params {
+			v := p.Get(&c, 0)
+			_, _, err := Change(c, p.Name, v, 0)
+			switch {
+			case p.AppliesTo(m.Kind) && err != nil:
+				t.Errorf("%s on %s refused: %v", p.Name, m.Name, err)
+			case !p.AppliesTo(m.Kind) && (err == nil || err.Error() != p.Name+" does not apply to "+m.Title+" ("+m.Kind.String()+")"):
+				t.Errorf("%s on %s: %v, want a refusal", p.Name, m.Name, err)
+			}
+		}
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 func ProgressLine(rec Record, cfg Config) string {
 	total := cfg.Steps
 	switch {
-	case rec.Train != nil && CriticFree(cfg):
+	case rec.Train != nil && !ModelOf(cfg).Kind.HasCritic():
 		tr := rec.Train
 		return fmt.Sprintf("step %d/%d: reward %.4g ± %.3g, baseline %.4g, actor %.4g (no critic), %.1f steps/s",
 			rec.Step, total, tr.RewardMean, tr.RewardStd, tr.Baseline, tr.ActorLoss, tr.StepsPerSec)

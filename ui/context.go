@@ -8,6 +8,7 @@ type programContext struct {
 	st       styles
 	info     run.RunInfo
 	cfg      run.Config
+	model    run.Model // cfg's model, resolved when the run is attached
 	status   run.Status
 	readOnly bool // a run opened with --view: nothing can be changed
 	data     *runData

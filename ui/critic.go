@@ -2,9 +2,6 @@ package ui
 
 import "spg-tui/run"
 
-// untrainedModel is SPG+Random's name: it has neither a critic nor a baseline.
-const untrainedModel = "spg-random"
-
 // criticPane plots the critic loss and its two terms, MSE(r, Q(s,P)) and the penalty
 // MSE(Q(s,P), Q(s,M)), optionally on a log scale. A critic-free model has no critic: the pane
 // shows its moving-average reward baseline beside the training reward instead, marked "no
@@ -15,7 +12,7 @@ type criticPane struct{ paneBase }
 func (p *criticPane) View() string {
 	d := p.ctx.data
 	return p.cached([4]int{d.trainVer, d.eventVer, p.ctx.displayVer}, func() string {
-		if run.CriticFree(p.ctx.cfg) {
+		if !p.ctx.model.Kind.HasCritic() {
 			return frame("Baseline · no critic", p.baselineBody(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 		}
 		return frame("Critic loss", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
@@ -35,7 +32,7 @@ func (p *criticPane) baselineBody(w, h int) []string {
 		{x: t.step, y: t.get("baseline"), chars: charsLine, color: st.graphColor(colBlue)},
 	}}
 	legend := st.accent.Render("──") + " baseline (EMA)  " + st.fg(colGreen).Render("••") + " sampled reward"
-	if p.ctx.cfg.Model == untrainedModel {
+	if p.ctx.model.Kind == run.KindUntrained {
 		legend = st.dim.Render("no critic and no training: the untrained SPG policy")
 	}
 	lines := []string{legend}

@@ -41,9 +41,8 @@ func runScripted(t testing.TB, cfg run.Config, dir string) (*enginetest.Engine, 
 // renderings.
 type staticEngine struct {
 	replay
-	sets  []string
-	flags []string
-	err   error
+	sets []string
+	err  error
 }
 
 func (s *staticEngine) Set(p string, v float64) error {
@@ -51,11 +50,6 @@ func (s *staticEngine) Set(p string, v float64) error {
 		return s.err
 	}
 	s.sets = append(s.sets, p)
-	return nil
-}
-
-func (s *staticEngine) SetFlag(f string, on bool) error {
-	s.flags = append(s.flags, f)
 	return nil
 }
 

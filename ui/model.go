@@ -96,6 +96,7 @@ func (m *model) attach(eng run.Engine) {
 	m.engine = eng
 	m.ctx.info = eng.Info()
 	m.ctx.cfg = eng.Config()
+	m.ctx.model = run.ModelOf(m.ctx.cfg)
 	m.ctx.status = eng.Status()
 	m.ctx.data = newRunData()
 	m.baseDir = "runs"

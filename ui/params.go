@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,8 @@ type paramItem struct {
 	// get reads a live parameter from the run's configuration at a step (nil for a display
 	// setting).
 	get func(c *run.Config, step int) float64
+	// kinds are the kinds of models a live parameter applies to (run.Param.Kinds).
+	kinds []run.ModelKind
 }
 
 // paramItems are the panel's rows: the live parameters that have a panel label, in the table's
@@ -40,7 +43,7 @@ func panelItems() []paramItem {
 	var items []paramItem
 	for _, p := range run.Params {
 		if p.Label != "" {
-			items = append(items, paramItem{label: p.Label, name: p.Name, kind: p.Kind, step: p.Step, get: p.Get})
+			items = append(items, paramItem{label: p.Label, name: p.Name, kind: p.Kind, step: p.Step, get: p.Get, kinds: p.Kinds})
 		}
 	}
 	return append(items,
@@ -124,24 +127,22 @@ func (p *paramsPane) value(it paramItem) float64 {
 	return math.NaN()
 }
 
-// applies reports whether the item means anything for the run's model: a critic-free model
-// reads only the actor's learning rate (SPG+Random nothing at all) and draws no critic losses.
+// applies reports whether the item means anything for the run's model: a live parameter
+// applies to the kinds of models it lists, and a critic-free model draws no critic losses.
 func (p *paramsPane) applies(it paramItem) bool {
-	if !run.CriticFree(p.ctx.cfg) {
-		return true
-	}
+	k := p.ctx.model.Kind
 	switch it.name {
 	case displaySmoothing:
 		return true
-	case run.ParamActorLR:
-		return p.ctx.cfg.Model != untrainedModel
+	case displayLogScale:
+		return k.HasCritic()
 	}
-	return false
+	return slices.Contains(it.kinds, k)
 }
 
 // notApplicable is the refusal of a change to an item that does not apply to the model.
 func (p *paramsPane) notApplicable(it paramItem) *change {
-	return &change{item: it, err: fmt.Errorf("%s does not apply to %s (no critic)", it.label, run.ModelTitle(p.ctx.cfg))}
+	return &change{item: it, err: fmt.Errorf("%s does not apply to %s (%s)", it.label, p.ctx.model.Title, p.ctx.model.Kind)}
 }
 
 func b2f(b bool) float64 {

@@ -60,7 +60,6 @@ func (r *replay) Pause()                     {}
 func (r *replay) Resume()                    {}
 func (r *replay) Checkpoint()                {}
 func (r *replay) Set(string, float64) error  { return errReadOnly }
-func (r *replay) SetFlag(string, bool) error { return errReadOnly }
 func (r *replay) Stop()                      {}
 func (r *replay) Done() <-chan struct{}      { return r.done }
 func (r *replay) Err() error                 { return nil }

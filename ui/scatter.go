@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"spg-tui/linalg/stats"
-	"spg-tui/run"
 )
 
 // scatterPane is the paper's Figure 2, live: the critic's hard Q(s,P) against its soft Q(s,M)
@@ -30,7 +29,7 @@ func (p *scatterPane) View() string {
 func (p *scatterPane) body(w, h int) []string {
 	d, st := p.ctx.data, p.ctx.st
 	ev := d.latest
-	if run.CriticFree(p.ctx.cfg) {
+	if !p.ctx.model.Kind.HasCritic() {
 		lines := blankLines(w, h)
 		if h > 0 {
 			lines[h/2] = center("no critic: no Q values", w)

@@ -150,19 +150,16 @@ func (m *model) apply(ch *change) {
 		m.fail("%v", errReadOnly)
 		return
 	}
-	var err error
+	v := ch.value
 	if it.kind == run.Switch {
-		err = m.engine.SetFlag(it.name, ch.on)
-	} else {
-		err = m.engine.Set(it.name, ch.value)
+		v = b2f(ch.on)
 	}
-	if err != nil {
+	if err := m.engine.Set(it.name, v); err != nil {
 		m.fail("refused: %v (kept %s)", err, formatValue(it, old))
 		return
 	}
-	m.params.pending[it.name] = ch.value
+	m.params.pending[it.name] = v
 	if it.kind == run.Switch {
-		m.params.pending[it.name] = b2f(ch.on)
 		m.info("%s %s from the next step", it.label, onOff(ch.on))
 	} else {
 		m.info("%s %s → %s from the next step", it.label, formatValue(it, old), formatValue(it, ch.value))

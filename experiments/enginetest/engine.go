@@ -160,38 +160,18 @@ func (e *Engine) poke() {
 	}
 }
 
-// Set implements run.Engine: the change is validated by run.Change, as the trainer does.
+// Set implements run.Engine: the change is validated by run.Change, as the trainer does, put
+// into force at once and reported at the next step boundary.
 func (e *Engine) Set(param string, value float64) error {
-	return e.change(param, value, func(c run.Config, step int) (run.Config, float64, error) {
-		return run.Change(c, param, value, step)
-	})
-}
-
-// SetFlag implements run.Engine.
-func (e *Engine) SetFlag(flag string, on bool) error {
-	return e.change(flag, b2f(on), func(c run.Config, step int) (run.Config, float64, error) {
-		return run.ChangeSwitch(c, flag, on, step)
-	})
-}
-
-// change puts a validated change into force at once and reports it at the next step boundary.
-func (e *Engine) change(param string, value float64, validate func(run.Config, int) (run.Config, float64, error)) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	c, old, err := validate(e.cfg, e.status.Step)
+	c, old, err := run.Change(e.cfg, param, value, e.status.Step)
 	if err != nil {
 		return err
 	}
 	e.cfg = c
 	e.pending = append(e.pending, run.Event{Event: run.EventSet, Param: param, Old: old, New: value})
 	return nil
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // epsilon is the exploration probability at the current step; e.mu is held.

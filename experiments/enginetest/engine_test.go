@@ -99,7 +99,7 @@ func TestControls(t *testing.T) {
 	if err := e.Set(run.ParamTau, 0.5); err != nil || e.Config().Tau != 0.5 {
 		t.Errorf("tau = 0.5: %v, config %g", err, e.Config().Tau)
 	}
-	if err := e.SetFlag(run.FlagCriticPenalty, false); err != nil || e.Config().CriticPenalty {
+	if err := e.Set(run.FlagCriticPenalty, 0); err != nil || e.Config().CriticPenalty {
 		t.Errorf("penalty off: %v", err)
 	}
 	e.Pause()
