@@ -12,10 +12,12 @@ import (
 )
 
 // GMExactMaxN is the largest number of nodes GMExact accepts: the N up to which its branch
-// and bound stays under a second per instance on ER graphs with p = 0.5 and noise 0.10,
-// where the optimum is far below |E1| and pruning is weak (worst of 8: 0.41 s at N = 12,
-// 4.7 s at N = 13, on a shared 2-core AMD EPYC).
-const GMExactMaxN = 12
+// and bound stays under a second per instance with noise up to 0.10, the task's range.
+// Measured worst of 8 instances on a shared 2-core AMD EPYC: at N = 11, 0.32 s (ER p = 0.5,
+// noise 0.10) and 0.22 s (6-regular, noise 0.10); at N = 12, 0.41 s and 1.26 s. Pruning is
+// weakest when the optimum is far below |E1|: pure noise (ER p = 0.5, noise 0.5) takes up to
+// 1.7 s at N = 11.
+const GMExactMaxN = 11
 
 // GMObjective is the quadratic-assignment objective of the correspondence perm (perm[i] =
 // the node of G2 matched to node i of G1): the fraction of G1's edges {i, j} whose images
