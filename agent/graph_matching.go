@@ -1,0 +1,220 @@
+package agent
+
+import (
+	"slices"
+	"strconv"
+
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+)
+
+// gmRounds is the number of message-passing rounds of the graph-matching actor: each node's
+// embedding sees its gmRounds-hop neighbourhood.
+const gmRounds = 3
+
+// graphMatching is the SPG network for graph matching. A state is the two adjacency matrices,
+// (B, 2N, N): G1's N rows, then G2's. The action is read as MWM's is, with G2 in the role of
+// the permuted set B: row i of M is node i of G2, column j node j of G1, so that the rounded
+// action's inverse (ActionToPerm) is the correspondence perm[j] = the G2 node of G1's node j.
+//
+// The actor embeds every node of both graphs by the same message-passing network, starting
+// from its degree over N-1 and for each round r
+//
+//	h_r = LeakyReLU([h_{r-1}, mean of h_{r-1} over the neighbours] W_r + b_r),
+//
+// then scores X_ij = <F(h2_i), H(h1_j)> with F and H linear heads, and M = Sinkhorn(X / tau).
+// Relabelling G2's nodes permutes the rows of X and relabelling G1's its columns. Nodes no
+// message passing tells apart (every node of a regular graph) get equal scores.
+//
+// The critic has the reward's form. For a permutation, (M^T A2 M)_jk = A2 at the images of
+// G1's nodes j and k, so
+//
+//	Q(s, M) = sum_jk W_jk (M^T A2 M)_jk = sum of (M W) . (A2 M),
+//
+// with W a pair MLP over G1's pairs (A1_jk, the two degrees, the mean degree), is a learned
+// weight per preserved pair: W = A1 / (2 |E1|) is the reward exactly. W_jj is held at 0: no
+// permutation maps a pair onto a self-loop, so no reward fits it, and a soft M that blurs a
+// node over several G2 nodes moves mass of M^T A2 M (whose total is fixed at 2 |E2| for a
+// doubly stochastic M) onto the diagonal, where it scores as lost edges.
+type graphMatching struct{ n, h int }
+
+// newGraphMatching builds the graph-matching networks at size n with hidden width h; k, the
+// features per item, is N for its states and is not read. Its signature is registerArch's.
+func newGraphMatching(n, h, k int) arch { return graphMatching{n: n, h: h} }
+
+func (a graphMatching) stateShape(b int) []int { return []int{b, 2 * a.n, a.n} }
+
+func (a graphMatching) actorSpecs() []paramSpec {
+	s := linearSpecs("mp1", 2, a.h, true)
+	for r := 2; r <= gmRounds; r++ {
+		s = append(s, linearSpecs(gmRound(r), 2*a.h, a.h, true)...)
+	}
+	return slices.Concat(s, linearSpecs("f", a.h, a.h, true), linearSpecs("g", a.h, a.h, true))
+}
+
+func (a graphMatching) criticSpecs() []paramSpec {
+	return slices.Concat(linearSpecs("q1", ops.GraphPairWidth, a.h, true), linearSpecs("q2", a.h, a.h, true), linearSpecs("q3", a.h, 1, true))
+}
+
+func (a graphMatching) bnLayers() []string { return nil }
+
+// gmRound is the name of round r's layer.
+func gmRound(r int) string { return "mp" + strconv.Itoa(r) }
+
+// embed adds the node embeddings of x's 2B graphs, (B, 2N, h): G1's nodes, then G2's.
+func (a graphMatching) embed(x *G.Node, p nodeSet) (*G.Node, error) {
+	b, n, dt := x.Shape()[0], a.n, x.Dtype()
+	adj, err := G.Reshape(x, []int{2 * b, n, n})
+	if err != nil {
+		return nil, err
+	}
+	mean, err := ops.RowMean(adj)
+	if err != nil {
+		return nil, err
+	}
+	deg, err := G.Sum(adj, 2)
+	if err != nil {
+		return nil, err
+	}
+	if deg, err = G.Reshape(deg, []int{2 * b, n, 1}); err != nil {
+		return nil, err
+	}
+	inv := G.NewScalar(x.Graph(), dt, G.WithName("gm.invdeg"), G.WithValue(constScalar(dt, 1/float64(n-1))))
+	h, err := G.Mul(deg, inv)
+	if err != nil {
+		return nil, err
+	}
+	for r := 1; r <= gmRounds; r++ {
+		msg, err := G.BatchedMatMul(mean, h)
+		if err != nil {
+			return nil, err
+		}
+		in, err := G.Concat(2, h, msg)
+		if err != nil {
+			return nil, err
+		}
+		name := gmRound(r)
+		// Round 1 reads only the data, so it needs no input gradient.
+		if h, err = ops.Dense(in, p.get(name+".W"), p.get(name+".b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: r == 1}); err != nil {
+			return nil, err
+		}
+	}
+	return G.Reshape(h, []int{b, 2 * n, a.h})
+}
+
+func (a graphMatching) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	h, err := a.embed(x, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := a.n
+	h1, err := G.Slice(h, nil, G.S(0, n))
+	if err != nil {
+		return nil, nil, err
+	}
+	h2, err := G.Slice(h, nil, G.S(n, 2*n))
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := ops.Dense(h2, p.get("f.W"), p.get("f.b"), ops.DenseOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	cols, err := ops.Dense(h1, p.get("g.W"), p.get("g.b"), ops.DenseOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := G.BatchedMatMul(rows, cols, false, true) // (B, N, N): G2's nodes by G1's
+	if err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(y, tau, iters)
+}
+
+func (a graphMatching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	b, n := x.Shape()[0], a.n
+	f, err := ops.GraphPairFeatures(x)
+	if err != nil {
+		return nil, err
+	}
+	y, err := c.dense(f, "q1", ops.LeakyReLU, true)
+	if err != nil {
+		return nil, err
+	}
+	if y, err = c.dense(y, "q2", ops.LeakyReLU, false); err != nil {
+		return nil, err
+	}
+	if y, err = c.dense(y, "q3", ops.Identity, false); err != nil {
+		return nil, err
+	}
+	if y, err = G.Reshape(y, []int{b, n, n}); err != nil {
+		return nil, err
+	}
+	_, off := diagMasks(b, n)
+	offN := G.NewTensor(x.Graph(), x.Dtype(), 3, G.WithShape(b, n, n), G.WithName("gm.off"), G.WithValue(constTensor(x.Dtype(), []int{b, n, n}, off)))
+	w, err := G.HadamardProd(y, offN) // W over G1's pairs, zero diagonal
+	if err != nil {
+		return nil, err
+	}
+	a2, err := G.Slice(x, nil, G.S(n, 2*n))
+	if err != nil {
+		return nil, err
+	}
+	qs := make([]*G.Node, len(acts))
+	for i, act := range acts {
+		mw, err := G.BatchedMatMul(act, w)
+		if err != nil {
+			return nil, err
+		}
+		a2m, err := G.BatchedMatMul(a2, act)
+		if err != nil {
+			return nil, err
+		}
+		prod, err := G.HadamardProd(mw, a2m)
+		if err != nil {
+			return nil, err
+		}
+		if qs[i], err = G.Sum(prod, 1, 2); err != nil {
+			return nil, err
+		}
+	}
+	return qs, nil
+}
+
+// countStep counts one training step: the embeddings and scores to act, the critic's update,
+// and the actor's update (actor forward and backward, the frozen critic's W, and the two
+// products per action).
+func (a graphMatching) countStep(c *flopCounter) {
+	b, n, h := c.b, c.n, c.h
+	actor := func(bwd bool) {
+		for r := 1; r <= gmRounds; r++ {
+			in := 2 * h
+			if r == 1 {
+				in = 2
+			}
+			c.dense(2*b*n, n, in/2, true, bwd && r > 1, false) // the neighbour means
+			c.dense(2*b*n, in, h, true, bwd && r > 1, bwd)
+		}
+		c.dense(b*n, h, h, true, bwd, bwd)
+		c.dense(b*n, h, h, true, bwd, bwd)
+		c.dense(b*n, h, n, true, bwd, bwd) // the scores
+	}
+	critic := func(bwd, dw bool) {
+		c.dense(b*n*n, ops.GraphPairWidth, h, true, false, dw)
+		c.dense(b*n*n, h, h, true, bwd, dw)
+		c.dense(b*n*n, h, 1, true, bwd, dw)
+	}
+	// products counts M W and A2 M for acts actions, with their action gradients if dAct and
+	// W's gradient if dW.
+	products := func(acts float64, dAct, dW bool) {
+		c.dense(acts*b*n, n, n, true, dAct, dW)
+		c.dense(acts*b*n, n, n, true, dAct, false)
+	}
+	actor(false)
+	critic(true, true)
+	products(2, false, true)
+	actor(true)
+	critic(false, false)
+	products(1, true, false)
+}

@@ -1,0 +1,202 @@
+package envs
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// GMGraph names the random graph family that G1 of a graph-matching instance is drawn from.
+type GMGraph int
+
+// The graph families of graph matching.
+const (
+	// GMErdosRenyi joins each pair of nodes independently with probability P.
+	GMErdosRenyi GMGraph = iota
+	// GMRegular is a random graph in which every node has degree D.
+	GMRegular
+)
+
+// String returns the family's name: "er" or "regular".
+func (g GMGraph) String() string {
+	switch g {
+	case GMErdosRenyi:
+		return "er"
+	case GMRegular:
+		return "regular"
+	}
+	return fmt.Sprintf("GMGraph(%d)", int(g))
+}
+
+// GMParams says how a graph-matching instance is drawn: G1 on N nodes from Graph (with edge
+// probability P for GMErdosRenyi, degree D for GMRegular), and G2 a uniformly random
+// relabelling of G1 with each node pair flipped (edge <-> non-edge) with probability Noise,
+// the setting of Nowak et al. (2017).
+type GMParams struct {
+	N     int
+	Graph GMGraph
+	P     float64
+	D     int
+	Noise float64
+}
+
+// Validate returns a one-line error naming the first invalid field of p.
+func (p GMParams) Validate() error {
+	if p.N < 2 {
+		return fmt.Errorf("gm: n = %d, need at least 2 nodes", p.N)
+	}
+	if !(p.Noise >= 0 && p.Noise <= 1) {
+		return fmt.Errorf("gm: noise = %v, need 0 <= noise <= 1", p.Noise)
+	}
+	switch p.Graph {
+	case GMErdosRenyi:
+		if !(p.P >= 0 && p.P <= 1) {
+			return fmt.Errorf("gm: edge probability p = %v, need 0 <= p <= 1", p.P)
+		}
+	case GMRegular:
+		if p.D < 0 || p.D >= p.N {
+			return fmt.Errorf("gm: degree d = %d, need 0 <= d < n = %d", p.D, p.N)
+		}
+		if p.N*p.D%2 != 0 {
+			return fmt.Errorf("gm: degree d = %d on n = %d nodes, need n*d even", p.D, p.N)
+		}
+	default:
+		return fmt.Errorf("gm: unknown graph family %v", p.Graph)
+	}
+	return nil
+}
+
+// GenerateGM draws one graph-matching instance from rng: the adjacency matrices g1 and g2
+// (symmetric, 0/1, zero diagonal; int8 rows so that JSON writes them as arrays of numbers)
+// and the planted correspondence, planted[i] = the node of G2 that node i of G1 became.
+// The draws are, in order: G1, the relabelling, the flips. It panics if p is invalid.
+func GenerateGM(rng *rand.Rand, p GMParams) (g1, g2 [][]int8, planted []int) {
+	if err := p.Validate(); err != nil {
+		panic(err)
+	}
+	n := p.N
+	if p.Graph == GMRegular {
+		g1 = randomRegular(rng, n, p.D)
+	} else {
+		g1 = erdosRenyi(rng, n, p.P)
+	}
+	planted = rng.Perm(n)
+	g2 = newAdjacency(n)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			e := g1[i][j]
+			if p.Noise > 0 && rng.Float64() < p.Noise {
+				e ^= 1
+			}
+			a, b := planted[i], planted[j]
+			g2[a][b], g2[b][a] = e, e
+		}
+	}
+	return g1, g2, planted
+}
+
+// newAdjacency returns an n x n zero matrix whose rows share one backing array.
+func newAdjacency(n int) [][]int8 {
+	buf := make([]int8, n*n)
+	a := make([][]int8, n)
+	for i := range a {
+		a[i] = buf[i*n : (i+1)*n]
+	}
+	return a
+}
+
+// erdosRenyi draws G(n, p): each pair i < j, in row order, is an edge with probability p.
+func erdosRenyi(rng *rand.Rand, n int, p float64) [][]int8 {
+	a := newAdjacency(n)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if rng.Float64() < p {
+				a[i][j], a[j][i] = 1, 1
+			}
+		}
+	}
+	return a
+}
+
+// regularSwapsPerEdge is how many double-edge swaps randomRegular attempts per edge. The
+// swap chain mixes in O(|E| log |E|) steps in practice; 20 |E| is ample for the sizes here.
+const regularSwapsPerEdge = 20
+
+// randomRegular draws a random d-regular graph on n nodes (n*d even, d < n). It starts from
+// the circulant graph joining i to i±1, ..., i±d/2 (and to i+n/2 when d is odd, so n is
+// even) and randomises it with degree-preserving double-edge swaps, a Markov chain that is
+// irreducible on simple graphs with a fixed degree sequence (Taylor 1981) and symmetric, so
+// its limit is uniform. Unlike the pairing model with retries, whose success probability
+// falls like exp(-(d^2-1)/4), it runs a fixed number of steps for every valid n and d.
+func randomRegular(rng *rand.Rand, n, d int) [][]int8 {
+	a := newAdjacency(n)
+	edges := make([][2]int, 0, n*d/2)
+	join := func(i, j int) {
+		a[i][j], a[j][i] = 1, 1
+		edges = append(edges, [2]int{i, j})
+	}
+	for i := 0; i < n; i++ {
+		for k := 1; k <= d/2; k++ {
+			join(i, (i+k)%n)
+		}
+	}
+	if d%2 == 1 {
+		for i := 0; i < n/2; i++ {
+			join(i, i+n/2)
+		}
+	}
+	m := len(edges)
+	if m < 2 {
+		return a
+	}
+	for range regularSwapsPerEdge * m {
+		e, f := rng.IntN(m), rng.IntN(m)
+		u, v := edges[e][0], edges[e][1]
+		x, y := edges[f][0], edges[f][1]
+		if rng.IntN(2) == 1 {
+			x, y = y, x
+		}
+		// Rewire u-v, x-y into u-y, x-v unless that makes a loop or a double edge.
+		if u == y || x == v || u == x || v == y || a[u][y] == 1 || a[x][v] == 1 {
+			continue
+		}
+		a[u][v], a[v][u], a[x][y], a[y][x] = 0, 0, 0, 0
+		a[u][y], a[y][u], a[x][v], a[v][x] = 1, 1, 1, 1
+		edges[e], edges[f] = [2]int{u, y}, [2]int{x, v}
+	}
+	return a
+}
+
+// CheckAdjacency returns a one-line error, naming the graph by name, unless a is an n x n
+// symmetric 0/1 matrix with zero diagonal.
+func CheckAdjacency(name string, a [][]int8, n int) error {
+	if len(a) != n {
+		return fmt.Errorf("%s has %d rows, want %d", name, len(a), n)
+	}
+	for i, row := range a {
+		if len(row) != n {
+			return fmt.Errorf("%s row %d has %d entries, want %d", name, i, len(row), n)
+		}
+		for j, x := range row {
+			switch {
+			case x != 0 && x != 1:
+				return fmt.Errorf("%s[%d][%d] = %d, want 0 or 1", name, i, j, x)
+			case i == j && x != 0:
+				return fmt.Errorf("%s has a self-loop at node %d", name, i)
+			case a[j][i] != x:
+				return fmt.Errorf("%s is not symmetric: [%d][%d] = %d but [%d][%d] = %d", name, i, j, x, j, i, a[j][i])
+			}
+		}
+	}
+	return nil
+}
+
+// gmEdges is the number of edges of the symmetric adjacency matrix a.
+func gmEdges(a [][]int8) int {
+	m := 0
+	for i, row := range a {
+		for _, x := range row[i+1:] {
+			m += int(x)
+		}
+	}
+	return m
+}
