@@ -109,10 +109,10 @@ func TestGraphMatchingLearns(t *testing.T) {
 			last += r / 10
 		}
 		var st StepStats
-		if err := l.criticStep(1e-3, &st); err != nil {
+		if err := l.criticStep(1e-3, l.cfg.ClipNorm, &st); err != nil {
 			t.Fatal(err)
 		}
-		if err := l.actorStep(1e-3, &st); err != nil {
+		if err := l.actorStep(1e-3, l.cfg.ClipNorm, &st); err != nil {
 			t.Fatal(err)
 		}
 	}
