@@ -104,7 +104,7 @@ func TestPlanRuns(t *testing.T) {
 	if _, err := bad.Runs(); err == nil {
 		t.Error("a variant with tau = 0 was accepted")
 	}
-	for _, q := range []Plan{{Ablation: a, Steps: 0, Seeds: 1, Dir: "d"}, {Ablation: a, Steps: 1, Seeds: 0, Dir: "d"}, {Ablation: a, Steps: 1, Seeds: 1}} {
+	for _, q := range []Plan{{Ablation: a, Steps: 0, Seeds: 1, Dir: "d"}, {Ablation: a, Steps: 1, Seeds: 0, Dir: "d"}, {Ablation: a, Steps: 1, Seeds: run.MaxSeeds + 1, Dir: "d"}, {Ablation: a, Steps: 1, Seeds: 1}} {
 		q.Base = p.Base
 		if _, err := q.Runs(); err == nil {
 			t.Errorf("plan %+v accepted", q)

@@ -48,8 +48,8 @@ func (p Plan) Runs() ([]Run, error) {
 		return nil, errors.New("experiments: the ablation has no variants")
 	case p.Steps < 1:
 		return nil, fmt.Errorf("experiments: steps %d: must be >= 1", p.Steps)
-	case p.Seeds < 1:
-		return nil, fmt.Errorf("experiments: seeds %d: must be >= 1", p.Seeds)
+	case p.Seeds < 1 || p.Seeds > run.MaxSeeds:
+		return nil, fmt.Errorf("experiments: seeds %d: must be in [1, %d]", p.Seeds, run.MaxSeeds)
 	case p.Dir == "":
 		return nil, errors.New("experiments: no directory for the runs")
 	}

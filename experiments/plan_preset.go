@@ -56,8 +56,8 @@ func Expand(o Options) (Preset, []Planned, error) {
 		return p, nil, err
 	}
 	switch {
-	case o.Seeds < 1:
-		return p, nil, fmt.Errorf("--seeds %d: must be >= 1", o.Seeds)
+	case o.Seeds < 1 || o.Seeds > run.MaxSeeds:
+		return p, nil, fmt.Errorf("--seeds %d: must be in [1, %d]", o.Seeds, run.MaxSeeds)
 	case !(o.Scale > 0 && o.Scale <= 1):
 		return p, nil, fmt.Errorf("--scale %g: must be in (0, 1]", o.Scale)
 	}

@@ -19,6 +19,7 @@ func TestExpandRefuses(t *testing.T) {
 		{"scale 0", func(o *Options) { o.Scale = 0 }, "--scale 0: must be in (0, 1]"},
 		{"scale above 1", func(o *Options) { o.Scale = 1.5 }, "--scale 1.5: must be in (0, 1]"},
 		{"seeds", func(o *Options) { o.Seeds = 0 }, "--seeds 0"},
+		{"too many seeds", func(o *Options) { o.Seeds = 1001 }, "--seeds 1001: must be in [1, 1000]"},
 		{"unknown model", func(o *Options) { o.Models = []string{"gpt"} }, "--model gpt: not in preset tau"},
 		{"model on another task", func(o *Options) { o.Preset, o.Models = "sort", []string{"spg-matching"} }, "spg-matching learns mwm"},
 		{"varied flag", func(o *Options) { o.Flags = map[string]string{"tau": "0.2"} }, "--tau: preset tau varies it itself"},

@@ -24,6 +24,9 @@ const (
 	MaxSteps = 1_000_000_000
 	// MaxHidden bounds the width of the networks.
 	MaxHidden = 4096
+	// MaxSeeds bounds the runs per arm of an experiment (the paper has 10): each is a whole run,
+	// and the plan holds every one's configuration before the first starts.
+	MaxSeeds = 1000
 	// MinTau and MaxTau bound the Sinkhorn temperature: X/tau in float32 overflows, or S^L is
 	// uniform, outside them.
 	MinTau, MaxTau = 1e-4, 1e4
