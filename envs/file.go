@@ -1,7 +1,6 @@
 package envs
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,13 +76,11 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 	return nil
 }
 
-// parseInstance decodes one instance object of task, checking that every number is a finite
-// number. Sizes are checked by the environment.
-func parseInstance(task Task, raw json.RawMessage) (Instance, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var fields map[string]any
-	if err := dec.Decode(&fields); err != nil {
+// parseInstance converts one instance of task, as decodeInstance read it, checking that every
+// number is a finite number. Sizes are checked by the environment.
+func parseInstance(task Task, v any) (Instance, error) {
+	fields, ok := v.(map[string]any)
+	if !ok {
 		return Instance{}, errors.New("want an object")
 	}
 	want := taskFields[task]

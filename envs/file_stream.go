@@ -10,10 +10,10 @@ import (
 )
 
 // readStream is ReadFile's parser. It decodes the top-level object token by token straight from
-// r and parses each instance as soon as it is read, so that memory holds the parsed instances
-// and one raw instance, not the file (reading a 200 MB file used to peak at 4 to 7 times its
-// size). Instances that come before "task" and "n" in the file are kept raw until both are
-// known.
+// r and each instance with decodeInstance, so that memory holds the parsed instances and at
+// most n entries of the one being read, not the file (reading a 200 MB file used to peak at 4
+// to 7 times its size), and an instance too large for n is refused at its first entry past n.
+// Instances that come before "task" and "n" in the file are kept raw until both are known.
 func readStream(r io.Reader) (*File, Env, error) {
 	src := &errReader{r: r}
 	dec := json.NewDecoder(src)
@@ -55,9 +55,18 @@ func readStream(r io.Reader) (*File, Env, error) {
 		env = e
 		return true, nil
 	}
-	add := func(raw json.RawMessage) error {
+	// add reads the next instance from d, bounded by the size n (see decodeInstance).
+	add := func(d *json.Decoder) error {
 		i := len(f.Instances)
-		inst, err := parseChecked(f.Task, raw)
+		v, err := decodeInstance(d, f.Task, f.N)
+		var shape *shapeError
+		if err != nil && !errors.As(err, &shape) {
+			return fail(i, "malformed JSON: %s", err)
+		}
+		var inst Instance
+		if err == nil {
+			inst, err = parseInstance(f.Task, v)
+		}
 		if err == nil {
 			err = env.Validate(inst)
 		}
@@ -103,19 +112,21 @@ func readStream(r io.Reader) (*File, Env, error) {
 				return nil, nil, fail(-1, `field "instances": want an array: %s`, err)
 			}
 			for dec.More() {
-				var raw json.RawMessage
-				if err := dec.Decode(&raw); err != nil {
-					return nil, nil, fail(len(f.Instances)+len(pending), "malformed JSON: %s", err)
-				}
 				ok, err := ready()
 				if err != nil {
 					return nil, nil, err
 				}
-				if !ok {
-					pending = append(pending, raw)
-				} else if err := add(raw); err != nil {
-					return nil, nil, err
+				if ok {
+					if err := add(dec); err != nil {
+						return nil, nil, err
+					}
+					continue
 				}
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					return nil, nil, fail(len(pending), "malformed JSON: %s", err)
+				}
+				pending = append(pending, raw)
 			}
 			if err := expectDelim(dec, ']'); err != nil {
 				return nil, nil, fail(-1, "malformed JSON: %s", err)
@@ -142,7 +153,9 @@ func readStream(r io.Reader) (*File, Env, error) {
 		return nil, nil, err
 	}
 	for _, raw := range pending {
-		if err := add(raw); err != nil {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		if err := add(d); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -165,39 +178,4 @@ func (e *errReader) Read(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
-}
-
-// parseChecked is parseInstance after refusing an instance object that repeats a field (the
-// decoder would keep the last value silently, as it did before).
-func parseChecked(task Task, raw json.RawMessage) (Instance, error) {
-	if err := checkDuplicateFields(raw); err != nil {
-		return Instance{}, err
-	}
-	return parseInstance(task, raw)
-}
-
-// checkDuplicateFields reports a field that appears twice in the object raw; anything that is
-// not an object is left to parseInstance.
-func checkDuplicateFields(raw json.RawMessage) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		key, _ := tok.(string)
-		if seen[key] {
-			return fmt.Errorf("field %s appears twice", quoteClip(key))
-		}
-		seen[key] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil
-		}
-	}
-	return nil
 }
