@@ -290,14 +290,14 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestNonFiniteErrorsNameTheInstance: values near the float64 limits make an objective +Inf
+// TestNonFiniteErrorsNameTheInstance: values near the float64 limits made an objective +Inf
 // (solve said "json: unsupported value: +Inf") or the policy's M NaN (eval said "actor:
-// non-finite M (NaN)"); both must name the instance.
+// non-finite M (NaN)"); they are refused as they are read, naming the instance.
 func TestNonFiniteErrorsNameTheInstance(t *testing.T) {
 	dir := t.TempDir()
 	mwm := `{"task":"mwm","n":2,"instances":[{"a":[[0,0],[1,1]],"b":[[0,1],[1,0]]},{"a":[[0,0],[1e308,1]],"b":[[-1e308,1],[1,0]]}]}`
 	status, out, msg := runCLI(t, []byte(mwm), "solve", "--solver", "greedy", "--in", "-")
-	if status != exitUsage || out != "" || !strings.Contains(msg, "instance 1: objective +Inf is not a finite number") {
+	if status != exitUsage || out != "" || !strings.Contains(msg, "instance 1: a[1][0] = 1e+308 is outside [-1e+30, 1e+30]") {
 		t.Errorf("solve: exit %d, stdout %q, stderr %q", status, out, msg)
 	}
 	run := filepath.Join(dir, "run")
