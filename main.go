@@ -79,7 +79,13 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "spg-tui: Sinkhorn Policy Gradient experiment console")
 	fmt.Fprintln(w, "\nUsage: spg-tui [<command> [flags]]   (spg-tui <command> --help for its flags)")
-	fmt.Fprintln(w, "With no command, spg-tui opens the console training SPG+Matching on MWM-10.")
+	// The model is the recipe's, as the console resolves it when it starts.
+	c := consoleConfig()
+	cfg, err := run.WithRecipe(c, c.Recipe)
+	if err != nil {
+		panic(err) // consoleConfig names a built-in recipe
+	}
+	fmt.Fprintf(w, "With no command, spg-tui opens the console training %s (recipe %s).\n", run.Title(cfg), cfg.Recipe)
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
@@ -413,11 +419,17 @@ func benchConfig(task string, n int, recipe, model string, batch int) (run.Confi
 	return cfg, finish()
 }
 
-func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR")
+// consoleConfig is the run the console starts without flags.
+func consoleConfig() run.Config {
 	cfg := run.DefaultConfig(envs.TaskMWM, 10)
 	cfg.EvalEvery = 200         // a console shows its first evaluation sooner than a headless run logs one
 	cfg.Recipe = run.RecipeBest // the console starts on the project's best learner; train keeps the paper's
+	return cfg
+}
+
+func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR")
+	cfg := consoleConfig()
 	finish := run.RegisterFlags(fs, &cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")

@@ -87,3 +87,7 @@ func (l *DirLock) Release() {
 		l.f = nil
 	}
 }
+
+// LockHolder is the process ID the last writer of dir wrote in its lock file, 0 if none. It
+// does not say whether that process still holds the lock (a viewer checks it is alive).
+func LockHolder(dir string) int { return lockHolder(filepath.Join(dir, LockFile)) }

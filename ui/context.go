@@ -12,6 +12,8 @@ type programContext struct {
 	status   run.Status
 	readOnly bool // a run opened with --view: nothing can be changed
 	data     *runData
+	// writer is the PID of the process training a viewed run, 0 when none does.
+	writer int
 
 	// Display settings, changed from the parameter panel.
 	smoothing  float64 // EMA weight of the reward curve

@@ -48,6 +48,10 @@ type runData struct {
 	sets       []setMark
 	events     []string
 	lastStep   int
+	// checkpointLine is the events' line of the latest checkpoint, which the next replaces.
+	checkpointLine string
+	// warning is the latest warning event's message (damaged lines skipped by a view).
+	warning string
 
 	trainVer, evalVer, eventVer int
 }
@@ -97,6 +101,11 @@ func (d *runData) addEvent(step int, e *run.Event) {
 	case run.EventSet:
 		d.sets = append(d.sets, setMark{step: step, param: e.Param, old: e.Old, new: e.New})
 		d.logf(step, "set %s", describeSet(e.Param, e.Old, e.New))
+	case run.EventCheckpoint:
+		d.logCheckpoint(step, e.Message)
+	case run.EventWarning:
+		d.warning = e.Message
+		d.logf(step, "warning: %s", e.Message)
 	default:
 		msg := e.Event
 		if e.Message != "" {
@@ -147,4 +156,18 @@ func (d *runData) logf(step int, format string, args ...any) {
 		d.events = slices.Delete(d.events, 0, len(d.events)-maxEvents)
 	}
 	d.eventVer++
+}
+
+// logCheckpoint logs a checkpoint in one short line that replaces the previous checkpoint's, so
+// that the checkpoints written every few hundred steps never fill the events.
+func (d *runData) logCheckpoint(step int, msg string) {
+	if i := slices.Index(d.events, d.checkpointLine); d.checkpointLine != "" && i >= 0 {
+		d.events = slices.Delete(d.events, i, i+1)
+	}
+	what := "checkpoint written"
+	if strings.Contains(msg, "early") {
+		what += " (early, without the buffer)"
+	}
+	d.logf(step, "%s", what)
+	d.checkpointLine = d.events[len(d.events)-1]
 }

@@ -14,8 +14,17 @@ type header struct{ paneBase }
 func (h *header) stateBadge() string {
 	st := h.ctx.st
 	if h.ctx.readOnly {
-		return st.dim.Render("◇ view (read-only)")
+		if h.ctx.writer > 0 {
+			return st.warn.Render(fmt.Sprintf("◇ viewing, read-only · trained live by PID %d", h.ctx.writer))
+		}
+		return st.dim.Render("◇ viewing, read-only") + st.dim.Render(" · ") + h.runState()
 	}
+	return h.runState()
+}
+
+// runState is the run's state with a glyph.
+func (h *header) runState() string {
+	st := h.ctx.st
 	switch s := h.ctx.status.State; s {
 	case run.StateTraining:
 		return st.ok.Render("● training")
@@ -59,6 +68,10 @@ func (h *header) View() string {
 		parts = append(parts, c.st.warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
 	}
 	line2 := c.st.dim.Render(strings.Join(parts, " · "))
+	if c.data.warning != "" {
+		// A damaged metrics line is told on its own line, whole, in place of the run's details.
+		line2 = c.st.warn.Render(c.data.warning)
+	}
 	return fitLine(line1, h.w) + "\n" + spread(line2, c.st.dim.Render("? help"), h.w)
 }
 

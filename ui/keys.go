@@ -53,7 +53,7 @@ func (m *model) newKeyMap() keyMap {
 		Ablation: bind([]string{"a"}, "a", "ablation view", colViews, cmdless(m.toggleView)),
 		Export:   bind([]string{"e"}, "e", "export curves (CSV, PNG)", colViews, m.export),
 		Help:     bind([]string{"?"}, "?", "help", colProgram, cmdless(func() { m.showHelp = true })),
-		Quit:     bind([]string{"q", "ctrl+c"}, "q", "quit (checkpoints)", colProgram, m.quit),
+		Quit:     bind([]string{"q", "ctrl+c"}, "q", quitHelp(m.ctx.readOnly), colProgram, m.quit),
 	}
 }
 
@@ -69,6 +69,11 @@ func (m *model) table(v viewKind) []binding {
 		out = append(out, m.sample.Bindings()...)
 	}
 	k := m.keys
+	if m.ctx.readOnly {
+		// Nothing that would change the run is offered.
+		out = append(out, k.Ablation, k.Export, k.Help, k.Quit)
+		return append(out, m.params.Bindings()...)
+	}
 	out = append(out, k.Pause, k.Penalty, k.Explore, k.Save, k.Task, k.Ablation, k.Export, k.Help, k.Quit)
 	return append(out, m.params.Bindings()...)
 }
@@ -86,19 +91,31 @@ func (m *model) dispatch(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // helpKeys are the bindings of the main view's table for bubbles/help.
 type helpKeys struct{ table []binding }
 
-// shortHelp are the footer's reminders: the keys of the full help, grouped, with short words.
-var shortHelp = []key.Binding{
-	key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause")),
-	key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "penalty")),
-	key.NewBinding(key.WithKeys("up", "down", "+", "-"), key.WithHelp("↑↓ +-", "tune")),
-	key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←→", "samples")),
-	key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ablations")),
-	key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-	key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+// Footer reminders: the keys of the full help, grouped, with short words. Help and quit are
+// always shown; the others as room allows.
+var (
+	hintPause    = key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause"))
+	hintPenalty  = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "penalty"))
+	hintTune     = key.NewBinding(key.WithKeys("up", "down", "+", "-"), key.WithHelp("↑↓ +-", "tune"))
+	hintDisplay  = key.NewBinding(key.WithKeys("up", "down", "+", "-"), key.WithHelp("↑↓ +-", "display"))
+	hintSamples  = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←→", "samples"))
+	hintAblation = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ablations"))
+	hintHelp     = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help"))
+	hintQuit     = key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit"))
+)
+
+// shortKeys are the footer's reminders: those shown as room allows, in order, and those always
+// shown. A read-only view offers no key that changes the run.
+func (m *model) shortKeys() (optional, always []key.Binding) {
+	always = []key.Binding{hintHelp, hintQuit}
+	if m.ctx.readOnly {
+		return []key.Binding{hintDisplay, hintSamples, hintAblation}, always
+	}
+	return []key.Binding{hintPause, hintPenalty, hintTune, hintSamples, hintAblation}, always
 }
 
-// ShortHelp implements help.KeyMap.
-func (h helpKeys) ShortHelp() []key.Binding { return shortHelp }
+// ShortHelp implements help.KeyMap; the footer picks its reminders itself (shortKeys).
+func (h helpKeys) ShortHelp() []key.Binding { return nil }
 
 // FullHelp implements help.KeyMap: the table's bindings by column, in the table's order.
 func (h helpKeys) FullHelp() [][]key.Binding {
@@ -113,4 +130,12 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 		cols[b.col] = append(cols[b.col], b.Binding)
 	}
 	return cols
+}
+
+// quitHelp says what q does: a trained run is checkpointed first, a viewed one is left alone.
+func quitHelp(readOnly bool) string {
+	if readOnly {
+		return "quit"
+	}
+	return "quit (checkpoints)"
 }

@@ -45,10 +45,14 @@ const (
 	viewAblation
 )
 
-// status is the footer's message.
+// statusTimeout is how long the footer shows a message.
+const statusTimeout = 6 * time.Second
+
+// status is the footer's message and when it was given.
 type status struct {
 	text string
 	err  bool
+	at   time.Time
 }
 
 // model is the console's root: it owns the program context, routes keys to the components,
@@ -126,10 +130,29 @@ func tick() tea.Cmd {
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd { return tick() }
 
-// poll takes the records the engine has buffered and its status; it never waits.
+// tailer is an engine that reads its records from a file when asked (a --view of a run),
+// rather than buffering them in Records; Writer is the PID of the process training the run, 0
+// when none does.
+type tailer interface {
+	Tail(max int, fn func(run.Record)) error
+	Writer() int
+}
+
+// poll takes the records the engine has buffered (or written, for a view) and its status; it
+// never waits.
 func (m *model) poll() {
-	run.Drain(m.engine.Records(), maxRecordsPerTick, m.observe)
+	if t, ok := m.engine.(tailer); ok {
+		if err := t.Tail(maxRecordsPerTick, m.observe); err != nil {
+			m.fail("reading %s: %v", run.MetricsFile, err)
+		}
+		m.ctx.writer = t.Writer()
+	} else {
+		run.Drain(m.engine.Records(), maxRecordsPerTick, m.observe)
+	}
 	m.ctx.status = m.engine.Status()
+	if !m.msg.at.IsZero() && time.Since(m.msg.at) > statusTimeout && !m.quitting {
+		m.msg = status{}
+	}
 	m.ctx.cfg = m.engine.Config()
 	if m.ablation.poll() {
 		m.info("ablation ended: %d of %d runs in %s", m.ablation.snap.Finished, m.ablation.snap.Total, filepath.Base(m.ablation.dir))
@@ -146,7 +169,7 @@ func (m *model) observe(r run.Record) {
 	case run.EventSet:
 		delete(m.params.pending, r.Param)
 	case run.EventCheckpoint:
-		m.info("checkpoint written at step %s: %s", fmtInt(r.Step), r.Message)
+		m.info("checkpoint written at step %s", fmtInt(r.Step))
 	case run.EventError:
 		m.fail("training stopped: %s", r.Message)
 	case run.EventDone:

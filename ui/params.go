@@ -165,8 +165,9 @@ func (p *paramsPane) edit() tea.Cmd {
 		return nil
 	}
 	p.editing = true
-	p.input.SetValue(strconv.FormatFloat(v, 'g', -1, 64))
-	p.input.CursorEnd()
+	// The prompt starts empty, the current value its placeholder: what is typed replaces it.
+	p.input.SetValue("")
+	p.input.Placeholder = strconv.FormatFloat(v, 'g', -1, 64)
 	return p.input.Focus()
 }
 
@@ -210,6 +211,9 @@ func (p *paramsPane) Update(msg tea.Msg) tea.Cmd {
 			it := paramItems[p.sel]
 			text := strings.TrimSpace(p.input.Value())
 			p.stopEditing()
+			if text == "" {
+				return nil // nothing typed: the value stays
+			}
 			v, err := strconv.ParseFloat(text, 64)
 			if err != nil {
 				p.apply(&change{item: it, err: fmt.Errorf("%s: %q is not a number", it.label, text)})

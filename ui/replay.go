@@ -3,74 +3,127 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"spg-tui/run"
 )
 
+// writerCheckInterval is how often a view looks whether the run's trainer is still alive.
+const writerCheckInterval = time.Second
+
 // replay is the engine of a run opened read-only (--view): it serves the records of the run's
-// metrics.jsonl and refuses every change.
+// metrics.jsonl, following the file while the run's trainer writes it, and refuses every
+// change.
 type replay struct {
-	info    run.RunInfo
-	cfg     run.Config
-	status  run.Status
-	records chan run.Record
-	done    chan struct{}
+	info   run.RunInfo
+	cfg    run.Config
+	status run.Status
+	tail   *metricsTail
+	// writer is the PID of the live process holding the run directory's lock, 0 when none.
+	writer      int
+	checkedAt   time.Time
+	prev        run.Record // the last training summary, for the rate
+	closed      chan run.Record
+	done        chan struct{}
+	damagedSeen int
 }
 
-// openReplay reads the run in dir.
+// openReplay opens the run in dir and reads the records written so far.
 func openReplay(dir string) (*replay, error) {
-	recs, damaged, err := run.ReadRecordsSkipping(filepath.Join(dir, run.MetricsFile))
-	if err != nil {
-		return nil, fmt.Errorf("view %s: %v", dir, err)
-	}
-	if len(damaged) > 0 {
-		recs = append(recs, damagedWarning(recs, damaged))
-	}
 	cfg, err := run.ReadRunConfig(dir)
 	if err != nil {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
 	}
-	r := &replay{cfg: cfg, records: make(chan run.Record, len(recs)), done: make(chan struct{})}
-	r.info = run.RunInfo{Model: run.ModelTitle(cfg), Title: run.Title(cfg),
-		Dir: dir, Seed: cfg.Seed}
-	r.status = run.Status{State: run.StateStopped, TotalSteps: cfg.Steps}
-	for _, rec := range recs {
-		r.records <- rec
-		r.status.Step = max(r.status.Step, rec.Step)
-		if rec.Event != nil && rec.Kind == run.KindEvent {
-			switch rec.Event.Event {
-			case run.EventDone:
-				r.status.State = run.StateDone
-			case run.EventError:
-				r.status.State = run.StateFailed
-			}
-		}
+	tail, err := openMetricsTail(filepath.Join(dir, run.MetricsFile))
+	if err != nil {
+		return nil, fmt.Errorf("view %s: %v", dir, err)
 	}
-	r.status.Epoch = float64(r.status.Step) / float64(cfg.StepsPerEpoch())
-	close(r.records)
-	close(r.done)
+	r := &replay{cfg: cfg, tail: tail, closed: make(chan run.Record), done: make(chan struct{})}
+	close(r.closed)
+	r.info = run.RunInfo{Model: run.ModelTitle(cfg), Title: run.Title(cfg), Dir: dir, Seed: cfg.Seed}
+	r.status = run.Status{State: run.StateStopped, TotalSteps: cfg.Steps}
+	r.checkWriter(time.Now())
 	return r, nil
 }
+
+// Tail hands fn the records written since the last call, at most max of them, and the warning
+// of the damaged lines met on the way.
+func (r *replay) Tail(max int, fn func(run.Record)) error {
+	err := r.tail.read(max, func(rec run.Record) {
+		r.take(rec)
+		fn(rec)
+	})
+	if d := r.tail.damaged; len(d) > r.damagedSeen {
+		r.damagedSeen = len(d)
+		fn(run.Record{Kind: run.KindEvent, Step: r.status.Step, Event: &run.Event{Event: run.EventWarning,
+			Message: damagedText(d)}})
+	}
+	if now := time.Now(); now.Sub(r.checkedAt) >= writerCheckInterval {
+		r.checkWriter(now)
+	}
+	return err
+}
+
+// take updates the status with one record.
+func (r *replay) take(rec run.Record) {
+	s := &r.status
+	s.Step = max(s.Step, rec.Step)
+	s.Epoch = float64(s.Step) / float64(r.cfg.StepsPerEpoch())
+	switch {
+	case rec.Kind == run.KindTrain && rec.Train != nil:
+		if p := r.prev; p.Train != nil && rec.Wall > p.Wall && rec.Step > p.Step {
+			s.StepsPerSec = float64(rec.Step-p.Step) / (rec.Wall - p.Wall)
+		} else {
+			s.StepsPerSec = rec.Train.StepsPerSec
+		}
+		if s.StepsPerSec > 0 && s.TotalSteps > s.Step {
+			s.ETA = time.Duration(float64(s.TotalSteps-s.Step) / s.StepsPerSec * float64(time.Second))
+		}
+		r.prev = rec
+	case rec.Kind == run.KindEvent && rec.Event != nil:
+		switch rec.Event.Event {
+		case run.EventDone:
+			s.State, s.ETA = run.StateDone, 0
+		case run.EventError:
+			s.State = run.StateFailed
+		case run.EventStart:
+			s.State = run.StateStopped
+		}
+	}
+}
+
+// checkWriter looks for the process holding the run directory's lock: the PID its lock file
+// names, if that process is alive. A run that has ended has no writer.
+func (r *replay) checkWriter(now time.Time) {
+	r.checkedAt = now
+	r.writer = 0
+	if r.status.State == run.StateDone || r.status.State == run.StateFailed {
+		return
+	}
+	pid := run.LockHolder(r.info.Dir)
+	if pid > 0 && (unix.Kill(pid, 0) == nil || unix.Kill(pid, 0) == unix.EPERM) {
+		r.writer = pid
+	}
+}
+
+// Writer is the PID of the process training the run, 0 when none does.
+func (r *replay) Writer() int { return r.writer }
 
 func (r *replay) Info() run.RunInfo          { return r.info }
 func (r *replay) Config() run.Config         { return r.cfg }
 func (r *replay) Status() run.Status         { return r.status }
-func (r *replay) Records() <-chan run.Record { return r.records }
+func (r *replay) Records() <-chan run.Record { return r.closed }
 func (r *replay) Pause()                     {}
 func (r *replay) Resume()                    {}
 func (r *replay) Checkpoint()                {}
 func (r *replay) Set(string, float64) error  { return errReadOnly }
-func (r *replay) Stop()                      {}
+func (r *replay) Stop()                      { r.tail.close() }
 func (r *replay) Done() <-chan struct{}      { return r.done }
 func (r *replay) Err() error                 { return nil }
 
-// damagedWarning is the event that tells a viewer how many damaged lines of metrics.jsonl were
-// skipped, and the first of them.
-func damagedWarning(recs []run.Record, damaged []int) run.Record {
-	step := 0
-	if len(recs) > 0 {
-		step = recs[len(recs)-1].Step
-	}
-	return run.Record{Kind: run.KindEvent, Step: step, Event: &run.Event{Event: run.EventWarning,
-		Message: fmt.Sprintf("%s: skipped %d damaged line(s), the first at line %d", run.MetricsFile, len(damaged), damaged[0])}}
+// damagedText names the first damaged line of metrics.jsonl and how many were skipped.
+func damagedText(damaged []int) string {
+	return fmt.Sprintf("%s line %d is damaged and was skipped (%d in all)", run.MetricsFile, damaged[0], len(damaged))
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"spg-tui/envs"
 )
 
@@ -75,11 +77,18 @@ func (p *rewardPane) body(w, h int) []string {
 		if n := len(d.eval.metric); n > 0 {
 			legend += " " + fmtNum(d.eval.metric[n-1])
 		}
-		if len(refLegend) > 0 {
-			legend += "  " + strings.Join(refLegend, " ")
-		}
 		lines = append(lines, legend)
-		lines = append(lines, ev.render(w, rows-2-hTrain, "waiting for the first evaluation…")...)
+		hEval := rows - 2 - hTrain
+		if refs := strings.Join(refLegend, " "); refs != "" {
+			// The references share the legend's line when they fit, else they take their own.
+			if lipgloss.Width(legend)+2+lipgloss.Width(refs) <= w {
+				lines[len(lines)-1] += "  " + refs
+			} else {
+				lines = append(lines, refs)
+				hEval--
+			}
+		}
+		lines = append(lines, ev.render(w, hEval, "waiting for the first evaluation…")...)
 	}
 	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
 }

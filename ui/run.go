@@ -86,7 +86,19 @@ func Run(opts Options) error {
 	if err != nil && !errors.Is(err, tea.ErrInterrupted) && !errors.Is(err, tea.ErrProgramKilled) {
 		return err
 	}
+	if !readOnly {
+		fmt.Fprintln(opts.Output, farewell(m.engine.Info(), m.engine.Status()))
+	}
 	return m.engine.Err()
+}
+
+// farewell is what the terminal shows once the console has closed on a run it trained: where the
+// run is and, unless it is done, how to continue it (as spg-tui train says).
+func farewell(info run.RunInfo, s run.Status) string {
+	if s.State == run.StateDone {
+		return fmt.Sprintf("spg-tui: run done at step %d in %s", s.Step, info.Dir)
+	}
+	return fmt.Sprintf("spg-tui: run stopped at step %d of %d in %s; continue with: spg-tui tui --resume %s", s.Step, s.TotalSteps, info.Dir, info.Dir)
 }
 
 // requireTerminal refuses to start (and so to create a run directory) when the console's input

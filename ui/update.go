@@ -113,11 +113,11 @@ func itemNamed(name string) paramItem {
 }
 
 func (m *model) info(format string, args ...any) {
-	m.msg = status{text: fmt.Sprintf(format, args...)}
+	m.msg = status{text: fmt.Sprintf(format, args...), at: time.Now()}
 }
 
 func (m *model) fail(format string, args ...any) {
-	m.msg = status{text: fmt.Sprintf(format, args...), err: true}
+	m.msg = status{text: fmt.Sprintf(format, args...), err: true, at: time.Now()}
 }
 
 // apply carries out a change asked for by the panel (or by p and x). The engine validates it

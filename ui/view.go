@@ -92,13 +92,22 @@ func (m *model) footer() string {
 	case m.switching:
 		text, style = "switching task…", st.warn
 	}
+	hints := m.hints(m.width - min(lipgloss.Width(text), m.width/2) - 1)
+	return spread(style.Render(text), hints, m.width)
+}
+
+// hints are the footer's key reminders that fit in room columns: the optional ones are dropped
+// from the end until they fit, but help and quit are always shown.
+func (m *model) hints(room int) string {
+	optional, always := m.shortKeys()
 	hm := m.help
-	hm.SetWidth(max(m.width-lipgloss.Width(text)-2, 0))
-	short := hm.View(helpKeys{table: m.table(viewMain)})
-	if text == "" {
-		return spread("", short, m.width)
+	hm.SetWidth(0)
+	for n := len(optional); ; n-- {
+		s := hm.ShortHelpView(append(optional[:n:n], always...))
+		if n == 0 || lipgloss.Width(s) <= room {
+			return s
+		}
 	}
-	return spread(style.Render(text), short, m.width)
 }
 
 // helpStyles are bubbles/help's styles in the console's palette.
