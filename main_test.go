@@ -413,3 +413,13 @@ func TestTrainStopsOnSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageNamesConsoleModel: --help used to say the console trains SPG+Matching while it
+// trains the best recipe's model, SPG+Pairwise on MWM-10.
+func TestUsageNamesConsoleModel(t *testing.T) {
+	var b strings.Builder
+	usage(&b)
+	if !strings.Contains(b.String(), "console training SPG+Pairwise · MWM-10 (recipe best)") {
+		t.Errorf("usage:\n%s", b.String())
+	}
+}

@@ -40,10 +40,31 @@ func runScripted(t testing.TB, cfg run.Config, dir string) (*enginetest.Engine, 
 // staticEngine is a finished run whose records are fed to the model by hand, for deterministic
 // renderings.
 type staticEngine struct {
-	replay
-	sets []string
-	err  error
+	info   run.RunInfo
+	cfg    run.Config
+	status run.Status
+	sets   []string
+	err    error
 }
+
+func (s *staticEngine) Info() run.RunInfo  { return s.info }
+func (s *staticEngine) Config() run.Config { return s.cfg }
+func (s *staticEngine) Status() run.Status { return s.status }
+func (s *staticEngine) Records() <-chan run.Record {
+	c := make(chan run.Record)
+	close(c)
+	return c
+}
+func (s *staticEngine) Pause()      {}
+func (s *staticEngine) Resume()     {}
+func (s *staticEngine) Checkpoint() {}
+func (s *staticEngine) Stop()       {}
+func (s *staticEngine) Done() <-chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+func (s *staticEngine) Err() error { return nil }
 
 func (s *staticEngine) Set(p string, v float64) error {
 	if s.err != nil {

@@ -34,7 +34,7 @@ func TestViewRunOfThePreviousVersion(t *testing.T) {
 			t.Errorf("%s: status %+v, model %q", tc.name, m.ctx.status, m.ctx.cfg.Model)
 		}
 		sc := screen(m)
-		for _, want := range []string{tc.title, "view (read-only)", "set tau 0.05 → 0.1", "1/8"} {
+		for _, want := range []string{tc.title, "viewing, read-only", "set tau 0.05 → 0.1", "1/8"} {
 			if !strings.Contains(sc, want) {
 				t.Errorf("%s: the view lacks %q:\n%s", tc.name, want, sc)
 			}

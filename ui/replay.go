@@ -85,9 +85,9 @@ func (r *replay) take(rec run.Record) {
 	case rec.Kind == run.KindEvent && rec.Event != nil:
 		switch rec.Event.Event {
 		case run.EventDone:
-			s.State, s.ETA = run.StateDone, 0
+			s.State, s.ETA, r.writer = run.StateDone, 0, 0
 		case run.EventError:
-			s.State = run.StateFailed
+			s.State, r.writer = run.StateFailed, 0
 		case run.EventStart:
 			s.State = run.StateStopped
 		}

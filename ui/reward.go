@@ -80,8 +80,9 @@ func (p *rewardPane) body(w, h int) []string {
 		lines = append(lines, legend)
 		hEval := rows - 2 - hTrain
 		if refs := strings.Join(refLegend, " "); refs != "" {
-			// The references share the legend's line when they fit, else they take their own.
-			if lipgloss.Width(legend)+2+lipgloss.Width(refs) <= w {
+			// The references share the legend's line when they fit or when the chart has no
+			// row to spare, else they take their own.
+			if lipgloss.Width(legend)+2+lipgloss.Width(refs) <= w || hEval <= 3 {
 				lines[len(lines)-1] += "  " + refs
 			} else {
 				lines = append(lines, refs)

@@ -126,17 +126,29 @@ func TestReadOnlyView(t *testing.T) {
 		t.Errorf("replay status %+v", m.ctx.status)
 	}
 	sc := screen(m)
-	for _, want := range []string{"view (read-only)", "Parameters (read-only)", "r = ", "1/4"} {
+	for _, want := range []string{"viewing, read-only", "Parameters (read-only)", "r = ", "1/4"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("view lacks %q:\n%s", want, sc)
 		}
 	}
-	for _, k := range []string{"p", "+", "space", "s", "t"} {
+	// The keys that would change the run are not offered: the footer does not show them and
+	// pressing them does nothing; + on a parameter of the run is refused.
+	for _, hint := range []string{"pause", "penalty", "tune"} {
+		if strings.Contains(m.footer(), hint) {
+			t.Errorf("the read-only footer offers %q: %s", hint, m.footer())
+		}
+	}
+	for _, k := range []string{"p", "space", "s", "t", "x"} {
 		m.msg = status{}
 		press(m, k)
-		if !m.msg.err || !strings.Contains(m.msg.text, "read-only") {
-			t.Errorf("%s in a read-only view: %+v", k, m.msg)
+		if m.msg.text != "" || m.dialog != nil {
+			t.Errorf("%s in a read-only view answered %+v", k, m.msg)
 		}
+	}
+	m.msg = status{}
+	press(m, "+")
+	if !m.msg.err || !strings.Contains(m.msg.text, "read-only") {
+		t.Errorf("+ in a read-only view: %+v", m.msg)
 	}
 }
 

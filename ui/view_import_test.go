@@ -34,7 +34,7 @@ func TestViewImportedRun(t *testing.T) {
 		t.Errorf("status %+v", m.ctx.status)
 	}
 	sc := screen(m)
-	if want := fmt.Sprintf("%.3f", val.Metric); !strings.Contains(sc, "view (read-only)") || !strings.Contains(sc, want) {
+	if want := fmt.Sprintf("%.3f", val.Metric); !strings.Contains(sc, "viewing, read-only") || !strings.Contains(sc, want) {
 		t.Errorf("view lacks the read-only mark or the validation ratio %s:\n%s", want, sc)
 	}
 }

@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// TestGoldenFooter: a checkpoint's message used to shrink the key hints until help and quit
+// were gone ("checkpoint written at step …  space pause …"); they must stay at every width.
+func TestGoldenFooter(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := fixture(t, envs.TaskMWM, 10, w, 24)
+		m.observe(run.Record{Kind: run.KindEvent, Step: 400, Event: &run.Event{Event: run.EventCheckpoint,
+			Message: "checkpoints/last at step 400 (early: without the replay buffer)"}})
+		f := strip(m.footer())
+		golden(t, "footer_checkpoint_"+itoa(w), f)
+		for _, hint := range []string{"? help", "q quit"} {
+			if !strings.Contains(f, hint) {
+				t.Errorf("width %d: the footer lacks %q: %q", w, hint, f)
+			}
+		}
+	}
+}
+
+// TestCheckpointsTakeOneEventLine: the checkpoints written every few hundred steps used to fill
+// half the events pane with "checkpoint: checkp…"; the latest replaces the one before.
+func TestCheckpointsTakeOneEventLine(t *testing.T) {
+	d := newRunData()
+	d.addEvent(0, &run.Event{Event: run.EventStart})
+	for step := 200; step <= 1000; step += 200 {
+		d.addEvent(step, &run.Event{Event: run.EventCheckpoint, Message: "checkpoints/last at step " + itoa(step) + " (early: without the replay buffer)"})
+		d.logf(step, "val ratio 0.9")
+	}
+	n := 0
+	for _, e := range d.events {
+		if strings.Contains(e, "checkpoint") {
+			n++
+			if !strings.Contains(e, "1,000") {
+				t.Errorf("the checkpoint line is not the latest: %q", e)
+			}
+		}
+	}
+	if n != 1 || len(d.events) != 7 {
+		t.Errorf("%d checkpoint lines in %d events, want 1 in 7: %q", n, len(d.events), d.events)
+	}
+}
+
+// TestTypedValueReplacesCurrent: the prompt used to hold the current value with the cursor at
+// its end, so typing 20 on L = 10 gave 1020 and a refusal; what is typed replaces the value, and
+// enter on an empty prompt keeps it.
+func TestTypedValueReplacesCurrent(t *testing.T) {
+	m, e := liveModel(t, 120, 36)
+	press(m, "down", "enter")
+	if got := m.params.input.Placeholder; got != "10" {
+		t.Errorf("placeholder %q, want the current value 10", got)
+	}
+	press(m, "2", "0", "enter")
+	if m.msg.err || e.Config().SinkhornIters != 20 {
+		t.Errorf("typing 20 on L = 10: L = %d, message %+v", e.Config().SinkhornIters, m.msg)
+	}
+	m.msg = status{}
+	press(m, "enter", "enter")
+	if m.msg.text != "" || m.params.editing {
+		t.Errorf("enter on an empty prompt: %+v", m.msg)
+	}
+}
+
+// TestFarewell: after q the terminal says where the run is and how to continue it.
+func TestFarewell(t *testing.T) {
+	info := run.RunInfo{Dir: "runs/mwm10-x"}
+	got := farewell(info, run.Status{State: run.StateStopped, Step: 400, TotalSteps: 1000})
+	if !strings.Contains(got, "runs/mwm10-x") || !strings.Contains(got, "spg-tui tui --resume runs/mwm10-x") {
+		t.Errorf("farewell %q", got)
+	}
+}
