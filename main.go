@@ -419,6 +419,30 @@ func benchConfig(task string, n int, recipe, model string, batch int) (run.Confi
 	return cfg, finish()
 }
 
+// splitViewArgs takes out of args the directories that follow --view DIR (up to the next
+// flag), which the flag package would stop at: tui --view A B C compares three runs.
+func splitViewArgs(args []string) (rest, more []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		rest = append(rest, a)
+		switch {
+		case a == "--view" || a == "-view":
+			if i+1 < len(args) {
+				i++
+				rest = append(rest, args[i])
+			}
+		case strings.HasPrefix(a, "--view=") || strings.HasPrefix(a, "-view="):
+		default:
+			continue
+		}
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			more = append(more, args[i])
+		}
+	}
+	return rest, more
+}
+
 // consoleConfig is the run the console starts without flags.
 func consoleConfig() run.Config {
 	cfg := run.DefaultConfig(envs.TaskMWM, 10)
@@ -433,9 +457,18 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	finish := run.RegisterFlags(fs, &cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
-	view := fs.String("view", "", "open the run in DIR read-only (replays its metrics.jsonl)")
+	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
+	args, more := splitViewArgs(args)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
+	}
+	var compare []string
+	if *view != "" {
+		var err error
+		if compare, err = ui.ExpandViewDirs(append([]string{*view}, more...)); err != nil {
+			return fail(stderr, "tui", err)
+		}
+		*view = ""
 	}
 	if err := finish(); err != nil {
 		return fail(stderr, "tui", err)
@@ -446,7 +479,7 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			steps = cfg.Steps
 		}
 	})
-	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, View: *view,
+	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, Compare: compare,
 		Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}
 	defer forwardHangup()()
 	if err := ui.Run(opts); err != nil {

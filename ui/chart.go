@@ -144,6 +144,11 @@ func column(x, x0, x1 float64, cols int) int {
 // axisRow is the line under a chart: the first and last steps at the ends of the plot, and a ▲
 // under each step in marks (the live changes).
 func axisRow(w int, x0, x1 float64, marks []int, st styles) string {
+	return axisRowUnit(w, x0, x1, marks, func(x float64) string { return fmtInt(int(x)) + " steps" }, st)
+}
+
+// axisRowUnit is axisRow with the last label written by last (a step count or a duration).
+func axisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, st styles) string {
 	cols := w - plotLeft
 	if cols < 2 {
 		return strings.Repeat(" ", max(w, 0))
@@ -163,8 +168,8 @@ func axisRow(w int, x0, x1 float64, marks []int, st styles) string {
 		copy(row[at:], r)
 	}
 	put(plotLeft, fmtInt(int(x0)))
-	last := fmtInt(int(x1)) + " steps"
-	put(w-len([]rune(last)), last)
+	end := last(x1)
+	put(w-len([]rune(end)), end)
 	var b strings.Builder
 	for i, r := range row {
 		if isMark[i] {

@@ -23,6 +23,7 @@ type setMark struct {
 // JSON name (run.Train.EachSeries), one entry per record.
 type trainSeries struct {
 	step   []float64
+	wall   []float64 // the run's training time at each, in seconds
 	series map[string][]float64
 }
 
@@ -32,6 +33,7 @@ func (t *trainSeries) get(name string) []float64 { return t.series[name] }
 // evalSeries holds the validation evaluations, one entry per record.
 type evalSeries struct {
 	step, metric []float64
+	wall         []float64 // the run's training time at each, in seconds
 	name         string
 }
 
@@ -65,6 +67,7 @@ func (d *runData) add(r run.Record) {
 	case r.Kind == run.KindTrain && r.Train != nil:
 		t := &d.train
 		t.step = append(t.step, float64(r.Step))
+		t.wall = append(t.wall, r.Wall)
 		if t.series == nil {
 			t.series = map[string][]float64{}
 		}
@@ -77,6 +80,7 @@ func (d *runData) add(r run.Record) {
 			return
 		}
 		d.eval.step = append(d.eval.step, float64(r.Step))
+		d.eval.wall = append(d.eval.wall, r.Wall)
 		d.eval.metric = append(d.eval.metric, r.Metric)
 		d.eval.name = r.MetricName
 		if len(r.QHardScatter) > 0 || len(r.Samples) > 0 {

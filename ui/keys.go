@@ -40,7 +40,7 @@ func cmdless(f func()) func() tea.Cmd {
 // keyMap holds the console's own keys: the training controls, the views and the program. The
 // modal states (typing, the help, the task dialog) look at Help and Quit themselves.
 type keyMap struct {
-	Pause, Penalty, Explore, Task, Ablation, Save, Export, Help, Quit binding
+	Pause, Penalty, Explore, Task, Ablation, Compare, Save, Export, Help, Quit binding
 }
 
 func (m *model) newKeyMap() keyMap {
@@ -51,6 +51,7 @@ func (m *model) newKeyMap() keyMap {
 		Save:     bind([]string{"s"}, "s", "save a checkpoint", colRun, cmdless(m.checkpoint)),
 		Task:     bind([]string{"t"}, "t", "switch task and size", colRun, cmdless(m.openTaskDialog)),
 		Ablation: bind([]string{"a"}, "a", "ablation view", colViews, cmdless(m.toggleView)),
+		Compare:  bind([]string{"c"}, "c", "compare the runs / the first run", colViews, cmdless(m.toggleCompare)),
 		Export:   bind([]string{"e"}, "e", "export curves (CSV, PNG)", colViews, m.export),
 		Help:     bind([]string{"?"}, "?", "help", colProgram, cmdless(func() { m.showHelp = true })),
 		Quit:     bind([]string{"q", "ctrl+c"}, "q", quitHelp(m.ctx.readOnly), colProgram, m.quit),
@@ -65,10 +66,15 @@ func (m *model) table(v viewKind) []binding {
 	switch v {
 	case viewAblation:
 		out = append(out, m.ablation.Bindings()...)
+	case viewCompare:
+		out = append(out, m.compare.Bindings()...)
 	case viewMain:
 		out = append(out, m.sample.Bindings()...)
 	}
 	k := m.keys
+	if m.compare != nil {
+		out = append(out, k.Compare)
+	}
 	if m.ctx.readOnly {
 		// Nothing that would change the run is offered.
 		out = append(out, k.Ablation, k.Export, k.Help, k.Quit)
@@ -100,6 +106,13 @@ var (
 	hintDisplay  = key.NewBinding(key.WithKeys("up", "down", "+", "-"), key.WithHelp("↑↓ +-", "display"))
 	hintSamples  = key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←→", "samples"))
 	hintAblation = key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ablations"))
+	hintRuns     = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "select"))
+	hintHide     = key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hide"))
+	hintPin      = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pin"))
+	hintSort     = key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort"))
+	hintXAxis    = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "x-axis"))
+	hintCompare  = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare"))
+	hintFirstRun = key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "first run"))
 	hintHelp     = key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help"))
 	hintQuit     = key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit"))
 )
@@ -108,7 +121,12 @@ var (
 // shown. A read-only view offers no key that changes the run.
 func (m *model) shortKeys() (optional, always []key.Binding) {
 	always = []key.Binding{hintHelp, hintQuit}
-	if m.ctx.readOnly {
+	switch {
+	case m.view == viewCompare:
+		return []key.Binding{hintRuns, hintHide, hintPin, hintSort, hintXAxis, hintFirstRun}, always
+	case m.compare != nil:
+		return []key.Binding{hintCompare, hintDisplay, hintSamples}, always
+	case m.ctx.readOnly:
 		return []key.Binding{hintDisplay, hintSamples, hintAblation}, always
 	}
 	return []key.Binding{hintPause, hintPenalty, hintTune, hintSamples, hintAblation}, always

@@ -43,6 +43,7 @@ type viewKind int
 const (
 	viewMain viewKind = iota
 	viewAblation
+	viewCompare
 )
 
 // statusTimeout is how long the footer shows a message.
@@ -72,6 +73,7 @@ type model struct {
 	params   *paramsPane
 	events   *eventsPane
 	ablation *ablationView
+	compare  *compareView // nil unless several runs are viewed
 	dialog   *taskDialog
 	help     help.Model
 
@@ -154,6 +156,11 @@ func (m *model) poll() {
 		m.msg = status{}
 	}
 	m.ctx.cfg = m.engine.Config()
+	if m.compare != nil {
+		if err := m.compare.poll(); err != nil {
+			m.fail("%v", err)
+		}
+	}
 	if m.ablation.poll() {
 		m.info("ablation ended: %d of %d runs in %s", m.ablation.snap.Finished, m.ablation.snap.Total, filepath.Base(m.ablation.dir))
 	}
@@ -189,6 +196,9 @@ func (m *model) resize() {
 	m.events.SetSize(l.events.w, l.events.h)
 	if m.ablation != nil {
 		m.ablation.SetSize(l.body.w, l.body.h)
+	}
+	if m.compare != nil {
+		m.compare.SetSize(l.body.w, l.body.h)
 	}
 	m.help.SetWidth(m.width)
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -36,6 +37,9 @@ type Options struct {
 	// replayed from metrics.jsonl. An experiment directory (spg-tui experiment) opens on its
 	// curves across seeds with their bands, its first run replayed behind them.
 	View string
+	// Compare opens the compare view on these run and experiment directories (two runs or
+	// more in all), read-only, following the live ones; the first run is replayed behind it.
+	Compare []string
 
 	// Input and Output are the terminal: os.Stdin and os.Stdout when nil.
 	Input  io.Reader
@@ -61,6 +65,10 @@ func Run(opts Options) error {
 	if err := requireTerminal(opts.Input, opts.Output); err != nil {
 		return err
 	}
+	cmp, err := opts.openCompare()
+	if err != nil {
+		return err
+	}
 	exp, expDir, err := opts.openExperiment()
 	if err != nil {
 		return err
@@ -74,6 +82,9 @@ func Run(opts Options) error {
 	m.ablation.score = opts.Score
 	if exp != nil {
 		m.showExperiment(*exp, expDir)
+	}
+	if cmp != nil {
+		m.showCompare(cmp)
 	}
 	restore, err := redirectLogs(eng.Info().Dir, readOnly)
 	if err != nil {
@@ -144,6 +155,30 @@ func (o *Options) openExperiment() (*experiments.Snapshot, string, error) {
 	}
 	o.View = first
 	return &snap, dir, nil
+}
+
+// openCompare opens the runs of Compare, if it names two or more, and points View at the
+// first of them, which the main view replays; one run or experiment is opened as View.
+func (o *Options) openCompare() ([]*compareRun, error) {
+	if len(o.Compare) == 0 {
+		return nil, nil
+	}
+	runs, err := openCompareRuns(o.Compare)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(runs) == 0:
+		return nil, fmt.Errorf("view %s: no run has started yet", strings.Join(o.Compare, " "))
+	case len(runs) == 1 || len(o.Compare) == 1 && experiments.IsExperimentDir(o.Compare[0]):
+		for _, r := range runs {
+			r.eng.Stop()
+		}
+		o.View = o.Compare[0]
+		return nil, nil
+	}
+	o.View = runs[0].eng.info.Dir
+	return runs, nil
 }
 
 // open starts, resumes or replays the run the options name.

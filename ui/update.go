@@ -84,12 +84,28 @@ func (m *model) showExperiment(s experiments.Snapshot, dir string) {
 	m.view = viewAblation
 }
 
+// showCompare opens the compare view on runs.
+func (m *model) showCompare(runs []*compareRun) {
+	m.compare = newCompareView(m.ctx, runs)
+	m.resize()
+	m.view = viewCompare
+}
+
 // toggleView switches between the main view and the ablation view.
 func (m *model) toggleView() {
 	if m.view == viewAblation {
 		m.view = viewMain
 	} else {
 		m.view = viewAblation
+	}
+}
+
+// toggleCompare switches between the compare view and the main view of the first run.
+func (m *model) toggleCompare() {
+	if m.view == viewCompare {
+		m.view = viewMain
+	} else {
+		m.view = viewCompare
 	}
 }
 

@@ -55,6 +55,8 @@ func (m *model) body(l layout) string {
 		return m.boxed("Help", lines, w, h)
 	case m.view == viewAblation:
 		return m.ablation.View()
+	case m.view == viewCompare:
+		return m.compare.View()
 	}
 	left := vjoin(m.reward.View(), m.critic.View())
 	if l.wide {

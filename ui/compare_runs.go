@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"spg-tui/envs"
+	"spg-tui/experiments"
+	"spg-tui/run"
+)
+
+// compareRun is one run of the compare view: its label, the engine that follows its
+// metrics.jsonl, what its records have told so far, and how the view shows it.
+type compareRun struct {
+	label  string
+	eng    *replay
+	data   *runData
+	pinned bool
+	hidden bool
+	wall   float64 // the run's training time at its last record, in seconds
+}
+
+// openCompareRuns opens the runs in dirs: each run directory as itself, each experiment
+// directory as those of its runs that have started, labelled by arm and seed.
+func openCompareRuns(dirs []string) ([]*compareRun, error) {
+	var runs []*compareRun
+	for _, dir := range dirs {
+		if !experiments.IsExperimentDir(dir) {
+			r, err := openReplay(dir)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, &compareRun{label: filepath.Base(filepath.Clean(dir)), eng: r, data: newRunData()})
+			continue
+		}
+		snap, _, err := experiments.ViewSnapshot(dir)
+		if err != nil {
+			return nil, fmt.Errorf("view %s: %v", dir, err)
+		}
+		for _, v := range snap.Variants {
+			for _, rr := range v.Runs {
+				if _, err := os.Stat(filepath.Join(rr.Dir, run.MetricsFile)); err != nil {
+					continue // not started yet
+				}
+				r, err := openReplay(rr.Dir)
+				if err != nil {
+					return nil, err
+				}
+				runs = append(runs, &compareRun{label: fmt.Sprintf("%s s%d", v.Name, rr.Seed), eng: r, data: newRunData()})
+			}
+		}
+	}
+	disambiguate(runs)
+	return runs, nil
+}
+
+// ExpandViewDirs expands the globs among the directories tui --view names (a shell that did
+// not), in order and without repeats; a pattern that matches nothing, or a path that is no
+// directory, is refused.
+func ExpandViewDirs(args []string) ([]string, error) {
+	var dirs []string
+	for _, a := range args {
+		matches := []string{a}
+		if strings.ContainsAny(a, "*?[") {
+			m, err := filepath.Glob(a)
+			if err != nil || len(m) == 0 {
+				return nil, fmt.Errorf("--view %s: no directory matches", a)
+			}
+			matches = m
+		}
+		for _, d := range matches {
+			if st, err := os.Stat(d); err != nil || !st.IsDir() {
+				return nil, fmt.Errorf("--view %s: not a run or experiment directory", d)
+			}
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs, nil
+}
+
+// disambiguate labels runs of the same name by their parent directory as well.
+func disambiguate(runs []*compareRun) {
+	for _, r := range runs {
+		same := slices.IndexFunc(runs, func(o *compareRun) bool { return o != r && o.label == r.label })
+		if same >= 0 {
+			r.label = filepath.Base(filepath.Dir(filepath.Clean(r.eng.info.Dir))) + "/" + r.label
+		}
+	}
+}
+
+// poll takes the records the run's trainer has written since the last poll; it reports
+// whether any came.
+func (r *compareRun) poll(max int) (bool, error) {
+	n := 0
+	err := r.eng.Tail(max, func(rec run.Record) {
+		r.data.add(rec)
+		r.wall = math.Max(r.wall, rec.Wall)
+		n++
+	})
+	return n > 0, err
+}
+
+// metric is the run's validation metric.
+func (r *compareRun) metric() envs.Metric {
+	f, err := envs.FactsOf(r.eng.cfg.Task)
+	if err != nil {
+		return envs.Metric{Name: r.data.eval.name, Maximize: true}
+	}
+	return f.Metric
+}
+
+// best is the run's best validation score, NaN before its first.
+func (r *compareRun) best() float64 {
+	v := r.data.eval.metric
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	if r.metric().Maximize {
+		return slices.Max(v)
+	}
+	return slices.Min(v)
+}
+
+// last is the run's latest validation score, NaN before its first.
+func (r *compareRun) last() float64 {
+	v := r.data.eval.metric
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return v[len(v)-1]
+}
+
+// rate is the run's mean training rate in steps per second.
+func (r *compareRun) rate() float64 {
+	if r.wall <= 0 {
+		return 0
+	}
+	return float64(r.eng.status.Step) / r.wall
+}
+
+// Config fields every run shows in its own column, or that tell nothing about the learner.
+var ownColumns = []string{"task", "n", "model", "recipe", "steps"}
+
+// differing lists, for each run, the configuration values that are not the same in every
+// run ("tau=0.1"), in the order of the configuration's JSON fields.
+func differing(runs []*compareRun) []string {
+	out := make([]string, len(runs))
+	if len(runs) < 2 {
+		return out
+	}
+	fields := make([]map[string]json.RawMessage, len(runs))
+	var keys []string
+	for i, r := range runs {
+		data, err := json.Marshal(r.eng.cfg)
+		if err != nil || json.Unmarshal(data, &fields[i]) != nil {
+			return out
+		}
+		for k := range fields[i] {
+			if !slices.Contains(keys, k) && !slices.Contains(ownColumns, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		same := true
+		for _, f := range fields[1:] {
+			same = same && string(f[k]) == string(fields[0][k])
+		}
+		if same {
+			continue
+		}
+		for i, f := range fields {
+			v := strings.Trim(string(f[k]), `"`)
+			if v == "" {
+				v = "—"
+			}
+			out[i] = strings.TrimSpace(out[i] + " " + k + "=" + v)
+		}
+	}
+	return out
+}
