@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
+
+	"spg-tui/run"
 )
 
 // Orders of the compare view's runs table.
@@ -162,6 +165,34 @@ func (v *compareView) body(w, h int) []string {
 	return append(lines, tbl...)
 }
 
+// header is the screen's top two lines while the view is shown: how many runs, how many still
+// train, and where they are.
+func (v *compareView) header(w int) string {
+	st := v.ctx.st
+	live, done := 0, 0
+	for _, r := range v.runs {
+		switch {
+		case r.eng.writer > 0:
+			live++
+		case r.eng.status.State == run.StateDone:
+			done++
+		}
+	}
+	sep := st.dim.Render(" · ")
+	line1 := st.title.Render(fmt.Sprintf("Compare %d runs", len(v.runs))) + sep + st.dim.Render("◇ viewing, read-only") + sep +
+		fmt.Sprintf("%d training live · %d done", live, done)
+	dirs := map[string]bool{}
+	var parents []string
+	for _, r := range v.runs {
+		if p := filepath.Dir(filepath.Clean(r.eng.info.Dir)); !dirs[p] {
+			dirs[p] = true
+			parents = append(parents, p)
+		}
+	}
+	line2 := st.dim.Render("in " + strings.Join(parents, ", "))
+	return fitLine(line1, w) + "\n" + spread(line2, st.dim.Render("? help"), w)
+}
+
 // xRange is the x-axis: from 0 to the furthest step (or training time) of the shown runs.
 func (v *compareView) xRange() (x0, x1 float64) {
 	for _, r := range v.runs {
@@ -237,7 +268,7 @@ var compareColumns = []struct {
 	head string
 	cell func(v *compareView, r *compareRun, i int) string
 }{
-	{"", func(v *compareView, r *compareRun, _ int) string { return runMarker(r) }},
+	{"", func(v *compareView, r *compareRun, i int) string { return runMarker(r, i == v.sel) }},
 	{"run", func(_ *compareView, r *compareRun, _ int) string { return r.label }},
 	{"best", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(r.best()) }},
 	{"last", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(r.last()) }},
@@ -257,14 +288,19 @@ var compareColumns = []struct {
 	{"recipe", func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
 }
 
-// runMarker says whether a run is pinned, hidden or live.
-func runMarker(r *compareRun) string {
+// runMarker says whether a run is selected, pinned, hidden or live.
+func runMarker(r *compareRun, selected bool) string {
 	m := " "
+	if selected {
+		m = "›"
+	}
 	switch {
 	case r.hidden:
-		m = "◌"
+		m += "◌"
 	case r.pinned:
-		m = "●"
+		m += "●"
+	default:
+		m += " "
 	}
 	if r.eng.writer > 0 {
 		m += "↻"

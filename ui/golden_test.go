@@ -20,12 +20,16 @@ func updating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
+// testdata is the package's testdata directory, wherever a test has moved the working
+// directory to.
+var testdata, _ = filepath.Abs("testdata")
+
 // golden compares got with testdata/name.golden (rewriting it under -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
+	path := filepath.Join(testdata, name+".golden")
 	if updating() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
+		if err := os.MkdirAll(testdata, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -22,7 +22,11 @@ func (m *model) render() string {
 		return m.tooSmall()
 	}
 	l := computeLayout(m.width, m.height)
-	return m.header.View() + "\n" + m.body(l) + "\n" + m.footer()
+	head := m.header.View()
+	if m.view == viewCompare {
+		head = m.compare.header(m.width)
+	}
+	return head + "\n" + m.body(l) + "\n" + m.footer()
 }
 
 func (m *model) tooSmall() string {
