@@ -30,6 +30,20 @@ func viewFixture(t *testing.T) (dir string, recs []run.Record, lines []string) {
 	return dir, recs, strings.SplitAfter(string(data), "\n")
 }
 
+// openView is the console of w×h cells on the run in dir opened read-only (tui --view), with
+// the records written so far taken.
+func openView(t *testing.T, dir string, w, h int) *model {
+	t.Helper()
+	r, err := openReplay(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(r, enginetest.Start, false, true)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.poll()
+	return m
+}
+
 // TestViewSkipsDamagedLine damages one line in the middle of metrics.jsonl, which used to make
 // --view refuse the whole run: the view must show every other record and a warning with the
 // count and the line.
@@ -66,13 +80,7 @@ func TestViewShowsDamagedLineWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, size := range [][2]int{{100, 30}, {80, 24}} {
-		r, err := openReplay(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := newModel(r, enginetest.Start, false, true)
-		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		m.poll()
+		m := openView(t, dir, size[0], size[1])
 		if want := "metrics.jsonl line 6 is damaged and was skipped (1 in all)"; !strings.Contains(screen(m), want) {
 			t.Errorf("%dx%d: the screen lacks %q:\n%s", size[0], size[1], want, screen(m))
 		}
@@ -95,13 +103,7 @@ func TestViewFollowsLiveRun(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines[:half], "")+torn), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := openReplay(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newModel(r, enginetest.Start, false, true)
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
-	m.poll()
+	m := openView(t, dir, 120, 36)
 	n := len(m.ctx.data.train.step) + len(m.ctx.data.eval.step)
 	if want := fmt.Sprintf("trained live by PID %d", os.Getpid()); !strings.Contains(screen(m), want) {
 		t.Errorf("the live view lacks %q:\n%s", want, screen(m))
