@@ -144,7 +144,7 @@ func column(x, x0, x1 float64, cols int) int {
 // axisRow is the line under a chart: the first and last steps at the ends of the plot, and a ▲
 // under each step in marks (the live changes).
 func axisRow(w int, x0, x1 float64, marks []int, st styles) string {
-	return axisRowUnit(w, x0, x1, marks, func(x float64) string { return fmtInt(int(x)) + " steps" }, st)
+	return axisRowUnit(w, x0, x1, marks, stepsLabel, st)
 }
 
 // axisRowUnit is axisRow with the last label written by last (a step count or a duration).

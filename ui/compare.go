@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -156,9 +155,9 @@ func (v *compareView) body(w, h int) []string {
 		lines = append(lines, v.chart(rows, x0, x1, true).render(w, valH, "waiting for the first evaluations…")...)
 		lines = append(lines, st.bold.Render(fmt.Sprintf("train reward, EMA %.2f", v.ctx.smoothing)))
 		lines = append(lines, v.chart(rows, x0, x1, false).render(w, chartH-valH, "waiting for the first training summaries…")...)
-		unit := func(x float64) string { return fmtInt(int(x)) + " steps" }
+		unit := stepsLabel
 		if v.wallX {
-			unit = func(x float64) string { return fmtDur(time.Duration(x * float64(time.Second))) }
+			unit = timeLabel
 		}
 		lines = append(lines, axisRowUnit(w, x0, x1, nil, unit, st))
 	}
@@ -280,7 +279,7 @@ var compareColumns = []struct {
 	{"min", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(minOf(r.data.eval.metric)) }},
 	{"max", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(maxOf(r.data.eval.metric)) }},
 	{"wall", func(_ *compareView, r *compareRun, _ int) string {
-		return fmtDur(time.Duration(r.wall * float64(time.Second)))
+		return timeLabel(r.wall)
 	}},
 	{"model", func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
 	{"task", func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},

@@ -18,6 +18,7 @@ type programContext struct {
 	// Display settings, changed from the parameter panel.
 	smoothing  float64 // EMA weight of the reward curve
 	logScale   bool    // critic losses on a log scale
+	wallX      bool    // curves against training time, not steps
 	displayVer int
 }
 

@@ -25,11 +25,11 @@ func (p *criticPane) baselineBody(w, h int) []string {
 		return nil
 	}
 	d, st := p.ctx.data, p.ctx.st
-	x0, x1 := xRange(d)
+	ax := p.ctx.xAxis()
 	t := d.train
-	ch := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: t.step, y: t.get("reward_mean"), chars: charsBullet, color: st.graphColor(colGreen)},
-		{x: t.step, y: t.get("baseline"), chars: charsLine, color: st.graphColor(colBlue)},
+	ch := chart{x0: ax.x0, x1: ax.x1, axis: st.graphColor(colDimGray), curves: []curve{
+		{x: ax.train, y: t.get("reward_mean"), chars: charsBullet, color: st.graphColor(colGreen)},
+		{x: ax.train, y: t.get("baseline"), chars: charsLine, color: st.graphColor(colBlue)},
 	}}
 	legend := st.accent.Render("──") + " baseline (EMA)  " + st.fg(colGreen).Render("••") + " sampled reward"
 	if p.ctx.model.Kind == run.KindUntrained {
@@ -37,7 +37,7 @@ func (p *criticPane) baselineBody(w, h int) []string {
 	}
 	lines := []string{legend}
 	lines = append(lines, ch.render(w, h-2, "waiting for the first training summary…")...)
-	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
+	return append(lines, axisRowUnit(w, ax.x0, ax.x1, ax.marks, ax.last, st))
 }
 
 func (p *criticPane) body(w, h int) []string {
@@ -45,12 +45,12 @@ func (p *criticPane) body(w, h int) []string {
 		return nil
 	}
 	c, d, st := p.ctx, p.ctx.data, p.ctx.st
-	x0, x1 := xRange(d)
+	ax := c.xAxis()
 	t := d.train
-	ch := chart{x0: x0, x1: x1, logY: c.logScale, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: t.step, y: t.get("critic_penalty"), chars: charsPlus, color: st.graphColor(colPink)},
-		{x: t.step, y: t.get("critic_hard"), chars: charsBullet, color: st.graphColor(colGreen)},
-		{x: t.step, y: t.get("critic_loss"), chars: charsLine, color: st.graphColor(colBlue)},
+	ch := chart{x0: ax.x0, x1: ax.x1, logY: c.logScale, axis: st.graphColor(colDimGray), curves: []curve{
+		{x: ax.train, y: t.get("critic_penalty"), chars: charsPlus, color: st.graphColor(colPink)},
+		{x: ax.train, y: t.get("critic_hard"), chars: charsBullet, color: st.graphColor(colGreen)},
+		{x: ax.train, y: t.get("critic_loss"), chars: charsLine, color: st.graphColor(colBlue)},
 	}}
 	scale := "linear"
 	if c.logScale {
@@ -60,5 +60,5 @@ func (p *criticPane) body(w, h int) []string {
 		st.fg(colPink).Render("++") + " penalty  " + st.dim.Render("("+scale+" scale)")
 	lines := []string{legend}
 	lines = append(lines, ch.render(w, h-2, "waiting for the first training summary…")...)
-	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
+	return append(lines, axisRowUnit(w, ax.x0, ax.x1, ax.marks, ax.last, st))
 }

@@ -40,7 +40,7 @@ func cmdless(f func()) func() tea.Cmd {
 // keyMap holds the console's own keys: the training controls, the views and the program. The
 // modal states (typing, the help, the task dialog) look at Help and Quit themselves.
 type keyMap struct {
-	Pause, Penalty, Explore, Task, Ablation, Compare, Save, Export, Help, Quit binding
+	Pause, Penalty, Explore, Task, Ablation, Compare, XAxis, Save, Export, Help, Quit binding
 }
 
 func (m *model) newKeyMap() keyMap {
@@ -51,6 +51,7 @@ func (m *model) newKeyMap() keyMap {
 		Save:     bind([]string{"s"}, "s", "save a checkpoint", colRun, cmdless(m.checkpoint)),
 		Task:     bind([]string{"t"}, "t", "switch task and size", colRun, cmdless(m.openTaskDialog)),
 		Ablation: bind([]string{"a"}, "a", "ablation view", colViews, cmdless(m.toggleView)),
+		XAxis:    bind([]string{"w"}, "w", "x-axis: steps/time", colViews, cmdless(m.toggleXAxis)),
 		Compare:  bind([]string{"c"}, "c", "compare the runs / the first run", colViews, cmdless(m.toggleCompare)),
 		Export:   bind([]string{"e"}, "e", "export curves (CSV, PNG)", colViews, m.export),
 		Help:     bind([]string{"?"}, "?", "help", colProgram, cmdless(func() { m.showHelp = true })),
@@ -77,10 +78,10 @@ func (m *model) table(v viewKind) []binding {
 	}
 	if m.ctx.readOnly {
 		// Nothing that would change the run is offered.
-		out = append(out, k.Ablation, k.Export, k.Help, k.Quit)
+		out = append(out, k.XAxis, k.Ablation, k.Export, k.Help, k.Quit)
 		return append(out, m.params.Bindings()...)
 	}
-	out = append(out, k.Pause, k.Penalty, k.Explore, k.Save, k.Task, k.Ablation, k.Export, k.Help, k.Quit)
+	out = append(out, k.Pause, k.Penalty, k.Explore, k.Save, k.Task, k.XAxis, k.Ablation, k.Export, k.Help, k.Quit)
 	return append(out, m.params.Bindings()...)
 }
 

@@ -41,7 +41,8 @@ func (p *rewardPane) body(w, h int) []string {
 		return nil
 	}
 	c, d, st := p.ctx, p.ctx.data, p.ctx.st
-	x0, x1 := xRange(d)
+	ax := c.xAxis()
+	x0, x1 := ax.x0, ax.x1
 	rows := h - 1 // the axis row
 	withEval := rows >= 6
 	hTrain := rows - 1
@@ -53,8 +54,8 @@ func (p *rewardPane) body(w, h int) []string {
 	smoothed := make([]float64, len(reward))
 	smooth(smoothed, reward, c.smoothing)
 	train := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: d.train.step, y: reward, chars: charsDots, color: st.graphColor(colGray)},
-		{x: d.train.step, y: smoothed, chars: charsLine, color: st.graphColor(colBlue)},
+		{x: ax.train, y: reward, chars: charsDots, color: st.graphColor(colGray)},
+		{x: ax.train, y: smoothed, chars: charsLine, color: st.graphColor(colBlue)},
 	}}
 	legend := fmt.Sprintf("train reward  %s raw  %s EMA %.2f", st.dim.Render("··"), st.accent.Render("──"), c.smoothing)
 	if n := len(smoothed); n > 0 {
@@ -66,7 +67,7 @@ func (p *rewardPane) body(w, h int) []string {
 	if withEval {
 		name := metricLabel(d.eval.name)
 		ev := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
-			{x: d.eval.step, y: d.eval.metric, chars: charsLine, color: st.graphColor(colOrange)},
+			{x: ax.eval, y: d.eval.metric, chars: charsLine, color: st.graphColor(colOrange)},
 		}}
 		var refLegend []string
 		for _, r := range drawnRefs(c.cfg.Task, d.refs) {
@@ -91,7 +92,7 @@ func (p *rewardPane) body(w, h int) []string {
 		}
 		lines = append(lines, ev.render(w, hEval, "waiting for the first evaluation…")...)
 	}
-	return append(lines, axisRow(w, x0, x1, markSteps(d), st))
+	return append(lines, axisRowUnit(w, x0, x1, ax.marks, ax.last, st))
 }
 
 // drawnRefs are the references drawn as lines, those of the task's envs.Facts.Plotted the run

@@ -109,6 +109,13 @@ func (m *model) toggleCompare() {
 	}
 }
 
+// toggleXAxis draws the curves against training time instead of steps, or back.
+func (m *model) toggleXAxis() {
+	m.ctx.wallX = !m.ctx.wallX
+	m.ctx.displayVer++
+	m.info("x-axis: %s", map[bool]string{true: "training time", false: "steps"}[m.ctx.wallX])
+}
+
 // toggle flips a switch of the run.
 func (m *model) toggle(flag string) {
 	it := itemNamed(flag)
