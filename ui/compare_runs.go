@@ -60,21 +60,29 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 }
 
 // ExpandViewDirs expands the globs among the directories tui --view names (a shell that did
-// not), in order and without repeats; a pattern that matches nothing, or a path that is no
-// directory, is refused.
+// not), in order and without repeats. A glob keeps the directories it matches (not the files:
+// runs/* next to runs/notes.txt) and is refused when it matches none; a named path that is no
+// directory is refused.
 func ExpandViewDirs(args []string) ([]string, error) {
 	var dirs []string
+	isDir := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && st.IsDir()
+	}
 	for _, a := range args {
 		matches := []string{a}
 		if strings.ContainsAny(a, "*?[") {
 			m, err := filepath.Glob(a)
-			if err != nil || len(m) == 0 {
+			if err != nil {
+				return nil, fmt.Errorf("--view %s: %v", a, err)
+			}
+			matches = slices.DeleteFunc(m, func(p string) bool { return !isDir(p) })
+			if len(matches) == 0 {
 				return nil, fmt.Errorf("--view %s: no directory matches", a)
 			}
-			matches = m
 		}
 		for _, d := range matches {
-			if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			if !isDir(d) {
 				return nil, fmt.Errorf("--view %s: not a run or experiment directory", d)
 			}
 			if !slices.Contains(dirs, d) {
