@@ -43,7 +43,7 @@ var commands = []command{
 	{"eval", "solve every instance of a file with a trained policy (JSON Lines, like solve)", runEval},
 	{"bench", "time full training steps and print one JSON line", runBench},
 	{"import", "write a run directory holding the authors' published SPG+Matching actor (.npz)", runImport},
-	{"tui", "the live console (the default): train and watch, --resume a run, or --view one read-only", runTUI},
+	{"tui", "the live console (the default): train and watch, --resume a run, or --view runs read-only (several: compare them)", runTUI},
 }
 
 // exitFailed is the exit status of a training run that failed after it started.
@@ -452,7 +452,7 @@ func consoleConfig() run.Config {
 }
 
 func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR")
+	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
 	cfg := consoleConfig()
 	finish := run.RegisterFlags(fs, &cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")

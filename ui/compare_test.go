@@ -156,3 +156,26 @@ func TestCompareFollowsLiveRun(t *testing.T) {
 		t.Errorf("after appending: step %d, best %g", live.eng.status.Step, live.best())
 	}
 }
+
+// TestExpandViewDirs: a glob keeps the directories it matches, not the files; a glob matching
+// no directory and a named file are refused.
+func TestExpandViewDirs(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"r1", "r2"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "r.log"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ExpandViewDirs([]string{filepath.Join(root, "r*"), filepath.Join(root, "r1")})
+	if err != nil || len(got) != 2 {
+		t.Errorf("got %q, %v; want r1 and r2 once each", got, err)
+	}
+	for _, bad := range []string{filepath.Join(root, "x*"), filepath.Join(root, "r.log")} {
+		if _, err := ExpandViewDirs([]string{bad}); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
