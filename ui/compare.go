@@ -57,6 +57,13 @@ func (v *compareView) poll() error {
 	return first
 }
 
+// close closes the runs' metrics files.
+func (v *compareView) close() {
+	for _, r := range v.runs {
+		r.eng.Stop()
+	}
+}
+
 // Bindings implements pane: select, hide, pin and sort runs, and switch the x-axis. They come
 // first while the view is shown.
 func (v *compareView) Bindings() []binding {

@@ -94,6 +94,9 @@ func Run(opts Options) error {
 	defer restore()
 	_, err = tea.NewProgram(m, m.programOptions(opts)...).Run()
 	stopAll(m.engine, m.ablation.runner, stopTimeout)
+	if m.compare != nil {
+		m.compare.close()
+	}
 	if err != nil && !errors.Is(err, tea.ErrInterrupted) && !errors.Is(err, tea.ErrProgramKilled) {
 		return err
 	}
