@@ -103,16 +103,19 @@ func disambiguate(runs []*compareRun) {
 	}
 }
 
-// poll takes the records the run's trainer has written since the last poll; it reports
-// whether any came.
+// poll takes the records the run's trainer has written since the last poll (all of them again
+// after a resume rewrote the file); it reports whether anything changed.
 func (r *compareRun) poll(max int) (bool, error) {
 	n := 0
-	err := r.eng.Tail(max, func(rec run.Record) {
+	restart, err := r.eng.Tail(max, func(rec run.Record) {
 		r.data.add(rec)
 		r.wall = math.Max(r.wall, rec.Wall)
 		n++
 	})
-	return n > 0, err
+	if restart {
+		r.data, r.wall = r.data.restarted(), 0
+	}
+	return n > 0 || restart, err
 }
 
 // metric is the run's validation metric.

@@ -60,6 +60,11 @@ type runData struct {
 
 func newRunData() *runData { return &runData{} }
 
+// restarted is empty data whose versions are past d's, so that no pane keeps a rendering of d.
+func (d *runData) restarted() *runData {
+	return &runData{trainVer: d.trainVer + 1, evalVer: d.evalVer + 1, eventVer: d.eventVer + 1}
+}
+
 // add takes one record into the data.
 func (d *runData) add(r run.Record) {
 	d.lastStep = max(d.lastStep, r.Step)

@@ -136,7 +136,7 @@ func (m *model) Init() tea.Cmd { return tick() }
 // rather than buffering them in Records; Writer is the PID of the process training the run, 0
 // when none does.
 type tailer interface {
-	Tail(max int, fn func(run.Record)) error
+	Tail(max int, fn func(run.Record)) (restart bool, err error)
 	Writer() int
 }
 
@@ -144,8 +144,13 @@ type tailer interface {
 // never waits.
 func (m *model) poll() {
 	if t, ok := m.engine.(tailer); ok {
-		if err := t.Tail(maxRecordsPerTick, m.observe); err != nil {
+		restart, err := t.Tail(maxRecordsPerTick, m.observe)
+		if err != nil {
 			m.fail("reading %s: %v", run.MetricsFile, err)
+		}
+		if restart {
+			m.ctx.data = m.ctx.data.restarted()
+			m.info("the run was resumed from a checkpoint: reading it again")
 		}
 		m.ctx.writer = t.Writer()
 	} else {

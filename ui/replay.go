@@ -49,9 +49,24 @@ func openReplay(dir string) (*replay, error) {
 }
 
 // Tail hands fn the records written since the last call, at most max of them, and the warning
-// of the damaged lines met on the way.
-func (r *replay) Tail(max int, fn func(run.Record)) error {
-	err := r.tail.read(max, func(rec run.Record) {
+// of the damaged lines met on the way. When a resume has rewritten metrics.jsonl (dropping the
+// records after its checkpoint) it reopens the file and reports restart without reading: the
+// reader forgets what it was told and reads the run again from its first record.
+func (r *replay) Tail(max int, fn func(run.Record)) (restart bool, err error) {
+	if now := time.Now(); now.Sub(r.checkedAt) >= writerCheckInterval {
+		r.checkWriter(now)
+		if r.tail.replaced() {
+			t, err := openMetricsTail(r.tail.path)
+			if err != nil {
+				return false, err
+			}
+			r.tail.close()
+			r.tail, r.damagedSeen, r.prev = t, 0, run.Record{}
+			r.status = run.Status{State: run.StateStopped, TotalSteps: r.cfg.Steps}
+			return true, nil
+		}
+	}
+	err = r.tail.read(max, func(rec run.Record) {
 		r.take(rec)
 		fn(rec)
 	})
@@ -60,10 +75,7 @@ func (r *replay) Tail(max int, fn func(run.Record)) error {
 		fn(run.Record{Kind: run.KindEvent, Step: r.status.Step, Event: &run.Event{Event: run.EventWarning,
 			Message: damagedText(d)}})
 	}
-	if now := time.Now(); now.Sub(r.checkedAt) >= writerCheckInterval {
-		r.checkWriter(now)
-	}
-	return err
+	return false, err
 }
 
 // take updates the status with one record.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -58,7 +59,7 @@ func TestViewSkipsDamagedLine(t *testing.T) {
 		t.Fatalf("one damaged line stopped the view: %v", err)
 	}
 	var got []run.Record
-	if err := r.Tail(0, func(rec run.Record) { got = append(got, rec) }); err != nil {
+	if _, err := r.Tail(0, func(rec run.Record) { got = append(got, rec) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != len(recs) { // the records less the damaged one, plus the warning
@@ -131,5 +132,40 @@ func TestViewFollowsLiveRun(t *testing.T) {
 	}
 	if m.ctx.status.State != run.StateDone || m.ctx.status.Step != 400 {
 		t.Errorf("status after the run ended: %+v", m.ctx.status)
+	}
+}
+
+// TestViewFollowsResumedRun: a resume rewrites metrics.jsonl without the records after its
+// checkpoint (a new file renamed over the old); the view must read the new file, not stay on
+// the old one forever.
+func TestViewFollowsResumedRun(t *testing.T) {
+	dir, _, lines := viewFixture(t)
+	path := filepath.Join(dir, run.MetricsFile)
+	m := openView(t, dir, 120, 36)
+	before := len(m.ctx.data.train.step)
+	// The resume keeps the first 20 lines; its trainer then appends one summary.
+	kept := strings.Join(lines[:20], "") + `{"kind":"train","step":999,"wall":1,"reward_mean":0.5}` + "\n"
+	if err := os.WriteFile(path+".tmp", []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		t.Fatal(err)
+	}
+	r := m.engine.(*replay)
+	r.checkedAt = time.Time{} // as if a second had passed
+	m.poll()                  // notices the new file
+	m.poll()                  // reads it
+	want := 1
+	for _, l := range lines[:20] {
+		if rec, ok := run.ParseRecordLine([]byte(l)); ok && rec.Kind == run.KindTrain {
+			want++
+		}
+	}
+	d := m.ctx.data
+	if got := len(d.train.step); got != want || d.train.step[got-1] != 999 || got >= before {
+		t.Errorf("%d summaries after the resume (last at step %v), want %d ending at 999 (had %d)", got, d.train.step, want, before)
+	}
+	if m.ctx.status.Step != 999 {
+		t.Errorf("status step %d, want 999", m.ctx.status.Step)
 	}
 }

@@ -13,6 +13,7 @@ import (
 // stopped: each call reads only the bytes written since. A line without its newline yet (the
 // trainer mid-write) is kept until the rest arrives.
 type metricsTail struct {
+	path    string
 	f       *os.File
 	r       *bufio.Reader
 	partial []byte
@@ -25,7 +26,7 @@ func openMetricsTail(path string) (*metricsTail, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &metricsTail{f: f, r: bufio.NewReaderSize(f, 1<<16)}, nil
+	return &metricsTail{path: path, f: f, r: bufio.NewReaderSize(f, 1<<16)}, nil
 }
 
 // read hands fn the records of the complete lines written since the last call, at most max of
@@ -51,6 +52,17 @@ func (t *metricsTail) read(max int, fn func(run.Record)) error {
 		n++
 	}
 	return nil
+}
+
+// replaced reports whether the file at the tail's path is no longer the one it reads: a resume
+// rewrote it (write and rename).
+func (t *metricsTail) replaced() bool {
+	now, err := os.Stat(t.path)
+	if err != nil {
+		return false
+	}
+	open, err := t.f.Stat()
+	return err == nil && !os.SameFile(now, open)
 }
 
 func (t *metricsTail) close() { t.f.Close() }
