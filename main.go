@@ -21,7 +21,7 @@ import (
 	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 	"spg-tui/run"
 	"spg-tui/ui"
 )

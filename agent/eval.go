@@ -12,7 +12,7 @@ import (
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/perm"
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 	"spg-tui/run"
 )
 

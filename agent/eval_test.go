@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 	"spg-tui/run"
 )
 

@@ -7,7 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
 )
 
 // factored is SPG+Factored, the "best" recipe's network for tsp (it learns sort too): an actor

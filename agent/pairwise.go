@@ -6,7 +6,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
 )
 
 // pairwise is SPG+Pairwise, the network of the "best" recipe (mwm and sort): a shared MLP over

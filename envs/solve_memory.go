@@ -5,7 +5,7 @@ import (
 	"math"
 	"runtime"
 
-	"spg-tui/run/sysmem"
+	"spg-tui/sysmem"
 )
 
 // solverMemory estimates the bytes one solve of an instance of e takes: the n x n distance

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 	"spg-tui/run"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 	"spg-tui/run"
 )
 

@@ -6,7 +6,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
 )
 
 // PairFeatures adds the per-pair input features of the pairwise networks as one node: for MWM

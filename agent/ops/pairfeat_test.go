@@ -7,7 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
 )
 
 func TestPairFeatures(t *testing.T) {
