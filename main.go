@@ -21,8 +21,8 @@ import (
 	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
-	"spg-tui/run/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 	"spg-tui/ui"
 )
 

@@ -12,8 +12,8 @@ import (
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/perm"
-	"spg-tui/run/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // Evaluation sizes: the fixed validation states of the Q scatter (the paper's Figure 2), the

@@ -7,7 +7,7 @@ import (
 
 // Features is the number of input features per item (envs.Facts): 2 coordinates for mwm and
 // tsp, the raw value for sort (fed unnormalised, as in the authors' code).
-func Features(task envs.Task) int { return envs.MustFacts(task).Features }
+func Features(task envs.Task) int { return envs.MustFacts(task).Features() }
 
 // StateLen is the length of one featurised state: for mwm the N points of A then the N points
 // of B (2N x 2); for tsp the N points (N x 2); for sort the N values (N x 1).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -42,13 +43,6 @@ func instanceError(i int, format string, args ...any) error {
 	return &InputError{Index: i, Msg: fmt.Sprintf(format, args...)}
 }
 
-// taskFields lists the instance fields each task requires.
-var taskFields = map[Task][]string{
-	TaskMWM:  {"a", "b"},
-	TaskTSP:  {"points"},
-	TaskSort: {"values"},
-}
-
 // ReadFile reads a whole instance file, validates every instance, and returns it with the
 // environment it describes. Nothing is returned unless the whole file is valid; the error is an
 // *InputError naming the instance and the problem. The input is parsed as it is read (see
@@ -83,43 +77,39 @@ func parseInstance(task Task, v any) (Instance, error) {
 	if !ok {
 		return Instance{}, errors.New("want an object")
 	}
-	want := taskFields[task]
+	want := registry[task].Fields
 	for k := range fields {
-		if !contains(want, k) {
+		if !slices.ContainsFunc(want, func(f Field) bool { return f.Name == k }) {
 			return Instance{}, fmt.Errorf("unexpected field %s for task %s", quoteClip(k), task)
 		}
 	}
 	var inst Instance
-	for _, k := range want {
-		v, ok := fields[k]
+	for _, f := range want {
+		v, ok := fields[f.Name]
 		if !ok {
-			return Instance{}, fmt.Errorf("missing field %q", k)
+			return Instance{}, fmt.Errorf("missing field %q", f.Name)
 		}
-		var err error
-		switch k {
-		case "a":
-			inst.A, err = parsePoints(k, v)
-		case "b":
-			inst.B, err = parsePoints(k, v)
-		case "points":
-			inst.Points, err = parsePoints(k, v)
-		case "values":
-			inst.Values, err = parseNumbers(k, v)
-		}
-		if err != nil {
+		if err := f.Parse(&inst, v); err != nil {
 			return Instance{}, err
 		}
 	}
 	return inst, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// pointsField is an instance field holding an array of [x, y] points, read into *at(inst).
+func pointsField(name string, at func(*Instance) *[]Point) Field {
+	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
+		*at(inst), err = parsePoints(name, v)
+		return err
+	}}
+}
+
+// numbersField is an instance field holding an array of numbers, read into *at(inst).
+func numbersField(name string, at func(*Instance) *[]float64) Field {
+	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
+		*at(inst), err = parseNumbers(name, v)
+		return err
+	}}
 }
 
 func parsePoints(name string, v any) ([]Point, error) {

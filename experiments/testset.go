@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"spg-tui/envs"
-	"spg-tui/run/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // Scorer solves instances with the policy a run's validation selected (its best checkpoint)
