@@ -31,6 +31,15 @@ type Facts struct {
 	// Plotted are the references the console draws as lines on the metric's curve; the other
 	// baselines stay in the event log.
 	Plotted []string
+	// Table are the exact and classical solvers experiment tables set beside the learned models,
+	// whose mean objectives a test set keeps.
+	Table []string
+	// Typical are made-up reference values near those real runs find at size n, in the metric's
+	// units, keyed as Plotted ("optimal" for the exact solver): scripted runs and demos show them.
+	Typical func(n int) map[string]float64
+	// Quick names the solver that stands in for the exact one where a run must be fast
+	// (scripted runs) at size n; nil when the exact solver is fast at every size.
+	Quick func(n int) string
 	// SolverLimit, if set, refuses a solver at size n that cannot run there (an exact solver
 	// beyond its reach) with a one-line reason.
 	SolverLimit func(solver string, n int) error
@@ -121,7 +130,7 @@ func Register(f *Facts) {
 	if _, dup := registry[f.Task]; dup {
 		panic("envs: task " + string(f.Task) + " registered twice")
 	}
-	if f.Name == "" || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Items == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
+	if f.Name == "" || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.Items == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
 		panic("envs: task " + string(f.Task) + " is missing a part")
 	}
 	registry[f.Task] = f
@@ -180,6 +189,14 @@ func MetricNamed(name string) (Metric, bool) {
 
 // Features is the number of input features of one item.
 func (f *Facts) Features() int { return f.Layout.Features() }
+
+// QuickSolver is the solver that stands in for the exact one at size n where a run must be fast.
+func (f *Facts) QuickSolver(n int) string {
+	if f.Quick != nil {
+		return f.Quick(n)
+	}
+	return f.Exact(n)
+}
 
 // StateLen is the length of one featurised state of task at size n.
 func (f *Facts) StateLen(n int) int { return f.Items(n) * f.Layout.Features() }

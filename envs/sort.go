@@ -25,6 +25,7 @@ func init() {
 		Exact:         func(int) string { return "exact" },
 		Baselines:     []string{"random"},
 		Plotted:       []string{"random", "optimal"},
+		Typical:       func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
 		// The raw values, unnormalised, as in the authors' code.
 		Layout: LayoutValues, Items: func(n int) int { return n },
 		Featurize: func(inst Instance, dst []float32) {

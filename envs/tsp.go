@@ -28,6 +28,18 @@ func init() {
 		},
 		Baselines: []string{"nn", "2opt", "christofides", "random"},
 		Plotted:   []string{"random", "nn", "optimal"},
+		Table:     []string{"exact", "christofides", "2opt", "farthest", "nn"},
+		Typical: func(n int) map[string]float64 {
+			opt := 0.7124 * math.Sqrt(float64(n))
+			return map[string]float64{"random": 0.52 * float64(n), "nn": 1.25 * opt, "2opt": 1.05 * opt, "optimal": opt}
+		},
+		// Held-Karp above n = 12 would make a scripted run slow; 2-opt stands in for the optimum.
+		Quick: func(n int) string {
+			if n > 12 {
+				return "2opt"
+			}
+			return "exact"
+		},
 		SolverLimit: func(solver string, n int) error {
 			if solver == "exact" && n > MaxHeldKarp {
 				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", MaxHeldKarp, n)
