@@ -71,20 +71,24 @@ var recipes = []recipe{
 			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
 			c.Hidden, c.Critic = 32, CriticBilinear
-			switch c.Task {
-			case envs.TaskMWM:
-				// Hidden 64 beat 32 at every N measured (10-25, 3 seeds each; README).
-				c.Hidden = 64
-			case envs.TaskSort:
-				c.Tau, c.LRDecayEvery = bestSortTau(c.N), 2000
-			case envs.TaskTSP:
-				// Under the penalty, which ties it to the soft M, the tour critic fits the
-				// rewards to MSE 0.15-0.3 against 0.001 without; at actor 1e-4 the tours
-				// lengthen after step 250 (README, 3 seeds each).
-				c.CriticPenalty = false
-				c.ActorLR, c.LRDecayEvery, c.Buffer = 1e-5, 1000, bestRecentBuffer
+			if tune := bestTuning[c.Task]; tune != nil {
+				tune(c)
 			}
 		},
+	},
+}
+
+// bestTuning holds what the best recipe changes for one task, by task.
+var bestTuning = map[envs.Task]func(c *Config){
+	// Hidden 64 beat 32 at every N measured (10-25, 3 seeds each; README).
+	envs.TaskMWM:  func(c *Config) { c.Hidden = 64 },
+	envs.TaskSort: func(c *Config) { c.Tau, c.LRDecayEvery = bestSortTau(c.N), 2000 },
+	// Under the penalty, which ties it to the soft M, the tour critic fits the rewards to MSE
+	// 0.15-0.3 against 0.001 without; at actor 1e-4 the tours lengthen after step 250 (README,
+	// 3 seeds each).
+	envs.TaskTSP: func(c *Config) {
+		c.CriticPenalty = false
+		c.ActorLR, c.LRDecayEvery, c.Buffer = 1e-5, 1000, bestRecentBuffer
 	},
 }
 
