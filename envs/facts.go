@@ -22,6 +22,9 @@ type Facts struct {
 	Fields []Field
 	// Metric is the evaluation metric.
 	Metric Metric
+	// SumReward: the reward is a mean over the n items, so training may scale it by n to the
+	// plain sum (the authors' MWM reward).
+	SumReward bool
 	// DefaultEpochs is the length of the authors' runs on the task, in epochs.
 	DefaultEpochs int
 	// Exact names the exact solver at size n, "" where there is none.

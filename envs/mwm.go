@@ -26,6 +26,7 @@ func init() {
 			pointsField("b", func(inst *Instance) *[]Point { return &inst.B }),
 		},
 		Metric:        Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
+		SumReward:     true,
 		DefaultEpochs: 100,
 		Exact:         func(int) string { return "hungarian" },
 		Baselines:     []string{"greedy", "random"},

@@ -50,7 +50,7 @@ var recipes = []recipe{
 			c.LRDecay, c.LRDecayEvery = 0.95, 5000
 			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
-			if c.Task == envs.TaskMWM {
+			if f, err := envs.FactsOf(c.Task); err == nil && f.SumReward {
 				c.Reward = RewardSum
 			}
 		},
