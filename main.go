@@ -233,7 +233,7 @@ func writeSolutions(stdout io.Writer, sols []envs.Solution) (float64, error) {
 }
 
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("train", "--task mwm|sort|tsp --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
+	fs := newFlags("train", "--task "+envs.TaskUsage()+" --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
 		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
 	cfg := run.DefaultConfig("", 0)
 	finish := run.RegisterFlags(fs, &cfg)
