@@ -26,7 +26,7 @@ func init() {
 		if layout != envs.LayoutTwoSets {
 			return nil, errLayout
 		}
-		return matching{n: n, h: h, k: layout.Features()}, nil
+		return matching{n: n, h: h, k: layout.Features(n)}, nil
 	})
 }
 

@@ -24,7 +24,7 @@ func init() {
 		if layout != envs.LayoutValues && layout != envs.LayoutTour {
 			return nil, errLayout
 		}
-		return sequential{n: n, h: h, k: layout.Features()}, nil
+		return sequential{n: n, h: h, k: layout.Features(n)}, nil
 	})
 }
 

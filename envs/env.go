@@ -16,12 +16,16 @@ type Task string
 type Point [2]float64
 
 // Instance is one problem instance. Which fields are set depends on the task:
-// A and B for mwm, Points for tsp, Values for sort.
+// A and B for mwm, Points for tsp, Values for sort, G1, G2 and Planted for gm.
 type Instance struct {
 	A      []Point   `json:"a,omitempty"`
 	B      []Point   `json:"b,omitempty"`
 	Points []Point   `json:"points,omitempty"`
 	Values []float64 `json:"values,omitempty"`
+	// G1 and G2 are gm's adjacency matrices, Planted the correspondence G2 was made by.
+	G1      [][]int8 `json:"g1,omitempty"`
+	G2      [][]int8 `json:"g2,omitempty"`
+	Planted []int    `json:"planted,omitempty"`
 }
 
 // Env is one task at one size n. Permutation conventions (perm has length n):

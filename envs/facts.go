@@ -61,6 +61,8 @@ type Facts struct {
 // Field is one instance field of a task's files: its JSON name and how to read it.
 type Field struct {
 	Name string
+	// Optional: an instance may leave the field out.
+	Optional bool
 	// Parse reads the field's decoded JSON value v (numbers as json.Number) into inst, or says
 	// what is wrong with it.
 	Parse func(inst *Instance, v any) error
@@ -80,12 +82,18 @@ const (
 	// LayoutTour: n points [x, y], which the action puts in visiting order around a closed tour
 	// (tsp).
 	LayoutTour
+	// LayoutTwoGraphs: the n adjacency rows of G1 then the n of G2; the action pairs G2's nodes
+	// with G1's (gm).
+	LayoutTwoGraphs
 )
 
-// Features is the number of numbers per item of the layout.
-func (l Layout) Features() int {
-	if l == LayoutValues {
+// Features is the number of numbers per item of the layout at size n.
+func (l Layout) Features(n int) int {
+	switch l {
+	case LayoutValues:
 		return 1
+	case LayoutTwoGraphs:
+		return n
 	}
 	return 2
 }
@@ -190,9 +198,6 @@ func MetricNamed(name string) (Metric, bool) {
 	return Metric{}, false
 }
 
-// Features is the number of input features of one item.
-func (f *Facts) Features() int { return f.Layout.Features() }
-
 // QuickSolver is the solver that stands in for the exact one at size n where a run must be fast.
 func (f *Facts) QuickSolver(n int) string {
 	if f.Quick != nil {
@@ -202,7 +207,7 @@ func (f *Facts) QuickSolver(n int) string {
 }
 
 // StateLen is the length of one featurised state of task at size n.
-func (f *Facts) StateLen(n int) int { return f.Items(n) * f.Layout.Features() }
+func (f *Facts) StateLen(n int) int { return f.Items(n) * f.Layout.Features(n) }
 
 // Plots reports whether the console draws the reference called name.
 func (f *Facts) Plots(name string) bool { return slices.Contains(f.Plotted, name) }

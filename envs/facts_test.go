@@ -44,6 +44,11 @@ func TestFacts(t *testing.T) {
 		for _, v := range inst.Values {
 			want = append(want, float32(v))
 		}
+		for _, row := range append(inst.G1, inst.G2...) {
+			for _, x := range row {
+				want = append(want, float32(x))
+			}
+		}
 		if !slices.Equal(state, want) {
 			t.Errorf("%s: state %v, want %v", task, state, want)
 		}
@@ -59,10 +64,10 @@ func TestFacts(t *testing.T) {
 // The task lists of messages and flags are the registry's, in its order, and a task cannot be
 // registered twice.
 func TestRegistry(t *testing.T) {
-	if got := TaskList(); got != "mwm, tsp or sort" {
+	if got := TaskList(); got != "mwm, tsp, sort or gm" {
 		t.Errorf("TaskList() = %q", got)
 	}
-	if got := TaskUsage(); got != "mwm|tsp|sort" {
+	if got := TaskUsage(); got != "mwm|tsp|sort|gm" {
 		t.Errorf("TaskUsage() = %q", got)
 	}
 	if _, err := New("nope", 3); err == nil || !strings.Contains(err.Error(), TaskList()) {

@@ -86,6 +86,9 @@ func parseInstance(task Task, v any) (Instance, error) {
 	var inst Instance
 	for _, f := range want {
 		v, ok := fields[f.Name]
+		if !ok && f.Optional {
+			continue
+		}
 		if !ok {
 			return Instance{}, fmt.Errorf("missing field %q", f.Name)
 		}

@@ -59,9 +59,9 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name:   RecipeBest,
-		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm, sort: spg-pairwise; tsp: spg-factored), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; sort: tau 0.002 (20/N)^1.5, halved every 2,000 steps; tsp: no critic penalty, actor 1e-5 halved every 1,000 steps, a replay buffer of the last 200 steps; 5 epochs",
+		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm, sort: spg-pairwise; tsp: spg-factored; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; sort: tau 0.002 (20/N)^1.5, halved every 2,000 steps; tsp: no critic penalty, actor 1e-5 halved every 1,000 steps, a replay buffer of the last 200 steps; 5 epochs",
 		epochs: 5,
-		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelPairwise, envs.TaskTSP: ModelFactored},
+		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelPairwise, envs.TaskTSP: ModelFactored, envs.TaskGM: "spg-gm"},
 		apply: func(c *Config) {
 			// The rates halve every 500 steps: at constant rates the actor learns to exploit
 			// the critic after its peak (step 250-500) and the policy drifts down (README,
