@@ -63,9 +63,20 @@ type Field struct {
 	Name string
 	// Optional: an instance may leave the field out.
 	Optional bool
+	// Width is the most numbers one entry of the field's array holds at size n (2 for a point);
+	// nil is 2. Longer entries are refused as they are read.
+	Width func(n int) int
 	// Parse reads the field's decoded JSON value v (numbers as json.Number) into inst, or says
 	// what is wrong with it.
 	Parse func(inst *Instance, v any) error
+}
+
+// entryWidth is the most numbers one entry of the field holds at size n.
+func (f Field) entryWidth(n int) int {
+	if f.Width == nil {
+		return 2
+	}
+	return f.Width(n)
 }
 
 // Layout says what the rows of a featurised state are, and so which networks can read it and

@@ -143,7 +143,7 @@ func (e *gmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, erro
 
 // adjacencyField is an instance field holding a 0/1 adjacency matrix, read into *at(inst).
 func adjacencyField(name string, at func(*Instance) *[][]int8) Field {
-	return Field{Name: name, Parse: func(inst *Instance, v any) error {
+	return Field{Name: name, Width: func(n int) int { return n }, Parse: func(inst *Instance, v any) error {
 		rows, ok := v.([]any)
 		if !ok {
 			return fmt.Errorf("%s: want an adjacency matrix, an array of rows of 0 and 1", name)

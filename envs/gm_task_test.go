@@ -36,7 +36,8 @@ func TestGMFileErrors(t *testing.T) {
 		{`[[0,2],[2,0]]`, ``, "instance 0: g2[0][1] = 2, want 0 or 1"},
 		{`[[0,0.5],[0.5,0]]`, ``, "instance 0: g2[0][1] = 0.5, want 0 or 1"},
 		{`[[1,0],[0,0]]`, ``, "instance 0: g2 has a self-loop at node 0"},
-		{`[[0,1,0],[1,0,0],[0,0,0]]`, ``, "instance 0: g2 has 3 rows, want 2"},
+		{`[[0,1,0],[1,0,0],[0,0,0]]`, ``, "instance 0: g2[0] has more than 2 entries"},
+		{`[[0]]`, ``, "instance 0: g2 has 1 rows, want 2"},
 		{ok, `,"planted":[0,0]`, "instance 0: planted is not a permutation"},
 		{ok, ``, ""},
 	} {
