@@ -15,6 +15,7 @@ import (
 //	{"task":"mwm","n":3,"instances":[{"a":[[x,y],...],"b":[[x,y],...]}]}
 //	{"task":"tsp","n":4,"instances":[{"points":[[x,y],...]}]}
 //	{"task":"sort","n":3,"instances":[{"values":[2,0,1]}]}
+//	{"task":"gm","n":2,"instances":[{"g1":[[0,1],[1,0]],"g2":[[0,1],[1,0]],"planted":[1,0]}]}
 type File struct {
 	Task      Task       `json:"task"`
 	N         int        `json:"n"`
