@@ -21,8 +21,8 @@ import (
 	"spg-tui/agent"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 	"spg-tui/ui"
 )
 
@@ -130,8 +130,8 @@ func fail(stderr io.Writer, cmd string, err error) int {
 }
 
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("gen", "--task mwm|tsp|sort --n N [--count K] [--seed S]")
-	task := fs.String("task", "", "task: mwm, tsp or sort (required)")
+	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S]")
+	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
 	n := fs.Int("n", 0, "size of every instance, at least 1 (required)")
 	count := fs.Int("count", 1, "number of instances, at least 1")
 	seed := fs.Uint64("seed", 1, "dataset seed: instance i is the same for the same (task, n, seed, i)")
@@ -139,7 +139,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if *task == "" {
-		return fail(stderr, "gen", errors.New("--task is required (mwm, tsp or sort)"))
+		return fail(stderr, "gen", errors.New("--task is required ("+envs.TaskList()+")"))
 	}
 	if *count < 1 {
 		return fail(stderr, "gen", fmt.Errorf("--count %d: must be at least 1", *count))
@@ -233,7 +233,7 @@ func writeSolutions(stdout io.Writer, sols []envs.Solution) (float64, error) {
 }
 
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("train", "--task mwm|sort|tsp --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
+	fs := newFlags("train", "--task "+envs.TaskUsage()+" --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
 		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
 	cfg := run.DefaultConfig("", 0)
 	finish := run.RegisterFlags(fs, &cfg)
@@ -268,7 +268,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return runErrorStatus(err)
 		}
 	case !set["task"]:
-		return fail(stderr, "train", errors.New("--task is required (mwm, tsp or sort)"))
+		return fail(stderr, "train", errors.New("--task is required ("+envs.TaskList()+")"))
 	case !set["n"]:
 		return fail(stderr, "train", errors.New("--n is required"))
 	case *out == "":
@@ -375,8 +375,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("bench", "--task mwm|tsp|sort --n N [--recipe R] [--model M] [--batch B] [--steps K]")
-	task := fs.String("task", "", "task: mwm, tsp or sort (required)")
+	fs := newFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K]")
+	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
 	n := fs.Int("n", 0, "problem size (required)")
 	recipe := fs.String("recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
 	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
@@ -386,7 +386,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	if *task == "" {
-		return fail(stderr, "bench", errors.New("--task is required (mwm, tsp or sort)"))
+		return fail(stderr, "bench", errors.New("--task is required ("+envs.TaskList()+")"))
 	}
 	cfg, err := benchConfig(*task, *n, *recipe, *model, *batch)
 	if err != nil {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -28,12 +29,13 @@ type arch interface {
 	countStep(c *flopCounter)
 }
 
-// archs builds the networks of each model of run.Models, by name: size n, hidden width h, k
-// input features per item. Each model's file registers its own.
-var archs = map[string]func(n, h, k int) arch{}
+// archs builds the networks of each model of run.Models, by name: size n, hidden width h, for
+// states of the task's layout; a model refuses a layout it cannot read. Each model's file
+// registers its own.
+var archs = map[string]func(n, h int, layout envs.Layout) (arch, error){}
 
 // registerArch makes the model called name buildable; each model's file calls it once.
-func registerArch(name string, build func(n, h, k int) arch) {
+func registerArch(name string, build func(n, h int, layout envs.Layout) (arch, error)) {
 	if _, dup := archs[name]; dup {
 		panic("agent: model " + name + " registered twice")
 	}
@@ -46,8 +48,19 @@ func newArch(model string, task envs.Task, n, h int) (arch, error) {
 	if !ok {
 		return nil, fmt.Errorf("model %q: agent has no networks for it", model)
 	}
-	return build(n, h, Features(task)), nil
+	f, err := envs.FactsOf(task)
+	if err != nil {
+		return nil, err
+	}
+	a, err := build(n, h, f.Layout)
+	if err != nil {
+		return nil, fmt.Errorf("model %q on %s: %v", model, task, err)
+	}
+	return a, nil
 }
+
+// errLayout is a model's refusal of a task's state layout that its networks cannot read.
+var errLayout = errors.New("its networks cannot read the task's states")
 
 // criticCtx is how the critic is built into one graph.
 type criticCtx struct {

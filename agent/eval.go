@@ -12,8 +12,8 @@ import (
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/perm"
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // Evaluation sizes: the fixed validation states of the Q scatter (the paper's Figure 2), the
@@ -120,17 +120,18 @@ func better(env envs.Env, a, b float64) bool {
 	return a < b
 }
 
-// metricMean is the task metric of a set of solutions: the mean ratio to the optimum (mwm) or
-// the mean objective (Kendall tau, tour length).
+// metricMean is the task metric of a set of solutions, averaged over the instances.
 func metricMean(metric envs.Metric, sols []envs.Solution, ref *reference) float64 {
-	x := make([]float64, len(sols))
+	return stats.Mean(metric.Score(solutionObjectives(sols), solutionObjectives(ref.Best)))
+}
+
+// solutionObjectives lists the solutions' objectives.
+func solutionObjectives(sols []envs.Solution) []float64 {
+	out := make([]float64, len(sols))
 	for i, s := range sols {
-		x[i] = s.Objective
-		if metric.PerOptimum {
-			x[i] /= ref.Best[i].Objective
-		}
+		out[i] = s.Objective
 	}
-	return stats.Mean(x)
+	return out
 }
 
 // loadReference returns the cached reference of a dataset from path, or computes and caches it.
@@ -261,16 +262,18 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
 	}
 	metric := envs.MustFacts(task).Metric
-	ev := &run.Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), MetricName: metric.Name, Metric: stats.Mean(obj)}
+	var optima []float64
 	if metric.PerOptimum {
-		ratios := make([]float64, size)
+		optima = solutionObjectives(set.ref.Best)
+	}
+	ratios := metric.Score(obj, optima)
+	ev := &run.Eval{Split: splitName(set.split), EvalReward: stats.Mean(rew), MetricName: metric.Name, Metric: stats.Mean(ratios)}
+	if metric.PerOptimum {
 		sum, opt := 0.0, 0.0
 		for i := range obj {
-			ratios[i] = obj[i] / set.ref.Best[i].Objective
 			sum += obj[i]
-			opt += set.ref.Best[i].Objective
+			opt += optima[i]
 		}
-		ev.Metric = stats.Mean(ratios)
 		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
 	}
 	if metric.Gap && set.ref != nil && set.ref.Exact {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // bruteBest is the best objective of inst over all permutations (n <= 7).

@@ -7,7 +7,8 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
+	"spg-tui/envs"
 )
 
 // factored is SPG+Factored, the "best" recipe's network for tsp (it learns sort too): an actor
@@ -37,12 +38,14 @@ type factored struct {
 }
 
 func init() {
-	registerArch("spg-factored", func(n, h, k int) arch {
-		// k = 2 coordinates per city (tsp), 1 value per item (sort).
-		if k == 2 {
-			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth}}
+	registerArch("spg-factored", func(n, h int, layout envs.Layout) (arch, error) {
+		switch layout {
+		case envs.LayoutTour:
+			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth}}, nil
+		case envs.LayoutValues:
+			return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth}}, nil
 		}
-		return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth}}
+		return nil, errLayout
 	})
 }
 

@@ -13,7 +13,7 @@ func StepFLOPs(cfg run.Config) float64 {
 	if err != nil {
 		return 0
 	}
-	c := flopCounter{b: float64(cfg.Batch), n: float64(cfg.N), h: float64(cfg.Hidden), k: float64(Features(cfg.Task))}
+	c := flopCounter{b: float64(cfg.Batch), n: float64(cfg.N), h: float64(cfg.Hidden), k: float64(Features(cfg.Task, cfg.N))}
 	a.countStep(&c)
 	return c.total
 }

@@ -7,6 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
+	"spg-tui/envs"
 )
 
 // gmRounds is the number of message-passing rounds of the graph-matching actor: each node's
@@ -40,8 +41,17 @@ const gmRounds = 3
 type graphMatching struct{ n, h int }
 
 // newGraphMatching builds the graph-matching networks at size n with hidden width h; k, the
-// features per item, is N for its states and is not read. Its signature is registerArch's.
+// features per item, is N for its states and is not read.
 func newGraphMatching(n, h, k int) arch { return graphMatching{n: n, h: h} }
+
+func init() {
+	registerArch("spg-gm", func(n, h int, layout envs.Layout) (arch, error) {
+		if layout != envs.LayoutTwoGraphs {
+			return nil, errLayout
+		}
+		return newGraphMatching(n, h, n), nil
+	})
+}
 
 func (a graphMatching) stateShape(b int) []int { return []int{b, 2 * a.n, a.n} }
 

@@ -36,7 +36,7 @@ func NewLearner(cfg run.Config) (Learner, error) {
 		if !ok {
 			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
 		}
-		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task))), nil
+		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task, cfg.N))), nil
 	case run.KindUntrained:
 		return newUntrainedLearner(cfg)
 	}

@@ -6,6 +6,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
+	"spg-tui/envs"
 )
 
 // matching is SPG+Matching (the paper's appendix, and the reference code's layout): states are
@@ -21,7 +22,12 @@ import (
 type matching struct{ n, h, k int }
 
 func init() {
-	registerArch("spg-matching", func(n, h, k int) arch { return matching{n: n, h: h, k: k} })
+	registerArch("spg-matching", func(n, h int, layout envs.Layout) (arch, error) {
+		if layout != envs.LayoutTwoSets {
+			return nil, errLayout
+		}
+		return matching{n: n, h: h, k: layout.Features(n)}, nil
+	})
 }
 
 func (a matching) stateShape(b int) []int { return []int{b, 2 * a.n, a.k} }

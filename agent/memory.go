@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"spg-tui/run"
-	"spg-tui/run/sysmem"
+	"spg-tui/sysmem"
 )
 
 // Memory model of a run, in bytes. The learner's share was fitted to the peak RSS of `spg-tui

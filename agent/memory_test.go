@@ -6,7 +6,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/run"
-	"spg-tui/run/sysmem"
+	"spg-tui/sysmem"
 )
 
 // TestMemoryEstimate checks that the paper's runs fit on a machine of 8 GiB or more and that

@@ -6,7 +6,8 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
+	"spg-tui/envs"
 )
 
 // pairwise is SPG+Pairwise, the network of the "best" recipe (mwm and sort): a shared MLP over
@@ -25,12 +26,14 @@ import (
 type pairwise struct{ n, h, width int }
 
 func init() {
-	registerArch("spg-pairwise", func(n, h, k int) arch {
-		// k = 2 coordinates per point (mwm), 1 value per item (sort).
-		if k == 2 {
-			return pairwise{n: n, h: h, width: pairs.MatchingWidth}
+	registerArch("spg-pairwise", func(n, h int, layout envs.Layout) (arch, error) {
+		switch layout {
+		case envs.LayoutTwoSets:
+			return pairwise{n: n, h: h, width: pairs.MatchingWidth}, nil
+		case envs.LayoutValues:
+			return pairwise{n: n, h: h, width: pairs.SortWidth}, nil
 		}
-		return pairwise{n: n, h: h, width: pairs.SortWidth}
+		return nil, errLayout
 	})
 }
 
@@ -53,7 +56,11 @@ func (a pairwise) bnLayers() []string       { return nil }
 
 // scores adds the pair MLP over x's pair features: (B, N, N).
 func (a pairwise) scores(x *G.Node, p nodeSet, frozen bool) (*G.Node, error) {
-	f, err := ops.PairFeatures(x)
+	rows := ops.Values
+	if a.matching() {
+		rows = ops.TwoPointSets
+	}
+	f, err := ops.PairFeatures(x, rows)
 	if err != nil {
 		return nil, err
 	}

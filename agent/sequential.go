@@ -6,6 +6,7 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
+	"spg-tui/envs"
 )
 
 // sequential is SPG+Sequential (sort and tsp): states are N items of K features.
@@ -19,7 +20,12 @@ import (
 type sequential struct{ n, h, k int }
 
 func init() {
-	registerArch("spg-sequential", func(n, h, k int) arch { return sequential{n: n, h: h, k: k} })
+	registerArch("spg-sequential", func(n, h int, layout envs.Layout) (arch, error) {
+		if layout != envs.LayoutValues && layout != envs.LayoutTour {
+			return nil, errLayout
+		}
+		return sequential{n: n, h: h, k: layout.Features(n)}, nil
+	})
 }
 
 func (a sequential) stateShape(b int) []int { return []int{b, a.n, a.k} }

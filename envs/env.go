@@ -1,6 +1,7 @@
-// Package envs holds the three permutation tasks of the SPG paper (sorting, maximum weight
-// matching and the Euclidean TSP): their seeded data, objectives, rewards, and the exact and
-// classical solvers that learned policies are compared against.
+// Package envs holds the permutation tasks (the SPG paper's sorting, maximum weight matching
+// and Euclidean TSP): their seeded data, objectives, rewards, and the exact
+// and classical solvers that learned policies are compared against. Each task is one file that
+// registers its Facts.
 package envs
 
 import (
@@ -8,29 +9,23 @@ import (
 	"math/rand/v2"
 )
 
-// Task names a problem family.
+// Task names a problem family; its Facts are registered under the name.
 type Task string
-
-// The tasks of the paper.
-const (
-	TaskSort Task = "sort"
-	TaskMWM  Task = "mwm"
-	TaskTSP  Task = "tsp"
-)
-
-// Tasks lists every task, in the order the command line shows them.
-var Tasks = []Task{TaskMWM, TaskTSP, TaskSort}
 
 // Point is a location in the plane, written [x, y] in instance files.
 type Point [2]float64
 
 // Instance is one problem instance. Which fields are set depends on the task:
-// A and B for mwm, Points for tsp, Values for sort.
+// A and B for mwm, Points for tsp, Values for sort, G1, G2 and Planted for gm.
 type Instance struct {
 	A      []Point   `json:"a,omitempty"`
 	B      []Point   `json:"b,omitempty"`
 	Points []Point   `json:"points,omitempty"`
 	Values []float64 `json:"values,omitempty"`
+	// G1 and G2 are gm's adjacency matrices, Planted the correspondence G2 was made by.
+	G1      [][]int8 `json:"g1,omitempty"`
+	G2      [][]int8 `json:"g2,omitempty"`
+	Planted []int    `json:"planted,omitempty"`
 }
 
 // Env is one task at one size n. Permutation conventions (perm has length n):
@@ -67,13 +62,9 @@ func New(task Task, n int) (Env, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("size n = %d: must be at least 1", n)
 	}
-	switch task {
-	case TaskSort:
-		return newSort(n), nil
-	case TaskMWM:
-		return newMWM(n), nil
-	case TaskTSP:
-		return newTSP(n), nil
+	f, err := FactsOf(task)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("unknown task %q (want mwm, tsp or sort)", string(task))
+	return f.New(n), nil
 }

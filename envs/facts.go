@@ -3,18 +3,28 @@ package envs
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
-// Facts are what the rest of the program knows about a task besides its Env: how a learner
-// sees an instance, what the evaluation metric is called and which way it goes, which solvers
-// are its references, how long the authors trained on it and what titles call it. A new task
-// is one Env and one entry in taskFacts.
+// Facts is one task as the whole program knows it: its environment, its instance file fields,
+// how a learner sees an instance, what the evaluation metric is called and which way it goes,
+// which solvers are its references and how much memory they take, how long the authors trained
+// on it and what titles call it. A task is one file that fills in Facts and calls Register.
 type Facts struct {
 	Task Task
 	// Name is the task in titles: "MWM", "TSP", "Sort".
 	Name string
+	// Order places the task in the lists shown to people (flags, help, errors): lowest first.
+	Order int
+	// New returns the environment at size n >= 1.
+	New func(n int) Env
+	// Fields are the instance fields of a file of the task, in the order they are written.
+	Fields []Field
 	// Metric is the evaluation metric.
 	Metric Metric
+	// SumReward: the reward is a mean over the n items, so training may scale it by n to the
+	// plain sum (the authors' MWM reward).
+	SumReward bool
 	// DefaultEpochs is the length of the authors' runs on the task, in epochs.
 	DefaultEpochs int
 	// Exact names the exact solver at size n, "" where there is none.
@@ -24,12 +34,79 @@ type Facts struct {
 	// Plotted are the references the console draws as lines on the metric's curve; the other
 	// baselines stay in the event log.
 	Plotted []string
-	// Features is the number of input features of one item, and Items the number of items of
-	// an instance of size n: a featurised state is Items(n) x Features float32.
-	Features int
-	Items    func(n int) int
-	// Featurize writes inst's state into dst (length Items(n) * Features).
+	// Table are the exact and classical solvers experiment tables set beside the learned models,
+	// whose mean objectives a test set keeps.
+	Table []string
+	// Typical are made-up reference values near those real runs find at size n, in the metric's
+	// units, keyed as Plotted ("optimal" for the exact solver): scripted runs and demos show them.
+	Typical func(n int) map[string]float64
+	// Quick names the solver that stands in for the exact one where a run must be fast
+	// (scripted runs) at size n; nil when the exact solver is fast at every size.
+	Quick func(n int) string
+	// SolverLimit, if set, refuses a solver at size n that cannot run there (an exact solver
+	// beyond its reach) with a one-line reason.
+	SolverLimit func(solver string, n int) error
+	// SolverBytes estimates the bytes one solve at size n takes beyond a few n-vectors; nil is
+	// none. It may return +Inf.
+	SolverBytes func(solver string, n float64) float64
+	// Layout is how the networks read a featurised state.
+	Layout Layout
+	// Items is the number of items of an instance of size n: a featurised state is
+	// Items(n) x Layout.Features float32.
+	Items func(n int) int
+	// Featurize writes inst's state into dst (length Items(n) * Layout.Features).
 	Featurize func(inst Instance, dst []float32)
+}
+
+// Field is one instance field of a task's files: its JSON name and how to read it.
+type Field struct {
+	Name string
+	// Optional: an instance may leave the field out.
+	Optional bool
+	// Width is the most numbers one entry of the field's array holds at size n (2 for a point);
+	// nil is 2. Longer entries are refused as they are read.
+	Width func(n int) int
+	// Parse reads the field's decoded JSON value v (numbers as json.Number) into inst, or says
+	// what is wrong with it.
+	Parse func(inst *Instance, v any) error
+}
+
+// entryWidth is the most numbers one entry of the field holds at size n.
+func (f Field) entryWidth(n int) int {
+	if f.Width == nil {
+		return 2
+	}
+	return f.Width(n)
+}
+
+// Layout says what the rows of a featurised state are, and so which networks can read it and
+// how. Networks are told it; none guesses it from a shape.
+type Layout int
+
+// The layouts of the tasks.
+const (
+	// LayoutValues: n items of one number each, which the action puts in order (sort).
+	LayoutValues Layout = iota
+	// LayoutTwoSets: the n points of A then the n points of B, [x, y] each; the action pairs
+	// B's points with A's (mwm).
+	LayoutTwoSets
+	// LayoutTour: n points [x, y], which the action puts in visiting order around a closed tour
+	// (tsp).
+	LayoutTour
+	// LayoutTwoGraphs: the n adjacency rows of G1 then the n of G2; the action pairs G2's nodes
+	// with G1's (gm).
+	LayoutTwoGraphs
+)
+
+// Features is the number of numbers per item of the layout at size n.
+func (l Layout) Features(n int) int {
+	switch l {
+	case LayoutValues:
+		return 1
+	case LayoutTwoGraphs:
+		return n
+	}
+	return 2
 }
 
 // Metric describes a task's evaluation metric.
@@ -49,60 +126,67 @@ type Metric struct {
 	UnitOptimum bool
 }
 
-// taskFacts holds every task's facts.
-var taskFacts = map[Task]*Facts{
-	TaskMWM: {
-		Task: TaskMWM, Name: "MWM",
-		Metric:        Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
-		DefaultEpochs: 100,
-		Exact:         func(int) string { return "hungarian" },
-		Baselines:     []string{"greedy", "random"},
-		Plotted:       []string{"random", "greedy", "optimal"},
-		// The N points of A, then the N points of B.
-		Features: 2, Items: func(n int) int { return 2 * n },
-		Featurize: func(inst Instance, dst []float32) {
-			putPoints(inst.A, dst)
-			putPoints(inst.B, dst[2*len(inst.A):])
-		},
-	},
-	TaskTSP: {
-		Task: TaskTSP, Name: "TSP",
-		Metric:        Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
-		DefaultEpochs: 40,
-		Exact: func(n int) string {
-			if n > MaxHeldKarp {
-				return ""
-			}
-			return "exact"
-		},
-		Baselines: []string{"nn", "2opt", "christofides", "random"},
-		Plotted:   []string{"random", "nn", "optimal"},
-		Features:  2, Items: func(n int) int { return n },
-		Featurize: func(inst Instance, dst []float32) { putPoints(inst.Points, dst) },
-	},
-	TaskSort: {
-		Task: TaskSort, Name: "Sort",
-		Metric:        Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true, UnitOptimum: true},
-		DefaultEpochs: 20,
-		Exact:         func(int) string { return "exact" },
-		Baselines:     []string{"random"},
-		Plotted:       []string{"random", "optimal"},
-		// The raw values, unnormalised, as in the authors' code.
-		Features: 1, Items: func(n int) int { return n },
-		Featurize: func(inst Instance, dst []float32) {
-			for i, v := range inst.Values {
-				dst[i] = float32(v)
-			}
-		},
-	},
+// Score returns the metric of each instance from its objective and, for a metric measured
+// against the optimum, the optimal objective (optima is unused otherwise and may be nil). It is
+// the one place solutions are scored against references: evaluations, experiment test sets and
+// the reference lines all call it.
+func (m Metric) Score(objectives, optima []float64) []float64 {
+	out := slices.Clone(objectives)
+	if m.PerOptimum {
+		for i := range out {
+			out[i] /= optima[i]
+		}
+	}
+	return out
+}
+
+// registry holds every registered task; Tasks lists them in Order.
+var registry = map[Task]*Facts{}
+
+// Tasks lists every task, in the order the command line shows them.
+var Tasks []Task
+
+// Register adds a task; each task's file calls it once, from init. It panics on a task
+// registered twice or missing a part.
+func Register(f *Facts) {
+	if _, dup := registry[f.Task]; dup {
+		panic("envs: task " + string(f.Task) + " registered twice")
+	}
+	if f.Name == "" || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.Items == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
+		panic("envs: task " + string(f.Task) + " is missing a part")
+	}
+	registry[f.Task] = f
+	Tasks = append(Tasks, f.Task)
+	slices.SortStableFunc(Tasks, func(a, b Task) int { return registry[a].Order - registry[b].Order })
+}
+
+// TaskList words the registered tasks for a message: "mwm, tsp or sort".
+func TaskList() string {
+	names := make([]string, len(Tasks))
+	for i, t := range Tasks {
+		names[i] = string(t)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// TaskUsage words the registered tasks for a usage line: "mwm|tsp|sort".
+func TaskUsage() string {
+	names := make([]string, len(Tasks))
+	for i, t := range Tasks {
+		names[i] = string(t)
+	}
+	return strings.Join(names, "|")
 }
 
 // FactsOf returns the facts of task.
 func FactsOf(task Task) (*Facts, error) {
-	if f, ok := taskFacts[task]; ok {
+	if f, ok := registry[task]; ok {
 		return f, nil
 	}
-	return nil, fmt.Errorf("unknown task %q (want mwm, tsp or sort)", string(task))
+	return nil, fmt.Errorf("unknown task %q (want %s)", string(task), TaskList())
 }
 
 // MustFacts returns the facts of a task known to be valid (a validated configuration's); it
@@ -118,15 +202,23 @@ func MustFacts(task Task) *Facts {
 // MetricNamed returns the metric of that name, and whether some task has it.
 func MetricNamed(name string) (Metric, bool) {
 	for _, t := range Tasks {
-		if m := taskFacts[t].Metric; m.Name == name {
+		if m := registry[t].Metric; m.Name == name {
 			return m, true
 		}
 	}
 	return Metric{}, false
 }
 
+// QuickSolver is the solver that stands in for the exact one at size n where a run must be fast.
+func (f *Facts) QuickSolver(n int) string {
+	if f.Quick != nil {
+		return f.Quick(n)
+	}
+	return f.Exact(n)
+}
+
 // StateLen is the length of one featurised state of task at size n.
-func (f *Facts) StateLen(n int) int { return f.Items(n) * f.Features }
+func (f *Facts) StateLen(n int) int { return f.Items(n) * f.Layout.Features(n) }
 
 // Plots reports whether the console draws the reference called name.
 func (f *Facts) Plots(name string) bool { return slices.Contains(f.Plotted, name) }

@@ -2,6 +2,7 @@ package envs
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +44,11 @@ func TestFacts(t *testing.T) {
 		for _, v := range inst.Values {
 			want = append(want, float32(v))
 		}
+		for _, row := range append(inst.G1, inst.G2...) {
+			for _, x := range row {
+				want = append(want, float32(x))
+			}
+		}
 		if !slices.Equal(state, want) {
 			t.Errorf("%s: state %v, want %v", task, state, want)
 		}
@@ -52,5 +58,37 @@ func TestFacts(t *testing.T) {
 	}
 	if _, err := FactsOf("nope"); err == nil {
 		t.Error("an unknown task has facts")
+	}
+}
+
+// The task lists of messages and flags are the registry's, in its order, and a task cannot be
+// registered twice.
+func TestRegistry(t *testing.T) {
+	if got := TaskList(); got != "mwm, tsp, sort or gm" {
+		t.Errorf("TaskList() = %q", got)
+	}
+	if got := TaskUsage(); got != "mwm|tsp|sort|gm" {
+		t.Errorf("TaskUsage() = %q", got)
+	}
+	if _, err := New("nope", 3); err == nil || !strings.Contains(err.Error(), TaskList()) {
+		t.Errorf("New of an unknown task: %v", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering mwm twice did not panic")
+		}
+	}()
+	Register(MustFacts(TaskMWM))
+}
+
+// Score is the objective, or its ratio to the optimum instance by instance for a metric
+// measured against the optimum.
+func TestMetricScore(t *testing.T) {
+	obj, opt := []float64{1, 3}, []float64{2, 4}
+	if got := MustFacts(TaskMWM).Metric.Score(obj, opt); !slices.Equal(got, []float64{0.5, 0.75}) {
+		t.Errorf("mwm: %v", got)
+	}
+	if got := MustFacts(TaskTSP).Metric.Score(obj, nil); !slices.Equal(got, obj) {
+		t.Errorf("tsp: %v", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -14,6 +15,7 @@ import (
 //	{"task":"mwm","n":3,"instances":[{"a":[[x,y],...],"b":[[x,y],...]}]}
 //	{"task":"tsp","n":4,"instances":[{"points":[[x,y],...]}]}
 //	{"task":"sort","n":3,"instances":[{"values":[2,0,1]}]}
+//	{"task":"gm","n":2,"instances":[{"g1":[[0,1],[1,0]],"g2":[[0,1],[1,0]],"planted":[1,0]}]}
 type File struct {
 	Task      Task       `json:"task"`
 	N         int        `json:"n"`
@@ -40,13 +42,6 @@ func fileError(format string, args ...any) error {
 
 func instanceError(i int, format string, args ...any) error {
 	return &InputError{Index: i, Msg: fmt.Sprintf(format, args...)}
-}
-
-// taskFields lists the instance fields each task requires.
-var taskFields = map[Task][]string{
-	TaskMWM:  {"a", "b"},
-	TaskTSP:  {"points"},
-	TaskSort: {"values"},
 }
 
 // ReadFile reads a whole instance file, validates every instance, and returns it with the
@@ -83,43 +78,42 @@ func parseInstance(task Task, v any) (Instance, error) {
 	if !ok {
 		return Instance{}, errors.New("want an object")
 	}
-	want := taskFields[task]
+	want := registry[task].Fields
 	for k := range fields {
-		if !contains(want, k) {
+		if !slices.ContainsFunc(want, func(f Field) bool { return f.Name == k }) {
 			return Instance{}, fmt.Errorf("unexpected field %s for task %s", quoteClip(k), task)
 		}
 	}
 	var inst Instance
-	for _, k := range want {
-		v, ok := fields[k]
+	for _, f := range want {
+		v, ok := fields[f.Name]
+		if !ok && f.Optional {
+			continue
+		}
 		if !ok {
-			return Instance{}, fmt.Errorf("missing field %q", k)
+			return Instance{}, fmt.Errorf("missing field %q", f.Name)
 		}
-		var err error
-		switch k {
-		case "a":
-			inst.A, err = parsePoints(k, v)
-		case "b":
-			inst.B, err = parsePoints(k, v)
-		case "points":
-			inst.Points, err = parsePoints(k, v)
-		case "values":
-			inst.Values, err = parseNumbers(k, v)
-		}
-		if err != nil {
+		if err := f.Parse(&inst, v); err != nil {
 			return Instance{}, err
 		}
 	}
 	return inst, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// pointsField is an instance field holding an array of [x, y] points, read into *at(inst).
+func pointsField(name string, at func(*Instance) *[]Point) Field {
+	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
+		*at(inst), err = parsePoints(name, v)
+		return err
+	}}
+}
+
+// numbersField is an instance field holding an array of numbers, read into *at(inst).
+func numbersField(name string, at func(*Instance) *[]float64) Field {
+	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
+		*at(inst), err = parseNumbers(name, v)
+		return err
+	}}
 }
 
 func parsePoints(name string, v any) ([]Point, error) {

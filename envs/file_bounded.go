@@ -3,6 +3,7 @@ package envs
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // shapeError is an instance refused while it is read, before it is held whole: a field the task
@@ -37,10 +38,11 @@ func decodeInstance(dec *json.Decoder, task Task, n int) (any, error) {
 		if _, ok := fields[key]; ok {
 			return nil, &shapeError{fmt.Sprintf("field %s appears twice", quoteClip(key))}
 		}
-		if !contains(taskFields[task], key) {
+		i := slices.IndexFunc(registry[task].Fields, func(f Field) bool { return f.Name == key })
+		if i < 0 {
 			return nil, &shapeError{fmt.Sprintf("unexpected field %s for task %s", quoteClip(key), task)}
 		}
-		if fields[key], err = decodeField(dec, key, n); err != nil {
+		if fields[key], err = decodeField(dec, key, n, registry[task].Fields[i].entryWidth(n)); err != nil {
 			return nil, err
 		}
 	}
@@ -49,9 +51,9 @@ func decodeInstance(dec *json.Decoder, task Task, n int) (any, error) {
 }
 
 // decodeField reads the value of the instance field name: an array of at most n entries, each a
-// number or an array of at most two numbers (a point), refusing the first entry past either
-// bound. Any other value is returned as skipped does.
-func decodeField(dec *json.Decoder, name string, n int) (any, error) {
+// number or an array of at most width numbers (a point, an adjacency row), refusing the first
+// entry past either bound. Any other value is returned as skipped does.
+func decodeField(dec *json.Decoder, name string, n, width int) (any, error) {
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
 		return skipped(dec, tok, err)
@@ -75,8 +77,8 @@ func decodeField(dec *json.Decoder, name string, n int) (any, error) {
 		}
 		var xy []any
 		for dec.More() {
-			if len(xy) == 2 {
-				return nil, &shapeError{fmt.Sprintf("%s[%d] has more than 2 entries", name, len(list))}
+			if len(xy) == width {
+				return nil, &shapeError{fmt.Sprintf("%s[%d] has more than %d entries", name, len(list), width)}
 			}
 			tok, err := dec.Token()
 			v, err := skipped(dec, tok, err)

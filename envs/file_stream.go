@@ -45,8 +45,8 @@ func readStream(r io.Reader) (*File, Env, error) {
 		if !seen["task"] || !seen["n"] {
 			return false, nil
 		}
-		if _, ok := taskFields[f.Task]; !ok {
-			return false, fileError("unknown task %s (want mwm, tsp or sort)", quoteClip(string(f.Task)))
+		if _, ok := registry[f.Task]; !ok {
+			return false, fileError("unknown task %s (want %s)", quoteClip(string(f.Task)), TaskList())
 		}
 		e, err := New(f.Task, f.N)
 		if err != nil {
@@ -93,7 +93,7 @@ func readStream(r io.Reader) (*File, Env, error) {
 				if src.err != nil {
 					return nil, nil, fail(-1, "", err)
 				}
-				return nil, nil, fileError(`field "task": want a string (mwm, tsp or sort)`)
+				return nil, nil, fileError(`field "task": want a string (%s)`, TaskList())
 			}
 			f.Task = Task(s)
 		case "n":

@@ -14,6 +14,37 @@ import (
 // different sizes are on one scale.
 type mwmEnv struct{ n int }
 
+// TaskMWM is maximum-weight bipartite matching.
+const TaskMWM Task = "mwm"
+
+func init() {
+	Register(&Facts{
+		Task: TaskMWM, Name: "MWM", Order: 0,
+		New: func(n int) Env { return newMWM(n) },
+		Fields: []Field{
+			pointsField("a", func(inst *Instance) *[]Point { return &inst.A }),
+			pointsField("b", func(inst *Instance) *[]Point { return &inst.B }),
+		},
+		Metric:        Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
+		SumReward:     true,
+		DefaultEpochs: 100,
+		Exact:         func(int) string { return "hungarian" },
+		Baselines:     []string{"greedy", "random"},
+		Plotted:       []string{"random", "greedy", "optimal"},
+		Typical: func(int) map[string]float64 {
+			return map[string]float64{"random": 0.72, "greedy": 0.97, "optimal": 1}
+		},
+		// The n x n distance matrix, and the assignment solver's or the greedy edge list's copy.
+		SolverBytes: func(_ string, n float64) float64 { return 16 * n * n },
+		// The N points of A, then the N points of B.
+		Layout: LayoutTwoSets, Items: func(n int) int { return 2 * n },
+		Featurize: func(inst Instance, dst []float32) {
+			putPoints(inst.A, dst)
+			putPoints(inst.B, dst[2*len(inst.A):])
+		},
+	})
+}
+
 func newMWM(n int) *mwmEnv { return &mwmEnv{n: n} }
 
 // mwmSolvers lists the matching solvers, the exact one first.

@@ -23,8 +23,8 @@ func CheckSolver(e Env, solver string) error {
 	if !slices.Contains(names, solver) {
 		return fmt.Errorf("unknown solver %q for %s (want %s)", solver, e.Task(), strings.Join(names, ", "))
 	}
-	if e.Task() == TaskTSP && solver == "exact" && e.N() > MaxHeldKarp {
-		return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", MaxHeldKarp, e.N())
+	if limit := MustFacts(e.Task()).SolverLimit; limit != nil {
+		return limit(solver, e.N())
 	}
 	return nil
 }

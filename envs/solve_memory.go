@@ -5,21 +5,16 @@ import (
 	"math"
 	"runtime"
 
-	"spg-tui/run/sysmem"
+	"spg-tui/sysmem"
 )
 
-// solverMemory estimates the bytes one solve of an instance of e takes: the n x n distance
-// matrix of mwm and tsp, plus the assignment solver's or the greedy edge list's copy of the
-// same size; Held-Karp's table for exact tsp; a few n-vectors otherwise. Overflow saturates.
+// solverMemory estimates the bytes one solve of an instance of e takes: a few n-vectors, plus
+// what the task says the solver needs (Facts.SolverBytes). Overflow saturates.
 func solverMemory(e Env, solver string) int64 {
 	n := float64(e.N())
 	b := 64 * n
-	switch e.Task() {
-	case TaskMWM, TaskTSP:
-		b += 16 * n * n
-	}
-	if e.Task() == TaskTSP && solver == "exact" {
-		b += math.Exp2(n) * n * 8
+	if extra := MustFacts(e.Task()).SolverBytes; extra != nil {
+		b += extra(solver, n)
 	}
 	if b >= math.MaxInt64 {
 		return -1

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"spg-tui/run/sysmem"
+	"spg-tui/sysmem"
 )
 
 // TestSolveMemoryRefused: one MWM-100000 instance needs two 80 GB matrices for the Hungarian

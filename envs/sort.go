@@ -12,6 +12,30 @@ import (
 // tau-b of the output sequence against ascending order (1 when sorted, -1 when reversed).
 type sortEnv struct{ n int }
 
+// TaskSort is sorting numbers ascending.
+const TaskSort Task = "sort"
+
+func init() {
+	Register(&Facts{
+		Task: TaskSort, Name: "Sort", Order: 2,
+		New:           func(n int) Env { return newSort(n) },
+		Fields:        []Field{numbersField("values", func(inst *Instance) *[]float64 { return &inst.Values })},
+		Metric:        Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true, UnitOptimum: true},
+		DefaultEpochs: 20,
+		Exact:         func(int) string { return "exact" },
+		Baselines:     []string{"random"},
+		Plotted:       []string{"random", "optimal"},
+		Typical:       func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
+		// The raw values, unnormalised, as in the authors' code.
+		Layout: LayoutValues, Items: func(n int) int { return n },
+		Featurize: func(inst Instance, dst []float32) {
+			for i, v := range inst.Values {
+				dst[i] = float32(v)
+			}
+		},
+	})
+}
+
 func newSort(n int) *sortEnv { return &sortEnv{n: n} }
 
 // sortSolvers lists the sorting solvers, the exact one first.

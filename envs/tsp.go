@@ -1,10 +1,63 @@
 package envs
 
-import "math/rand/v2"
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
 
 // tspEnv is the Euclidean travelling salesman problem on n points uniform in the unit square.
 // The objective is the closed tour length (minimised); the reward is its negative.
 type tspEnv struct{ n int }
+
+// TaskTSP is the Euclidean travelling salesman problem.
+const TaskTSP Task = "tsp"
+
+func init() {
+	Register(&Facts{
+		Task: TaskTSP, Name: "TSP", Order: 1,
+		New:           func(n int) Env { return newTSP(n) },
+		Fields:        []Field{pointsField("points", func(inst *Instance) *[]Point { return &inst.Points })},
+		Metric:        Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
+		DefaultEpochs: 40,
+		Exact: func(n int) string {
+			if n > MaxHeldKarp {
+				return ""
+			}
+			return "exact"
+		},
+		Baselines: []string{"nn", "2opt", "christofides", "random"},
+		Plotted:   []string{"random", "nn", "optimal"},
+		Table:     []string{"exact", "christofides", "2opt", "farthest", "nn"},
+		Typical: func(n int) map[string]float64 {
+			opt := 0.7124 * math.Sqrt(float64(n))
+			return map[string]float64{"random": 0.52 * float64(n), "nn": 1.25 * opt, "2opt": 1.05 * opt, "optimal": opt}
+		},
+		// Held-Karp above n = 12 would make a scripted run slow; 2-opt stands in for the optimum.
+		Quick: func(n int) string {
+			if n > 12 {
+				return "2opt"
+			}
+			return "exact"
+		},
+		SolverLimit: func(solver string, n int) error {
+			if solver == "exact" && n > MaxHeldKarp {
+				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", MaxHeldKarp, n)
+			}
+			return nil
+		},
+		// The n x n distance matrix and a solver's copy of the same size; Held-Karp's table.
+		SolverBytes: func(solver string, n float64) float64 {
+			b := 16 * n * n
+			if solver == "exact" {
+				b += math.Exp2(n) * n * 8
+			}
+			return b
+		},
+		Layout: LayoutTour, Items: func(n int) int { return n },
+		Featurize: func(inst Instance, dst []float32) { putPoints(inst.Points, dst) },
+	})
+}
 
 func newTSP(n int) *tspEnv { return &tspEnv{n: n} }
 

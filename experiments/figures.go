@@ -12,8 +12,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // curvePoint is a metric across seeds at one step, with its 68% and 95% confidence intervals

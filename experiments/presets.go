@@ -30,9 +30,6 @@ var (
 // paperExplorationF is the paper's variance-ratio test of its exploration study.
 const paperExplorationF = "F = 4.402, N1 = N2 = 10, p = 0.019"
 
-// tspSolvers are the exact and classical solvers the TSP table sets beside the learned models.
-var tspSolvers = []string{"exact", "christofides", "2opt", "farthest", "nn"}
-
 // ablationEpochs is the length of the paper's MWM-10 studies: Figure 2 shows the critic after 5
 // to 20 epochs and the exploration study compares rewards after 20; the paper gives no length
 // for Figure 3b and the same is used.

@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // The report files of an experiment directory.

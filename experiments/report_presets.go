@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // modelTable lays out a table as the paper's: a row per model, a column per size, each cell

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 )
 
 // CILevel is the confidence level of the bands drawn across seeds: 68%, as in the paper's

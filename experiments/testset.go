@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/stats"
 	"spg-tui/run"
+	"spg-tui/run/stats"
 )
 
 // Scorer solves instances with the policy a run's validation selected (its best checkpoint)
@@ -29,7 +29,8 @@ type TestSet struct {
 	Size int       `json:"size"`
 	// Optimum is each instance's optimal objective, for a metric measured against it (mwm).
 	Optimum []float64 `json:"optimum,omitempty"`
-	// Solvers are the mean objectives of the exact and classical solvers a table shows (tsp).
+	// Solvers are the mean objectives of the exact and classical solvers a table shows
+	// (envs.Facts.Table).
 	Solvers map[string]float64 `json:"solvers,omitempty"`
 }
 
@@ -101,10 +102,10 @@ func (ts *testSets) load(want TestSet) (TestSet, error) {
 		}
 		want.Optimum = objectives(sols)
 	}
-	if want.Task == envs.TaskTSP {
+	if len(facts.Table) > 0 {
 		want.Solvers = map[string]float64{}
-		for _, s := range tspSolvers {
-			if s == "exact" && facts.Exact(want.N) == "" {
+		for _, s := range facts.Table {
+			if facts.SolverLimit != nil && facts.SolverLimit(s, want.N) != nil {
 				continue
 			}
 			sols, err := envs.SolveAll(env, s, insts, 1)
@@ -164,12 +165,7 @@ func scoreRun(dir string, set TestSet, score Scorer) (*TestScore, error) {
 		return nil, fmt.Errorf("scoring the test set: %d solutions for %d instances", len(sols), len(insts))
 	}
 	facts := envs.MustFacts(set.Task)
-	m := objectives(sols)
-	if facts.Metric.PerOptimum {
-		for i := range m {
-			m[i] /= set.Optimum[i]
-		}
-	}
+	m := facts.Metric.Score(objectives(sols), set.Optimum)
 	ts := TestScore{Set: set.Name(), Step: step, MetricName: facts.Metric.Name, Metric: m,
 		Mean: stats.Mean(m), Median: stats.Median(m)}
 	return &ts, run.WriteJSONAtomic(path, ts)

@@ -196,8 +196,14 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s %s", ch.name, ch.msg)
 		}
 	}
-	if c.Reward == RewardSum && c.Task != envs.TaskMWM {
-		return fmt.Errorf("reward %s: only mwm has a plain-sum reward", c.Reward)
+	if c.Reward == RewardSum && !envs.MustFacts(c.Task).SumReward {
+		var sums []envs.Task
+		for _, t := range envs.Tasks {
+			if envs.MustFacts(t).SumReward {
+				sums = append(sums, t)
+			}
+		}
+		return fmt.Errorf("reward %s: only %s has a plain-sum reward", c.Reward, taskList(sums))
 	}
 	if c.EpsEnd > c.EpsStart {
 		return errors.New("eps-end must not exceed eps-start")

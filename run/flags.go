@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,10 +26,10 @@ func DefaultEpochs(task envs.Task) int {
 // defaults shown), and returns the function to call after fs.Parse: it applies --epochs and the
 // --no-* switches and validates the result, naming the first bad field.
 func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
-	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: mwm, tsp or sort")
+	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: "+envs.TaskList())
 	fs.IntVar(&cfg.N, "n", cfg.N, "problem size, 2 to 255")
 	model := fs.String("model", "", "`MODEL` to train: "+modelNames()+" (default: the paper's SPG architecture for the task)")
-	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "the run's total training steps (default: the authors' 20 epochs for sort, 40 for tsp, 100 for mwm)")
+	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "the run's total training steps (default: the authors' "+defaultEpochsText()+")")
 	epochs := fs.Float64("epochs", 0, "the run's total in epochs (passes over the training set), instead of --steps")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the data, the networks, exploration and sampling")
 	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, "Sinkhorn temperature")
@@ -128,6 +129,23 @@ func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
 		}
 	}
 	return nil
+}
+
+// defaultEpochsText words each task's default run length for the help, shortest first: "20
+// epochs for sort, 40 for tsp, 100 for mwm".
+func defaultEpochsText() string {
+	tasks := slices.Clone(envs.Tasks)
+	slices.SortStableFunc(tasks, func(a, b envs.Task) int {
+		return envs.MustFacts(a).DefaultEpochs - envs.MustFacts(b).DefaultEpochs
+	})
+	parts := make([]string, len(tasks))
+	for i, t := range tasks {
+		parts[i] = fmt.Sprintf("%d for %s", envs.MustFacts(t).DefaultEpochs, t)
+		if i == 0 {
+			parts[i] = fmt.Sprintf("%d epochs for %s", envs.MustFacts(t).DefaultEpochs, t)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // taskFlag is a flag.Value for envs.Task.

@@ -68,6 +68,10 @@ var Models = []Model{
 	// by their dot product, with a pair-MLP critic (agent/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
+	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
+	// the reward's form over a pair MLP of G1's pairs (agent/graph_matching.go).
+	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
 	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
 	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},

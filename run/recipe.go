@@ -50,7 +50,7 @@ var recipes = []recipe{
 			c.LRDecay, c.LRDecayEvery = 0.95, 5000
 			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
-			if c.Task == envs.TaskMWM {
+			if f, err := envs.FactsOf(c.Task); err == nil && f.SumReward {
 				c.Reward = RewardSum
 			}
 		},
@@ -59,9 +59,9 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name:   RecipeBest,
-		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm, sort: spg-pairwise; tsp: spg-factored), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; sort: tau 0.002 (20/N)^1.5, halved every 2,000 steps; tsp: no critic penalty, actor 1e-5 halved every 1,000 steps, a replay buffer of the last 200 steps; 5 epochs",
+		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm, sort: spg-pairwise; tsp: spg-factored; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; sort: tau 0.002 (20/N)^1.5, halved every 2,000 steps; tsp: no critic penalty, actor 1e-5 halved every 1,000 steps, a replay buffer of the last 200 steps; 5 epochs",
 		epochs: 5,
-		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelPairwise, envs.TaskTSP: ModelFactored},
+		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelPairwise, envs.TaskTSP: ModelFactored, envs.TaskGM: "spg-gm"},
 		apply: func(c *Config) {
 			// The rates halve every 500 steps: at constant rates the actor learns to exploit
 			// the critic after its peak (step 250-500) and the policy drifts down (README,
@@ -71,20 +71,24 @@ var recipes = []recipe{
 			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
 			c.Hidden, c.Critic = 32, CriticBilinear
-			switch c.Task {
-			case envs.TaskMWM:
-				// Hidden 64 beat 32 at every N measured (10-25, 3 seeds each; README).
-				c.Hidden = 64
-			case envs.TaskSort:
-				c.Tau, c.LRDecayEvery = bestSortTau(c.N), 2000
-			case envs.TaskTSP:
-				// Under the penalty, which ties it to the soft M, the tour critic fits the
-				// rewards to MSE 0.15-0.3 against 0.001 without; at actor 1e-4 the tours
-				// lengthen after step 250 (README, 3 seeds each).
-				c.CriticPenalty = false
-				c.ActorLR, c.LRDecayEvery, c.Buffer = 1e-5, 1000, bestRecentBuffer
+			if tune := bestTuning[c.Task]; tune != nil {
+				tune(c)
 			}
 		},
+	},
+}
+
+// bestTuning holds what the best recipe changes for one task, by task.
+var bestTuning = map[envs.Task]func(c *Config){
+	// Hidden 64 beat 32 at every N measured (10-25, 3 seeds each; README).
+	envs.TaskMWM:  func(c *Config) { c.Hidden = 64 },
+	envs.TaskSort: func(c *Config) { c.Tau, c.LRDecayEvery = bestSortTau(c.N), 2000 },
+	// Under the penalty, which ties it to the soft M, the tour critic fits the rewards to MSE
+	// 0.15-0.3 against 0.001 without; at actor 1e-4 the tours lengthen after step 250 (README,
+	// 3 seeds each).
+	envs.TaskTSP: func(c *Config) {
+		c.CriticPenalty = false
+		c.ActorLR, c.LRDecayEvery, c.Buffer = 1e-5, 1000, bestRecentBuffer
 	},
 }
 

@@ -169,7 +169,7 @@ func (d *taskDialog) view(st styles, w int) []string {
 	}
 	lines := []string{
 		d.input.View(),
-		st.dim.Render("mwm, tsp or sort, a size, and a recipe (" + strings.Join(run.RecipeNames(), ", ") + "), e.g. tsp 20 best"),
+		st.dim.Render(envs.TaskList() + ", a size, and a recipe (" + strings.Join(run.RecipeNames(), ", ") + "), e.g. tsp 20 best"),
 	}
 	if d.err != "" {
 		lines = append(lines, st.err.Render(d.err))

@@ -7,12 +7,14 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"spg-tui/envs"
 	"spg-tui/run"
 )
 
 // samplePane draws one validation instance of the latest evaluation with the policy's solution,
-// or the optimal one: the two point sets and the matching for mwm, the tour for tsp, the input
-// and output sequences for sort; its score against the optimum is written underneath.
+// or the optimal one, with the run's task's sampleDrawer (for mwm the two point sets and the
+// matching, for tsp the tour, for sort the input and output sequences); its score against the
+// optimum is written underneath.
 type samplePane struct {
 	paneBase
 	index   int
@@ -64,18 +66,11 @@ func (p *samplePane) body(w, h int) []string {
 	}
 	st := p.ctx.st
 	var drawing []string
-	var legend string
+	var legend, scored string
 	dh := max(h-2, 0)
-	switch inst := s.Instance; {
-	case len(inst.A) > 0:
-		drawing = p.drawMatching(s, perm, w, dh)
-		legend = st.fg(colBlue).Render("+") + " a " + st.fg(colOrange).Render("▪") + " b " + p.lineStyle().Render("─") + " " + which
-	case len(inst.Points) > 0:
-		drawing = p.drawTour(s, perm, w, dh)
-		legend = st.fg(colOrange).Render("▪") + " city " + p.lineStyle().Render("─") + " " + which + " tour"
-	default:
-		drawing = drawSort(s, perm, w, dh, st)
-		legend = "out: the " + which + " order"
+	if d, ok := sampleDrawers[p.ctx.cfg.Task]; ok {
+		drawing, legend = d.draw(p, s, perm, which, w, dh)
+		scored = d.score(s)
 	}
 	lines := make([]string, 0, h)
 	lines = append(lines, fitLines(drawing, w, dh)...)
@@ -83,7 +78,7 @@ func (p *samplePane) body(w, h int) []string {
 	if solver == "" {
 		solver = "reference"
 	}
-	lines = append(lines, fmt.Sprintf("%d/%d · %s", i+1, len(ev.Samples), score(s)))
+	lines = append(lines, fmt.Sprintf("%d/%d · %s", i+1, len(ev.Samples), scored))
 	return append(lines, legend+st.dim.Render(" · opt: "+solver))
 }
 
@@ -94,22 +89,59 @@ func (p *samplePane) lineStyle() lipgloss.Style {
 	return p.ctx.st.fg(colGreen)
 }
 
-// score is the policy's objective against the optimum's, with the optimality ratio for a
-// maximised objective and the gap for a minimised one (tsp).
-func score(s run.Sample) string {
-	if len(s.Instance.Points) > 0 {
-		return fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), 100*(s.Objective/s.OptObjective-1))
+// sampleDrawer draws the samples of one task: the drawing of an instance with a solution perm
+// (which names it: policy or optimal) and its legend, and the line scoring the policy's objective
+// against the optimum's.
+type sampleDrawer struct {
+	draw  func(p *samplePane, s run.Sample, perm []int, which string, w, h int) (drawing []string, legend string)
+	score func(s run.Sample) string
+}
+
+// sampleDrawers holds each task's drawer, by task name; a task's drawer registers itself.
+var sampleDrawers = map[envs.Task]sampleDrawer{}
+
+// registerDrawer makes the console draw task's samples with d.
+func registerDrawer(task envs.Task, d sampleDrawer) {
+	if _, dup := sampleDrawers[task]; dup {
+		panic("ui: task " + string(task) + " has two sample drawers")
 	}
-	name := "weight"
-	if len(s.Instance.Values) > 0 {
-		name = "KT"
-	}
-	// The ratio for mwm; Kendall tau is already on the optimum's scale.
-	out := fmt.Sprintf("%s %s vs opt %s", name, fmtNum(s.Objective), fmtNum(s.OptObjective))
-	if name == "weight" && s.OptObjective > 0 {
-		out = fmt.Sprintf("%s vs opt %s = %.3f", fmtNum(s.Objective), fmtNum(s.OptObjective), s.Objective/s.OptObjective)
-	}
-	return out
+	sampleDrawers[task] = d
+}
+
+func init() {
+	registerDrawer(envs.TaskMWM, sampleDrawer{
+		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
+			st := p.ctx.st
+			return p.drawMatching(s, perm, w, h),
+				st.fg(colBlue).Render("+") + " a " + st.fg(colOrange).Render("▪") + " b " + p.lineStyle().Render("─") + " " + which
+		},
+		// The optimality ratio of the matched weight.
+		score: func(s run.Sample) string {
+			if s.OptObjective > 0 {
+				return fmt.Sprintf("%s vs opt %s = %.3f", fmtNum(s.Objective), fmtNum(s.OptObjective), s.Objective/s.OptObjective)
+			}
+			return fmt.Sprintf("weight %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
+		},
+	})
+	registerDrawer(envs.TaskTSP, sampleDrawer{
+		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
+			return p.drawTour(s, perm, w, h),
+				p.ctx.st.fg(colOrange).Render("▪") + " city " + p.lineStyle().Render("─") + " " + which + " tour"
+		},
+		// The gap of a minimised objective.
+		score: func(s run.Sample) string {
+			return fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), 100*(s.Objective/s.OptObjective-1))
+		},
+	})
+	registerDrawer(envs.TaskSort, sampleDrawer{
+		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
+			return drawSort(s, perm, w, h, p.ctx.st), "out: the " + which + " order"
+		},
+		// Kendall tau is already on the optimum's scale.
+		score: func(s run.Sample) string {
+			return fmt.Sprintf("KT %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
+		},
+	})
 }
 
 // square returns a canvas over the unit square with square dots, centred in w columns: a cell

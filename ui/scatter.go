@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"spg-tui/linalg/stats"
+	"spg-tui/run/stats"
 )
 
 // scatterPane is the paper's Figure 2, live: the critic's hard Q(s,P) against its soft Q(s,M)

@@ -6,22 +6,34 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
 )
 
-// PairFeatures adds the per-pair input features of the pairwise networks as one node: for MWM
-// states x (B, 2N, 2) it gives (B, N, N, pairs.MatchingWidth) (pairs.Matching), for sorting
-// states x (B, N, 1) it gives (B, N, N, pairs.SortWidth) (pairs.Sort). x is data: no gradient
-// flows back into it.
-func PairFeatures(x *G.Node) (*G.Node, error) {
+// PairRows says what the rows of a PairFeatures input are; the caller knows it from the task's
+// layout, and the shape is checked against it, never read for it.
+type PairRows int
+
+// The row layouts PairFeatures reads.
+const (
+	// TwoPointSets: (B, 2N, 2), the N points of A then the N points of B (pairs.Matching).
+	TwoPointSets PairRows = iota
+	// Values: (B, N, 1), one number per item (pairs.Sort).
+	Values
+)
+
+// PairFeatures adds the per-pair input features of the pairwise networks as one node: for
+// TwoPointSets states x (B, 2N, 2) it gives (B, N, N, pairs.MatchingWidth) (pairs.Matching), for
+// Values states x (B, N, 1) it gives (B, N, N, pairs.SortWidth) (pairs.Sort). x is data: no
+// gradient flows back into it.
+func PairFeatures(x *G.Node, rows PairRows) (*G.Node, error) {
 	if x != nil && x.Dtype() == tensor.Float32 {
-		return Apply(&pairFeatures[float32]{}, x)
+		return Apply(&pairFeatures[float32]{rows: rows}, x)
 	}
-	return Apply(&pairFeatures[float64]{}, x)
+	return Apply(&pairFeatures[float64]{rows: rows}, x)
 }
 
 // pairFeatures is the Kernel of a PairFeatures node.
-type pairFeatures[T Float] struct{}
+type pairFeatures[T Float] struct{ rows PairRows }
 
 func (k *pairFeatures[T]) Name() string { return "PairFeatures" }
 
@@ -29,20 +41,23 @@ func (k *pairFeatures[T]) OutShape(in []tensor.Shape) (tensor.Shape, error) {
 	if len(in) == 1 && in[0].Dims() == 3 {
 		s := in[0]
 		switch {
-		case s[2] == 2 && s[1]%2 == 0:
+		case k.rows == TwoPointSets && s[2] == 2 && s[1]%2 == 0:
 			return tensor.Shape{s[0], s[1] / 2, s[1] / 2, pairs.MatchingWidth}, nil
-		case s[2] == 1:
+		case k.rows == Values && s[2] == 1:
 			return tensor.Shape{s[0], s[1], s[1], pairs.SortWidth}, nil
 		}
 	}
-	return nil, fmt.Errorf("input shape %v, want (B, 2N, 2) for mwm or (B, N, 1) for sort", in)
+	if k.rows == TwoPointSets {
+		return nil, fmt.Errorf("input shape %v, want (B, 2N, 2): two point sets", in)
+	}
+	return nil, fmt.Errorf("input shape %v, want (B, N, 1): one value per item", in)
 }
 
 func (k *pairFeatures[T]) Differentiable(int) bool { return false }
 
 func (k *pairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	s := in[0].Shape()
-	if s[2] == 2 {
+	if k.rows == TwoPointSets {
 		pairs.Matching(Data[T](out), Data[T](in[0]), s[0], s[1]/2)
 	} else {
 		pairs.Sort(Data[T](out), Data[T](in[0]), s[0], s[1])

@@ -7,7 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/linalg/pairs"
+	"spg-tui/agent/pairs"
 )
 
 func TestPairFeatures(t *testing.T) {
@@ -15,28 +15,29 @@ func TestPairFeatures(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		shape []int
+		rows  PairRows
 		width int
 		ref   func(dst, x []float64, b, n int)
 	}{
-		{"mwm", []int{2, 6, 2}, pairs.MatchingWidth, pairs.Matching[float64]},
-		{"sort", []int{2, 4, 1}, pairs.SortWidth, pairs.Sort[float64]},
+		{"mwm", []int{2, 6, 2}, TwoPointSets, pairs.MatchingWidth, pairs.Matching[float64]},
+		{"sort", []int{2, 4, 1}, Values, pairs.SortWidth, pairs.Sort[float64]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x := randDense(rng, c.shape...)
 			b, n := c.shape[0], c.shape[1]
-			if c.shape[2] == 2 {
+			if c.rows == TwoPointSets {
 				n /= 2
 			}
 			want := make([]float64, b*n*n*c.width)
 			c.ref(want, x.Float64s(), b, n)
-			checkForward(t, []*tensor.Dense{x}, want, 1e-6, func(p []*G.Node) (*G.Node, error) { return PairFeatures(p[0]) })
+			checkForward(t, []*tensor.Dense{x}, want, 1e-6, func(p []*G.Node) (*G.Node, error) { return PairFeatures(p[0], c.rows) })
 
 			// The pairwise network's first layers: a Dense over the features (a 4-axis input)
 			// differentiates its weights through the data node.
 			w := randDense(rng, c.width, 3)
 			checkOpGrads(t, rng, gradParams(w), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
 				xn := G.NewTensor(g, tensor.Float64, 3, G.WithShape(c.shape...), G.WithName("x"), G.WithValue(x))
-				f, err := PairFeatures(xn)
+				f, err := PairFeatures(xn, c.rows)
 				if err != nil {
 					return nil, err
 				}
@@ -46,7 +47,13 @@ func TestPairFeatures(t *testing.T) {
 	}
 	g := G.NewGraph()
 	bad := G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 3, 2), G.WithName("odd"))
-	if _, err := PairFeatures(bad); err == nil {
+	if _, err := PairFeatures(bad, TwoPointSets); err == nil {
 		t.Error("PairFeatures accepted an odd number of MWM points")
+	}
+	// Two features per item are two point sets only when the caller says so: a tour's cities
+	// (B, N, 2) read as values are refused, not paired as A against B.
+	cities := G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 4, 2), G.WithName("cities"))
+	if _, err := PairFeatures(cities, Values); err == nil {
+		t.Error("PairFeatures read (B, N, 2) states as values")
 	}
 }

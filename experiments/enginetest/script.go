@@ -26,18 +26,7 @@ func Metric(cfg run.Config, step int) float64 {
 // References are the baselines a start event carries, in the units of the task's metric:
 // made-up values near those of real runs.
 func References(task envs.Task, n int) map[string]float64 {
-	return scriptedReferences[task](n)
-}
-
-var scriptedReferences = map[envs.Task]func(n int) map[string]float64{
-	envs.TaskMWM: func(int) map[string]float64 {
-		return map[string]float64{"random": 0.72, "greedy": 0.97, "optimal": 1}
-	},
-	envs.TaskTSP: func(n int) map[string]float64 {
-		opt := 0.7124 * math.Sqrt(float64(n))
-		return map[string]float64{"random": 0.52 * float64(n), "nn": 1.25 * opt, "2opt": 1.05 * opt, "optimal": opt}
-	},
-	envs.TaskSort: func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
+	return envs.MustFacts(task).Typical(n)
 }
 
 // MetricName is the name of the task's evaluation metric.
@@ -97,11 +86,7 @@ func (e *Engine) samples(cfg run.Config, s int) []run.Sample {
 	if err != nil {
 		return nil
 	}
-	solver := env.Solvers()[0]
-	// Held-Karp above n = 12 would make a scripted run slow; 2-opt stands in for the optimum.
-	if cfg.Task == envs.TaskTSP && cfg.N > 12 {
-		solver = "2opt"
-	}
+	solver := envs.MustFacts(cfg.Task).QuickSolver(cfg.N)
 	seed := envs.SplitSeed(cfg.Seed, envs.Validation)
 	out := make([]run.Sample, 0, 4)
 	for i := range 4 {

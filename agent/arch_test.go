@@ -1,0 +1,34 @@
+package agent
+
+import (
+	"testing"
+
+	"spg-tui/envs"
+)
+
+// A model is built from the task's declared layout, not from its number of features per item:
+// two features per item are MWM's two point sets or TSP's cities, and a model that reads one
+// refuses the other rather than treating it as the wrong task.
+func TestArchRefusesOtherLayouts(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		task  envs.Task
+		ok    bool
+	}{
+		{"spg-pairwise", envs.TaskMWM, true},
+		{"spg-pairwise", envs.TaskSort, true},
+		{"spg-pairwise", envs.TaskTSP, false},
+		{"spg-factored", envs.TaskTSP, true},
+		{"spg-factored", envs.TaskSort, true},
+		{"spg-factored", envs.TaskMWM, false},
+		{"spg-matching", envs.TaskMWM, true},
+		{"spg-matching", envs.TaskTSP, false},
+		{"spg-sequential", envs.TaskTSP, true},
+		{"spg-sequential", envs.TaskMWM, false},
+	} {
+		_, err := newArch(c.model, c.task, 4, 8)
+		if (err == nil) != c.ok {
+			t.Errorf("%s on %s: err = %v, want ok = %v", c.model, c.task, err, c.ok)
+		}
+	}
+}

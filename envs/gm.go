@@ -1,0 +1,204 @@
+package envs
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+)
+
+// gmEnv is graph matching on n nodes (Nowak et al. 2017's setting): G1 is an Erdos-Renyi graph
+// with edge probability gmEdgeP and G2 a uniformly random relabelling of G1 with each node pair
+// flipped with probability gmNoise. perm[i] is the node of G2 matched to node i of G1; the
+// objective and the reward are the fraction of G1's edges that perm maps onto edges of G2
+// (GMObjective), maximised.
+type gmEnv struct{ n int }
+
+// TaskGM is graph matching.
+const TaskGM Task = "gm"
+
+// The generation of the gm task's data.
+const (
+	gmEdgeP = 0.2
+	gmNoise = 0.05
+)
+
+// gmSolvers lists the graph-matching solvers, the exact one first: branch and bound (n <=
+// GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, the planted
+// correspondence, and random.
+var gmSolvers = []string{"exact", "spectral", "2swap", "planted", "random"}
+
+func init() {
+	Register(&Facts{
+		Task: TaskGM, Name: "GM", Order: 3,
+		New: func(n int) Env { return &gmEnv{n: n} },
+		Fields: []Field{
+			adjacencyField("g1", func(inst *Instance) *[][]int8 { return &inst.G1 }),
+			adjacencyField("g2", func(inst *Instance) *[][]int8 { return &inst.G2 }),
+			{Name: "planted", Optional: true, Parse: func(inst *Instance, v any) (err error) {
+				inst.Planted, err = parseIndices("planted", v)
+				return err
+			}},
+		},
+		Metric:        Metric{Name: "edges_preserved", Short: "edges", Label: "edges preserved", Maximize: true},
+		DefaultEpochs: 20,
+		Exact: func(n int) string {
+			if n > GMExactMaxN {
+				return ""
+			}
+			return "exact"
+		},
+		Baselines: []string{"spectral", "2swap", "planted", "random"},
+		Plotted:   []string{"random", "spectral", "optimal"},
+		Typical: func(int) map[string]float64 {
+			return map[string]float64{"random": gmEdgeP, "spectral": 0.5, "optimal": 0.9}
+		},
+		SolverLimit: func(solver string, n int) error {
+			if solver == "exact" && n > GMExactMaxN {
+				return fmt.Errorf("exact graph-matching solver (branch and bound) supports n <= %d, got n = %d", GMExactMaxN, n)
+			}
+			return nil
+		},
+		// Spectral matching's eigendecompositions and its assignment's n x n matrices.
+		SolverBytes: func(_ string, n float64) float64 { return 64 * n * n },
+		// G1's n adjacency rows, then G2's.
+		Layout: LayoutTwoGraphs, Items: func(n int) int { return 2 * n },
+		Featurize: func(inst Instance, dst []float32) {
+			n := len(inst.G1)
+			for i, row := range append(inst.G1[:n:n], inst.G2...) {
+				for j, x := range row {
+					dst[i*n+j] = float32(x)
+				}
+			}
+		},
+	})
+}
+
+func (e *gmEnv) Task() Task     { return TaskGM }
+func (e *gmEnv) N() int         { return e.n }
+func (e *gmEnv) Maximize() bool { return true }
+
+func (e *gmEnv) Solvers() []string { return append([]string(nil), gmSolvers...) }
+
+// Generate draws G1, the relabelling and the flips (GenerateGM).
+func (e *gmEnv) Generate(seed uint64, index int) Instance {
+	rng := instanceRNG(seed, index)
+	if e.n < 2 {
+		return Instance{G1: newAdjacency(e.n), G2: newAdjacency(e.n), Planted: make([]int, e.n)}
+	}
+	g1, g2, planted := GenerateGM(rng, GMParams{N: e.n, Graph: GMErdosRenyi, P: gmEdgeP, Noise: gmNoise})
+	return Instance{G1: g1, G2: g2, Planted: planted}
+}
+
+// Validate checks both graphs (n x n, symmetric, 0/1, no self-loops) and the planted
+// correspondence, when there is one.
+func (e *gmEnv) Validate(inst Instance) error {
+	if err := CheckAdjacency("g1", inst.G1, e.n); err != nil {
+		return err
+	}
+	if err := CheckAdjacency("g2", inst.G2, e.n); err != nil {
+		return err
+	}
+	if inst.Planted != nil {
+		return checkPermutation("planted", inst.Planted, e.n)
+	}
+	return nil
+}
+
+// Objective is the fraction of G1's edges that perm preserves.
+func (e *gmEnv) Objective(inst Instance, perm []int) float64 {
+	return GMObjective(inst.G1, inst.G2, perm)
+}
+
+// Reward equals Objective.
+func (e *gmEnv) Reward(inst Instance, perm []int) float64 { return e.Objective(inst, perm) }
+
+// Solve runs exact, spectral, 2swap (spectral then 2-swap local search), planted or random.
+func (e *gmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+	if err := e.Validate(inst); err != nil {
+		return nil, err
+	}
+	switch solver {
+	case "exact":
+		return GMExact(inst.G1, inst.G2)
+	case "spectral":
+		return GMSpectral(inst.G1, inst.G2)
+	case "2swap":
+		p, err := GMSpectral(inst.G1, inst.G2)
+		if err != nil {
+			return nil, err
+		}
+		return GMLocalSearch(inst.G1, inst.G2, p), nil
+	case "planted":
+		if inst.Planted == nil {
+			return nil, errors.New(`solver "planted": the instance has no planted correspondence`)
+		}
+		return append([]int(nil), inst.Planted...), nil
+	case "random":
+		return randomPerm(e.n, rng)
+	}
+	return nil, unknownSolver(solver, TaskGM, gmSolvers)
+}
+
+// adjacencyField is an instance field holding a 0/1 adjacency matrix, read into *at(inst).
+func adjacencyField(name string, at func(*Instance) *[][]int8) Field {
+	return Field{Name: name, Width: func(n int) int { return n }, Parse: func(inst *Instance, v any) error {
+		rows, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("%s: want an adjacency matrix, an array of rows of 0 and 1", name)
+		}
+		a := make([][]int8, len(rows))
+		for i, r := range rows {
+			row, ok := r.([]any)
+			if !ok {
+				return fmt.Errorf("%s[%d]: want a row of 0 and 1", name, i)
+			}
+			a[i] = make([]int8, len(row))
+			for j, x := range row {
+				where := fmt.Sprintf("%s[%d][%d]", name, i, j)
+				f, err := parseNumber(where, x)
+				if err != nil {
+					return err
+				}
+				if f != 0 && f != 1 {
+					return fmt.Errorf("%s = %s, want 0 or 1", where, clip(x.(json.Number).String()))
+				}
+				a[i][j] = int8(f)
+			}
+		}
+		*at(inst) = a
+		return nil
+	}}
+}
+
+// parseIndices reads an array of non-negative integers.
+func parseIndices(name string, v any) ([]int, error) {
+	nums, err := parseNumbers(name, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(nums))
+	for i, f := range nums {
+		if f != float64(int(f)) || f < 0 {
+			return nil, fmt.Errorf("%s[%d] = %s, want a node index", name, i, strconv.FormatFloat(f, 'g', -1, 64))
+		}
+		out[i] = int(f)
+	}
+	return out, nil
+}
+
+// checkPermutation reports whether p is a permutation of 0..n-1.
+func checkPermutation(name string, p []int, n int) error {
+	if len(p) != n {
+		return fmt.Errorf("%s has %d entries, want %d", name, len(p), n)
+	}
+	seen := make([]bool, n)
+	for i, j := range p {
+		if j < 0 || j >= n || seen[j] {
+			return fmt.Errorf("%s is not a permutation: %s[%d] = %d", name, name, i, j)
+		}
+		seen[j] = true
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/lipgloss/v2"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+func init() {
+	registerDrawer(envs.TaskGM, sampleDrawer{
+		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
+			st := p.ctx.st
+			return drawGraphs(p, s, perm, w, h),
+				st.fg(colBlue).Render("▪") + " G1  " + p.lineStyle().Render("▪") + " G2 reordered by the " + which + " correspondence"
+		},
+		// The fraction of G1's edges kept, and of the nodes sent to their planted partner.
+		score: func(s run.Sample) string {
+			out := fmt.Sprintf("edges %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
+			if len(s.Instance.Planted) == len(s.Perm) && len(s.Perm) > 0 {
+				out += fmt.Sprintf(" · recovery %.2f", envs.GMRecovery(s.Perm, s.Instance.Planted))
+			}
+			return out
+		},
+	})
+}
+
+// drawGraphs draws G1's adjacency matrix and, beside it, G2's with rows and columns reordered
+// by perm (entry (i, j) is G2's at (perm[i], perm[j])) as braille heatmaps: a correspondence
+// preserving every edge draws them equal.
+func drawGraphs(p *samplePane, s run.Sample, perm []int, w, h int) []string {
+	g1, g2 := s.Instance.G1, s.Instance.G2
+	n := len(g1)
+	if n == 0 || len(g2) != n || len(perm) != n {
+		return nil
+	}
+	const gap = 2
+	cw := min((w-gap)/2, 2*h)
+	ch := cw / 2
+	if ch < 1 {
+		return nil
+	}
+	left := heatmap(cw, ch, n, func(i, j int) bool { return g1[i][j] != 0 }, p.ctx.st.fg(colBlue))
+	right := heatmap(cw, ch, n, func(i, j int) bool {
+		a, b := perm[i], perm[j]
+		return a >= 0 && a < n && b >= 0 && b < n && g2[a][b] != 0
+	}, p.lineStyle())
+	rows := make([]string, len(left))
+	for r := range left {
+		rows[r] = left[r] + "  " + right[r]
+	}
+	return indentRows(rows, (w-2*cw-gap)/2)
+}
+
+// heatmap draws an n x n 0/1 matrix on cw x ch cells, row 0 at the top: each dot shows the
+// entry under its centre.
+func heatmap(cw, ch, n int, set func(i, j int) bool, style lipgloss.Style) []string {
+	cv := newCanvas(cw, ch, 0, float64(n), 0, float64(n))
+	l := cv.layer(style)
+	dw, dh := 2*cw, 4*ch
+	for row := range dh {
+		i := row * n / dh
+		for col := range dw {
+			if j := col * n / dw; set(i, j) {
+				cv.point(l, (float64(col)+0.5)*float64(n)/float64(dw), float64(n)-(float64(row)+0.5)*float64(n)/float64(dh))
+			}
+		}
+	}
+	return cv.rows()
+}
