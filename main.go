@@ -339,9 +339,14 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 }
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("eval", "--checkpoint PATH --in FILE|-")
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--augment] [--seed S]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
+	dec := agent.SingleDecode
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept")
+	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau)")
+	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
+	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
@@ -355,23 +360,59 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
+	if err := dec.Validate(env.Task()); err != nil {
+		return fail(stderr, "eval", err)
+	}
 	pol, err := agent.LoadPolicy(*ckpt)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
 	start := time.Now()
-	sols, err := pol.Solve(env, f.Instances)
+	single, err := pol.Solve(env, f.Instances)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
-	elapsed := time.Since(start)
+	singleTime := time.Since(start)
+	sols := single
+	var sampledTime time.Duration
+	if !dec.Single() {
+		start = time.Now()
+		if sols, err = pol.SolveWith(env, f.Instances, dec); err != nil {
+			return fail(stderr, "eval", err)
+		}
+		sampledTime = time.Since(start)
+	}
 	mean, err := writeSolutions(stdout, sols)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
-	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d), mean objective %.6g, %s\n",
-		len(sols), env.Task(), env.N(), *ckpt, pol.Step(), mean, elapsed.Round(time.Microsecond))
+	count := len(sols)
+	perInstance := func(d time.Duration) time.Duration { return (d / time.Duration(count)).Round(time.Microsecond) }
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d): single decode mean objective %.6g (%s per instance)",
+		count, env.Task(), env.N(), *ckpt, pol.Step(), meanObjective(single), perInstance(singleTime))
+	if !dec.Single() {
+		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g, augment %s, seed %d) mean objective %.6g (%s per instance)",
+			dec.Samples, dec.GumbelScale, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))
+	}
+	fmt.Fprintln(stderr)
 	return 0
+}
+
+// augmentWord says whether the 8 symmetries were decoded.
+func augmentWord(on bool) string {
+	if on {
+		return "x8"
+	}
+	return "off"
+}
+
+// meanObjective is the mean objective of sols.
+func meanObjective(sols []envs.Solution) float64 {
+	objectives := make([]float64, len(sols))
+	for i, s := range sols {
+		objectives[i] = s.Objective
+	}
+	return stats.Mean(objectives)
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {

@@ -337,21 +337,34 @@ func (p *Policy) Config() run.Config { return p.cfg }
 func (p *Policy) Step() int { return p.step }
 
 // Solve runs the policy on insts, which must be instances of env, the task and size it was
-// trained on; it returns the solutions in the same form as envs.SolveAll.
+// trained on, with the single decode; it returns the solutions in the same form as
+// envs.SolveAll.
 func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, error) {
+	return p.SolveWith(env, insts, SingleDecode)
+}
+
+// SolveWith is Solve with the decoding dec (see Decoding).
+func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([]envs.Solution, error) {
 	if env.Task() != p.cfg.Task || env.N() != p.cfg.N {
 		return nil, fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d",
 			p.cfg.Task, p.cfg.N, env.Task(), env.N())
 	}
-	n, sl := p.cfg.N, StateLen(p.cfg.Task, p.cfg.N)
-	states := make([]float32, len(insts)*sl)
-	for i, inst := range insts {
-		Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
+	if err := dec.Validate(p.cfg.Task); err != nil {
+		return nil, err
 	}
+	n, sl := p.cfg.N, StateLen(p.cfg.Task, p.cfg.N)
 	perms := make([]int, len(insts)*n)
 	h := hyperAt(&p.cfg, run.ModelOf(p.cfg).Kind, p.step)
-	if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
-		return nil, p.nameFailing(states, len(insts), h, err)
+	if dec.Single() {
+		states := make([]float32, len(insts)*sl)
+		for i, inst := range insts {
+			Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
+		}
+		if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
+			return nil, p.nameFailing(states, len(insts), h, err)
+		}
+	} else if err := actSampled(p.learner, env, insts, h, dec, perms); err != nil {
+		return nil, err
 	}
 	out := make([]envs.Solution, len(insts))
 	for i, inst := range insts {

@@ -149,6 +149,26 @@ func (l *spgLearner) Act(states []float32, b int, h Hyper, m []float32) error {
 	return nil
 }
 
+// Scores implements scorer: X, the actor's scores before the Sinkhorn layer, and M = S^L(X/tau)
+// for b featurised states, from the same forward passes as Act.
+func (l *spgLearner) Scores(states []float32, b int, h Hyper, x, m []float32) error {
+	nn := l.cfg.N * l.cfg.N
+	if len(x) < b*nn {
+		return fmt.Errorf("agent: Scores: %d floats of X for %d states: want %d", len(x), b, b*nn)
+	}
+	keep := make([]float32, l.b*nn)
+	l.act.sk.KeepInput(keep)
+	defer l.act.sk.KeepInput(nil)
+	for lo := 0; lo < b; lo += l.b {
+		k := min(l.b, b-lo)
+		if err := l.Act(states[lo*StateLen(l.cfg.Task, l.cfg.N):], k, h, m[lo*nn:(lo+k)*nn]); err != nil {
+			return err
+		}
+		copy(x[lo*nn:(lo+k)*nn], keep[:k*nn])
+	}
+	return nil
+}
+
 // padChunk fills dst (a graph batch of rows of length rl) with src (fewer or as many rows) and
 // pads the remaining rows with copies of src's first row. The actor and the inference-mode
 // critic treat every row on its own, so padding does not change the real rows' results.

@@ -129,3 +129,36 @@ func TestSolversListIsACopy(t *testing.T) {
 		t.Error("Solvers exposes the package's list")
 	}
 }
+
+// TestSquareSymmetriesAreDistinctIsometries checks that the 8 symmetries map the unit square
+// onto itself, are pairwise distinct, and keep every tour length and matching weight.
+func TestSquareSymmetriesAreDistinctIsometries(t *testing.T) {
+	env := newTSP(9)
+	inst := env.Generate(3, 0)
+	p := Point{0.1, 0.3}
+	seen := map[Point]int{}
+	tour := []int{4, 0, 8, 2, 6, 1, 7, 3, 5}
+	for k := range SquareSymmetries {
+		q := SquareSymmetry(k, p)
+		if q[0] < 0 || q[0] > 1 || q[1] < 0 || q[1] > 1 {
+			t.Fatalf("symmetry %d maps %v outside the square: %v", k, p, q)
+		}
+		if j, dup := seen[q]; dup {
+			t.Fatalf("symmetries %d and %d both map %v to %v", j, k, p, q)
+		}
+		seen[q] = k
+		img := inst.MapPoints(func(p Point) Point { return SquareSymmetry(k, p) })
+		if got, want := TourLength(img.Points, tour), TourLength(inst.Points, tour); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("symmetry %d: tour length %v, want %v", k, got, want)
+		}
+	}
+	m := newMWM(5)
+	mi := m.Generate(3, 1)
+	perm := []int{2, 0, 4, 1, 3}
+	for k := range SquareSymmetries {
+		img := mi.MapPoints(func(p Point) Point { return SquareSymmetry(k, p) })
+		if got, want := m.Objective(img, perm), m.Objective(mi, perm); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("symmetry %d: matching weight %v, want %v", k, got, want)
+		}
+	}
+}

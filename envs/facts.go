@@ -49,6 +49,9 @@ type Facts struct {
 	// SolverBytes estimates the bytes one solve at size n takes beyond a few n-vectors; nil is
 	// none. It may return +Inf.
 	SolverBytes func(solver string, n float64) float64
+	// Planar: instances are points in the unit square, so the square's symmetries map an
+	// instance to one with the same objective for every permutation (inference augmentation).
+	Planar bool
 	// Layout is how the networks read a featurised state.
 	Layout Layout
 	// Items is the number of items of an instance of size n: a featurised state is

@@ -65,3 +65,42 @@ func checkSquare(d []float64, n int, tour []int) {
 		panic(fmt.Sprintf("envs: tour has length %d, want %d", len(tour), n))
 	}
 }
+
+// SquareSymmetries is the number of symmetries of the unit square (the dihedral group of order
+// 8): rotations by multiples of 90 degrees, each with or without a reflection.
+const SquareSymmetries = 8
+
+// SquareSymmetry maps p by symmetry k (0 <= k < SquareSymmetries) of the unit square [0,1]^2;
+// k = 0 is the identity. Each is an isometry, so distances, tour lengths and matching weights
+// are unchanged: POMO's x8 augmentation (Kwon et al. 2020).
+func SquareSymmetry(k int, p Point) Point {
+	x, y := p[0], p[1]
+	if k&4 != 0 {
+		x, y = y, x
+	}
+	if k&1 != 0 {
+		x = 1 - x
+	}
+	if k&2 != 0 {
+		y = 1 - y
+	}
+	return Point{x, y}
+}
+
+// MapPoints returns inst with f applied to every point (of A, B and Points) in new slices; its
+// other fields are shared with inst.
+func (inst Instance) MapPoints(f func(Point) Point) Instance {
+	mapped := func(pts []Point) []Point {
+		if pts == nil {
+			return nil
+		}
+		out := make([]Point, len(pts))
+		for i, p := range pts {
+			out[i] = f(p)
+		}
+		return out
+	}
+	out := inst
+	out.A, out.B, out.Points = mapped(inst.A), mapped(inst.B), mapped(inst.Points)
+	return out
+}

@@ -54,7 +54,7 @@ func init() {
 			}
 			return b
 		},
-		Layout: LayoutTour, Items: func(n int) int { return n },
+		Planar: true, Layout: LayoutTour, Items: func(n int) int { return n },
 		Featurize: func(inst Instance, dst []float32) { putPoints(inst.Points, dst) },
 	})
 }

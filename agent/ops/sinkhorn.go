@@ -22,7 +22,15 @@ type SinkhornLayer struct {
 	backward bool
 	saved32  []float32
 	saved64  []float64
+
+	// keep, when not nil, receives a copy of the last float32 forward pass's input X (B x N x N):
+	// the actor's scores, which sampling at inference perturbs.
+	keep []float32
 }
+
+// KeepInput makes the following float32 forward passes copy their input X into dst (at least
+// B N^2 long) until KeepInput(nil). Call it between runs only.
+func (l *SinkhornLayer) KeepInput(dst []float32) { l.keep = dst }
 
 // Sinkhorn adds the Sinkhorn layer M = exp(S^iters(X/tau)) (see package linalg/sinkhorn) over a
 // batch x of shape (B,N,N) as one node, differentiable with respect to x. The returned layer
@@ -91,6 +99,9 @@ func (l *SinkhornLayer) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	l.runTau, l.runIters = l.tau, l.iters
 	if in[0].Dtype() == tensor.Float32 {
 		l.saved32 = l.savedBuf32(b, n)
+		if l.keep != nil {
+			copy(l.keep, Data[float32](in[0]))
+		}
 		sinkhorn.Forward(Data[float32](out), Data[float32](in[0]), b, n, float32(l.runTau), l.runIters, l.saved32)
 	} else {
 		l.saved64 = l.savedBuf64(b, n)

@@ -1,0 +1,183 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"spg-tui/envs"
+	"spg-tui/linalg/assign"
+	"spg-tui/linalg/parallel"
+	"spg-tui/linalg/sinkhorn"
+)
+
+// MaxSamples bounds Decoding.Samples: the decode's memory is a few N^2 buffers per worker, but
+// its time grows linearly.
+const MaxSamples = 4096
+
+// Decoding says how a policy turns an instance into a permutation at inference. The single
+// decode (Samples 1, no Augment) rounds the actor's M = S^L(X/tau) by the Hungarian algorithm,
+// as training's evaluations do. Otherwise every view of the instance (the instance itself, and
+// with Augment its images under the 8 symmetries of the unit square) gives Samples candidates:
+// the single decode of that view, then Samples-1 Gumbel-perturbed ones, Hungarian(S^L((X + s
+// g)/tau)) with g i.i.d. Gumbel(0, 1) and s the GumbelScale; the candidate with the best
+// objective on the original instance is kept (the first, on ties). The single decode of the
+// instance itself is the first candidate, so sampling never scores worse than it.
+type Decoding struct {
+	Samples     int
+	GumbelScale float64
+	Augment     bool
+	// Seed seeds the noise: instance i's view v draws from a generator seeded by (Seed, 8i+v),
+	// so the answer does not depend on the number of cores.
+	Seed uint64
+}
+
+// SingleDecode is the decoding of training's evaluations.
+var SingleDecode = Decoding{Samples: 1, GumbelScale: 1}
+
+// Single reports whether d is the single decode.
+func (d Decoding) Single() bool { return d.Samples == 1 && !d.Augment }
+
+// Views is the number of views of each instance: 8 with Augment, else 1.
+func (d Decoding) Views() int {
+	if d.Augment {
+		return envs.SquareSymmetries
+	}
+	return 1
+}
+
+// Validate reports, in one line, a decoding that task cannot use or whose settings are out of
+// range.
+func (d Decoding) Validate(task envs.Task) error {
+	switch {
+	case d.Samples < 1 || d.Samples > MaxSamples:
+		return fmt.Errorf("samples %d: must be in [1, %d]", d.Samples, MaxSamples)
+	case !(d.GumbelScale > 0) || math.IsInf(d.GumbelScale, 0):
+		return fmt.Errorf("gumbel-scale %v: must be a finite number > 0", d.GumbelScale)
+	case d.Augment && !envs.MustFacts(task).Planar:
+		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
+	}
+	return nil
+}
+
+// scorer is a learner whose actor ends in a Sinkhorn layer: it can report the scores X that the
+// layer normalises.
+type scorer interface {
+	// Scores writes X and M = S^L(X/tau) (b x N x N each) for b featurised states.
+	Scores(states []float32, b int, h Hyper, x, m []float32) error
+}
+
+// errNoScores is the error for sampling from a policy without Sinkhorn scores.
+var errNoScores = errors.New("this model has no Sinkhorn layer to sample from: use --samples 1 without --augment")
+
+// actSampled decodes insts by dec (see Decoding) and writes each instance's task permutation
+// into perms (len(insts) x n).
+func actSampled(l Learner, env envs.Env, insts []envs.Instance, h Hyper, dec Decoding, perms []int) error {
+	sc, ok := l.(scorer)
+	if !ok {
+		return errNoScores
+	}
+	task, n := env.Task(), env.N()
+	sl, nn := StateLen(task, n), n*n
+	size := len(insts)
+	best := make([]float64, size)
+	chunk := min(size, evalChunk)
+	states := make([]float32, chunk*sl)
+	x, m := make([]float32, chunk*nn), make([]float32, chunk*nn)
+	for v := range dec.Views() {
+		for lo := 0; lo < size; lo += chunk {
+			k := min(chunk, size-lo)
+			for i := range k {
+				inst := insts[lo+i]
+				if v > 0 {
+					inst = inst.MapPoints(func(p envs.Point) envs.Point { return envs.SquareSymmetry(v, p) })
+				}
+				Featurize(task, inst, states[i*sl:(i+1)*sl])
+			}
+			if err := sc.Scores(states[:k*sl], k, h, x[:k*nn], m[:k*nn]); err != nil {
+				return fmt.Errorf("actor: %w", err)
+			}
+			if err := checkFinite(m[:k*nn], "M", nn); err != nil {
+				return fmt.Errorf("%w (+%d)", err, lo)
+			}
+			var (
+				mu       sync.Mutex
+				firstErr error
+				errAt    = size
+			)
+			parallel.For(k, func(_, a, b int) {
+				c := newCandidates(n)
+				for i := a; i < b; i++ {
+					idx := lo + i
+					rng := rand.New(rand.NewPCG(dec.Seed, uint64(envs.SquareSymmetries*idx+v)))
+					first := v == 0
+					err := c.decode(env, insts[idx], x[i*nn:(i+1)*nn], m[i*nn:(i+1)*nn], h, dec, rng,
+						perms[idx*n:(idx+1)*n], &best[idx], first)
+					if err != nil {
+						mu.Lock()
+						if idx < errAt {
+							errAt, firstErr = idx, err
+						}
+						mu.Unlock()
+					}
+				}
+			})
+			if firstErr != nil {
+				return fmt.Errorf("instance %d: %w", errAt, firstErr)
+			}
+		}
+	}
+	return nil
+}
+
+// candidates holds one worker's buffers for decoding one instance at a time.
+type candidates struct {
+	n        int
+	solver   assign.Solver
+	y, ms    []float32
+	rowToCol []int
+	perm     []int
+}
+
+func newCandidates(n int) *candidates {
+	return &candidates{n: n, y: make([]float32, n*n), ms: make([]float32, n*n), rowToCol: make([]int, n), perm: make([]int, n)}
+}
+
+// decode runs one view's candidates of one instance (scores x, soft action m) and keeps in
+// bestPerm and bestObj the best on inst so far; first says bestPerm holds nothing yet.
+func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h Hyper, dec Decoding,
+	rng *rand.Rand, bestPerm []int, bestObj *float64, first bool) error {
+	n := c.n
+	for s := range dec.Samples {
+		soft := m
+		if s > 0 {
+			scale := float32(dec.GumbelScale)
+			for j, xj := range x {
+				c.y[j] = xj + scale*float32(gumbel(rng))
+			}
+			sinkhorn.Forward(c.ms, c.y, 1, n, float32(h.Tau), h.SinkhornIters, nil)
+			soft = c.ms
+		}
+		if err := assign.Round(&c.solver, soft, n, c.rowToCol); err != nil {
+			return err
+		}
+		ActionToPerm(c.rowToCol, c.perm)
+		obj := env.Objective(inst, c.perm)
+		if first || better(env, obj, *bestObj) {
+			copy(bestPerm, c.perm)
+			*bestObj, first = obj, false
+		}
+	}
+	return nil
+}
+
+// gumbel draws from Gumbel(0, 1) by inversion, -log(-log u) with u uniform in (0, 1).
+func gumbel(rng *rand.Rand) float64 {
+	for {
+		if u := rng.Float64(); u > 0 {
+			return -math.Log(-math.Log(u))
+		}
+	}
+}
