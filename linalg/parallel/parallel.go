@@ -35,18 +35,27 @@ func For(n int, fn func(worker, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	var next atomic.Int32
-	var chunks sync.WaitGroup // counts chunks, not goroutines: the caller never waits for a late start
-	chunks.Add(w)
-	claim := func() {
-		for k := int(next.Add(1)) - 1; k < w; k = int(next.Add(1)) - 1 {
-			fn(k, k*n/w, (k+1)*n/w)
-			chunks.Done()
-		}
-	}
+	c := &chunks{n: n, w: w, fn: fn}
+	c.left.Add(w)
 	for range w - 1 {
-		go claim()
+		go c.claim()
 	}
-	claim()
-	chunks.Wait()
+	c.claim()
+	c.left.Wait()
+}
+
+// chunks is one call of For in one allocation: chunk k of w covers [k*n/w, (k+1)*n/w).
+type chunks struct {
+	n, w int
+	fn   func(worker, lo, hi int)
+	next atomic.Int32   // the next chunk to claim
+	left sync.WaitGroup // counts chunks, not goroutines: the caller never waits for a late start
+}
+
+// claim runs unclaimed chunks until none is left.
+func (c *chunks) claim() {
+	for k := int(c.next.Add(1)) - 1; k < c.w; k = int(c.next.Add(1)) - 1 {
+		c.fn(k, k*c.n/c.w, (k+1)*c.n/c.w)
+		c.left.Done()
+	}
 }
