@@ -64,9 +64,17 @@ func Forward[F Float](d Dims, out, cT, x, h0, c0, wih, whh, bih, bhh, saved []F)
 			copy(cp, c0[bi*h:(bi+1)*h])
 		}
 	}
+	// With Whh itself as the transposed operand every step's GEMM would repack it; over more
+	// than one step Whh^T (H x 4H), made once here, is read in place instead.
+	whhOp, ldw, tw := whh, h, blas.Trans
+	if t > 1 {
+		whhT := transposed(whh, 4*h, h)
+		defer whhT.release()
+		whhOp, ldw, tw = whhT.m, 4*h, blas.NoTrans
+	}
 	for ti := range t {
 		// Add the hidden projections Whh h_prev (strided rows of saved's h column).
-		backend.Gemm(blas.NoTrans, blas.Trans, b, 4*h, h, 1, saved[ti*sc*h+5*h:], t*sc*h, whh, h, 1, saved[ti*sc*h:], t*sc*h)
+		backend.Gemm(blas.NoTrans, tw, b, 4*h, h, 1, saved[ti*sc*h+5*h:], t*sc*h, whhOp, ldw, 1, saved[ti*sc*h:], t*sc*h)
 		for bi := range b {
 			row := saved[(bi*t+ti)*sc*h:][:sc*h]
 			o := out[(bi*t+ti)*h:][:h]

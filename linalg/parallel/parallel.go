@@ -4,6 +4,7 @@ package parallel
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Workers returns how many chunks For splits n items into: min(n, GOMAXPROCS), at least 1.
@@ -19,9 +20,12 @@ func Workers(n int) int {
 	return w
 }
 
-// For calls fn(worker, lo, hi) on Workers(n) contiguous, disjoint chunks that cover [0, n),
-// each in its own goroutine (the first on the caller's), and returns when all have finished.
-// worker is in [0, Workers(n)), so fn may use per-worker scratch space without locking.
+// For calls fn(worker, lo, hi) on Workers(n) contiguous, disjoint chunks that cover [0, n) and
+// returns when all have finished. Chunk k is [k*n/w, (k+1)*n/w) and is passed worker = k, so fn
+// may use per-worker scratch space without locking. The caller and w-1 new goroutines claim
+// chunks in turn, so a chunk whose goroutine has not started by the time the caller is free
+// (starting one takes tens of µs, as long as a small chunk's work) runs on the caller instead
+// of being waited for; the chunks, and so the results, do not depend on who runs them.
 func For(n int, fn func(worker, lo, hi int)) {
 	if n <= 0 {
 		return
@@ -31,14 +35,27 @@ func For(n int, fn func(worker, lo, hi int)) {
 		fn(0, 0, n)
 		return
 	}
-	var wg sync.WaitGroup
-	for k := 1; k < w; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			fn(k, k*n/w, (k+1)*n/w)
-		}(k)
+	c := &chunks{n: n, w: w, fn: fn}
+	c.left.Add(w)
+	for range w - 1 {
+		go c.claim()
 	}
-	fn(0, 0, n/w)
-	wg.Wait()
+	c.claim()
+	c.left.Wait()
+}
+
+// chunks is one call of For in one allocation: chunk k of w covers [k*n/w, (k+1)*n/w).
+type chunks struct {
+	n, w int
+	fn   func(worker, lo, hi int)
+	next atomic.Int32   // the next chunk to claim
+	left sync.WaitGroup // counts chunks, not goroutines: the caller never waits for a late start
+}
+
+// claim runs unclaimed chunks until none is left.
+func (c *chunks) claim() {
+	for k := int(c.next.Add(1)) - 1; k < c.w; k = int(c.next.Add(1)) - 1 {
+		c.fn(k, k*c.n/c.w, (k+1)*c.n/c.w)
+		c.left.Done()
+	}
 }

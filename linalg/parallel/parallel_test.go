@@ -1,7 +1,9 @@
 package parallel
 
 import (
+	"fmt"
 	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -29,5 +31,53 @@ func TestForCoversRangeOnce(t *testing.T) {
 			}
 		}
 		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestForNestedAndConcurrent checks that calls made while others are in flight, from inside a
+// chunk or from other goroutines, still cover their ranges once each with chunk k as worker k.
+func TestForNestedAndConcurrent(t *testing.T) {
+	old := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(old)
+	const n, inner = 37, 11
+	check := func() error {
+		var hits [n][inner]atomic.Int32
+		For(n, func(worker, lo, hi int) {
+			if w := Workers(n); lo != worker*n/w || hi != (worker+1)*n/w {
+				t.Errorf("worker %d got [%d, %d)", worker, lo, hi)
+			}
+			for i := lo; i < hi; i++ {
+				For(inner, func(_, lo, hi int) {
+					for j := lo; j < hi; j++ {
+						hits[i][j].Add(1)
+					}
+				})
+			}
+		})
+		for i := range hits {
+			for j := range hits[i] {
+				if h := hits[i][j].Load(); h != 1 {
+					return fmt.Errorf("item (%d, %d) visited %d times", i, j, h)
+				}
+			}
+		}
+		return nil
+	}
+	errs := make(chan error, 8)
+	for range cap(errs) {
+		go func() {
+			var err error
+			for range 50 {
+				if err = check(); err != nil {
+					break
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range cap(errs) {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
