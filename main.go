@@ -130,9 +130,10 @@ func fail(stderr io.Writer, cmd string, err error) int {
 }
 
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S]")
+	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
 	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
 	n := fs.Int("n", 0, "size of every instance, at least 1 (required)")
+	data := fs.String("data", "", "`SPEC` of the task's data where it has several kinds: "+envs.DataUsage())
 	count := fs.Int("count", 1, "number of instances, at least 1")
 	seed := fs.Uint64("seed", 1, "dataset seed: instance i is the same for the same (task, n, seed, i)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -144,9 +145,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *count < 1 {
 		return fail(stderr, "gen", fmt.Errorf("--count %d: must be at least 1", *count))
 	}
-	env, err := envs.New(envs.Task(*task), *n)
+	env, err := envs.NewData(envs.Task(*task), *n, *data)
 	if err != nil {
-		return fail(stderr, "gen", fmt.Errorf("--task/--n: %v", err))
+		return fail(stderr, "gen", fmt.Errorf("--task/--n/--data: %v", err))
 	}
 	// Instance by instance: a file of any --count is written in constant memory.
 	w := bufio.NewWriter(stdout)

@@ -61,7 +61,7 @@ type loop struct {
 
 // newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
 func newLoop(cfg run.Config, learner Learner) (*loop, error) {
-	env, err := envs.New(cfg.Task, cfg.N)
+	env, err := envs.NewData(cfg.Task, cfg.N, cfg.Data)
 	if err != nil {
 		return nil, err
 	}

@@ -57,8 +57,12 @@ type Env interface {
 	Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error)
 }
 
-// New returns the environment for task at size n (n >= 1).
-func New(task Task, n int) (Env, error) {
+// New returns the environment for task at size n (n >= 1) on the task's default data.
+func New(task Task, n int) (Env, error) { return NewData(task, n, "") }
+
+// NewData returns the environment for task at size n (n >= 1) on the data spec describes (see
+// Facts.NewData; "" is the task's default data).
+func NewData(task Task, n int, spec string) (Env, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("size n = %d: must be at least 1", n)
 	}
@@ -66,5 +70,11 @@ func New(task Task, n int) (Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.New(n), nil
+	switch {
+	case spec == "":
+		return f.New(n), nil
+	case f.NewData == nil:
+		return nil, fmt.Errorf("data %s: %s has one kind of data, so no --data", quoteClip(spec), task)
+	}
+	return f.NewData(n, spec)
 }

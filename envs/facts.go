@@ -16,8 +16,13 @@ type Facts struct {
 	Name string
 	// Order places the task in the lists shown to people (flags, help, errors): lowest first.
 	Order int
-	// New returns the environment at size n >= 1.
+	// New returns the environment at size n >= 1, on the task's default data.
 	New func(n int) Env
+	// NewData, when set, returns the environment at size n on the data that spec describes
+	// (--data; "" is the default data), or a one-line error; DataUsage says what spec may be.
+	// Tasks without it have one kind of data.
+	NewData   func(n int, spec string) (Env, error)
+	DataUsage string
 	// Fields are the instance fields of a file of the task, in the order they are written.
 	Fields []Field
 	// Metric is the evaluation metric.
@@ -230,4 +235,16 @@ func putPoints(pts []Point, dst []float32) {
 	for i, p := range pts {
 		dst[2*i], dst[2*i+1] = float32(p[0]), float32(p[1])
 	}
+}
+
+// DataUsage lists, for every task with several kinds of data, what its --data may be; the other
+// tasks take none.
+func DataUsage() string {
+	var parts []string
+	for _, t := range Tasks {
+		if f := MustFacts(t); f.DataUsage != "" {
+			parts = append(parts, f.DataUsage)
+		}
+	}
+	return strings.Join(parts, "; ") + "; other tasks take none"
 }

@@ -8,21 +8,18 @@ import (
 	"strconv"
 )
 
-// gmEnv is graph matching on n nodes (Nowak et al. 2017's setting): G1 is an Erdos-Renyi graph
-// with edge probability gmEdgeP and G2 a uniformly random relabelling of G1 with each node pair
-// flipped with probability gmNoise. perm[i] is the node of G2 matched to node i of G1; the
+// gmEnv is graph matching on n nodes (Nowak et al. 2017's setting): G1 is drawn as data says
+// (by default an Erdos-Renyi graph with edge probability 0.2) and G2 is a uniformly random
+// relabelling of G1 with each node pair flipped with probability data.Noise (0.05). perm[i] is the node of G2 matched to node i of G1; the
 // objective and the reward are the fraction of G1's edges that perm maps onto edges of G2
 // (GMObjective), maximised.
-type gmEnv struct{ n int }
+type gmEnv struct {
+	n    int
+	data GMParams
+}
 
 // TaskGM is graph matching.
 const TaskGM Task = "gm"
-
-// The generation of the gm task's data.
-const (
-	gmEdgeP = 0.2
-	gmNoise = 0.05
-)
 
 // gmSolvers lists the graph-matching solvers, the exact one first: branch and bound (n <=
 // GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, the planted
@@ -32,7 +29,15 @@ var gmSolvers = []string{"exact", "spectral", "2swap", "planted", "random"}
 func init() {
 	Register(&Facts{
 		Task: TaskGM, Name: "GM", Order: 3,
-		New: func(n int) Env { return &gmEnv{n: n} },
+		New: func(n int) Env { return &gmEnv{n: n, data: gmDefaultData} },
+		NewData: func(n int, spec string) (Env, error) {
+			data, err := parseGMData(n, spec)
+			if err != nil {
+				return nil, err
+			}
+			return &gmEnv{n: n, data: data}, nil
+		},
+		DataUsage: gmDataUsage,
 		Fields: []Field{
 			adjacencyField("g1", func(inst *Instance) *[][]int8 { return &inst.G1 }),
 			adjacencyField("g2", func(inst *Instance) *[][]int8 { return &inst.G2 }),
@@ -52,7 +57,7 @@ func init() {
 		Baselines: []string{"spectral", "2swap", "planted", "random"},
 		Plotted:   []string{"random", "spectral", "optimal"},
 		Typical: func(int) map[string]float64 {
-			return map[string]float64{"random": gmEdgeP, "spectral": 0.5, "optimal": 0.9}
+			return map[string]float64{"random": gmDefaultData.P, "spectral": 0.5, "optimal": 0.9}
 		},
 		SolverLimit: func(solver string, n int) error {
 			if solver == "exact" && n > GMExactMaxN {
@@ -87,7 +92,9 @@ func (e *gmEnv) Generate(seed uint64, index int) Instance {
 	if e.n < 2 {
 		return Instance{G1: newAdjacency(e.n), G2: newAdjacency(e.n), Planted: make([]int, e.n)}
 	}
-	g1, g2, planted := GenerateGM(rng, GMParams{N: e.n, Graph: GMErdosRenyi, P: gmEdgeP, Noise: gmNoise})
+	data := e.data
+	data.N = e.n
+	g1, g2, planted := GenerateGM(rng, data)
 	return Instance{G1: g1, G2: g2, Planted: planted}
 }
 

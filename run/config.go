@@ -16,6 +16,10 @@ type Config struct {
 	Task envs.Task `json:"task"`
 	N    int       `json:"n"`
 	Seed uint64    `json:"seed"`
+	// Data describes the task's data where the task has more than one kind (envs.Facts.NewData:
+	// gm's graph family and noise); "" is the task's default, and all that runs written before it
+	// existed used.
+	Data string `json:"data,omitempty"`
 	// Model names the learner (see Models). Runs written before models were named have none:
 	// reading their config.json or checkpoints gives them their task's default, the model they
 	// trained.
@@ -143,6 +147,9 @@ const MaxN = 255
 func (c Config) Validate() error {
 	if _, err := envs.New(c.Task, max(c.N, 1)); err != nil {
 		return fmt.Errorf("task: %v", err)
+	}
+	if _, err := envs.NewData(c.Task, max(c.N, 1), c.Data); err != nil {
+		return err
 	}
 	m, err := ModelNamed(c.Model)
 	if err != nil {

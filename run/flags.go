@@ -28,6 +28,7 @@ func DefaultEpochs(task envs.Task) int {
 func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: "+envs.TaskList())
 	fs.IntVar(&cfg.N, "n", cfg.N, "problem size, 2 to 255")
+	fs.StringVar(&cfg.Data, "data", cfg.Data, "`SPEC` of the task's data where it has several kinds: "+envs.DataUsage())
 	model := fs.String("model", "", "`MODEL` to train: "+modelNames()+" (default: the paper's SPG architecture for the task)")
 	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, "the run's total training steps (default: the authors' "+defaultEpochsText()+")")
 	epochs := fs.Float64("epochs", 0, "the run's total in epochs (passes over the training set), instead of --steps")

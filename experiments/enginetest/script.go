@@ -82,7 +82,7 @@ func (e *Engine) eval(cfg run.Config, s int) *run.Eval {
 // samples are the first validation instances, each solved exactly and by the optimal solution
 // perturbed by swaps that become rarer as training goes on.
 func (e *Engine) samples(cfg run.Config, s int) []run.Sample {
-	env, err := envs.New(cfg.Task, cfg.N)
+	env, err := envs.NewData(cfg.Task, cfg.N, cfg.Data)
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,65 @@
+package envs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// gmDataUsage says what --data may be for gm.
+const gmDataUsage = "gm: er[:p=P][,noise=X] (Erdos-Renyi G1 with edge probability P, default 0.2) or " +
+	"regular:d=D[,noise=X] (a random D-regular G1); noise is the probability that a node pair of G2 " +
+	"is flipped (default 0.05)"
+
+// gmDefaultData is the data of "": Erdos-Renyi graphs with p = 0.2 and noise 0.05.
+var gmDefaultData = GMParams{Graph: GMErdosRenyi, P: 0.2, Noise: 0.05}
+
+// parseGMData reads a gm data specification for graphs on n nodes: a family ("er" or "regular"),
+// then after a colon comma-separated key=value settings (p for er, d for regular, noise for
+// both). Unset values keep gmDefaultData's; regular needs d.
+func parseGMData(n int, spec string) (GMParams, error) {
+	p := gmDefaultData
+	p.N = n
+	family, settings, _ := strings.Cut(spec, ":")
+	switch family {
+	case "er":
+	case "regular":
+		p.Graph, p.P = GMRegular, 0
+	default:
+		return p, fmt.Errorf("data %s: unknown graph family %s (%s)", quoteClip(spec), quoteClip(family), gmDataUsage)
+	}
+	hasD := false
+	for _, kv := range strings.Split(settings, ",") {
+		if kv == "" && settings == "" {
+			break
+		}
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return p, fmt.Errorf("data %s: %s is not key=value (%s)", quoteClip(spec), quoteClip(kv), gmDataUsage)
+		}
+		var err error
+		switch {
+		case key == "noise":
+			p.Noise, err = strconv.ParseFloat(value, 64)
+		case key == "p" && p.Graph == GMErdosRenyi:
+			p.P, err = strconv.ParseFloat(value, 64)
+		case key == "d" && p.Graph == GMRegular:
+			p.D, err = strconv.Atoi(value)
+			hasD = true
+		default:
+			return p, fmt.Errorf("data %s: unknown setting %s for %s (%s)", quoteClip(spec), quoteClip(key), family, gmDataUsage)
+		}
+		if err != nil {
+			return p, fmt.Errorf("data %s: %s = %s is not a number", quoteClip(spec), key, quoteClip(value))
+		}
+	}
+	if p.Graph == GMRegular && !hasD {
+		return p, fmt.Errorf("data %s: regular graphs need d=D (%s)", quoteClip(spec), gmDataUsage)
+	}
+	check := p
+	check.N = max(n, 2) // an environment of size 1 is legal; its graphs are empty
+	if err := check.Validate(); err != nil {
+		return p, fmt.Errorf("data %s: %v", quoteClip(spec), err)
+	}
+	return p, nil
+}

@@ -1,0 +1,76 @@
+package envs
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestGMData checks that --data specifications give the graphs they describe, that the default
+// specification is the default data bit for bit, and that bad ones are refused in one line.
+func TestGMData(t *testing.T) {
+	def, err := NewData(TaskGM, 12, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := NewData(TaskGM, 12, "er:p=0.2,noise=0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if !reflect.DeepEqual(def.Generate(7, i), same.Generate(7, i)) {
+			t.Fatalf("instance %d: er:p=0.2,noise=0.05 differs from the default data", i)
+		}
+	}
+	reg, err := NewData(TaskGM, 12, "regular:d=4,noise=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		inst := reg.Generate(3, i)
+		for v, row := range inst.G1 {
+			deg := 0
+			for _, x := range row {
+				deg += int(x)
+			}
+			if deg != 4 {
+				t.Fatalf("regular:d=4 instance %d: node %d has degree %d", i, v, deg)
+			}
+		}
+		if got := GMObjective(inst.G1, inst.G2, inst.Planted); got != 1 {
+			t.Fatalf("noise 0 instance %d: the planted correspondence preserves %v of the edges, want 1", i, got)
+		}
+	}
+	dense, err := NewData(TaskGM, 30, "er:p=0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := 0
+	for _, row := range dense.Generate(1, 0).G1 {
+		for _, x := range row {
+			edges += int(x)
+		}
+	}
+	if frac := float64(edges) / (30 * 29); frac < 0.8 {
+		t.Errorf("er:p=0.9 gave an edge density of %.2f", frac)
+	}
+	for _, c := range []struct {
+		task       Task
+		spec, want string
+	}{
+		{TaskGM, "ba", "unknown graph family"},
+		{TaskGM, "regular", "need d=D"},
+		{TaskGM, "regular:d=3", "n*d even"},
+		{TaskGM, "er:p=1.5", "edge probability"},
+		{TaskGM, "er:noise=-1", "noise"},
+		{TaskGM, "er:d=3", "unknown setting"},
+		{TaskGM, "er:p", "not key=value"},
+		{TaskGM, "er:p=x", "not a number"},
+		{TaskMWM, "er", "one kind of data"},
+	} {
+		_, err := NewData(c.task, 9, c.spec)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s --data %q: error %v, want one line containing %q", c.task, c.spec, err, c.want)
+		}
+	}
+}
