@@ -244,10 +244,13 @@ func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run
 	}
 	for i := range min(sampleCount, size) {
 		p := perms[i*n : (i+1)*n]
+		m := sm[i*n*n : (i+1)*n*n]
+		entropy, birkhoff := softPermStats(m, sp[i*n*n:(i+1)*n*n], n)
 		ev.Samples = append(ev.Samples, run.Sample{
 			Index: i, Instance: set.insts[i],
 			Perm: append([]int(nil), p...), Objective: env.Objective(set.insts[i], p),
 			OptPerm: set.ref.Best[i].Perm, OptObjective: set.ref.Best[i].Objective, OptSolverName: set.ref.BestSolver[i],
+			M: append([]float32(nil), m...), Entropy: entropy, Birkhoff: birkhoff,
 		})
 	}
 	return ev, nil

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -110,8 +111,14 @@ func TestRunCompletes(t *testing.T) {
 		t.Errorf("Status = %+v", s)
 	}
 	recs := readMetrics(t, dir)
-	if streamed := drain(e); len(streamed) != len(recs) {
+	streamed := drain(e)
+	if len(streamed) != len(recs) {
 		t.Errorf("streamed %d records, metrics.jsonl has %d", len(streamed), len(recs))
+	}
+	for _, r := range streamed {
+		if r.Kind == run.KindEval && r.Eval.Split == "val" && len(r.Eval.Samples[0].M) != 25 {
+			t.Errorf("streamed val record at step %d: sample's M %v, want 5x5", r.Step, r.Eval.Samples[0].M)
+		}
 	}
 	var trainSteps, valSteps []int
 	var test *run.Eval
@@ -139,6 +146,10 @@ func TestRunCompletes(t *testing.T) {
 			}
 			if s := ev.Samples[0]; len(s.Perm) != 5 || len(s.OptPerm) != 5 || s.OptSolverName != "hungarian" || s.Objective > s.OptObjective+1e-12 {
 				t.Errorf("sample %+v", s)
+			}
+			// M is streamed to the console only; its summary is in metrics.jsonl.
+			if s := ev.Samples[0]; s.M != nil || !(s.Birkhoff > 0 && s.Birkhoff <= 1+1e-6) || !(s.Entropy >= 0 && s.Entropy <= math.Log(5)+1e-6) {
+				t.Errorf("sample's M %v: entropy %g, birkhoff %g", s.M, s.Entropy, s.Birkhoff)
 			}
 		case r.Kind == run.KindEval && r.Eval.Split == "test":
 			test = r.Eval

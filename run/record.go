@@ -87,6 +87,16 @@ type Sample struct {
 	OptPerm       []int         `json:"opt_perm"`
 	OptObjective  float64       `json:"opt_objective"`
 	OptSolverName string        `json:"opt_solver"`
+	// M is the actor's soft permutation for the instance (n x n, row-major), rows the items and
+	// columns the places as Hungarian rounding sees them. It travels only to a console in the same
+	// process: n*n numbers for each sample of each evaluation would make metrics.jsonl grow by
+	// kilobytes per evaluation (megabytes at n = 50), while Entropy and Birkhoff keep its history.
+	M []float32 `json:"-"`
+	// Entropy is the mean row entropy of M in nats (0 for a permutation matrix, ln n for the
+	// uniform matrix); Birkhoff is sum(M * P) / n for the rounded P (1 when M is P). Both are 0
+	// in records written before they existed.
+	Entropy  float64 `json:"m_entropy,omitempty"`
+	Birkhoff float64 `json:"m_birkhoff,omitempty"`
 }
 
 // Event kinds.

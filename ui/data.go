@@ -54,6 +54,8 @@ type runData struct {
 	checkpointLine string
 	// warning is the latest warning event's message (damaged lines skipped by a view).
 	warning string
+	// mHist is the samples' soft-permutation summary at each validation evaluation.
+	mHist []mPoint
 
 	trainVer, evalVer, eventVer int
 }
@@ -91,6 +93,7 @@ func (d *runData) add(r run.Record) {
 		if len(r.QHardScatter) > 0 || len(r.Samples) > 0 {
 			d.latest, d.latestStep = r.Eval, r.Step
 		}
+		d.addMHistory(r.Step, r.Samples)
 		best := ""
 		if r.Best {
 			best = " ★"

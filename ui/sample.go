@@ -19,6 +19,8 @@ type samplePane struct {
 	paneBase
 	index   int
 	optimal bool
+	// matrix shows the actor's soft permutation M of the sample instead of its drawing.
+	matrix bool
 }
 
 // Bindings implements pane: step through the samples, toggle the optimal solution.
@@ -27,6 +29,7 @@ func (p *samplePane) Bindings() []binding {
 		bind([]string{"left"}, "←", "previous sample", colViews, cmdless(func() { p.step(-1) })),
 		bind([]string{"right"}, "→", "next sample", colViews, cmdless(func() { p.step(1) })),
 		bind([]string{"o"}, "o", "show optimal solution", colViews, cmdless(func() { p.optimal = !p.optimal })),
+		bind([]string{"m"}, "m", "show M / the sample", colViews, cmdless(func() { p.matrix = !p.matrix })),
 	}
 }
 
@@ -40,12 +43,16 @@ func (p *samplePane) step(d int) {
 
 // View implements pane.
 func (p *samplePane) View() string {
-	opt := 0
+	mode := 0
 	if p.optimal {
-		opt = 1
+		mode = 1
 	}
-	return p.cached([4]int{p.ctx.data.evalVer, p.index, opt}, func() string {
-		return frame("Sample", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+	title := "Sample"
+	if p.matrix {
+		mode, title = 2, "Soft permutation M"
+	}
+	return p.cached([4]int{p.ctx.data.evalVer, p.index, mode}, func() string {
+		return frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }
 
@@ -57,6 +64,9 @@ func (p *samplePane) body(w, h int) []string {
 			lines[h/2] = center("waiting for the first evaluation…", w)
 		}
 		return lines
+	}
+	if p.matrix {
+		return p.matrixBody(w, h)
 	}
 	i := min(p.index, len(ev.Samples)-1)
 	s := ev.Samples[i]

@@ -103,8 +103,32 @@ func (e *Engine) samples(cfg run.Config, s int) []run.Sample {
 			a, b := e.rng.IntN(cfg.N), e.rng.IntN(cfg.N)
 			perm[a], perm[b] = perm[b], perm[a]
 		}
+		m, entropy, birkhoff := softPerm(perm, s)
 		out = append(out, run.Sample{Index: i, Instance: inst, Perm: perm, Objective: env.Objective(inst, perm),
-			OptPerm: opt, OptObjective: env.Objective(inst, opt), OptSolverName: solver})
+			OptPerm: opt, OptObjective: env.Objective(inst, opt), OptSolverName: solver,
+			M: m, Entropy: entropy, Birkhoff: birkhoff})
 	}
 	return out
+}
+
+// softPerm is a made-up soft permutation at step s that sharpens from the uniform matrix towards
+// the permutation matrix of perm (column c holds row perm[c], as the trainer's samples have it),
+// with its mean row entropy and Birkhoff number.
+func softPerm(perm []int, s int) (m []float32, entropy, birkhoff float64) {
+	n := len(perm)
+	a := 1 - math.Exp(-float64(s)/400)
+	rest := (1 - a) / float64(n)
+	m = make([]float32, n*n)
+	for i := range m {
+		m[i] = float32(rest)
+	}
+	for c, r := range perm {
+		m[r*n+c] += float32(a)
+	}
+	hi := a + rest
+	entropy = -hi * math.Log(hi)
+	if rest > 0 {
+		entropy -= float64(n-1) * rest * math.Log(rest)
+	}
+	return m, entropy, hi
 }
