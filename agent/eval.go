@@ -41,13 +41,17 @@ type reference struct {
 	Best       []envs.Solution    `json:"best"`
 	BestSolver []string           `json:"best_solver"`
 	References map[string]float64 `json:"references,omitempty"`
+	// InstancesSHA256 is instancesHash of the instances solved, which a shared cache entry must
+	// match; files written before it existed have none.
+	InstancesSHA256 string `json:"instances_sha256,omitempty"`
 }
 
 // computeReference solves every instance with the exact solver and, when baselines is set (or
 // no exact solver exists), the baselines, in parallel over the cores. Instance i's randomised
-// solvers draw from a generator seeded by (dataset seed, i). It returns errStopped as soon as
-// stop is set.
-func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
+// solvers draw from a generator seeded by (dataset seed, i). It counts the instances solved in
+// done and returns errStopped as soon as stop is set.
+func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baselines bool, stop *atomic.Bool, done *atomic.Int64) (*reference, error) {
+	referenceComputations.Add(1)
 	task, n := env.Task(), env.N()
 	facts := envs.MustFacts(task)
 	exact := facts.Exact(n)
@@ -74,6 +78,7 @@ func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baseline
 				}
 				sols[s][i] = envs.Solution{Index: i, Perm: p, Objective: env.Objective(insts[i], p)}
 			}
+			done.Add(1)
 		}
 	})
 	if stop.Load() {
@@ -137,11 +142,10 @@ func solutionObjectives(sols []envs.Solution) []float64 {
 // loadReference returns the cached reference of a dataset from path, or computes and caches it.
 func loadReference(path string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
 	var ref reference
-	if run.ReadJSON(path, &ref) == nil && ref.Task == env.Task() && ref.N == env.N() && ref.Seed == ds.Seed &&
-		ref.Size == ds.Size && len(ref.Best) == ds.Size && (!baselines || ref.References != nil) {
+	if run.ReadJSON(path, &ref) == nil && ref.fits(env, ds, baselines) {
 		return &ref, nil
 	}
-	r, err := computeReference(env, ds.Seed, insts, baselines, stop)
+	r, err := computeReference(env, ds.Seed, insts, baselines, stop, new(atomic.Int64))
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func TestReferencesAgainstBruteForce(t *testing.T) {
 		env, _ := envs.New(task, 6)
 		ds := envs.Dataset{Env: env, Seed: 11, Size: 20}
 		set := newEvalSet(envs.Validation, ds)
-		ref, err := computeReference(env, ds.Seed, set.insts, true, &stop)
+		ref, err := computeReference(env, ds.Seed, set.insts, true, &stop, new(atomic.Int64))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestReferencesAgainstBruteForce(t *testing.T) {
 	env, _ := envs.New(envs.TaskTSP, 22)
 	ds := envs.Dataset{Env: env, Seed: 3, Size: 4}
 	set := newEvalSet(envs.Validation, ds)
-	ref, err := computeReference(env, ds.Seed, set.insts, true, &stop)
+	ref, err := computeReference(env, ds.Seed, set.insts, true, &stop, new(atomic.Int64))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestReferencesAgainstBruteForce(t *testing.T) {
 		}
 	}
 	stop.Store(true)
-	if _, err := computeReference(env, ds.Seed, set.insts, true, &stop); err != errStopped {
+	if _, err := computeReference(env, ds.Seed, set.insts, true, &stop, new(atomic.Int64)); err != errStopped {
 		t.Errorf("a stopped computation returned %v", err)
 	}
 }

@@ -57,6 +57,7 @@ type trainer struct {
 
 	statusMu sync.Mutex
 	status   run.Status
+	waitDone atomic.Int64 // status.Wait.Done, counted by the computation waited on
 
 	// Owned by the training goroutine.
 	cfg      run.Config
@@ -164,6 +165,9 @@ func (t *trainer) Status() run.Status {
 	s := t.status
 	t.statusMu.Unlock()
 	s.Dropped = t.dropped.Load()
+	if s.Wait.What != "" {
+		s.Wait.Done = int(t.waitDone.Load())
+	}
 	return s
 }
 
@@ -433,6 +437,14 @@ func (t *trainer) test() (stopped bool, err error) {
 	return false, nil
 }
 
+// setWait reports the long preparation what of total units in the status ("" when it ends).
+func (t *trainer) setWait(what string, total int) {
+	t.waitDone.Store(0)
+	t.statusMu.Lock()
+	t.status.Wait = run.Wait{What: what, Total: total}
+	t.statusMu.Unlock()
+}
+
 // prepareSet generates a split's dataset and loads or computes its references (interruptible by
 // Stop).
 func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalSet, error) {
@@ -443,7 +455,10 @@ func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalS
 	}
 	path := filepath.Join(t.dir, run.CacheDir, splitName(split)+".json")
 	began := time.Now()
-	ref, err := loadReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag)
+	t.setWait(fmt.Sprintf("solving the references of the %s set", split), size)
+	ref, err := cachedReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag, &t.waitDone,
+		func(msg string) { t.event(&run.Event{Event: run.EventWarning, Message: msg}) })
+	t.setWait("", 0)
 	if err != nil {
 		return nil, err
 	}

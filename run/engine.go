@@ -29,6 +29,8 @@ type Status struct {
 	ETA         time.Duration
 	// Dropped counts records a slow reader of Records missed (they are still in metrics.jsonl).
 	Dropped int64
+	// Wait is the long preparation under way (What is "" while there is none).
+	Wait Wait
 }
 
 // RunInfo describes a run; it does not change while the run goes on.

@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// cacheRun trains a tiny TSP run in a fresh directory and returns how many reference sets it
+// solved and its warnings.
+func cacheRun(t *testing.T, cfg run.Config) (solved int64, warnings []string) {
+	t.Helper()
+	before := referenceComputations.Load()
+	dir := t.TempDir()
+	e := mustStart(t, cfg, dir, fakeOpts{})
+	waitDone(t, e)
+	if err := e.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readMetrics(t, dir) {
+		if r.Kind == run.KindEvent && r.Event.Event == run.EventWarning {
+			warnings = append(warnings, r.Event.Message)
+		}
+	}
+	return referenceComputations.Load() - before, warnings
+}
+
+// TestSharedReferenceCache starts a TSP run twice with the same seeds in two directories: the
+// second solves nothing. A shared entry made unreadable, or one whose solution was altered, is
+// told and solved again.
+func TestSharedReferenceCache(t *testing.T) {
+	SetReferenceCache(t.TempDir())
+	defer SetReferenceCache("")
+	cfg := tinyConfig(envs.TaskTSP, 6)
+	if solved, warn := cacheRun(t, cfg); solved != 2 || len(warn) != 0 {
+		t.Fatalf("first run: %d reference sets solved, warnings %q; want 2 (val, test) and none", solved, warn)
+	}
+	if solved, warn := cacheRun(t, cfg); solved != 0 || len(warn) != 0 {
+		t.Fatalf("second run: %d reference sets solved, warnings %q; want 0 and none", solved, warn)
+	}
+
+	env, err := envs.New(cfg.Task, cfg.N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := sharedReferencePath(envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Validation), Size: cfg.ValSize})
+	data, err := os.ReadFile(val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(val, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if solved, warn := cacheRun(t, cfg); solved != 1 || len(warn) != 1 || !strings.Contains(warn[0], "unreadable") {
+		t.Fatalf("truncated cache: %d reference sets solved, warnings %q; want 1 and one that says unreadable", solved, warn)
+	}
+
+	data, err = os.ReadFile(val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref reference
+	if err := run.ReadJSON(val, &ref); err != nil {
+		t.Fatal(err)
+	}
+	ref.Best[3].Objective *= 0.9
+	if err := run.WriteJSONAtomic(val, &ref); err != nil {
+		t.Fatal(err)
+	}
+	if solved, warn := cacheRun(t, cfg); solved != 1 || len(warn) != 1 || !strings.Contains(warn[0], "instance 3") {
+		t.Fatalf("altered cache: %d reference sets solved, warnings %q; want 1 and one naming instance 3", solved, warn)
+	}
+	if again, err := os.ReadFile(val); err != nil || string(again) != string(data) {
+		t.Errorf("the altered entry was not rewritten as it was solved first (%v)", err)
+	}
+}
