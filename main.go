@@ -241,8 +241,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
 	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
 	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
+	applyCache := cacheFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
+	}
+	if err := applyCache(); err != nil {
+		return fail(stderr, "train", err)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -298,6 +302,7 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	}
 	var stopping atomic.Bool
 	defer stopOnSignals("train", "writing the checkpoint", stderr, &stopping, eng.Stop, eng.Done())()
+	defer reportWaits(eng, stderr, "train", waitReportEvery)()
 	enc := json.NewEncoder(stdout)
 	var stdoutErr error
 	// The history a resumed run sends first was printed by the sessions that made it.
@@ -500,9 +505,13 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
 	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
+	applyCache := cacheFlag(fs)
 	args, more := splitViewArgs(args)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
+	}
+	if err := applyCache(); err != nil {
+		return fail(stderr, "tui", err)
 	}
 	var compare []string
 	if *view != "" {

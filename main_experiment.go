@@ -111,8 +111,12 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	})
+	applyCache := cacheFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
+	}
+	if err := applyCache(); err != nil {
+		return fail(stderr, cmd, err)
 	}
 	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, RunsDir: *runsDir, Flags: map[string]string{}}
 	fs.Visit(func(f *flag.Flag) {

@@ -26,7 +26,16 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	// The shared cache of exact references goes to a directory of this test binary's own, for
+	// its commands and the commands it runs.
+	cache, err := os.MkdirTemp("", "spg-tui-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 func spgTUI(args ...string) *exec.Cmd {

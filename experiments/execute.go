@@ -193,15 +193,20 @@ func trained(dir string, cfg run.Config) bool {
 	return json.Unmarshal(data, &res) == nil && res.Step == cfg.Steps
 }
 
-// follow waits for the runner, printing progress every mc.Every and stopping it on mc.Stop.
+// waitReportEvery is how often follow reports while a run is in a long preparation.
+const waitReportEvery = 3 * time.Second
+
+// follow waits for the runner, printing progress every mc.Every, or every waitReportEvery while
+// a run solves its references, and stopping it on mc.Stop.
 func (pr *Prepared) follow(r *Runner, mc Machine) {
 	every := mc.Every
 	if every <= 0 {
 		every = 30 * time.Second
 	}
-	tick := time.NewTicker(every)
+	tick := time.NewTicker(min(every, waitReportEvery))
 	defer tick.Stop()
 	start := time.Now()
+	last := start
 	stop := mc.Stop
 	for {
 		select {
@@ -216,9 +221,11 @@ func (pr *Prepared) follow(r *Runner, mc Machine) {
 			if mc.Progress != nil {
 				fmt.Fprintf(mc.Progress, "experiment %s: stopping: every live run writes a checkpoint; the same command continues\n", pr.Preset.Name)
 			}
-		case <-tick.C:
-			if mc.Progress != nil {
-				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, progressOf(r.Snapshot()), time.Since(start)))
+		case now := <-tick.C:
+			p := progressOf(r.Snapshot())
+			if mc.Progress != nil && (now.Sub(last) >= every || p.waiting > 0) {
+				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, p, time.Since(start)))
+				last = now
 			}
 		}
 	}
@@ -229,6 +236,8 @@ func (pr *Prepared) follow(r *Runner, mc Machine) {
 type progress struct {
 	done, failed, runs  int
 	steps, fresh, total int
+	// waiting runs are solving references: waitDone of waitTotal instances.
+	waiting, waitDone, waitTotal int
 }
 
 func progressOf(s Snapshot) progress {
@@ -239,6 +248,11 @@ func progressOf(s Snapshot) progress {
 			p.steps += min(r.Step, r.Total)
 			p.fresh += max(0, min(r.Step, r.Total)-r.Start)
 			p.total += r.Total
+			if r.Wait.What != "" {
+				p.waiting++
+				p.waitDone += r.Wait.Done
+				p.waitTotal += r.Wait.Total
+			}
 			switch r.Phase {
 			case Finished:
 				p.done++
@@ -257,6 +271,9 @@ func progressLine(name string, now progress, elapsed time.Duration) string {
 		s += fmt.Sprintf(" (%d failed)", now.failed)
 	}
 	s += fmt.Sprintf(", steps %d/%d", now.steps, now.total)
+	if now.waiting > 0 {
+		s += fmt.Sprintf(", %d preparing (references %d/%d)", now.waiting, now.waitDone, now.waitTotal)
+	}
 	rate := float64(now.fresh) / elapsed.Seconds()
 	if rate > 0 && now.steps < now.total {
 		eta := time.Duration(float64(now.total-now.steps) / rate * float64(time.Second))

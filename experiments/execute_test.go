@@ -275,3 +275,18 @@ func TestProgressRateCountsStepsTrainedHere(t *testing.T) {
 		t.Errorf("progress line\ngot  %q\nwant %q", got, want)
 	}
 }
+
+// TestProgressLineTellsPreparingRuns checks that runs solving their references are counted in
+// the progress line, with the instances solved so far.
+func TestProgressLineTellsPreparingRuns(t *testing.T) {
+	s := Snapshot{Variants: []VariantResult{{Runs: []RunResult{
+		{Phase: Running, Total: 1000, Wait: run.Wait{What: "solving", Done: 300, Total: 1000}},
+		{Phase: Running, Total: 1000, Wait: run.Wait{What: "solving", Done: 40, Total: 1000}},
+		{Phase: Running, Step: 10, Total: 1000},
+	}}}}
+	got := progressLine("tsp", progressOf(s), 10*time.Second)
+	want := "experiment tsp: 0/3 runs done, steps 10/3000, 2 preparing (references 340/2000), 1.0 steps/s, ETA 49m50s"
+	if got != want {
+		t.Errorf("progress line\ngot  %q\nwant %q", got, want)
+	}
+}

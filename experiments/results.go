@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"spg-tui/run"
 	"spg-tui/run/stats"
 )
 
@@ -34,6 +35,8 @@ type RunResult struct {
 	// is minimised); NaN before its first evaluation.
 	Best float64
 	Err  error
+	// Wait is the long preparation the live run is in (What is "" when none).
+	Wait run.Wait
 }
 
 // VariantResult gathers the runs of one variant.
@@ -76,7 +79,8 @@ func (r *Runner) Snapshot() Snapshot {
 		res := RunResult{Seed: run.Seed, Dir: run.Dir, Phase: st.phase, Step: st.step, Start: st.start,
 			Total: run.Config.Steps, Evals: slices.Clone(st.evals), Err: st.err}
 		if st.engine != nil {
-			res.Step = max(res.Step, st.engine.Status().Step)
+			es := st.engine.Status()
+			res.Step, res.Wait = max(res.Step, es.Step), es.Wait
 		}
 		res.Best = best(res.Evals, r.maximize)
 		if st.phase != Pending && st.phase != Running {

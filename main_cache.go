@@ -1,0 +1,22 @@
+package main
+
+import (
+	"flag"
+
+	"spg-tui/agent"
+	"spg-tui/run"
+)
+
+// cacheFlag registers --cache on fs; the function it returns, called after parsing, points the
+// runs this process starts at the shared cache of exact references.
+func cacheFlag(fs *flag.FlagSet) (apply func() error) {
+	dir := fs.String("cache", "", "shared cache of exact references, `DIR` or off (default $XDG_CACHE_HOME/spg-tui, else ~/.cache/spg-tui): runs with the same task, size and seeds solve them once")
+	return func() error {
+		root, err := run.CacheRoot(*dir)
+		if err != nil {
+			return err
+		}
+		agent.SetReferenceCache(root)
+		return nil
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"spg-tui/run"
+)
+
+// waitReportEvery is how often train reports a long preparation.
+const waitReportEvery = 3 * time.Second
+
+// waitLine is a line on a run's long preparation, "" when there is none.
+func waitLine(w run.Wait, since time.Duration) string {
+	if w.What == "" {
+		return ""
+	}
+	pct := 0.0
+	if w.Total > 0 {
+		pct = 100 * float64(w.Done) / float64(w.Total)
+	}
+	s := fmt.Sprintf("%s: %d/%d (%.0f%%), %s so far", w.What, w.Done, w.Total, pct, since.Round(time.Second))
+	if w.Done > 0 && w.Done < w.Total {
+		left := time.Duration(float64(since) * float64(w.Total-w.Done) / float64(w.Done))
+		s += fmt.Sprintf(", about %s left", left.Round(time.Second))
+	}
+	return s
+}
+
+// reportWaits prints a line to w every period while eng is in a long preparation (solving its
+// references), so that a long wait never looks like a hang; the function it returns stops it.
+func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) (stop func()) {
+	quit, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		var what string
+		var began time.Time
+		for {
+			select {
+			case <-quit:
+				return
+			case <-eng.Done():
+				return
+			case now := <-tick.C:
+				st := eng.Status().Wait
+				if st.What != what {
+					what, began = st.What, now.Add(-period)
+				}
+				if line := waitLine(st, now.Sub(began)); line != "" {
+					fmt.Fprintf(w, "%s: %s\n", cmd, line)
+				}
+			}
+		}
+	}()
+	return func() { close(quit); <-finished }
+}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"spg-tui/run"
+)
+
+func TestWaitLine(t *testing.T) {
+	for _, c := range []struct {
+		w     run.Wait
+		since time.Duration
+		want  string
+	}{
+		{run.Wait{}, time.Second, ""},
+		{run.Wait{What: "solving the references of the validation set", Done: 0, Total: 1000}, 3 * time.Second,
+			"solving the references of the validation set: 0/1000 (0%), 3s so far"},
+		{run.Wait{What: "solving", Done: 250, Total: 1000}, 6 * time.Second, "solving: 250/1000 (25%), 6s so far, about 18s left"},
+	} {
+		if got := waitLine(c.w, c.since); got != c.want {
+			t.Errorf("waitLine(%+v, %s) = %q, want %q", c.w, c.since, got, c.want)
+		}
+	}
+}
