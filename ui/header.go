@@ -58,6 +58,9 @@ func (h *header) View() string {
 		fmt.Sprintf("%.1f steps/s", s.StepsPerSec),
 		"ETA " + fmtDur(s.ETA),
 	}, sep)
+	if s.Wait.What != "" {
+		line1 = waitLine(c.st.title.Render(title), s.Wait, h.w, c.st)
+	}
 	parts := []string{
 		"recipe " + orDash(c.cfg.Recipe),
 		"backend " + orDash(c.info.Backend),

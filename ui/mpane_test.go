@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // TestGoldenMPane draws the soft permutation M of the shown sample, switched to with m, on the
@@ -31,5 +33,15 @@ func TestMShade(t *testing.T) {
 		if got := mShade(c.v); got != c.want {
 			t.Errorf("mShade(%g) = %c, want %c", c.v, got, c.want)
 		}
+	}
+}
+
+// TestGoldenWaitHeader draws the header of a run solving its references: a progress bar
+// with the count in place of the training numbers.
+func TestGoldenWaitHeader(t *testing.T) {
+	for _, w := range []int{120, 80} {
+		m := fixture(t, envs.TaskTSP, 10, w, 36)
+		m.ctx.status.Wait = run.Wait{What: "solving the references of the validation set", Done: 250, Total: 1000}
+		golden(t, fmt.Sprintf("pane_header_wait_%d", w), strip(m.header.View()))
 	}
 }
