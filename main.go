@@ -268,6 +268,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)
 		}
+		noteCheckpointLoad(stderr, "train", *resume)
 		if eng, err = agent.ResumeRun(*resume, steps); err != nil {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)
@@ -533,6 +534,9 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, Compare: compare,
 		Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}
 	defer forwardHangup()()
+	if *resume != "" {
+		noteCheckpointLoad(stderr, "tui", *resume)
+	}
 	if err := ui.Run(opts); err != nil {
 		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
 		var locked *run.DirLockedError

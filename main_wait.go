@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"spg-tui/run"
@@ -56,4 +58,13 @@ func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) 
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// noteCheckpointLoad says, before a resume reads it, how large the run's checkpoint is (with its
+// replay buffer it can take seconds); nothing when there is none, which the resume reports.
+func noteCheckpointLoad(w io.Writer, cmd, dir string) {
+	path := filepath.Join(dir, run.LastCheckpoint)
+	if fi, err := os.Stat(path); err == nil {
+		fmt.Fprintf(w, "%s: loading %s (%.1f MB)\n", cmd, path, float64(fi.Size())/1e6)
+	}
 }
