@@ -60,7 +60,7 @@ func (p *samplePane) matrixBody(w, h int) []string {
 	hh := max(h-1-extra, 0)
 	var lines []string
 	if len(s.M) == n*n && n > 0 && hh > 0 {
-		lines = heatmap(s.M, s.Perm, w, hh, st)
+		lines = mHeatmap(s.M, s.Perm, w, hh, st)
 	} else if hh > 0 {
 		lines = blankLines(w, hh)
 		lines[hh/2] = center("M is shown live only (not kept in metrics.jsonl)", w)
@@ -89,11 +89,11 @@ func (p *samplePane) matrixBody(w, h int) []string {
 	return append(lines, under[:extra]...)
 }
 
-// heatmap draws the n×n matrix m in at most w×h cells, two columns per entry when they fit;
+// mHeatmap draws the n×n matrix m in at most w×h cells, two columns per entry when they fit;
 // a larger matrix is pooled, each cell showing the largest entry of its block. A cell holding an
 // entry of P, the permutation matrix of perm (column c holds row perm[c]), is followed by "•"
 // when two columns wide, else drawn in green, or as "•" where M has little mass on it.
-func heatmap(m []float32, perm []int, w, h int, st styles) []string {
+func mHeatmap(m []float32, perm []int, w, h int, st styles) []string {
 	n := len(perm)
 	cw := 1
 	if 2*n <= w {
