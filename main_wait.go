@@ -60,11 +60,15 @@ func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) 
 	return func() { close(quit); <-finished }
 }
 
-// noteCheckpointLoad says, before a resume reads it, how large the run's checkpoint is (with its
-// replay buffer it can take seconds); nothing when there is none, which the resume reports.
+// largeCheckpoint is the size from which reading a checkpoint (its replay buffer, mostly) takes
+// long enough to be announced.
+const largeCheckpoint = 100 << 20
+
+// noteCheckpointLoad says, before a resume reads it, how large the run's checkpoint is when it is
+// large; nothing for a small one or none (which the resume reports).
 func noteCheckpointLoad(w io.Writer, cmd, dir string) {
 	path := filepath.Join(dir, run.LastCheckpoint)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeCheckpoint {
 		fmt.Fprintf(w, "%s: loading %s (%.1f MB)\n", cmd, path, float64(fi.Size())/1e6)
 	}
 }
