@@ -1,6 +1,10 @@
 package agent
 
-import "spg-tui/run"
+import (
+	"fmt"
+
+	"spg-tui/run"
+)
 
 // Batch is a minibatch in the layout the networks read: float32, row-major.
 type Batch struct {
@@ -51,4 +55,28 @@ type Learner interface {
 	// MarshalBinary and UnmarshalBinary save and restore parameters and optimiser state.
 	MarshalBinary() ([]byte, error)
 	UnmarshalBinary(data []byte) error
+}
+
+// NewLearner returns the learner of cfg's model: an SPG learner (see newSPGLearner); a
+// critic-free REINFORCE learner (PN-AC, PN-AC+Matching, AC+Matching); or SPG+Random, the
+// untrained SPG actor. Its methods must not be called concurrently.
+func NewLearner(cfg run.Config) (Learner, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	switch run.ModelOf(cfg).Kind {
+	case run.KindCriticFree:
+		build, ok := policyNets[cfg.Model]
+		if !ok {
+			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
+		}
+		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task, cfg.N))), nil
+	case run.KindUntrained:
+		return newUntrainedLearner(cfg)
+	}
+	l, err := newSPGLearner(cfg)
+	if err != nil {
+		return nil, err // not a nil *spgLearner inside a non-nil Learner
+	}
+	return l, nil
 }

@@ -21,25 +21,10 @@ const bnMomentum = 0.1
 // useBackendBLAS makes gorgonia's own GEMMs run on the BLAS the kernels use, once per process.
 var useBackendBLAS sync.Once
 
-// NewLearner returns the learner of cfg's model: the SPG learner (SPG+Matching, SPG+Sequential),
+// newSPGLearner returns the SPG learner of cfg (a validated configuration of an SPG model),
 // training in float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed (the
-// same seed gives the same networks); a critic-free REINFORCE learner (PN-AC, PN-AC+Matching,
-// AC+Matching); or SPG+Random, the untrained SPG actor. Its methods must not be called
-// concurrently.
-func NewLearner(cfg run.Config) (Learner, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	switch run.ModelOf(cfg).Kind {
-	case run.KindCriticFree:
-		build, ok := policyNets[cfg.Model]
-		if !ok {
-			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
-		}
-		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task, cfg.N))), nil
-	case run.KindUntrained:
-		return newUntrainedLearner(cfg)
-	}
+// same seed gives the same networks).
+func newSPGLearner(cfg run.Config) (*spgLearner, error) {
 	useBackendBLAS.Do(func() {
 		if impl := backend.Implementation(); impl != nil {
 			G.Use(impl)
