@@ -283,6 +283,7 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 		}
 		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
 	}
+	ev.Also = alsoMeasures(envs.MustFacts(task).Also, set.insts, perms, n)
 	if metric.Gap && set.ref != nil && set.ref.Exact {
 		opt := 0.0
 		for _, s := range set.ref.Best {
@@ -291,6 +292,28 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 		ev.Gap = ev.Metric/(opt/float64(size)) - 1
 	}
 	return ev
+}
+
+// alsoMeasures is each measure's mean over the instances where it applies (perms is len(insts) x
+// n); nil when no measure applies anywhere.
+func alsoMeasures(measures []envs.Measure, insts []envs.Instance, perms []int, n int) map[string]float64 {
+	var out map[string]float64
+	for _, m := range measures {
+		var vals []float64
+		for i, inst := range insts {
+			if v, ok := m.Of(inst, perms[i*n:(i+1)*n]); ok {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[m.Name] = stats.Mean(vals)
+	}
+	return out
 }
 
 // splitName is the Eval.Split of a dataset split.

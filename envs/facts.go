@@ -27,6 +27,9 @@ type Facts struct {
 	Fields []Field
 	// Metric is the evaluation metric.
 	Metric Metric
+	// Also are the task's other measures of a solution, reported beside the metric (gm: the
+	// recovery rate of the planted correspondence).
+	Also []Measure
 	// SumReward: the reward is a mean over the n items, so training may scale it by n to the
 	// plain sum (the authors' MWM reward).
 	SumReward bool
@@ -247,4 +250,13 @@ func DataUsage() string {
 		}
 	}
 	return strings.Join(parts, "; ") + "; other tasks take none"
+}
+
+// Measure is a measure of a solution other than the task's metric.
+type Measure struct {
+	// Name is the measure as records name it: "recovery".
+	Name string
+	// Of is the measure of perm on inst; false where it does not apply (an instance without
+	// what the measure needs).
+	Of func(inst Instance, perm []int) (float64, bool)
 }

@@ -46,7 +46,13 @@ func init() {
 				return err
 			}},
 		},
-		Metric:        Metric{Name: "edges_preserved", Short: "edges", Label: "edges preserved", Maximize: true},
+		Metric: Metric{Name: "edges_preserved", Short: "edges", Label: "edges preserved", Maximize: true},
+		Also: []Measure{{Name: "recovery", Of: func(inst Instance, perm []int) (float64, bool) {
+			if inst.Planted == nil {
+				return 0, false
+			}
+			return GMRecovery(perm, inst.Planted), true
+		}}},
 		DefaultEpochs: 20,
 		Exact: func(n int) string {
 			if n > GMExactMaxN {

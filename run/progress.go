@@ -31,6 +31,9 @@ func ProgressLine(rec Record, cfg Config) string {
 		if ev.Gap != 0 {
 			s += fmt.Sprintf(", gap %.2f%%", 100*ev.Gap)
 		}
+		for _, name := range slices.Sorted(maps.Keys(ev.Also)) {
+			s += fmt.Sprintf(", %s %.4f", name, ev.Also[name])
+		}
 		if ev.Best {
 			s += ", best so far"
 		}

@@ -68,6 +68,9 @@ type Eval struct {
 	RatioOfMeans float64 `json:"ratio_of_means,omitempty"`
 	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only).
 	Gap float64 `json:"gap,omitempty"`
+	// Also holds the task's other measures (envs.Facts.Also), each the mean over the instances
+	// where it applies: gm's "recovery".
+	Also map[string]float64 `json:"also,omitempty"`
 	// Best reports whether this evaluation is the best so far on the validation set.
 	Best bool `json:"best,omitempty"`
 	// QHardScatter and QSoftScatter are Q(s,P) and Q(s,M) for the fixed validation states of the
