@@ -233,12 +233,7 @@ func TestTSPTable(t *testing.T) {
 // Shards made by another version of the presets are not merged.
 func TestMergeRefusesOtherVersion(t *testing.T) {
 	base := t.TempDir()
-	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for i, d := range []string{a, b} {
-		o := tinyOptions("penalty", 1)
-		o.Shard = Shard{I: i, N: 2}
-		runPreset(t, o, d)
-	}
+	a, b := runPenaltyShards(t, base)
 	m, err := ReadManifest(b)
 	if err != nil {
 		t.Fatal(err)

@@ -22,12 +22,7 @@ func noLeftovers(t *testing.T, dir string) {
 // fails on a damaged shard names the shard's file and leaves --out as it was.
 func TestMergeRefusesIncompleteAndDamagedShards(t *testing.T) {
 	base := t.TempDir()
-	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for i, d := range []string{a, b} {
-		o := tinyOptions("penalty", 1)
-		o.Shard = Shard{I: i, N: 2}
-		runPreset(t, o, d)
-	}
+	a, b := runPenaltyShards(t, base)
 	out := filepath.Join(base, "out")
 	if _, err := Merge(out, []string{a}, false); err == nil ||
 		!strings.Contains(err.Error(), "the shards hold 1 of the plan's 2 runs (shard 1/2 is missing)") {
@@ -83,4 +78,16 @@ func TestMergeRefusesIncompleteAndDamagedShards(t *testing.T) {
 	if _, err := Merge(a, []string{b}, true); err == nil || !strings.Contains(err.Error(), "holds this experiment's runs, not a merge") {
 		t.Errorf("merge into a shard's directory: %v", err)
 	}
+}
+
+// runPenaltyShards runs the two shards of a one-seed penalty preset into base/a and base/b.
+func runPenaltyShards(t *testing.T, base string) (a, b string) {
+	t.Helper()
+	a, b = filepath.Join(base, "a"), filepath.Join(base, "b")
+	for i, d := range []string{a, b} {
+		o := tinyOptions("penalty", 1)
+		o.Shard = Shard{I: i, N: 2}
+		runPreset(t, o, d)
+	}
+	return a, b
 }
