@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -25,12 +26,12 @@ func BenchmarkReinforceStep(b *testing.B) {
 			op := l.(onPolicyLearner)
 			env, _ := envs.New(c.task, 20)
 			ds := envs.Dataset{Env: env, Seed: 1, Size: cfg.Batch}
-			sl := StateLen(c.task, 20)
+			sl := nets.StateLen(c.task, 20)
 			states, perms, rewards := make([]float32, cfg.Batch*sl), make([]int, cfg.Batch*20), make([]float64, cfg.Batch)
 			insts := make([]envs.Instance, cfg.Batch)
 			for i := range insts {
 				insts[i] = ds.At(i)
-				Featurize(c.task, insts[i], states[i*sl:(i+1)*sl])
+				nets.Featurize(c.task, insts[i], states[i*sl:(i+1)*sl])
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)

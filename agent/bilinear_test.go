@@ -2,8 +2,10 @@ package agent
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -13,15 +15,15 @@ import (
 func TestBilinearCriticGradients(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskMWM, checkN)
 	cfg.Hidden, cfg.Critic = checkH, run.CriticBilinear
-	a, err := archOf(cfg)
+	a, err := nets.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := a.(bilinearMatching); !ok {
-		t.Fatalf("archOf gave %T", a)
+	if !slices.ContainsFunc(a.CriticSpecs(), func(s nets.ParamSpec) bool { return s.Name == "q.W" }) {
+		t.Fatalf("nets.New gave %T, a critic without the bilinear head", a)
 	}
 	rng := rand.New(rand.NewPCG(61, 1))
-	ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
+	ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
 	tb := newToyBatch(a, envs.TaskMWM, checkB, checkN, rng)
 	for _, w := range []float64{0, 1} {
 		checkCriticLoss(t, a, cp, tb, w)
@@ -35,7 +37,7 @@ func TestBilinearLearnerRoundTrip(t *testing.T) {
 	cfg.Critic, cfg.Batch, cfg.Buffer, cfg.Hidden = run.CriticBilinear, 4, 4, 8
 	l := newTestLearner(t, cfg)
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := &Batch{B: 4, States: make([]float32, 4*StateLen(envs.TaskMWM, 5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
+	b := &Batch{B: 4, States: make([]float32, 4*nets.StateLen(envs.TaskMWM, 5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
 	for i := range b.States {
 		b.States[i] = rng.Float32()
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
@@ -85,7 +86,7 @@ func actSampled(l Learner, env envs.Env, insts []envs.Instance, h Hyper, dec Dec
 		return errNoScores
 	}
 	task, n := env.Task(), env.N()
-	sl, nn := StateLen(task, n), n*n
+	sl, nn := nets.StateLen(task, n), n*n
 	size := len(insts)
 	best := make([]float64, size)
 	chunk := min(size, evalChunk)
@@ -99,7 +100,7 @@ func actSampled(l Learner, env envs.Env, insts []envs.Instance, h Hyper, dec Dec
 				if v > 0 {
 					inst = inst.MapPoints(func(p envs.Point) envs.Point { return envs.SquareSymmetry(v, p) })
 				}
-				Featurize(task, inst, states[i*sl:(i+1)*sl])
+				nets.Featurize(task, inst, states[i*sl:(i+1)*sl])
 			}
 			if err := sc.Scores(states[:k*sl], k, h, x[:k*nn], m[:k*nn]); err != nil {
 				return fmt.Errorf("actor: %w", err)
@@ -168,7 +169,7 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 		if err := assign.Round(&c.solver, soft, n, c.rowToCol); err != nil {
 			return err
 		}
-		ActionToPerm(c.rowToCol, c.perm)
+		nets.ActionToPerm(c.rowToCol, c.perm)
 		obj := env.Objective(inst, c.perm)
 		if first || better(env, obj, *bestObj) {
 			copy(bestPerm, c.perm)

@@ -1,6 +1,7 @@
-// Package agent is the learners: the SPG+Matching and SPG+Sequential actor-critic networks as
-// gorgonia graphs over fused kernels, the training loop of the paper's Algorithm 1, its replay
-// buffer, live control, metrics and checkpoints; and the critic-free baselines of the paper's
-// tables (PN-AC, PN-AC+Matching, AC+Matching: plain-Go networks over linalg/lstm and
-// linalg/pointer trained by REINFORCE in the same loop; SPG+Random, the untrained SPG actor).
+// Package agent is the learners and their training: the SPG learner (the actor-critic networks
+// of agent/nets as gorgonia graphs, Algorithm 1's losses and updates), the critic-free REINFORCE
+// learner that trains agent/nets' policy networks (PN-AC, PN-AC+Matching, AC+Matching) in the
+// same loop, SPG+Random (the untrained SPG actor), NewLearner beside the Learner interface; the
+// training loop of the paper's Algorithm 1, its replay buffer, live control, metrics,
+// evaluation and checkpoints.
 package agent

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
@@ -166,11 +167,11 @@ type evalSet struct {
 // newEvalSet generates the whole dataset ds and featurises it.
 func newEvalSet(split envs.Split, ds envs.Dataset) *evalSet {
 	task, n := ds.Env.Task(), ds.Env.N()
-	sl := StateLen(task, n)
+	sl := nets.StateLen(task, n)
 	set := &evalSet{split: split, insts: make([]envs.Instance, ds.Size), states: make([]float32, ds.Size*sl)}
 	for i := range set.insts {
 		set.insts[i] = ds.At(i)
-		Featurize(task, set.insts[i], set.states[i*sl:(i+1)*sl])
+		nets.Featurize(task, set.insts[i], set.states[i*sl:(i+1)*sl])
 	}
 	return set
 }
@@ -180,7 +181,7 @@ func newEvalSet(split envs.Split, ds envs.Dataset) *evalSet {
 // task permutation into perms (size x n). visit, if not nil, sees each instance's M and rowToCol.
 func actDeterministic(l Learner, task envs.Task, n int, states []float32, size int, h Hyper,
 	perms []int, visit func(i int, m []float32, rowToCol []int)) error {
-	sl := StateLen(task, n)
+	sl := nets.StateLen(task, n)
 	chunk := min(size, evalChunk)
 	m := make([]float32, chunk*n*n)
 	rowToCol := make([]int, chunk*n)
@@ -197,7 +198,7 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 		}
 		for i := range k {
 			rc := rowToCol[i*n : (i+1)*n]
-			ActionToPerm(rc, perms[(lo+i)*n:(lo+i+1)*n])
+			nets.ActionToPerm(rc, perms[(lo+i)*n:(lo+i+1)*n])
 			if visit != nil {
 				visit(lo+i, m[i*n*n:(i+1)*n*n], rc)
 			}
@@ -211,7 +212,7 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 // sampleCount samples.
 func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run.Eval, error) {
 	task, n, size := env.Task(), env.N(), len(set.insts)
-	sl := StateLen(task, n)
+	sl := nets.StateLen(task, n)
 	perms := make([]int, size*n)
 	k := 0
 	var sm, sp []float32
@@ -382,13 +383,13 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([
 	if err := dec.Validate(p.cfg.Task); err != nil {
 		return nil, err
 	}
-	n, sl := p.cfg.N, StateLen(p.cfg.Task, p.cfg.N)
+	n, sl := p.cfg.N, nets.StateLen(p.cfg.Task, p.cfg.N)
 	perms := make([]int, len(insts)*n)
 	h := hyperAt(&p.cfg, run.ModelOf(p.cfg).Kind, p.step)
 	if dec.Single() {
 		states := make([]float32, len(insts)*sl)
 		for i, inst := range insts {
-			Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
+			nets.Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
 		}
 		if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
 			return nil, p.nameFailing(states, len(insts), h, err)

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 )
 
@@ -40,7 +41,7 @@ func TestStepFLOPs(t *testing.T) {
 			t.Fatal(err)
 		}
 		blas32.Use(orig)
-		if want := StepFLOPs(cfg); c.flops != want {
+		if want := nets.StepFLOPs(cfg); c.flops != want {
 			t.Errorf("%s: a step ran %v GEMM FLOPs, StepFLOPs says %v", task, c.flops, want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
@@ -18,15 +19,15 @@ func gmLearner(t *testing.T, n, h, b int) *spgLearner {
 	t.Helper()
 	cfg := run.DefaultConfig(envs.TaskMWM, n)
 	cfg.Batch, cfg.Hidden, cfg.Tau, cfg.ActorLR, cfg.CriticLR = b, h, 0.1, 1e-3, 1e-3
-	a := newGraphMatching(n, h, 0)
+	a := testArch(t, "spg-gm", envs.TaskGM, n, h)
 	rng := rand.New(rand.NewPCG(1, 2))
 	l := &spgLearner{cfg: cfg, arch: a, b: b,
-		actor:  newParams(a.actorSpecs(), tensor.Float32, rng),
-		critic: newParams(a.criticSpecs(), tensor.Float32, rng),
+		actor:  nets.NewParams(a.ActorSpecs(), tensor.Float32, rng),
+		critic: nets.NewParams(a.CriticSpecs(), tensor.Float32, rng),
 	}
-	l.running = newParams(runningSpecs(a.bnLayers(), n), tensor.Float32, rng)
-	l.actorOpt = newAdam[float32](l.actor.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
-	l.criticOpt = newAdam[float32](l.critic.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
+	l.running = nets.NewParams(nets.RunningSpecs(a.BNLayers(), n), tensor.Float32, rng)
+	l.actorOpt = newAdam[float32](l.actor.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
+	l.criticOpt = newAdam[float32](l.critic.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
 	var err error
 	if l.act, err = newActGraph(l); err != nil {
 		t.Fatal(err)

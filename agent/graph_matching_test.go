@@ -9,6 +9,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 )
 
@@ -32,9 +33,9 @@ func gmStates(rng *rand.Rand, b, n int) *tensor.Dense {
 // The graph-matching critic loss (penalty off and on) and the actor loss through the
 // critic, against central differences in float64.
 func TestGraphMatchingGradients(t *testing.T) {
-	a := newGraphMatching(checkN, checkH, 0)
+	a := testArch(t, "spg-gm", envs.TaskGM, checkN, checkH)
 	rng := rand.New(rand.NewPCG(81, 82))
-	ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
+	ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
 	tb := newToyBatch(a, envs.TaskMWM, checkB, checkN, rng)
 	tb.x = gmStates(rng, checkB, checkN)
 	for _, w := range []float64{0, 1} {
@@ -45,17 +46,17 @@ func TestGraphMatchingGradients(t *testing.T) {
 
 // runGM evaluates the actor's M (tau 1, 10 iterations) and, for the action act, the critic's
 // Q on the states x, in float64.
-func runGM(t *testing.T, a arch, ap, cp *params, x, act *tensor.Dense) (m, q []float64) {
+func runGM(t *testing.T, a nets.Arch, ap, cp *nets.Params, x, act *tensor.Dense) (m, q []float64) {
 	t.Helper()
 	g := G.NewGraph()
-	pa, _ := ap.nodes(g, "actor.")
-	pc, _ := cp.nodes(g, "critic.")
+	pa, _ := ap.Nodes(g, "actor.")
+	pc, _ := cp.Nodes(g, "critic.")
 	xn := constant(g, x, "x")
-	mn, _, err := a.actor(xn, pa, 1, 10)
+	mn, _, err := a.Actor(xn, pa, 1, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, err := a.critic(&criticCtx{p: pc}, xn, []*G.Node{constant(g, act, "act")})
+	qs, err := a.Critic(&nets.CriticCtx{P: pc}, xn, []*G.Node{constant(g, act, "act")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,9 +73,9 @@ func runGM(t *testing.T, a arch, ap, cp *params, x, act *tensor.Dense) (m, q []f
 // sum over preserved pairs: an action that maps no G1 edge onto a G2 edge scores 0.
 func TestGraphMatchingIsEquivariant(t *testing.T) {
 	const b, n = 3, 6
-	a := newGraphMatching(n, 5, 0)
+	a := testArch(t, "spg-gm", envs.TaskGM, n, 5)
 	rng := rand.New(rand.NewPCG(83, 84))
-	ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
+	ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
 	x := gmStates(rng, b, n)
 	act := tensor.New(tensor.WithShape(b, n, n), tensor.Of(tensor.Float64))
 	perms := make([][]int, b) // perms[s][j] = the G2 node of G1's node j

@@ -180,8 +180,8 @@ func ImportAuthorsActor(cfg run.Config, in, dir string) (val, test *run.Eval, er
 		return nil, nil, err
 	}
 	sl := l.(*spgLearner)
-	for i, s := range sl.actor.specs {
-		copy(sl.actor.vals[i].Float32s(), arrays[s.name])
+	for i, s := range sl.actor.Specs {
+		copy(sl.actor.Vals[i].Float32s(), arrays[s.Name])
 	}
 	// Everything goes to a sibling directory first, renamed into place at the end; those of
 	// killed imports are deleted here.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"spg-tui/agent/nets"
 	"spg-tui/run"
 	"strconv"
 	"strings"
@@ -58,14 +59,14 @@ func TestAuthorsActorMatchesPyTorch(t *testing.T) {
 		cfg.Batch = len(fx.Cases)
 		cfg.Buffer = cfg.Batch
 		l := newTestLearner(t, cfg)
-		for i, s := range l.actor.specs {
-			copy(l.actor.vals[i].Float32s(), arrays[s.name])
+		for i, s := range l.actor.Specs {
+			copy(l.actor.Vals[i].Float32s(), arrays[s.Name])
 		}
-		b, sl := len(fx.Cases), StateLen(envs.TaskMWM, n)
+		b, sl := len(fx.Cases), nets.StateLen(envs.TaskMWM, n)
 		states := make([]float32, b*sl)
 		for i, c := range fx.Cases {
 			inst := envs.Instance{A: toPoints(c.A), B: toPoints(c.B)}
-			Featurize(envs.TaskMWM, inst, states[i*sl:(i+1)*sl])
+			nets.Featurize(envs.TaskMWM, inst, states[i*sl:(i+1)*sl])
 		}
 		m := make([]float32, b*n*n)
 		if err := l.Act(states, b, hyperAt(&cfg, run.KindSPG, 0), m); err != nil {
@@ -83,7 +84,7 @@ func TestAuthorsActorMatchesPyTorch(t *testing.T) {
 				}
 			}
 			p := make([]int, n)
-			ActionToPerm(rowToCol[i*n:(i+1)*n], p)
+			nets.ActionToPerm(rowToCol[i*n:(i+1)*n], p)
 			if !slices.Equal(p, c.Perm) {
 				t.Errorf("n %d case %d: perm %v, PyTorch %v", n, i, p, c.Perm)
 			}
@@ -264,16 +265,16 @@ func TestInitFromImportedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := newTestLearner(t, initCfg)
-	fresh := l.critic.float32s()[0][0]
+	fresh := l.critic.Float32s()[0][0]
 	if err := setActor(l, actor); err != nil {
 		t.Fatal(err)
 	}
-	for i, s := range l.actor.specs {
-		if !slices.Equal(l.actor.vals[i].Float32s(), arrays[s.name]) {
-			t.Errorf("actor tensor %s is not the imported one", s.name)
+	for i, s := range l.actor.Specs {
+		if !slices.Equal(l.actor.Vals[i].Float32s(), arrays[s.Name]) {
+			t.Errorf("actor tensor %s is not the imported one", s.Name)
 		}
 	}
-	if l.critic.float32s()[0][0] != fresh {
+	if l.critic.Float32s()[0][0] != fresh {
 		t.Error("--init changed the critic")
 	}
 	other := run.DefaultConfig(envs.TaskMWM, 20)

@@ -36,7 +36,7 @@ func readInitActor(cfg run.Config) ([][]float32, error) {
 	if !ok {
 		return nil, fmt.Errorf("init %s: the checkpoint is of %s, which has no SPG actor", path, run.ModelTitle(src))
 	}
-	return sl.actor.float32s(), nil
+	return sl.actor.Float32s(), nil
 }
 
 // setActor copies actor parameters (as readInitActor returns them) into l.
@@ -46,7 +46,7 @@ func setActor(l Learner, actor [][]float32) error {
 		return fmt.Errorf("init: the learner (%T) takes no initial actor", l)
 	}
 	for i, v := range actor {
-		copy(dst.actor.vals[i].Float32s(), v)
+		copy(dst.actor.Vals[i].Float32s(), v)
 	}
 	return nil
 }

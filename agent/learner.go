@@ -3,13 +3,14 @@ package agent
 import (
 	"fmt"
 
+	"spg-tui/agent/nets"
 	"spg-tui/run"
 )
 
 // Batch is a minibatch in the layout the networks read: float32, row-major.
 type Batch struct {
 	B      int
-	States []float32 // B x StateLen(task, n)
+	States []float32 // B x nets.StateLen(task, n)
 	P      []float32 // B x N x N hard actions (0/1 permutation matrices)
 	M      []float32 // B x N x N soft actions, as stored at acting time
 	Reward []float32 // B
@@ -66,11 +67,11 @@ func NewLearner(cfg run.Config) (Learner, error) {
 	}
 	switch run.ModelOf(cfg).Kind {
 	case run.KindCriticFree:
-		build, ok := policyNets[cfg.Model]
+		net, ok := nets.NewPolicyNet(cfg.Model, cfg.N, cfg.Hidden, nets.Features(cfg.Task, cfg.N))
 		if !ok {
 			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
 		}
-		return newReinforceLearner(cfg, build(cfg.N, cfg.Hidden, Features(cfg.Task, cfg.N))), nil
+		return newReinforceLearner(cfg, net), nil
 	case run.KindUntrained:
 		return newUntrainedLearner(cfg)
 	}

@@ -52,9 +52,9 @@ func (g stateGroup) step() int {
 // stateArrays lists the learner's state in serialisation order.
 func (l *spgLearner) stateArrays() []stateGroup {
 	return []stateGroup{
-		{data: l.actor.float32s()},
-		{data: l.critic.float32s()},
-		{data: l.running.float32s()},
+		{data: l.actor.Float32s()},
+		{data: l.critic.Float32s()},
+		{data: l.running.Float32s()},
 		{data: append(append([][]float32(nil), l.actorOpt.m...), l.actorOpt.v...), opt: l.actorOpt},
 		{data: append(append([][]float32(nil), l.criticOpt.m...), l.criticOpt.v...), opt: l.criticOpt},
 	}

@@ -4,6 +4,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
 )
 
@@ -39,9 +40,9 @@ type actGraph struct {
 
 func newActGraph(l *spgLearner) (*actGraph, error) {
 	g := G.NewGraph()
-	xn, x := inputNode(g, "x", l.arch.stateShape(l.b)...)
-	an, _ := l.actor.nodes(g, "actor.")
-	m, sk, err := l.arch.actor(xn, an, l.cfg.Tau, l.cfg.SinkhornIters)
+	xn, x := inputNode(g, "x", l.arch.StateShape(l.b)...)
+	an, _ := l.actor.Nodes(g, "actor.")
+	m, sk, err := l.arch.Actor(xn, an, l.cfg.Tau, l.cfg.SinkhornIters)
 	if err != nil {
 		return nil, err
 	}
@@ -65,13 +66,13 @@ func newCriticGraph(l *spgLearner) (*criticGraph, error) {
 	n := l.cfg.N
 	cg := &criticGraph{w: G.NewF32(1)}
 	var xn, pn, mn, rn *G.Node
-	xn, cg.x = inputNode(g, "x", l.arch.stateShape(l.b)...)
+	xn, cg.x = inputNode(g, "x", l.arch.StateShape(l.b)...)
 	pn, cg.p = inputNode(g, "P", l.b, n, n)
 	mn, cg.m = inputNode(g, "M", l.b, n, n)
 	rn, cg.r = inputNode(g, "r", l.b)
 	wn := G.NewScalar(g, tensor.Float32, G.WithName("penalty_weight"), G.WithValue(cg.w))
-	var cn nodeSet
-	cn, cg.wrt = l.critic.nodes(g, "critic.")
+	var cn nets.NodeSet
+	cn, cg.wrt = l.critic.Nodes(g, "critic.")
 	var err error
 	if cg.loss, err = addCriticLoss(l.arch, cn, xn, pn, mn, rn, wn); err != nil {
 		return nil, err
@@ -96,12 +97,12 @@ type actorGraph struct {
 
 func newActorGraph(l *spgLearner) (*actorGraph, error) {
 	g := G.NewGraph()
-	s := l.arch.stateShape(l.b)
+	s := l.arch.StateShape(l.b)
 	xn := G.NewTensor(g, tensor.Float32, len(s), G.WithShape(s...), G.WithName("x"), G.WithValue(l.crit.x))
 	ag := &actorGraph{}
-	var an nodeSet
-	an, ag.wrt = l.actor.nodes(g, "actor.")
-	cn, _ := l.critic.nodes(g, "critic.")
+	var an nets.NodeSet
+	an, ag.wrt = l.actor.Nodes(g, "actor.")
+	cn, _ := l.critic.Nodes(g, "critic.")
 	var err error
 	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters); err != nil {
 		return nil, err
@@ -126,12 +127,12 @@ func newQGraph(l *spgLearner) (*qGraph, error) {
 	n := l.cfg.N
 	qg := &qGraph{}
 	var xn, pn, mn *G.Node
-	xn, qg.x = inputNode(g, "x", l.arch.stateShape(l.b)...)
+	xn, qg.x = inputNode(g, "x", l.arch.StateShape(l.b)...)
 	pn, qg.p = inputNode(g, "P", l.b, n, n)
 	mn, qg.m = inputNode(g, "M", l.b, n, n)
-	cn, _ := l.critic.nodes(g, "critic.")
-	rn, _ := l.running.nodes(g, "running.")
-	qs, err := l.arch.critic(&criticCtx{p: cn, running: rn}, xn, []*G.Node{pn, mn})
+	cn, _ := l.critic.Nodes(g, "critic.")
+	rn, _ := l.running.Nodes(g, "running.")
+	qs, err := l.arch.Critic(&nets.CriticCtx{P: cn, Running: rn}, xn, []*G.Node{pn, mn})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
@@ -30,19 +31,19 @@ func newSPGLearner(cfg run.Config) (*spgLearner, error) {
 			G.Use(impl)
 		}
 	})
-	a, err := archOf(cfg)
+	a, err := nets.New(cfg)
 	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5350474c)) // "SPGL"
 	l := &spgLearner{
 		cfg: cfg, arch: a, b: cfg.Batch,
-		actor:  newParams(a.actorSpecs(), tensor.Float32, rng),
-		critic: newParams(a.criticSpecs(), tensor.Float32, rng),
+		actor:  nets.NewParams(a.ActorSpecs(), tensor.Float32, rng),
+		critic: nets.NewParams(a.CriticSpecs(), tensor.Float32, rng),
 	}
-	l.running = newParams(runningSpecs(a.bnLayers(), cfg.N), tensor.Float32, rng)
-	l.actorOpt = newAdam[float32](l.actor.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
-	l.criticOpt = newAdam[float32](l.critic.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
+	l.running = nets.NewParams(nets.RunningSpecs(a.BNLayers(), cfg.N), tensor.Float32, rng)
+	l.actorOpt = newAdam[float32](l.actor.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
+	l.criticOpt = newAdam[float32](l.critic.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
 	if l.act, err = newActGraph(l); err != nil {
 		return nil, fmt.Errorf("agent: acting graph: %w", err)
 	}
@@ -64,10 +65,10 @@ func newSPGLearner(cfg run.Config) (*spgLearner, error) {
 // chunks of the graph batch b, padding the last chunk.
 type spgLearner struct {
 	cfg  run.Config
-	arch arch
+	arch nets.Arch
 	b    int
 
-	actor, critic, running *params
+	actor, critic, running *nets.Params
 	actorOpt, criticOpt    *adam[float32]
 
 	act  *actGraph
@@ -107,7 +108,7 @@ func runGraph(vm G.VM) error {
 
 // Act implements Learner.
 func (l *spgLearner) Act(states []float32, b int, h Hyper, m []float32) error {
-	sl, nn := StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
+	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
 	if b < 1 || len(states) < b*sl || len(m) < b*nn {
 		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
 			b, len(states), len(m), b*sl, b*nn)
@@ -146,7 +147,7 @@ func (l *spgLearner) Scores(states []float32, b int, h Hyper, x, m []float32) er
 	defer l.act.sk.KeepInput(nil)
 	for lo := 0; lo < b; lo += l.b {
 		k := min(l.b, b-lo)
-		if err := l.Act(states[lo*StateLen(l.cfg.Task, l.cfg.N):], k, h, m[lo*nn:(lo+k)*nn]); err != nil {
+		if err := l.Act(states[lo*nets.StateLen(l.cfg.Task, l.cfg.N):], k, h, m[lo*nn:(lo+k)*nn]); err != nil {
 			return err
 		}
 		copy(x[lo*nn:(lo+k)*nn], keep[:k*nn])
@@ -186,7 +187,7 @@ func finiteValue(what string, v float64) error {
 // network concerned (and the critic's running statistics) is changed.
 func (l *spgLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
 	var st StepStats
-	n, sl := l.cfg.N, StateLen(l.cfg.Task, l.cfg.N)
+	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
 	if batch == nil || batch.B != l.b || len(batch.States) != l.b*sl || len(batch.P) != l.b*n*n ||
 		len(batch.M) != l.b*n*n || len(batch.Reward) != l.b {
 		return st, fmt.Errorf("agent: Update: the batch must hold exactly %d transitions", l.b)
@@ -250,20 +251,20 @@ func (l *spgLearner) criticStep(lr, clip float64, st *StepStats) error {
 		return err
 	}
 	for _, u := range c.loss.uses {
-		mean, variance := l.running.vals[l.runningIndex(u.name)], l.running.vals[l.runningIndex(u.name)+1]
-		if err := u.layer.UpdateRunning(mean, variance, bnMomentum); err != nil {
+		mean, variance := l.running.Vals[l.runningIndex(u.Name)], l.running.Vals[l.runningIndex(u.Name)+1]
+		if err := u.Layer.UpdateRunning(mean, variance, bnMomentum); err != nil {
 			return err
 		}
 	}
-	l.criticOpt.update(l.critic.float32s(), grads, lr, clipScale(norm, clip))
+	l.criticOpt.update(l.critic.Float32s(), grads, lr, clipScale(norm, clip))
 	return nil
 }
 
 // runningIndex returns the index of batch-norm layer name's running mean in l.running (its
 // variance follows).
 func (l *spgLearner) runningIndex(name string) int {
-	for i, s := range l.running.specs {
-		if s.name == name+".mean" {
+	for i, s := range l.running.Specs {
+		if s.Name == name+".mean" {
 			return i
 		}
 	}
@@ -293,7 +294,7 @@ func (l *spgLearner) actorStep(lr, clip float64, st *StepStats) error {
 	if err := finiteValue("actor gradient norm", norm); err != nil {
 		return err
 	}
-	l.actorOpt.update(l.actor.float32s(), grads, lr, clipScale(norm, clip))
+	l.actorOpt.update(l.actor.Float32s(), grads, lr, clipScale(norm, clip))
 	return nil
 }
 
@@ -346,7 +347,7 @@ func mean32(v []float32) float64 {
 
 // Q implements Learner.
 func (l *spgLearner) Q(states, p, m []float32, b int, qHard, qSoft []float32) error {
-	sl, nn := StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
+	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
 	if b < 1 || len(states) < b*sl || len(p) < b*nn || len(m) < b*nn || len(qHard) < b || len(qSoft) < b {
 		return fmt.Errorf("agent: Q: buffers too short for %d states", b)
 	}

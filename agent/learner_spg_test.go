@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/run"
@@ -35,7 +36,7 @@ func newToyLearner(t testing.TB, cfg run.Config) *spgLearner {
 
 // toyStates returns b featurised random states.
 func toyStates(task envs.Task, n, b int, rng *rand.Rand) []float32 {
-	s := make([]float32, b*StateLen(task, n))
+	s := make([]float32, b*nets.StateLen(task, n))
 	for i := range s {
 		if task == envs.TaskSort {
 			s[i] = float32(rng.IntN(n))
@@ -187,7 +188,7 @@ func TestLearnerChunking(t *testing.T) {
 			t.Fatal(err)
 		}
 		const b = 7 // two full chunks of 3 and one of 1
-		n, sl, nn := cfg.N, StateLen(task, cfg.N), cfg.N*cfg.N
+		n, sl, nn := cfg.N, nets.StateLen(task, cfg.N), cfg.N*cfg.N
 		states := toyStates(task, n, b, rng)
 		m := make([]float32, b*nn)
 		if err := l.Act(states, b, h, m); err != nil {
@@ -348,7 +349,7 @@ func TestLearnerRunningStats(t *testing.T) {
 		l := newToyLearner(t, cfg)
 		var got []string
 		for _, u := range l.crit.loss.uses {
-			got = append(got, u.name)
+			got = append(got, u.Name)
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: batch-norm updates in the order %v, want %v", task, got, want)
@@ -357,13 +358,13 @@ func TestLearnerRunningStats(t *testing.T) {
 		if _, err := l.Update(actBatch(t, l, rand.New(rand.NewPCG(10, 10)), h), h); err != nil {
 			t.Fatal(err)
 		}
-		for i, s := range l.running.specs {
+		for i, s := range l.running.Specs {
 			init := float32(0)
-			if strings.HasSuffix(s.name, ".var") {
+			if strings.HasSuffix(s.Name, ".var") {
 				init = 1
 			}
-			if slices.ContainsFunc(l.running.vals[i].Float32s(), func(v float32) bool { return v == init }) {
-				t.Errorf("%s: running %s %v still holds its initial value after an update", task, s.name, l.running.vals[i].Float32s())
+			if slices.ContainsFunc(l.running.Vals[i].Float32s(), func(v float32) bool { return v == init }) {
+				t.Errorf("%s: running %s %v still holds its initial value after an update", task, s.Name, l.running.Vals[i].Float32s())
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"spg-tui/agent/nets"
 	"spg-tui/run"
 	"testing"
 
@@ -62,17 +63,17 @@ func loadTorchStep(t *testing.T) (*torchStep, *spgLearner) {
 }
 
 // setParams copies named values into p, which must name exactly the same tensors.
-func setParams(t *testing.T, p *params, vals map[string][]float32) {
+func setParams(t *testing.T, p *nets.Params, vals map[string][]float32) {
 	t.Helper()
-	if len(vals) != len(p.specs) {
-		t.Fatalf("fixture has %d tensors, the network %d", len(vals), len(p.specs))
+	if len(vals) != len(p.Specs) {
+		t.Fatalf("fixture has %d tensors, the network %d", len(vals), len(p.Specs))
 	}
-	for i, s := range p.specs {
-		v, ok := vals[s.name]
-		if !ok || len(v) != len(p.vals[i].Float32s()) {
-			t.Fatalf("fixture tensor %s: %d values, want %d", s.name, len(v), len(p.vals[i].Float32s()))
+	for i, s := range p.Specs {
+		v, ok := vals[s.Name]
+		if !ok || len(v) != len(p.Vals[i].Float32s()) {
+			t.Fatalf("fixture tensor %s: %d values, want %d", s.Name, len(v), len(p.Vals[i].Float32s()))
 		}
-		copy(p.vals[i].Float32s(), v)
+		copy(p.Vals[i].Float32s(), v)
 	}
 }
 
@@ -130,8 +131,8 @@ func TestLearnerMatchesPyTorch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, s := range l.critic.specs {
-			closeArrays(t, "critic gradient "+s.name+" ("+tc.name+")", grads[i], tc.want.Grads[s.name], 1e-4, 1e-7)
+		for i, s := range l.critic.Specs {
+			closeArrays(t, "critic gradient "+s.Name+" ("+tc.name+")", grads[i], tc.want.Grads[s.Name], 1e-4, 1e-7)
 		}
 		zeroGrads(c.wrt)
 	}
@@ -146,8 +147,8 @@ func TestLearnerMatchesPyTorch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, s := range l.actor.specs {
-		closeArrays(t, "actor gradient "+s.name, grads[i], fx.ActorLoss.Grads[s.name], 1e-4, 1e-8)
+	for i, s := range l.actor.Specs {
+		closeArrays(t, "actor gradient "+s.Name, grads[i], fx.ActorLoss.Grads[s.Name], 1e-4, 1e-8)
 	}
 	zeroGrads(a.wrt)
 
@@ -160,17 +161,17 @@ func TestLearnerMatchesPyTorch(t *testing.T) {
 	}
 	// Adam's first step moves every weight by about lr, whatever its gradient's size, so the
 	// tolerance is a small part of lr.
-	for i, s := range l.critic.specs {
-		closeArrays(t, "critic after one step "+s.name, l.critic.vals[i].Float32s(), fx.AfterStep.Critic[s.name], 0, 1e-3*fx.CriticLR)
+	for i, s := range l.critic.Specs {
+		closeArrays(t, "critic after one step "+s.Name, l.critic.Vals[i].Float32s(), fx.AfterStep.Critic[s.Name], 0, 1e-3*fx.CriticLR)
 	}
 	// The actor's output bias adds a constant to each column of the logits, which Sinkhorn's
 	// column normalisation all but cancels: its gradient is float noise (about 1e-8 in both),
 	// so Adam's step on it is +-lr either way, and only that bound is checked.
-	for i, s := range l.actor.specs {
+	for i, s := range l.actor.Specs {
 		tol := 1e-3 * fx.ActorLR
-		if s.name == "out.b" {
+		if s.Name == "out.b" {
 			tol = 2 * fx.ActorLR
 		}
-		closeArrays(t, "actor after one step "+s.name, l.actor.vals[i].Float32s(), fx.AfterStep.Actor[s.name], 0, tol)
+		closeArrays(t, "actor after one step "+s.Name, l.actor.Vals[i].Float32s(), fx.AfterStep.Actor[s.Name], 0, tol)
 	}
 }

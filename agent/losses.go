@@ -3,6 +3,7 @@ package agent
 import (
 	G "gorgonia.org/gorgonia"
 
+	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
 )
 
@@ -11,7 +12,7 @@ type criticLoss struct {
 	// loss = hard + w penalty is what the critic descends.
 	loss, hard, penalty *G.Node
 	qHard, qSoft        *G.Node // Q(s,P) and Q(s,M), shape (B)
-	uses                []bnUse
+	uses                []nets.BNUse
 }
 
 // addCriticLoss adds the critic loss over a minibatch to x's graph:
@@ -22,13 +23,13 @@ type criticLoss struct {
 // and the penalty is computed either way. x are the states, p and m the stored hard and soft
 // actions (B, N, N), r the rewards (B); c are the critic's parameters, the only nodes with
 // gradients. Batch norm uses batch statistics.
-func addCriticLoss(a arch, c nodeSet, x, p, m, r, w *G.Node) (*criticLoss, error) {
-	ctx := &criticCtx{p: c}
-	qs, err := a.critic(ctx, x, []*G.Node{p, m})
+func addCriticLoss(a nets.Arch, c nets.NodeSet, x, p, m, r, w *G.Node) (*criticLoss, error) {
+	ctx := &nets.CriticCtx{P: c}
+	qs, err := a.Critic(ctx, x, []*G.Node{p, m})
 	if err != nil {
 		return nil, err
 	}
-	l := &criticLoss{qHard: qs[0], qSoft: qs[1], uses: ctx.uses}
+	l := &criticLoss{qHard: qs[0], qSoft: qs[1], uses: ctx.Uses}
 	if l.hard, err = mse(l.qHard, r); err != nil {
 		return nil, err
 	}
@@ -73,12 +74,12 @@ type actorLoss struct {
 // respect to the actor's parameters an is the sampled policy gradient of Algorithm 1, taken
 // through the critic with respect to M' (the critic's parameters cn are constants here; batch
 // norm uses batch statistics, as the critic in PyTorch's training mode).
-func addActorLoss(a arch, an, cn nodeSet, x *G.Node, tau float64, iters int) (*actorLoss, error) {
-	m, sk, err := a.actor(x, an, tau, iters)
+func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, tau float64, iters int) (*actorLoss, error) {
+	m, sk, err := a.Actor(x, an, tau, iters)
 	if err != nil {
 		return nil, err
 	}
-	qs, err := a.critic(&criticCtx{p: cn, frozen: true, actionGrad: true}, x, []*G.Node{m})
+	qs, err := a.Critic(&nets.CriticCtx{P: cn, Frozen: true, ActionGrad: true}, x, []*G.Node{m})
 	if err != nil {
 		return nil, err
 	}

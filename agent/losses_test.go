@@ -8,6 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/agent/ops/gradcheck"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -20,9 +21,9 @@ const checkB, checkN, checkH = 4, 4, 6
 
 // randParams returns float64 parameters initialised as in training and then perturbed, so that
 // batch-norm gammas and betas are not exactly 1 and 0.
-func randParams(specs []paramSpec, rng *rand.Rand) *params {
-	p := newParams(specs, tensor.Float64, rng)
-	for _, v := range p.vals {
+func randParams(specs []nets.ParamSpec, rng *rand.Rand) *nets.Params {
+	p := nets.NewParams(specs, tensor.Float64, rng)
+	for _, v := range p.Vals {
 		for i := range v.Float64s() {
 			v.Float64s()[i] += 0.2 * (2*rng.Float64() - 1)
 		}
@@ -31,19 +32,19 @@ func randParams(specs []paramSpec, rng *rand.Rand) *params {
 }
 
 // asGradParams exposes p to gradcheck under the specs' names.
-func asGradParams(p *params) []gradcheck.Param {
-	gp := make([]gradcheck.Param, len(p.vals))
-	for i, v := range p.vals {
-		gp[i] = gradcheck.Param{Name: p.specs[i].name, Value: v}
+func asGradParams(p *nets.Params) []gradcheck.Param {
+	gp := make([]gradcheck.Param, len(p.Vals))
+	for i, v := range p.Vals {
+		gp[i] = gradcheck.Param{Name: p.Specs[i].Name, Value: v}
 	}
 	return gp
 }
 
 // nodeSetOf names the nodes gradcheck made for p.
-func nodeSetOf(p *params, nodes []*G.Node) nodeSet {
-	s := make(nodeSet, len(nodes))
+func nodeSetOf(p *nets.Params, nodes []*G.Node) nets.NodeSet {
+	s := make(nets.NodeSet, len(nodes))
 	for i, n := range nodes {
-		s[p.specs[i].name] = n
+		s[p.Specs[i].Name] = n
 	}
 	return s
 }
@@ -58,8 +59,8 @@ func constant(g *G.ExprGraph, v *tensor.Dense, name string) *G.Node {
 // column sums, rewards uniform.
 type toyBatch struct{ x, p, m, r *tensor.Dense }
 
-func newToyBatch(a arch, task envs.Task, b, n int, rng *rand.Rand) toyBatch {
-	x := tensor.New(tensor.WithShape(a.stateShape(b)...), tensor.Of(tensor.Float64))
+func newToyBatch(a nets.Arch, task envs.Task, b, n int, rng *rand.Rand) toyBatch {
+	x := tensor.New(tensor.WithShape(a.StateShape(b)...), tensor.Of(tensor.Float64))
 	for i := range x.Float64s() {
 		if task == envs.TaskSort {
 			x.Float64s()[i] = float64(rng.IntN(n))
@@ -91,7 +92,7 @@ func newToyBatch(a arch, task envs.Task, b, n int, rng *rand.Rand) toyBatch {
 }
 
 // nodes adds the batch as constants.
-func (tb toyBatch) nodes(g *G.ExprGraph) (x, p, m, r *G.Node) {
+func (tb toyBatch) Nodes(g *G.ExprGraph) (x, p, m, r *G.Node) {
 	return constant(g, tb.x, "x"), constant(g, tb.p, "P"), constant(g, tb.m, "M"), constant(g, tb.r, "r")
 }
 
@@ -122,7 +123,7 @@ func TestCriticLossGradients(t *testing.T) {
 		for _, w := range []float64{1, 0} {
 			rng := rand.New(rand.NewPCG(51, uint64(len(task))))
 			a := paperArch(t, task, checkN, checkH)
-			cp := randParams(a.criticSpecs(), rng)
+			cp := randParams(a.CriticSpecs(), rng)
 			tb := newToyBatch(a, task, checkB, checkN, rng)
 			n := checkCriticLoss(t, a, cp, tb, w)
 			t.Logf("%s, penalty weight %v: %d tensors checked", task, w, n)
@@ -134,11 +135,11 @@ func TestCriticLossGradients(t *testing.T) {
 // batch tb against central differences of the stop-gradient surrogate MSE(r, Q(s,P)) +
 // w MSE(c, Q(s,M)), c the constant Q(s,P) had, and that the learner's graph gives the
 // surrogate's gradient. It returns the number of tensors checked.
-func checkCriticLoss(t *testing.T, a arch, cp *params, tb toyBatch, w float64) int {
+func checkCriticLoss(t *testing.T, a nets.Arch, cp *nets.Params, tb toyBatch, w float64) int {
 	t.Helper()
 	var qHard G.Value
 	graph, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-		x, p, m, r := tb.nodes(g)
+		x, p, m, r := tb.Nodes(g)
 		wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(w))
 		l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
 		if err != nil {
@@ -158,8 +159,8 @@ func checkCriticLoss(t *testing.T, a arch, cp *params, tb toyBatch, w float64) i
 	c := tensor.New(tensor.WithShape(checkB), tensor.WithBacking(append([]float64(nil), qHard.Data().([]float64)...)))
 
 	surrogate, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-		x, p, m, r := tb.nodes(g)
-		qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
+		x, p, m, r := tb.Nodes(g)
+		qs, err := a.Critic(&nets.CriticCtx{P: nodeSetOf(cp, nodes)}, x, []*G.Node{p, m})
 		if err != nil {
 			return nil, err
 		}
@@ -185,12 +186,12 @@ func checkCriticLoss(t *testing.T, a arch, cp *params, tb toyBatch, w float64) i
 }
 
 // compareGrads fails t unless got and want agree to rounding.
-func compareGrads(t *testing.T, p *params, got, want [][]float64) {
+func compareGrads(t *testing.T, p *nets.Params, got, want [][]float64) {
 	t.Helper()
 	for i := range want {
 		for j := range want[i] {
 			if d := math.Abs(got[i][j] - want[i][j]); d > 1e-9*max(1, math.Abs(want[i][j])) {
-				t.Fatalf("%s[%d]: gradient %v, want %v", p.specs[i].name, j, got[i][j], want[i][j])
+				t.Fatalf("%s[%d]: gradient %v, want %v", p.Specs[i].Name, j, got[i][j], want[i][j])
 			}
 		}
 	}
@@ -201,7 +202,7 @@ func TestActorLossGradients(t *testing.T) {
 	for _, task := range lossTasks {
 		rng := rand.New(rand.NewPCG(52, uint64(len(task))))
 		a := paperArch(t, task, checkN, checkH)
-		ap, cp := randParams(a.actorSpecs(), rng), randParams(a.criticSpecs(), rng)
+		ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
 		tb := newToyBatch(a, task, checkB, checkN, rng)
 		n := checkActorLoss(t, a, ap, cp, tb, 1e-5)
 		t.Logf("%s: %d tensors checked", task, n)
@@ -211,12 +212,12 @@ func TestActorLossGradients(t *testing.T) {
 // checkActorLoss checks the gradient of arch a's actor loss -mean Q(s, actor(s)) (tau 0.3, L = 4)
 // through the critic cp, on the toy batch's states, for every actor parameter of ap against
 // central differences at relative tolerance tol. It returns the number of tensors checked.
-func checkActorLoss(t *testing.T, a arch, ap, cp *params, tb toyBatch, tol float64) int {
+func checkActorLoss(t *testing.T, a nets.Arch, ap, cp *nets.Params, tb toyBatch, tol float64) int {
 	t.Helper()
 	res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-		critic := make(nodeSet)
-		for i, s := range cp.specs {
-			critic[s.name] = constant(g, cp.vals[i], "critic."+s.name)
+		critic := make(nets.NodeSet)
+		for i, s := range cp.Specs {
+			critic[s.Name] = constant(g, cp.Vals[i], "critic."+s.Name)
 		}
 		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4)
 		if err != nil {
@@ -237,11 +238,11 @@ func TestPenaltyStopsGradient(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
 		rng := rand.New(rand.NewPCG(53, uint64(len(task))))
 		a := paperArch(t, task, checkN, checkH)
-		cp := randParams(a.criticSpecs(), rng)
+		cp := randParams(a.CriticSpecs(), rng)
 		tb := newToyBatch(a, task, checkB, checkN, rng)
 		var qHard G.Value
 		penalty, err := gradcheck.New(asGradParams(cp), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-			x, p, m, r := tb.nodes(g)
+			x, p, m, r := tb.Nodes(g)
 			wn := G.NewScalar(g, tensor.Float64, G.WithName("w"), G.WithValue(1.0))
 			l, err := addCriticLoss(a, nodeSetOf(cp, nodes), x, p, m, r, wn)
 			if err != nil {
@@ -263,12 +264,12 @@ func TestPenaltyStopsGradient(t *testing.T) {
 		// The same penalty with Q(s,P) a constant (fixed) or live (no stop-gradient).
 		build := func(live bool) gradcheck.Build {
 			return func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-				x, p, m, _ := tb.nodes(g)
+				x, p, m, _ := tb.Nodes(g)
 				acts := []*G.Node{m}
 				if live {
 					acts = append(acts, p)
 				}
-				qs, err := a.critic(&criticCtx{p: nodeSetOf(cp, nodes)}, x, acts)
+				qs, err := a.Critic(&nets.CriticCtx{P: nodeSetOf(cp, nodes)}, x, acts)
 				if err != nil {
 					return nil, err
 				}
@@ -315,9 +316,15 @@ func TestPenaltyStopsGradient(t *testing.T) {
 }
 
 // paperArch is the architecture of task's default model.
-func paperArch(t *testing.T, task envs.Task, n, h int) arch {
+func paperArch(t *testing.T, task envs.Task, n, h int) nets.Arch {
 	t.Helper()
-	a, err := newArch(run.DefaultModel(task), task, n, h)
+	return testArch(t, run.DefaultModel(task), task, n, h)
+}
+
+// testArch is model's architecture for task at size n, hidden width h.
+func testArch(t *testing.T, model string, task envs.Task, n, h int) nets.Arch {
+	t.Helper()
+	a, err := nets.New(run.Config{Model: model, Task: task, N: n, Hidden: h})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
 )
@@ -15,18 +16,6 @@ import (
 // emaBeta is the decay of the moving-average reward baseline of the critic-free models: 0.8, as
 // in the authors' PN-AC code (critic_exp_mvg_avg).
 const emaBeta = 0.8
-
-// policyNets builds the networks of each critic-free model of run.Models, by name, for n items of
-// k input features with hidden width h. Each model's file registers its own.
-var policyNets = map[string]func(n, h, k int) policyNet[float32]{}
-
-// registerPolicyNet makes the critic-free model called name buildable; its file calls it once.
-func registerPolicyNet(name string, build func(n, h, k int) policyNet[float32]) {
-	if _, dup := policyNets[name]; dup {
-		panic("agent: model " + name + " registered twice")
-	}
-	policyNets[name] = build
-}
 
 // onPolicyLearner is a learner trained on its own samples, without replay or critic: the loop
 // runs its steps instead of Algorithm 1's.
@@ -43,7 +32,7 @@ type onPolicyLearner interface {
 // its evaluations carry no Q values.
 var errNoCritic = errors.New("no critic")
 
-// reinforceLearner trains a policyNet with REINFORCE (Williams 1992) against an exponential
+// reinforceLearner trains a nets.PolicyNet with REINFORCE (Williams 1992) against an exponential
 // moving average of the batch-mean reward, as the authors did for PN-AC (the paper's appendix:
 // "an exponential moving average made a suitable baseline"): on the first step the baseline is
 // the batch's mean reward, then b <- beta b + (1 - beta) mean(r) with beta = 0.8, and the loss
@@ -52,8 +41,8 @@ var errNoCritic = errors.New("no critic")
 // resume exactly. Evaluation decodes greedily.
 type reinforceLearner struct {
 	cfg run.Config
-	net policyNet[float32]
-	w   *params
+	net nets.PolicyNet[float32]
+	w   *nets.Params
 	opt *adam[float32]
 
 	// baseline is the moving average; baselineSet is false before the first step.
@@ -69,13 +58,13 @@ type reinforceLearner struct {
 }
 
 // newReinforceLearner returns the critic-free learner of cfg's model, initialised from cfg.Seed.
-func newReinforceLearner(cfg run.Config, net policyNet[float32]) *reinforceLearner {
+func newReinforceLearner(cfg run.Config, net nets.PolicyNet[float32]) *reinforceLearner {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5350474c)) // "SPGL", as the SPG learner
-	w := newParams(net.specs(), tensor.Float32, rng)
+	w := nets.NewParams(net.Specs(), tensor.Float32, rng)
 	l := &reinforceLearner{cfg: cfg, net: net, w: w,
-		opt: newAdam[float32](w.sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)}
-	l.grads = make([][]float32, len(w.vals))
-	for i, s := range w.sizes() {
+		opt: newAdam[float32](w.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)}
+	l.grads = make([][]float32, len(w.Vals))
+	for i, s := range w.Sizes() {
 		l.grads[i] = make([]float32, s)
 	}
 	return l
@@ -84,16 +73,16 @@ func newReinforceLearner(cfg run.Config, net policyNet[float32]) *reinforceLearn
 // Act implements Learner with the greedy policy: M is the permutation matrix of the decoded
 // permutation, which Hungarian rounding returns unchanged.
 func (l *reinforceLearner) Act(states []float32, b int, _ Hyper, m []float32) error {
-	n, sl := l.cfg.N, StateLen(l.cfg.Task, l.cfg.N)
+	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
 	if b < 1 || len(states) < b*sl || len(m) < b*n*n {
 		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
 			b, len(states), len(m), b*sl, b*n*n)
 	}
 	actions, p := make([]int, b*n), make([]int, n)
-	l.net.decode(l.w.float32s(), states[:b*sl], b, nil, actions)
+	l.net.Decode(l.w.Float32s(), states[:b*sl], b, nil, actions)
 	clear(m[:b*n*n])
 	for i := range b {
-		l.net.toPerm(actions[i*n:(i+1)*n], p)
+		l.net.ToPerm(actions[i*n:(i+1)*n], p)
 		mi := m[i*n*n : (i+1)*n*n]
 		// ActionToPerm(rowToCol) = perm inverts rowToCol, so rowToCol = perm^-1: M[perm[t]][t] = 1.
 		for t, r := range p {
@@ -105,16 +94,16 @@ func (l *reinforceLearner) Act(states []float32, b int, _ Hyper, m []float32) er
 
 // Sample implements onPolicyLearner.
 func (l *reinforceLearner) Sample(states []float32, b int, rng *rand.Rand, perms []int) error {
-	n, sl := l.cfg.N, StateLen(l.cfg.Task, l.cfg.N)
+	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
 	if b < 1 || len(states) < b*sl || len(perms) < b*n {
 		return fmt.Errorf("agent: Sample: %d states of %d floats into %d perm entries", b, len(states), len(perms))
 	}
 	l.b = b
 	l.states = append(l.states[:0], states[:b*sl]...)
 	l.actions = grow(l.actions, b*n)
-	l.net.decode(l.w.float32s(), l.states, b, rng, l.actions)
+	l.net.Decode(l.w.Float32s(), l.states, b, rng, l.actions)
 	for i := range b {
-		l.net.toPerm(l.actions[i*n:(i+1)*n], perms[i*n:(i+1)*n])
+		l.net.ToPerm(l.actions[i*n:(i+1)*n], perms[i*n:(i+1)*n])
 		if err := perm.Validate(perms[i*n : (i+1)*n]); err != nil {
 			return fmt.Errorf("agent: Sample: instance %d: %w", i, err)
 		}
@@ -143,9 +132,9 @@ func (l *reinforceLearner) Reinforce(rewards []float64, h Hyper) (StepStats, err
 	if l.baselineSet {
 		baseline = emaBeta*l.baseline + (1-emaBeta)*mean
 	}
-	w := l.w.float32s()
+	w := l.w.Float32s()
 	l.logp, l.dlogp = grow(l.logp, b), grow(l.dlogp, b)
-	l.net.logProbs(w, l.states, b, l.actions, l.logp)
+	l.net.LogProbs(w, l.states, b, l.actions, l.logp)
 	loss := 0.0
 	for i, r := range rewards {
 		adv := r - baseline
@@ -159,7 +148,7 @@ func (l *reinforceLearner) Reinforce(rewards []float64, h Hyper) (StepStats, err
 	for _, g := range l.grads {
 		clear(g)
 	}
-	l.net.backward(w, l.dlogp, l.grads)
+	l.net.Backward(w, l.dlogp, l.grads)
 	norm := gradNorm(l.grads)
 	if err := finiteValue("actor gradient norm", norm); err != nil {
 		return st, err
@@ -178,4 +167,13 @@ func (l *reinforceLearner) Update(*Batch, Hyper) (StepStats, error) {
 // Q implements Learner: there is no critic (errNoCritic).
 func (l *reinforceLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error {
 	return fmt.Errorf("agent: %s: %w", l.cfg.Model, errNoCritic)
+}
+
+// grow returns s resized to n elements, reusing its storage when large enough. The contents are
+// not preserved.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }

@@ -41,7 +41,7 @@ func (l *reinforceLearner) MarshalBinary() ([]byte, error) {
 
 // arrays lists the parameters and Adam's moments in serialisation order.
 func (l *reinforceLearner) arrays() [][]float32 {
-	out := l.w.float32s()
+	out := l.w.Float32s()
 	out = append(out, l.opt.m...)
 	return append(out, l.opt.v...)
 }

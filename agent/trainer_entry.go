@@ -1,6 +1,9 @@
 package agent
 
-import "spg-tui/run"
+import (
+	"spg-tui/agent/nets"
+	"spg-tui/run"
+)
 
 // StartRun validates cfg, creates the run directory dir and starts training in its own
 // goroutine. A non-empty dir is refused unless it holds a run of the same configuration (Steps
@@ -27,5 +30,5 @@ func LoadPolicy(path string) (*Policy, error) {
 
 // Bench times steps full training steps of cfg (after a few untimed warm-up steps).
 func Bench(cfg run.Config, steps int) (BenchResult, error) {
-	return bench(cfg, steps, NewLearner, StepFLOPs(cfg))
+	return bench(cfg, steps, NewLearner, nets.StepFLOPs(cfg))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"spg-tui/agent/nets"
 	"spg-tui/run"
 )
 
@@ -34,7 +35,7 @@ type fakeOpts struct {
 func fakeFactory(o fakeOpts) learnerFactory {
 	return func(cfg run.Config) (Learner, error) {
 		n := cfg.N
-		f := &fakeLearner{n: n, stateLen: StateLen(cfg.Task, n), w: make([]float64, n*n), fakeOpts: o}
+		f := &fakeLearner{n: n, stateLen: nets.StateLen(cfg.Task, n), w: make([]float64, n*n), fakeOpts: o}
 		for i := range f.w {
 			f.w[i] = math.Sin(float64(i)*1.7 + float64(cfg.Seed))
 		}

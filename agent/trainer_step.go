@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
@@ -72,7 +73,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, b, sl := cfg.N, cfg.Batch, StateLen(cfg.Task, cfg.N)
+	n, b, sl := cfg.N, cfg.Batch, nets.StateLen(cfg.Task, cfg.N)
 	pcg := rand.NewPCG(cfg.Seed, loopStream)
 	return &loop{
 		task: cfg.Task, kind: run.ModelOf(cfg).Kind, env: env,
@@ -166,7 +167,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 			perm.CycleRows(p, 1, rows)
 			perm.CycleRows(m, n, rows)
 		}
-		ActionToPerm(p, l.perm)
+		nets.ActionToPerm(p, l.perm)
 		r := l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))
@@ -195,7 +196,7 @@ func (l *loop) sample() *Batch {
 	l.replay.Sample(l.rng, l.slots)
 	for i, s := range l.slots {
 		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
-		Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
+		nets.Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
 		bt.Reward[i] = r
 	}
 	return bt
@@ -210,7 +211,7 @@ func (l *loop) fetch(t int, cfg *run.Config) {
 	for i := range b {
 		l.index[i] = int(order[base+i])
 		l.insts[i] = l.train.At(l.index[i])
-		Featurize(l.task, l.insts[i], l.states[i*sl:(i+1)*sl])
+		nets.Featurize(l.task, l.insts[i], l.states[i*sl:(i+1)*sl])
 	}
 }
 
@@ -236,7 +237,7 @@ func (l *loop) reinforceStep(t int, op onPolicyLearner, h Hyper) (stepResult, er
 func (l *loop) untrainedStep() stepResult {
 	n := l.n
 	for i := range l.b {
-		ActionToPerm(l.rowToCol[i*n:(i+1)*n], l.perm)
+		nets.ActionToPerm(l.rowToCol[i*n:(i+1)*n], l.perm)
 		l.rewards[i] = l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 	}
 	return stepResult{rewards: l.rewards}

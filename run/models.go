@@ -61,15 +61,15 @@ var Models = []Model{
 	{Name: "spg-matching", Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
 	{Name: "spg-sequential", Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
 	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
-	// critic of the same form (agent/pairwise.go).
+	// critic of the same form (agent/nets/pairwise.go).
 	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
 	// The "best" recipe's network for tsp (it learns sort too): item and place embeddings scored
-	// by their dot product, with a pair-MLP critic (agent/factored.go).
+	// by their dot product, with a pair-MLP critic (agent/nets/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
-	// the reward's form over a pair MLP of G1's pairs (agent/graph_matching.go).
+	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},

@@ -1,6 +1,6 @@
 """PyTorch peer of BenchmarkReinforceStep/pn-ac: one PN-AC REINFORCE step on sort-N.
 
-A pointer network as agent/pointer_net.go builds it (linear embedding, LSTM encoder and decoder
+A pointer network as agent/nets/pointer_net.go builds it (linear embedding, LSTM encoder and decoder
 of width H, additive attention u = v . tanh(Wref e + Wq d), logits 10 tanh(u), masking), sampling
 a permutation per instance autoregressively with the graph kept, then the REINFORCE loss against
 a moving-average baseline, backward, gradient-norm clip 1 and an Adam step, as the authors'

@@ -2,7 +2,7 @@
 """Writes torch-spg-step.json: an independent PyTorch computation of SPG+Matching's training
 ingredients on one small batch, for TestLearnerMatchesPyTorch (which needs no torch).
 
-The networks are the paper's appendix (as spg-tui builds them, agent/matching.go) written with
+The networks are the paper's appendix (as spg-tui builds them, agent/nets/matching.go) written with
 plain nn modules in their default initialisation: actor E = lrelu(emb(B)) lrelu(emb(A))^T, GRU
 over E's rows, Linear(H, N), Sinkhorn(./tau, L) rows first; critic with its own trunk,
 Yc = lrelu(BN(Linear(H,H)(h))), Ed = lrelu(BN(Linear(N,H)(action))), Yf = lrelu(BN(Linear(H,N)(Yc+Ed))),

@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"math"
@@ -38,7 +38,7 @@ type factored struct {
 }
 
 func init() {
-	registerArch("spg-factored", func(n, h int, layout envs.Layout) (arch, error) {
+	registerArch("spg-factored", func(n, h int, layout envs.Layout) (Arch, error) {
 		switch layout {
 		case envs.LayoutTour:
 			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth}}, nil
@@ -57,29 +57,29 @@ func (a factored) width() int {
 	return 1
 }
 
-func (a factored) stateShape(b int) []int { return []int{b, a.n, a.width()} }
+func (a factored) StateShape(b int) []int { return []int{b, a.n, a.width()} }
 
-func (a factored) actorSpecs() []paramSpec {
+func (a factored) ActorSpecs() []ParamSpec {
 	w := a.width()
-	mlp := func(name string) []paramSpec {
+	mlp := func(name string) []ParamSpec {
 		return slices.Concat(linearSpecs(name+"1", w, a.h, true), linearSpecs(name+"2", a.h, a.h, true), linearSpecs(name+"3", a.h, a.h, true))
 	}
 	return slices.Concat(mlp("item"), mlp("place"))
 }
 
-func (a factored) criticSpecs() []paramSpec { return a.q.specs() }
-func (a factored) bnLayers() []string       { return nil }
+func (a factored) CriticSpecs() []ParamSpec { return a.q.specs() }
+func (a factored) BNLayers() []string       { return nil }
 
 // embed adds the MLP name over the rows of x (..., width).
-func (a factored) embed(x *G.Node, p nodeSet, name string) (*G.Node, error) {
-	y, err := ops.Dense(x, p.get(name+"1.W"), p.get(name+"1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
+func (a factored) embed(x *G.Node, p NodeSet, name string) (*G.Node, error) {
+	y, err := ops.Dense(x, p.Get(name+"1.W"), p.Get(name+"1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
 	if err != nil {
 		return nil, err
 	}
-	if y, err = ops.Dense(y, p.get(name+"2.W"), p.get(name+"2.b"), ops.DenseOptions{Act: ops.LeakyReLU}); err != nil {
+	if y, err = ops.Dense(y, p.Get(name+"2.W"), p.Get(name+"2.b"), ops.DenseOptions{Act: ops.LeakyReLU}); err != nil {
 		return nil, err
 	}
-	return ops.Dense(y, p.get(name+"3.W"), p.get(name+"3.b"), ops.DenseOptions{})
+	return ops.Dense(y, p.Get(name+"3.W"), p.Get(name+"3.b"), ops.DenseOptions{})
 }
 
 // places returns the inputs of the N places, (N, width) row-major.
@@ -111,7 +111,7 @@ func (a factored) inputs(x *G.Node) (items, places *G.Node, err error) {
 	return items, places, err
 }
 
-func (a factored) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a factored) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
 	items, places, err := a.inputs(x)
 	if err != nil {
 		return nil, nil, err
@@ -142,15 +142,15 @@ func (a factored) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, 
 	return ops.Sinkhorn(y, tau, iters)
 }
 
-func (a factored) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+func (a factored) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
 	if !a.tsp {
-		return a.q.critic(c, x, acts)
+		return a.q.Critic(c, x, acts)
 	}
 	xx, err := G.Concat(1, x, x) // the pair features of (city i, city k), as MWM's of (b_i, a_k)
 	if err != nil {
 		return nil, err
 	}
-	g, err := a.q.scores(xx, c.p, c.frozen)
+	g, err := a.q.scores(xx, c.P, c.Frozen)
 	if err != nil {
 		return nil, err
 	}

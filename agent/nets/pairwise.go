@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"slices"
@@ -26,7 +26,7 @@ import (
 type pairwise struct{ n, h, width int }
 
 func init() {
-	registerArch("spg-pairwise", func(n, h int, layout envs.Layout) (arch, error) {
+	registerArch("spg-pairwise", func(n, h int, layout envs.Layout) (Arch, error) {
 		switch layout {
 		case envs.LayoutTwoSets:
 			return pairwise{n: n, h: h, width: pairs.MatchingWidth}, nil
@@ -39,23 +39,23 @@ func init() {
 
 func (a pairwise) matching() bool { return a.width == pairs.MatchingWidth }
 
-func (a pairwise) stateShape(b int) []int {
+func (a pairwise) StateShape(b int) []int {
 	if a.matching() {
 		return []int{b, 2 * a.n, 2}
 	}
 	return []int{b, a.n, 1}
 }
 
-func (a pairwise) specs() []paramSpec {
+func (a pairwise) specs() []ParamSpec {
 	return slices.Concat(linearSpecs("p1", a.width, a.h, true), linearSpecs("p2", a.h, a.h, true), linearSpecs("p3", a.h, 1, true))
 }
 
-func (a pairwise) actorSpecs() []paramSpec  { return a.specs() }
-func (a pairwise) criticSpecs() []paramSpec { return a.specs() }
-func (a pairwise) bnLayers() []string       { return nil }
+func (a pairwise) ActorSpecs() []ParamSpec  { return a.specs() }
+func (a pairwise) CriticSpecs() []ParamSpec { return a.specs() }
+func (a pairwise) BNLayers() []string       { return nil }
 
 // scores adds the pair MLP over x's pair features: (B, N, N).
-func (a pairwise) scores(x *G.Node, p nodeSet, frozen bool) (*G.Node, error) {
+func (a pairwise) scores(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	rows := ops.Values
 	if a.matching() {
 		rows = ops.TwoPointSets
@@ -64,21 +64,21 @@ func (a pairwise) scores(x *G.Node, p nodeSet, frozen bool) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, err := ops.Dense(f, p.get("p1.W"), p.get("p1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
+	y, err := ops.Dense(f, p.Get("p1.W"), p.Get("p1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
 	if err != nil {
 		return nil, err
 	}
-	if y, err = ops.Dense(y, p.get("p2.W"), p.get("p2.b"), ops.DenseOptions{Act: ops.LeakyReLU, Frozen: frozen}); err != nil {
+	if y, err = ops.Dense(y, p.Get("p2.W"), p.Get("p2.b"), ops.DenseOptions{Act: ops.LeakyReLU, Frozen: frozen}); err != nil {
 		return nil, err
 	}
-	if y, err = ops.Dense(y, p.get("p3.W"), p.get("p3.b"), ops.DenseOptions{Frozen: frozen}); err != nil {
+	if y, err = ops.Dense(y, p.Get("p3.W"), p.Get("p3.b"), ops.DenseOptions{Frozen: frozen}); err != nil {
 		return nil, err
 	}
 	s := y.Shape()
 	return G.Reshape(y, []int{s[0], a.n, a.n})
 }
 
-func (a pairwise) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a pairwise) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
 	y, err := a.scores(x, p, false)
 	if err != nil {
 		return nil, nil, err
@@ -86,8 +86,8 @@ func (a pairwise) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, 
 	return ops.Sinkhorn(y, tau, iters)
 }
 
-func (a pairwise) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
-	g, err := a.scores(x, c.p, c.frozen)
+func (a pairwise) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	g, err := a.scores(x, c.P, c.Frozen)
 	if err != nil {
 		return nil, err
 	}

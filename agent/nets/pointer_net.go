@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"math"
@@ -85,16 +85,16 @@ func (p *pointerNet[F]) decWidth() int {
 	return p.h
 }
 
-func (p *pointerNet[F]) specs() []paramSpec {
+func (p *pointerNet[F]) Specs() []ParamSpec {
 	bound := 1 / math.Sqrt(float64(p.h))
 	s := linearSpecs("emb", p.k, p.h, true)
 	s = append(s, lstmSpecs("enc", p.encWidth(), p.h)...)
 	s = append(s, lstmSpecs("dec", p.decWidth(), p.h)...)
 	return append(s,
-		paramSpec{name: "start", shape: []int{p.decWidth()}, bound: bound},
-		paramSpec{name: "ptr.Wref", shape: []int{p.h, p.h}, bound: bound},
-		paramSpec{name: "ptr.Wq", shape: []int{p.h, p.h}, bound: bound},
-		paramSpec{name: "ptr.v", shape: []int{p.h}, bound: bound})
+		ParamSpec{Name: "start", Shape: []int{p.decWidth()}, Bound: bound},
+		ParamSpec{Name: "ptr.Wref", Shape: []int{p.h, p.h}, Bound: bound},
+		ParamSpec{Name: "ptr.Wq", Shape: []int{p.h, p.h}, Bound: bound},
+		ParamSpec{Name: "ptr.v", Shape: []int{p.h}, Bound: bound})
 }
 
 // encode embeds b states, runs the encoder and projects its outputs for the attention.
@@ -135,7 +135,7 @@ func (p *pointerNet[F]) decInput(w [][]F, bi, t, prev int, dst []F) {
 	}
 }
 
-func (p *pointerNet[F]) decode(w [][]F, states []F, b int, rng *rand.Rand, actions []int) {
+func (p *pointerNet[F]) Decode(w [][]F, states []F, b int, rng *rand.Rand, actions []int) {
 	p.encode(w, states, b)
 	n, h, di := p.n, p.h, p.decWidth()
 	d := lstm.Dims{B: b, T: 1, I: di, H: h}
@@ -159,7 +159,7 @@ func (p *pointerNet[F]) decode(w [][]F, states []F, b int, rng *rand.Rand, actio
 	}
 }
 
-func (p *pointerNet[F]) logProbs(w [][]F, states []F, b int, actions []int, logp []F) {
+func (p *pointerNet[F]) LogProbs(w [][]F, states []F, b int, actions []int, logp []F) {
 	p.encode(w, states, b)
 	n, h, di := p.n, p.h, p.decWidth()
 	p.actions = append(p.actions[:0], actions[:b*n]...)
@@ -184,7 +184,7 @@ func (p *pointerNet[F]) logProbs(w [][]F, states []F, b int, actions []int, logp
 	sumRows(p.lp, b, n, logp)
 }
 
-func (p *pointerNet[F]) backward(w [][]F, dlogp []F, grads [][]F) {
+func (p *pointerNet[F]) Backward(w [][]F, dlogp []F, grads [][]F) {
 	b, n, h, di, ei := p.b, p.n, p.h, p.decWidth(), p.encWidth()
 	du := make([]F, b*n*n)
 	pointer.LogProbsBackward(pointer.Dims{B: b, T: n, N: n}, spreadRows(dlogp, b, n), p.u, logitClip, p.actions, p.probs, du)
@@ -238,9 +238,9 @@ func (p *pointerNet[F]) backward(w [][]F, dlogp []F, grads [][]F) {
 	}
 }
 
-// toPerm implements policyNet: the elements in the order chosen are the output order (sort),
+// ToPerm implements PolicyNet: the elements in the order chosen are the output order (sort),
 // the tour (tsp), and for PN-AC+Matching the point of B matched to each A[t] (mwm's perm).
-func (p *pointerNet[F]) toPerm(actions, perm []int) { copy(perm, actions) }
+func (p *pointerNet[F]) ToPerm(actions, perm []int) { copy(perm, actions) }
 
 // sumRows writes the sums of the b rows of x (b x n) into dst.
 func sumRows[F lstm.Float](x []F, b, n int, dst []F) {

@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"slices"
@@ -20,7 +20,7 @@ import (
 type sequential struct{ n, h, k int }
 
 func init() {
-	registerArch("spg-sequential", func(n, h int, layout envs.Layout) (arch, error) {
+	registerArch("spg-sequential", func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutValues && layout != envs.LayoutTour {
 			return nil, errLayout
 		}
@@ -28,14 +28,14 @@ func init() {
 	})
 }
 
-func (a sequential) stateShape(b int) []int { return []int{b, a.n, a.k} }
+func (a sequential) StateShape(b int) []int { return []int{b, a.n, a.k} }
 
-func (a sequential) actorSpecs() []paramSpec {
+func (a sequential) ActorSpecs() []ParamSpec {
 	return slices.Concat(linearSpecs("emb", a.k, a.h, true), gruSpecs("gru.f", a.h, a.h), gruSpecs("gru.r", a.h, a.h),
 		linearSpecs("out", 2*a.h, a.n, true))
 }
 
-func (a sequential) criticSpecs() []paramSpec {
+func (a sequential) CriticSpecs() []ParamSpec {
 	return slices.Concat(
 		linearSpecs("j", a.k, a.h, true), bnSpecs("j", a.n),
 		linearSpecs("k", a.n, a.h, true), bnSpecs("k", a.n),
@@ -45,32 +45,32 @@ func (a sequential) criticSpecs() []paramSpec {
 		linearSpecs("n1", a.h, 1, false), linearSpecs("n2", a.n, 1, false))
 }
 
-func (a sequential) bnLayers() []string { return []string{"j", "k", "l"} }
+func (a sequential) BNLayers() []string { return []string{"j", "k", "l"} }
 
-func (a sequential) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
-	e, err := ops.Dense(x, p.get("emb.W"), p.get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
+func (a sequential) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	e, err := ops.Dense(x, p.Get("emb.W"), p.Get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := ops.BiGRU(e, p.gru("gru.f"), p.gru("gru.r"), ops.GRUOptions{})
+	h, err := ops.BiGRU(e, p.GRU("gru.f"), p.GRU("gru.r"), ops.GRUOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := ops.Dense(h, p.get("out.W"), p.get("out.b"), ops.DenseOptions{})
+	y, err := ops.Dense(h, p.Get("out.W"), p.Get("out.b"), ops.DenseOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
 	return ops.Sinkhorn(y, tau, iters)
 }
 
-func (a sequential) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
-	first := len(c.uses)
+func (a sequential) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	first := len(c.Uses)
 	e1, err := c.denseNorm(x, "j", true)
 	if err != nil {
 		return nil, err
 	}
 	return c.perAction(first, acts, func(act *G.Node) (*G.Node, error) {
-		e2, err := c.denseNorm(act, "k", !c.actionGrad)
+		e2, err := c.denseNorm(act, "k", !c.ActionGrad)
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func (a sequential) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, 
 		if err != nil {
 			return nil, err
 		}
-		h, err := ops.BiGRU(e, c.p.gru("gru.f"), c.p.gru("gru.r"), ops.GRUOptions{Frozen: c.frozen})
+		h, err := ops.BiGRU(e, c.P.GRU("gru.f"), c.P.GRU("gru.r"), ops.GRUOptions{Frozen: c.Frozen})
 		if err != nil {
 			return nil, err
 		}

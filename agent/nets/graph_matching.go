@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"slices"
@@ -42,10 +42,10 @@ type graphMatching struct{ n, h int }
 
 // newGraphMatching builds the graph-matching networks at size n with hidden width h; k, the
 // features per item, is N for its states and is not read.
-func newGraphMatching(n, h, k int) arch { return graphMatching{n: n, h: h} }
+func newGraphMatching(n, h, k int) Arch { return graphMatching{n: n, h: h} }
 
 func init() {
-	registerArch("spg-gm", func(n, h int, layout envs.Layout) (arch, error) {
+	registerArch("spg-gm", func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutTwoGraphs {
 			return nil, errLayout
 		}
@@ -53,9 +53,9 @@ func init() {
 	})
 }
 
-func (a graphMatching) stateShape(b int) []int { return []int{b, 2 * a.n, a.n} }
+func (a graphMatching) StateShape(b int) []int { return []int{b, 2 * a.n, a.n} }
 
-func (a graphMatching) actorSpecs() []paramSpec {
+func (a graphMatching) ActorSpecs() []ParamSpec {
 	s := linearSpecs("mp1", 2, a.h, true)
 	for r := 2; r <= gmRounds; r++ {
 		s = append(s, linearSpecs(gmRound(r), 2*a.h, a.h, true)...)
@@ -63,17 +63,17 @@ func (a graphMatching) actorSpecs() []paramSpec {
 	return slices.Concat(s, linearSpecs("f", a.h, a.h, true), linearSpecs("g", a.h, a.h, true))
 }
 
-func (a graphMatching) criticSpecs() []paramSpec {
+func (a graphMatching) CriticSpecs() []ParamSpec {
 	return slices.Concat(linearSpecs("q1", ops.GraphPairWidth, a.h, true), linearSpecs("q2", a.h, a.h, true), linearSpecs("q3", a.h, 1, true))
 }
 
-func (a graphMatching) bnLayers() []string { return nil }
+func (a graphMatching) BNLayers() []string { return nil }
 
 // gmRound is the name of round r's layer.
 func gmRound(r int) string { return "mp" + strconv.Itoa(r) }
 
 // embed adds the node embeddings of x's 2B graphs, (B, 2N, h): G1's nodes, then G2's.
-func (a graphMatching) embed(x *G.Node, p nodeSet) (*G.Node, error) {
+func (a graphMatching) embed(x *G.Node, p NodeSet) (*G.Node, error) {
 	b, n, dt := x.Shape()[0], a.n, x.Dtype()
 	adj, err := G.Reshape(x, []int{2 * b, n, n})
 	if err != nil {
@@ -106,14 +106,14 @@ func (a graphMatching) embed(x *G.Node, p nodeSet) (*G.Node, error) {
 		}
 		name := gmRound(r)
 		// Round 1 reads only the data, so it needs no input gradient.
-		if h, err = ops.Dense(in, p.get(name+".W"), p.get(name+".b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: r == 1}); err != nil {
+		if h, err = ops.Dense(in, p.Get(name+".W"), p.Get(name+".b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: r == 1}); err != nil {
 			return nil, err
 		}
 	}
 	return G.Reshape(h, []int{b, 2 * n, a.h})
 }
 
-func (a graphMatching) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
 	h, err := a.embed(x, p)
 	if err != nil {
 		return nil, nil, err
@@ -127,11 +127,11 @@ func (a graphMatching) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.N
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := ops.Dense(h2, p.get("f.W"), p.get("f.b"), ops.DenseOptions{})
+	rows, err := ops.Dense(h2, p.Get("f.W"), p.Get("f.b"), ops.DenseOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
-	cols, err := ops.Dense(h1, p.get("g.W"), p.get("g.b"), ops.DenseOptions{})
+	cols, err := ops.Dense(h1, p.Get("g.W"), p.Get("g.b"), ops.DenseOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,7 +142,7 @@ func (a graphMatching) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.N
 	return ops.Sinkhorn(y, tau, iters)
 }
 
-func (a graphMatching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
 	b, n := x.Shape()[0], a.n
 	f, err := ops.GraphPairFeatures(x)
 	if err != nil {

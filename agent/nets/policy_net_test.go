@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"math"
@@ -10,11 +10,11 @@ import (
 
 // policyNets64 are the critic-free networks in float64 at a small size, with their state width.
 func policyNets64(n, h int) map[string]struct {
-	net      policyNet[float64]
+	net      PolicyNet[float64]
 	stateLen int
 } {
 	return map[string]struct {
-		net      policyNet[float64]
+		net      PolicyNet[float64]
 		stateLen int
 	}{
 		"pn-ac sort":     {newPointerNet[float64](n, h, 1, false), n},
@@ -30,7 +30,7 @@ func TestPolicyNetGradients(t *testing.T) {
 	const n, h, b = 4, 3, 3
 	for name, c := range policyNets64(n, h) {
 		rng := rand.New(rand.NewPCG(7, 7))
-		w := newParams(c.net.specs(), tensor.Float64, rng).float64s()
+		w := NewParams(c.net.Specs(), tensor.Float64, rng).Float64s()
 		// Larger weights than the initial ones, so that the gates and the clipping are not in
 		// their linear regions.
 		for _, p := range w {
@@ -43,11 +43,11 @@ func TestPolicyNetGradients(t *testing.T) {
 			states[i] = rng.Float64()
 		}
 		actions := make([]int, b*n)
-		c.net.decode(w, states, b, rng, actions)
+		c.net.Decode(w, states, b, rng, actions)
 		coef := []float64{0.7, -1.3, 0.4}
 		loss := func() float64 {
 			lp := make([]float64, b)
-			c.net.logProbs(w, states, b, actions, lp)
+			c.net.LogProbs(w, states, b, actions, lp)
 			s := 0.0
 			for i := range lp {
 				s += coef[i] * lp[i]
@@ -59,8 +59,8 @@ func TestPolicyNetGradients(t *testing.T) {
 		for i, p := range w {
 			grads[i] = make([]float64, len(p))
 		}
-		c.net.backward(w, coef, grads)
-		specs := c.net.specs()
+		c.net.Backward(w, coef, grads)
+		specs := c.net.Specs()
 		for pi, p := range w {
 			for i := range p {
 				const eps = 1e-6
@@ -72,7 +72,7 @@ func TestPolicyNetGradients(t *testing.T) {
 				p[i] = orig
 				num := (lp - lm) / (2 * eps)
 				if math.Abs(num-grads[pi][i]) > 1e-6*math.Max(1, math.Abs(num)) {
-					t.Fatalf("%s: d%s[%d] = %.10g, finite differences %.10g", name, specs[pi].name, i, grads[pi][i], num)
+					t.Fatalf("%s: d%s[%d] = %.10g, finite differences %.10g", name, specs[pi].Name, i, grads[pi][i], num)
 				}
 			}
 		}
@@ -85,15 +85,15 @@ func TestPolicyNetDecodeAgreesWithLogProbs(t *testing.T) {
 	const n, h, b = 5, 4, 4
 	for name, c := range policyNets64(n, h) {
 		rng := rand.New(rand.NewPCG(8, 8))
-		w := newParams(c.net.specs(), tensor.Float64, rng).float64s()
+		w := NewParams(c.net.Specs(), tensor.Float64, rng).Float64s()
 		states := make([]float64, b*c.stateLen)
 		for i := range states {
 			states[i] = rng.Float64()
 		}
 		actions := make([]int, b*n)
-		c.net.decode(w, states, b, nil, actions)
+		c.net.Decode(w, states, b, nil, actions)
 		lp := make([]float64, b)
-		c.net.logProbs(w, states, b, actions, lp)
+		c.net.LogProbs(w, states, b, actions, lp)
 		var probs []float64
 		switch net := c.net.(type) {
 		case *pointerNet[float64]:

@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"math"
@@ -16,25 +16,48 @@ import (
 // authors' PN-AC code likewise).
 const logitClip = 10
 
-// policyNet is a critic-free policy network that builds a permutation one step at a time: step t
+// policyNets builds the networks of each critic-free model of run.Models, by name, for n items of
+// k input features with hidden width h. Each model's file registers its own.
+var policyNets = map[string]func(n, h, k int) PolicyNet[float32]{}
+
+// registerPolicyNet makes the critic-free model called name buildable; its file calls it once.
+func registerPolicyNet(name string, build func(n, h, k int) PolicyNet[float32]) {
+	if _, dup := policyNets[name]; dup {
+		panic("nets: model " + name + " registered twice")
+	}
+	policyNets[name] = build
+}
+
+// NewPolicyNet returns the policy network of the critic-free model called model, for n items of
+// k input features with hidden width h; ok is false for a model without one.
+func NewPolicyNet(model string, n, h, k int) (net PolicyNet[float32], ok bool) {
+	build, ok := policyNets[model]
+	if !ok {
+		return nil, false
+	}
+	return build(n, h, k), true
+}
+
+// PolicyNet is a critic-free policy network that builds a permutation one step at a time: step t
 // chooses one element among those not chosen before. Its methods take the parameters as flat
 // slices in specs order, so that one network type serves float32 training and float64 gradient
-// checks. A network keeps the buffers of its last logProbs call for backward; it must not be
+// checks. A network keeps the buffers of its last LogProbs call for Backward; it must not be
 // used concurrently.
-type policyNet[F lstm.Float] interface {
-	specs() []paramSpec
-	// decode chooses an action sequence (n elements) for each of b featurised states, into
+type PolicyNet[F lstm.Float] interface {
+	// Specs describes the parameters, in the order of w.
+	Specs() []ParamSpec
+	// Decode chooses an action sequence (n elements) for each of b featurised states, into
 	// actions (b x n): sampled from the policy with rng, or greedy (the most probable free
 	// element at each step) when rng is nil.
-	decode(w [][]F, states []F, b int, rng *rand.Rand, actions []int)
-	// logProbs writes, for each of the b states, the log-probability of its action sequence
+	Decode(w [][]F, states []F, b int, rng *rand.Rand, actions []int)
+	// LogProbs writes, for each of the b states, the log-probability of its action sequence
 	// under the policy (teacher forcing), keeping what backward needs.
-	logProbs(w [][]F, states []F, b int, actions []int, logp []F)
-	// backward adds into grads (shaped as w) the gradient of sum_i dlogp[i] logp[i] for the last
-	// logProbs call.
-	backward(w [][]F, dlogp []F, grads [][]F)
-	// toPerm turns one action sequence into the task's permutation convention.
-	toPerm(actions, perm []int)
+	LogProbs(w [][]F, states []F, b int, actions []int, logp []F)
+	// Backward adds into grads (shaped as w) the gradient of sum_i dlogp[i] logp[i] for the last
+	// LogProbs call.
+	Backward(w [][]F, dlogp []F, grads [][]F)
+	// ToPerm turns one action sequence into the task's permutation convention.
+	ToPerm(actions, perm []int)
 }
 
 // choose picks an element from one step's policy p: a draw from rng, or the most probable (the
@@ -105,13 +128,13 @@ func linearBackward[F lstm.Float](rows, in, out int, x, w, dy, dx, dw, db []F) {
 
 // lstmSpecs are nn.LSTM(in, h)'s four tensors in PyTorch's layout and initialisation (uniform
 // in +-1/sqrt(h)): weight_ih (4h x in), weight_hh (4h x h), bias_ih and bias_hh (4h).
-func lstmSpecs(name string, in, h int) []paramSpec {
+func lstmSpecs(name string, in, h int) []ParamSpec {
 	bound := 1 / math.Sqrt(float64(h))
-	return []paramSpec{
-		{name: name + ".Wih", shape: []int{4 * h, in}, bound: bound},
-		{name: name + ".Whh", shape: []int{4 * h, h}, bound: bound},
-		{name: name + ".bih", shape: []int{4 * h}, bound: bound},
-		{name: name + ".bhh", shape: []int{4 * h}, bound: bound},
+	return []ParamSpec{
+		{Name: name + ".Wih", Shape: []int{4 * h, in}, Bound: bound},
+		{Name: name + ".Whh", Shape: []int{4 * h, h}, Bound: bound},
+		{Name: name + ".bih", Shape: []int{4 * h}, Bound: bound},
+		{Name: name + ".bhh", Shape: []int{4 * h}, Bound: bound},
 	}
 }
 

@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ import (
 type matching struct{ n, h, k int }
 
 func init() {
-	registerArch("spg-matching", func(n, h int, layout envs.Layout) (arch, error) {
+	registerArch("spg-matching", func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutTwoSets {
 			return nil, errLayout
 		}
@@ -30,13 +30,13 @@ func init() {
 	})
 }
 
-func (a matching) stateShape(b int) []int { return []int{b, 2 * a.n, a.k} }
+func (a matching) StateShape(b int) []int { return []int{b, 2 * a.n, a.k} }
 
-func (a matching) actorSpecs() []paramSpec {
+func (a matching) ActorSpecs() []ParamSpec {
 	return slices.Concat(linearSpecs("emb", a.k, a.h, true), gruSpecs("gru", a.n, a.h), linearSpecs("out", a.h, a.n, true))
 }
 
-func (a matching) criticSpecs() []paramSpec {
+func (a matching) CriticSpecs() []ParamSpec {
 	return slices.Concat(
 		linearSpecs("emb", a.k, a.h, true), gruSpecs("gru", a.n, a.h),
 		linearSpecs("c", a.h, a.h, true), bnSpecs("c", a.n),
@@ -45,35 +45,35 @@ func (a matching) criticSpecs() []paramSpec {
 		linearSpecs("g1", a.n, 1, false), linearSpecs("g2", a.n, 1, false))
 }
 
-func (a matching) bnLayers() []string { return []string{"c", "d", "f"} }
+func (a matching) BNLayers() []string { return []string{"c", "d", "f"} }
 
 // trunk adds h = GRU(σ(B We + be) σ(A We + be)^T) (B, N, H); frozen marks the weights constant.
-func (a matching) trunk(x *G.Node, p nodeSet, frozen bool) (*G.Node, error) {
-	e, err := ops.Dense(x, p.get("emb.W"), p.get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
+func (a matching) trunk(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
+	e, err := ops.Dense(x, p.Get("emb.W"), p.Get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
 	if err != nil {
 		return nil, err
 	}
 	if e, err = ops.PairOuter(e); err != nil {
 		return nil, err
 	}
-	return ops.GRU(e, p.gru("gru"), ops.GRUOptions{Frozen: frozen})
+	return ops.GRU(e, p.GRU("gru"), ops.GRUOptions{Frozen: frozen})
 }
 
-func (a matching) actor(x *G.Node, p nodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a matching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
 	h, err := a.trunk(x, p, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := ops.Dense(h, p.get("out.W"), p.get("out.b"), ops.DenseOptions{})
+	y, err := ops.Dense(h, p.Get("out.W"), p.Get("out.b"), ops.DenseOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
 	return ops.Sinkhorn(y, tau, iters)
 }
 
-func (a matching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
-	first := len(c.uses)
-	h, err := a.trunk(x, c.p, c.frozen)
+func (a matching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	first := len(c.Uses)
+	h, err := a.trunk(x, c.P, c.Frozen)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (a matching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, er
 		return nil, err
 	}
 	return c.perAction(first, acts, func(act *G.Node) (*G.Node, error) {
-		ed, err := c.denseNorm(act, "d", !c.actionGrad)
+		ed, err := c.denseNorm(act, "d", !c.ActionGrad)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"slices"
@@ -9,9 +9,9 @@ import (
 	"spg-tui/run"
 )
 
-// archOf returns the architecture of cfg: the paper's for its task, or SPG+Matching with the
-// bilinear critic.
-func archOf(cfg run.Config) (arch, error) {
+// New returns the networks of cfg's model for its task, size and hidden width, with the
+// bilinear critic in place of SPG+Matching's when cfg asks for it.
+func New(cfg run.Config) (Arch, error) {
 	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
 	if err != nil {
 		return nil, err
@@ -35,14 +35,14 @@ func archOf(cfg run.Config) (arch, error) {
 // is needed: the actions' entries sum to N, so a constant is a shift of G.
 type bilinearMatching struct{ matching }
 
-func (a bilinearMatching) criticSpecs() []paramSpec {
+func (a bilinearMatching) CriticSpecs() []ParamSpec {
 	return slices.Concat(linearSpecs("emb", a.k, a.h, true), gruSpecs("gru", a.n, a.h), linearSpecs("q", a.h, a.n, true))
 }
 
-func (a bilinearMatching) bnLayers() []string { return nil }
+func (a bilinearMatching) BNLayers() []string { return nil }
 
-func (a bilinearMatching) critic(c *criticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
-	h, err := a.trunk(x, c.p, c.frozen)
+func (a bilinearMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
+	h, err := a.trunk(x, c.P, c.Frozen)
 	if err != nil {
 		return nil, err
 	}

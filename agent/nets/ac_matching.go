@@ -1,4 +1,4 @@
-package agent
+package nets
 
 import (
 	"math/rand/v2"
@@ -23,7 +23,7 @@ const (
 // an LSTM over the N rows of E = E2 E1^T (one per point of B), and per row t the logits
 // l_t = C tanh(h_t W_p + b_p) with C = 10 over the N points of A, masked so that no point of A is
 // taken twice; row t's choice is the point of A matched to B[t]. Trained, like PN-AC, by
-// REINFORCE against an exponential-moving-average baseline (reinforceLearner). The logits do not
+// REINFORCE against an exponential-moving-average baseline (agent's REINFORCE learner). The logits do not
 // depend on earlier choices, only the mask does.
 type acMatching[F lstm.Float] struct {
 	n, h, k int
@@ -41,7 +41,7 @@ func newACMatching[F lstm.Float](n, h, k int) *acMatching[F] {
 	return &acMatching[F]{n: n, h: h, k: k, me: matchEmbed[F]{n: n, h: h, k: k}}
 }
 
-func (a *acMatching[F]) specs() []paramSpec {
+func (a *acMatching[F]) Specs() []ParamSpec {
 	s := linearSpecs("emb", a.k, a.h, true)
 	s = append(s, lstmSpecs("lstm", a.n, a.h)...)
 	return append(s, linearSpecs("out", a.h, a.n, true)...)
@@ -59,7 +59,7 @@ func (a *acMatching[F]) scores(w [][]F, states []F, b int) {
 	linear(b*n, h, n, a.hs, w[acOutW], w[acOutB], a.u)
 }
 
-func (a *acMatching[F]) decode(w [][]F, states []F, b int, rng *rand.Rand, actions []int) {
+func (a *acMatching[F]) Decode(w [][]F, states []F, b int, rng *rand.Rand, actions []int) {
 	a.scores(w, states, b)
 	n := a.n
 	ut, probs, used := make([]F, b*n), make([]F, n), make([]bool, b*n)
@@ -71,7 +71,7 @@ func (a *acMatching[F]) decode(w [][]F, states []F, b int, rng *rand.Rand, actio
 	}
 }
 
-func (a *acMatching[F]) logProbs(w [][]F, states []F, b int, actions []int, logp []F) {
+func (a *acMatching[F]) LogProbs(w [][]F, states []F, b int, actions []int, logp []F) {
 	a.scores(w, states, b)
 	n := a.n
 	a.actions = append(a.actions[:0], actions[:b*n]...)
@@ -80,7 +80,7 @@ func (a *acMatching[F]) logProbs(w [][]F, states []F, b int, actions []int, logp
 	sumRows(a.lp, b, n, logp)
 }
 
-func (a *acMatching[F]) backward(w [][]F, dlogp []F, grads [][]F) {
+func (a *acMatching[F]) Backward(w [][]F, dlogp []F, grads [][]F) {
 	b, n, h := a.b, a.n, a.h
 	du := make([]F, b*n*n)
 	pointer.LogProbsBackward(pointer.Dims{B: b, T: n, N: n}, spreadRows(dlogp, b, n), a.u, logitClip, a.actions, a.probs, du)
@@ -94,12 +94,12 @@ func (a *acMatching[F]) backward(w [][]F, dlogp []F, grads [][]F) {
 	a.me.backward(w[acEmbW], de, grads[acEmbW], grads[acEmbB])
 }
 
-// toPerm implements policyNet: row t (B[t]) chose a point of A, so the actions are the rounded
+// ToPerm implements PolicyNet: row t (B[t]) chose a point of A, so the actions are the rounded
 // action's rowToCol and the matching is its inverse, as for SPG+Matching.
-func (a *acMatching[F]) toPerm(actions, perm []int) { ActionToPerm(actions, perm) }
+func (a *acMatching[F]) ToPerm(actions, perm []int) { ActionToPerm(actions, perm) }
 
 func init() {
-	registerPolicyNet("ac-matching", func(n, h, k int) policyNet[float32] {
+	registerPolicyNet("ac-matching", func(n, h, k int) PolicyNet[float32] {
 		return newACMatching[float32](n, h, k)
 	})
 }
