@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"spg-tui/agent"
+	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
@@ -299,7 +300,7 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 		info.Title, info.Seed, cfg.Steps, cfg.StepsPerEpoch(), info.Backend, info.Dir)
 	if run.ModelOf(cfg).Kind.HasCritic() {
 		fmt.Fprintf(stderr, "train: replay buffer capacity %d transitions (%d MiB)\n",
-			info.BufferCapacity, int64(info.BufferCapacity)*agent.ReplayTransitionBytes(cfg.N)>>20)
+			info.BufferCapacity, int64(info.BufferCapacity)*replay.TransitionBytes(cfg.N)>>20)
 	}
 	var stopping atomic.Bool
 	defer stopOnSignals("train", "writing the checkpoint", stderr, &stopping, eng.Stop, eng.Done())()

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 
+	"spg-tui/agent/replay"
 	"spg-tui/run"
 )
 
@@ -59,7 +60,7 @@ type bestEval struct {
 
 // writeCheckpoint writes a checkpoint to path atomically: on any error, the file already there
 // stays as it was. replay may be nil.
-func writeCheckpoint(path string, h *checkpointHeader, learner []byte, replay *Replay) error {
+func writeCheckpoint(path string, h *checkpointHeader, learner []byte, replay *replay.Buffer) error {
 	head, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -99,7 +100,7 @@ func writeSection(w io.Writer, length int64, fn func(io.Writer) error) error {
 		return err
 	}
 	h := crc32.New(crcTable)
-	cw := &countWriter{w: io.MultiWriter(w, h)}
+	cw := &countingWriter{w: io.MultiWriter(w, h)}
 	if err := fn(cw); err != nil {
 		return err
 	}
@@ -205,7 +206,7 @@ func (c *checkpointFile) readHead() error {
 }
 
 // readReplay restores the replay section into r; it fails if the checkpoint holds no buffer.
-func (c *checkpointFile) readReplay(replay *Replay) error {
+func (c *checkpointFile) readReplay(replay *replay.Buffer) error {
 	fi, err := c.f.Stat()
 	if err != nil {
 		return err
@@ -229,3 +230,15 @@ func (c *checkpointFile) readReplay(replay *Replay) error {
 
 // Close closes the file.
 func (c *checkpointFile) Close() error { return c.f.Close() }
+
+// countingWriter counts the bytes written through it, to check a section's announced length.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	k, err := c.w.Write(p)
+	c.n += int64(k)
+	return k, err
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -17,24 +18,24 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck")
 	cfg := tinyConfig(envs.TaskMWM, 4)
-	replay := NewReplay(4, 64)
-	fillReplay(replay, 70)
+	buf := replay.New(4, 64)
+	fillBuffer(buf, 4, 70)
 	h := &checkpointHeader{Config: cfg, Step: 12, Wall: 3.5, RNG: []byte{1, 2, 3}, Best: &bestEval{Step: 10, Metric: 0.8},
 		LastEval: 10, Interval: intervalStats{Steps: 2, RewardN: 16, RewardMean: 0.5, Train: run.Train{CriticHard: 1.25}}}
 	params := []byte("learner parameters")
-	if err := writeCheckpoint(path, h, params, replay); err != nil {
+	if err := writeCheckpoint(path, h, params, buf); err != nil {
 		t.Fatal(err)
 	}
 	ck, err := openCheckpoint(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := NewReplay(4, 64)
+	back := replay.New(4, 64)
 	if err := ck.readReplay(back); err != nil {
 		t.Fatal(err)
 	}
 	ck.Close()
-	if !reflect.DeepEqual(&ck.header, h) || !bytes.Equal(ck.learner, params) || !reflect.DeepEqual(back, replay) {
+	if !reflect.DeepEqual(&ck.header, h) || !bytes.Equal(ck.learner, params) || !reflect.DeepEqual(back, buf) {
 		t.Errorf("round trip differs: header %+v", ck.header)
 	}
 
@@ -47,7 +48,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ck.Close()
-	if err := ck.readReplay(NewReplay(4, 64)); err == nil || !strings.Contains(err.Error(), "no replay buffer") {
+	if err := ck.readReplay(replay.New(4, 64)); err == nil || !strings.Contains(err.Error(), "no replay buffer") {
 		t.Errorf("readReplay on a best checkpoint: %v", err)
 	}
 }
@@ -55,10 +56,10 @@ func TestCheckpointRoundTrip(t *testing.T) {
 func TestCheckpointDamageIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck")
-	replay := NewReplay(4, 64)
-	fillReplay(replay, 30)
+	buf := replay.New(4, 64)
+	fillBuffer(buf, 4, 30)
 	h := &checkpointHeader{Config: tinyConfig(envs.TaskMWM, 4), Step: 3}
-	if err := writeCheckpoint(path, h, []byte("params"), replay); err != nil {
+	if err := writeCheckpoint(path, h, []byte("params"), buf); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
@@ -71,7 +72,7 @@ func TestCheckpointDamageIsRefused(t *testing.T) {
 			return err
 		}
 		defer ck.Close()
-		return ck.readReplay(NewReplay(4, 64))
+		return ck.readReplay(replay.New(4, 64))
 	}
 	if err := load(good); err != nil {
 		t.Fatal(err)
@@ -106,5 +107,21 @@ func TestIntervalOfThePreviousVersion(t *testing.T) {
 	tr := s.record(Hyper{Explore: true, Epsilon: 0.5, ActorLR: 1, CriticLR: 2})
 	if tr.CriticHard != 0.625 || tr.Birkhoff != 0.75 || tr.RewardMean != 0.5 || tr.StepsPerSec != 4 {
 		t.Errorf("record %+v", tr)
+	}
+}
+
+// fillBuffer stores count transitions of size n with recognisable contents: index i, reward i,
+// P a rotation by i, M entries i/count.
+func fillBuffer(r *replay.Buffer, n, count int) {
+	m := make([]float32, n*n)
+	p := make([]int, n)
+	for i := range count {
+		for j := range m {
+			m[j] = float32((i+j)%(count+1)) / float32(count)
+		}
+		for j := range p {
+			p[j] = (j + i) % n
+		}
+		r.Add(i, m, p, float32(i))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"spg-tui/agent/replay"
 	"spg-tui/run"
 	"spg-tui/sysmem"
 )
@@ -29,13 +30,13 @@ const (
 // the training order, the validation and test sets with their references, and the learner's
 // graphs for one step. It saturates at math.MaxInt64 instead of overflowing.
 func MemoryEstimate(cfg run.Config) int64 {
-	capacity, err := ReplayCapacity(cfg)
+	capacity, err := replay.Capacity(cfg)
 	if err != nil {
 		capacity = 0
 	}
 	b, n, h := float64(cfg.Batch), float64(cfg.N), float64(cfg.Hidden)
 	total := float64(memBase) +
-		float64(capacity)*float64(ReplayTransitionBytes(cfg.N)) +
+		float64(capacity)*float64(replay.TransitionBytes(cfg.N)) +
 		4*float64(cfg.TrainSize) +
 		float64(cfg.ValSize+cfg.TestSize)*(memPerEvalPerN*n+memPerEvalOverhead) +
 		b*n*n*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) +
@@ -52,11 +53,11 @@ func MemoryEstimate(cfg run.Config) int64 {
 // CheckMemory refuses a configuration whose MemoryEstimate exceeds the machine's memory, naming
 // the estimate, the limit and the replay buffer's share.
 func CheckMemory(cfg run.Config) error {
-	capacity, err := ReplayCapacity(cfg)
+	capacity, err := replay.Capacity(cfg)
 	if err != nil {
 		return err
 	}
 	what := fmt.Sprintf("a run of %s n = %d, batch %d, L = %d, replay buffer %s",
-		cfg.Task, cfg.N, cfg.Batch, cfg.SinkhornIters, sysmem.Bytes(int64(capacity)*ReplayTransitionBytes(cfg.N)))
+		cfg.Task, cfg.N, cfg.Batch, cfg.SinkhornIters, sysmem.Bytes(int64(capacity)*replay.TransitionBytes(cfg.N)))
 	return sysmem.Check(what, MemoryEstimate(cfg))
 }

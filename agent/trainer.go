@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
@@ -244,7 +245,7 @@ func (t *trainer) run() {
 func (t *trainer) execute() (stopped bool, err error) {
 	t.log.Printf("%s, seed %d, %d steps (%d per epoch), backend %s, replay capacity %d transitions (%d MB)",
 		t.info.Title, t.cfg.Seed, t.cfg.Steps, t.cfg.StepsPerEpoch(), t.info.Backend, t.info.BufferCapacity,
-		int64(t.info.BufferCapacity)*ReplayTransitionBytes(t.cfg.N)>>20)
+		int64(t.info.BufferCapacity)*replay.TransitionBytes(t.cfg.N)>>20)
 	t.val, err = t.prepareSet(envs.Validation, t.cfg.ValSize, true)
 	if errors.Is(err, errStopped) {
 		return true, t.stopNow()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"spg-tui/agent/nets"
+	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
@@ -34,7 +35,7 @@ type loop struct {
 	env     envs.Env
 	train   envs.Dataset
 	learner Learner
-	replay  *Replay
+	replay  *replay.Buffer
 	pcg     *rand.PCG
 	rng     *rand.Rand
 
@@ -69,7 +70,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 	if cfg.TrainSize > math.MaxInt32 {
 		return nil, fmt.Errorf("train-size %d: must be below 2^31", cfg.TrainSize)
 	}
-	capacity, err := ReplayCapacity(cfg)
+	capacity, err := replay.Capacity(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 	return &loop{
 		task: cfg.Task, kind: run.ModelOf(cfg).Kind, env: env,
 		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
-		learner: learner, replay: NewReplay(n, capacity),
+		learner: learner, replay: replay.New(n, capacity),
 		pcg: pcg, rng: rand.New(pcg),
 		n: n, b: b, stateLen: sl, rewardScale: rewardScale(&cfg),
 		orderEpoch: -1,

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -188,7 +189,7 @@ func TestRunCompletes(t *testing.T) {
 // runSummary is what must be identical between an uninterrupted run and a resumed one.
 type runSummary struct {
 	params, rng []byte
-	replay      *Replay
+	replay      *replay.Buffer
 	train       []run.Train
 	trainSteps  []int
 	evals       []run.Eval
@@ -202,8 +203,8 @@ func summarise(t *testing.T, dir string) runSummary {
 		t.Fatal(err)
 	}
 	defer ck.Close()
-	cap, _ := ReplayCapacity(ck.header.Config)
-	s := runSummary{params: ck.learner, rng: ck.header.RNG, replay: NewReplay(ck.header.Config.N, cap)}
+	cap, _ := replay.Capacity(ck.header.Config)
+	s := runSummary{params: ck.learner, rng: ck.header.RNG, replay: replay.New(ck.header.Config.N, cap)}
 	if err := ck.readReplay(s.replay); err != nil {
 		t.Fatal(err)
 	}

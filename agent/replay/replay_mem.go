@@ -1,6 +1,6 @@
 //go:build unix
 
-package agent
+package replay
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ func offHeap[T any](owner *T, size int) []byte {
 	}
 	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
-		panic(fmt.Sprintf("agent: mapping %d bytes for the replay buffer: %v", size, err))
+		panic(fmt.Sprintf("replay: mapping %d bytes for the replay buffer: %v", size, err))
 	}
 	runtime.AddCleanup(owner, func(mem []byte) { _ = syscall.Munmap(mem) }, mem)
 	return mem

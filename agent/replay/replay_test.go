@@ -1,4 +1,4 @@
-package agent
+package replay
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 
 func TestReplayCapacityFromBudget(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskMWM, 20)
-	if got := ReplayTransitionBytes(20); got != 4+800+20+4 {
-		t.Fatalf("ReplayTransitionBytes(20) = %d, want 828", got)
+	if got := TransitionBytes(20); got != 4+800+20+4 {
+		t.Fatalf("TransitionBytes(20) = %d, want 828", got)
 	}
 	for _, tc := range []struct {
 		buffer int
@@ -29,20 +29,20 @@ func TestReplayCapacityFromBudget(t *testing.T) {
 		{1_000_000, 4 << 30, 1_000_000},
 	} {
 		cfg.Buffer, cfg.BufferMem, cfg.Batch = tc.buffer, tc.mem, 128
-		got, err := ReplayCapacity(cfg)
+		got, err := Capacity(cfg)
 		if err != nil || got != tc.want {
 			t.Errorf("buffer %d, mem %d: capacity %d, %v; want %d", tc.buffer, tc.mem, got, err, tc.want)
 		}
 	}
 	cfg.Buffer, cfg.BufferMem = 1000, 828*100
-	if _, err := ReplayCapacity(cfg); err == nil {
+	if _, err := Capacity(cfg); err == nil {
 		t.Error("a budget below one batch was accepted")
 	}
 }
 
 // fillReplay stores count transitions with recognisable contents: index i, reward i, P a
 // rotation by i, M entries i/count.
-func fillReplay(r *Replay, count int) {
+func fillReplay(r *Buffer, count int) {
 	n := r.n
 	m := make([]float32, n*n)
 	p := make([]int, n)
@@ -59,7 +59,7 @@ func fillReplay(r *Replay, count int) {
 
 func TestReplayRingAndGet(t *testing.T) {
 	const n = 4
-	r := NewReplay(n, 5)
+	r := New(n, 5)
 	fillReplay(r, 7) // transitions 0..6; 0 and 1 are overwritten by 5 and 6
 	if r.Len() != 5 || r.Cap() != 5 {
 		t.Fatalf("Len %d Cap %d, want 5 5", r.Len(), r.Cap())
@@ -99,7 +99,7 @@ func TestReplayRingAndGet(t *testing.T) {
 // with probability 1/Len: a chi-square test over the slots, before and after the ring wraps.
 func TestReplayUniformSampling(t *testing.T) {
 	for _, stored := range []int{10, 23} { // 23 into a ring of 16 wraps
-		r := NewReplay(3, 16)
+		r := New(3, 16)
 		fillReplay(r, stored)
 		rng := rand.New(rand.NewPCG(1, 2))
 		const draws = 160000
@@ -132,14 +132,14 @@ func TestReplayUniformSampling(t *testing.T) {
 
 func TestReplayRoundTrip(t *testing.T) {
 	for _, stored := range []int{0, 3, 9, 20} {
-		r := NewReplay(5, 9)
+		r := New(5, 9)
 		fillReplay(r, stored)
 		var buf bytes.Buffer
 		k, err := r.WriteTo(&buf)
 		if err != nil || k != r.EncodedLen() || int64(buf.Len()) != k {
 			t.Fatalf("stored %d: WriteTo wrote %d (buffer %d), EncodedLen %d, %v", stored, k, buf.Len(), r.EncodedLen(), err)
 		}
-		back := NewReplay(5, 9)
+		back := New(5, 9)
 		if _, err := back.ReadFrom(bytes.NewReader(buf.Bytes())); err != nil {
 			t.Fatalf("stored %d: %v", stored, err)
 		}
@@ -148,11 +148,11 @@ func TestReplayRoundTrip(t *testing.T) {
 			!slices.Equal(back.p, r.p) || !slices.Equal(back.reward, r.reward) {
 			t.Errorf("stored %d: round trip differs", stored)
 		}
-		if _, err := NewReplay(5, 10).ReadFrom(bytes.NewReader(buf.Bytes())); err == nil {
+		if _, err := New(5, 10).ReadFrom(bytes.NewReader(buf.Bytes())); err == nil {
 			t.Errorf("stored %d: a buffer of another capacity was accepted", stored)
 		}
 		if stored > 0 {
-			if _, err := NewReplay(5, 9).ReadFrom(bytes.NewReader(buf.Bytes()[:buf.Len()-1])); err == nil {
+			if _, err := New(5, 9).ReadFrom(bytes.NewReader(buf.Bytes()[:buf.Len()-1])); err == nil {
 				t.Errorf("stored %d: a truncated buffer was accepted", stored)
 			}
 		}
@@ -172,7 +172,7 @@ func TestReplayQuantisationError(t *testing.T) {
 	for _, tau := range []float32{1, 0.05} {
 		m := make([]float32, b*n*n)
 		sinkhorn.Forward(m, x, b, n, tau, 10, nil)
-		r := NewReplay(n, b)
+		r := New(n, b)
 		p := make([]int, n)
 		for k := range b {
 			r.Add(k, m[k*n*n:(k+1)*n*n], p, 0)
@@ -207,7 +207,7 @@ func TestReplayOffHeap(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	r := NewReplay(20, 1_000_000) // 828 MB of capacity
+	r := New(20, 1_000_000) // 828 MB of capacity
 	runtime.ReadMemStats(&after)
 	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 1<<20 {
 		t.Fatalf("the buffer put %d bytes on the Go heap", grown)

@@ -1,4 +1,4 @@
-package agent
+package replay
 
 import (
 	"bufio"
@@ -14,7 +14,7 @@ import (
 	"spg-tui/run"
 )
 
-// Replay is the bounded replay buffer of Algorithm 1: a ring of transitions (s, M, P, r) that
+// Buffer is the bounded replay buffer of Algorithm 1: a ring of transitions (s, M, P, r) that
 // overwrites the oldest once full and is sampled uniformly.
 //
 // Storage per transition, for size n:
@@ -30,7 +30,7 @@ import (
 //     this halves the buffer's dominant cost.
 //   - P as its row-to-column permutation, one byte per row (n bytes; hence n <= 255).
 //   - r as float32 (4 bytes).
-type Replay struct {
+type Buffer struct {
 	n, capacity int
 	size, next  int
 
@@ -40,30 +40,30 @@ type Replay struct {
 	reward []float32
 }
 
-// ReplayTransitionBytes is the memory one stored transition of size n takes.
-func ReplayTransitionBytes(n int) int64 {
+// TransitionBytes is the memory one stored transition of size n takes.
+func TransitionBytes(n int) int64 {
 	return 4 + 2*int64(n)*int64(n) + int64(n) + 4
 }
 
-// ReplayCapacity is the capacity a run of cfg gets: Buffer transitions, or fewer if they do not
+// Capacity is the capacity a run of cfg gets: Buffer transitions, or fewer if they do not
 // fit in BufferMem. It fails when not even one batch fits.
-func ReplayCapacity(cfg run.Config) (int, error) {
-	fit := cfg.BufferMem / ReplayTransitionBytes(cfg.N)
+func Capacity(cfg run.Config) (int, error) {
+	fit := cfg.BufferMem / TransitionBytes(cfg.N)
 	capacity := int(min(int64(cfg.Buffer), fit))
 	if capacity < cfg.Batch {
 		return 0, fmt.Errorf("buffer-mem %d: holds %d transitions of n = %d (%d bytes each), fewer than one batch (%d)",
-			cfg.BufferMem, fit, cfg.N, ReplayTransitionBytes(cfg.N), cfg.Batch)
+			cfg.BufferMem, fit, cfg.N, TransitionBytes(cfg.N), cfg.Batch)
 	}
 	return capacity, nil
 }
 
-// NewReplay returns an empty buffer for size-n transitions holding up to capacity of them.
+// New returns an empty buffer for size-n transitions holding up to capacity of them.
 // The memory is reserved up front; the OS backs it only as transitions are written.
-func NewReplay(n, capacity int) *Replay {
+func New(n, capacity int) *Buffer {
 	if n < 1 || n > run.MaxN || capacity < 1 {
-		panic(fmt.Sprintf("agent: NewReplay(n = %d, capacity = %d) out of range", n, capacity))
+		panic(fmt.Sprintf("replay: New(n = %d, capacity = %d) out of range", n, capacity))
 	}
-	r := &Replay{n: n, capacity: capacity}
+	r := &Buffer{n: n, capacity: capacity}
 	// One mapping, 4-byte arrays first so that every array is aligned (the mapping is
 	// page-aligned). The slices must not outlive r: the mapping is released with it.
 	nn := capacity * n * n
@@ -77,14 +77,14 @@ func NewReplay(n, capacity int) *Replay {
 }
 
 // Len is the number of stored transitions.
-func (r *Replay) Len() int { return r.size }
+func (r *Buffer) Len() int { return r.size }
 
 // Cap is the most transitions the buffer holds.
-func (r *Replay) Cap() int { return r.capacity }
+func (r *Buffer) Cap() int { return r.capacity }
 
 // Add stores one transition, overwriting the oldest when full: the training-set index of the
 // state, the soft action m (n x n, row-major) and the hard action as rowToCol (len n).
-func (r *Replay) Add(index int, m []float32, rowToCol []int, reward float32) {
+func (r *Buffer) Add(index int, m []float32, rowToCol []int, reward float32) {
 	n := r.n
 	k := r.next
 	r.index[k] = uint32(index)
@@ -99,7 +99,7 @@ func (r *Replay) Add(index int, m []float32, rowToCol []int, reward float32) {
 
 // Sample fills slots with len(slots) draws from rng, each uniform over all stored transitions
 // (with replacement; the newest is as likely as any other). It panics on an empty buffer.
-func (r *Replay) Sample(rng *rand.Rand, slots []int) {
+func (r *Buffer) Sample(rng *rand.Rand, slots []int) {
 	if r.size == 0 {
 		panic("agent: sampling an empty replay buffer")
 	}
@@ -110,7 +110,7 @@ func (r *Replay) Sample(rng *rand.Rand, slots []int) {
 
 // Get reads the transition in slot: it writes the dequantised M and the 0/1 matrix of P into
 // m and p (n x n each) and returns the state's training index and the reward.
-func (r *Replay) Get(slot int, m, p []float32) (index int, reward float32) {
+func (r *Buffer) Get(slot int, m, p []float32) (index int, reward float32) {
 	n := r.n
 	for i, q := range r.m[slot*n*n : (slot+1)*n*n] {
 		m[i] = float32(q) / 65535
@@ -142,13 +142,13 @@ func quantise(dst []uint16, m []float32) {
 const replayMagic = "SPGRPLY1"
 
 // EncodedLen is the number of bytes WriteTo writes.
-func (r *Replay) EncodedLen() int64 {
-	return int64(len(replayMagic)) + 4*8 + int64(r.size)*ReplayTransitionBytes(r.n)
+func (r *Buffer) EncodedLen() int64 {
+	return int64(len(replayMagic)) + 4*8 + int64(r.size)*TransitionBytes(r.n)
 }
 
 // WriteTo streams the buffer to w (its stored transitions and ring position, not the unused
 // capacity) without building a copy in memory.
-func (r *Replay) WriteTo(w io.Writer) (int64, error) {
+func (r *Buffer) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	cw := &countWriter{w: bw}
 	n, size := r.n, r.size
@@ -187,7 +187,7 @@ func (r *Replay) WriteTo(w io.Writer) (int64, error) {
 
 // ReadFrom restores a buffer written by WriteTo into r, which must have the same size n and
 // capacity.
-func (r *Replay) ReadFrom(rd io.Reader) (int64, error) {
+func (r *Buffer) ReadFrom(rd io.Reader) (int64, error) {
 	cr := &countReader{r: bufio.NewReaderSize(rd, 1<<16)}
 	head := make([]byte, len(replayMagic)+4*8)
 	if _, err := io.ReadFull(cr, head); err != nil {
