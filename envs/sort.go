@@ -76,7 +76,7 @@ func (e *sortEnv) Objective(inst Instance, p []int) float64 {
 	}
 	asc := slices.Clone(out)
 	slices.Sort(asc)
-	return max(-1, min(1, perm.KendallTau(out, asc)))
+	return max(-1, min(1, kendallTau(out, asc)))
 }
 
 // isNonIncreasing reports whether xs never increases.

@@ -68,8 +68,8 @@ func TestSortObjective(t *testing.T) {
 				if want := naiveTauB(out, asc); !math.IsNaN(want) && !near(got, want) {
 					t.Errorf("n=%d: objective %v, naive tau-b %v (values %v)", n, got, want, out)
 				}
-				if want := perm.KendallTau(out, asc); !math.IsNaN(want) && !near(got, want) {
-					t.Errorf("n=%d: objective %v, perm.KendallTau %v", n, got, want)
+				if want := kendallTau(out, asc); !math.IsNaN(want) && !near(got, want) {
+					t.Errorf("n=%d: objective %v, kendallTau %v", n, got, want)
 				}
 				if slices.Equal(in.Values, inst.Values) { // distinct values: same as against positions
 					pos := make([]float64, n)

@@ -1,34 +1,11 @@
-package perm
+package envs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
-
-// naiveTauB is the O(n^2) definition: (C - D) / sqrt((n0 - n1) (n0 - n2)), where n0 - n1
-// counts pairs untied in x and n0 - n2 pairs untied in y.
-func naiveTauB(x, y []float64) float64 {
-	var conc, disc, untiedX, untiedY float64
-	for i := range x {
-		for j := i + 1; j < len(x); j++ {
-			dx, dy := x[i]-x[j], y[i]-y[j]
-			if dx != 0 {
-				untiedX++
-			}
-			if dy != 0 {
-				untiedY++
-			}
-			switch s := dx * dy; {
-			case s > 0:
-				conc++
-			case s < 0:
-				disc++
-			}
-		}
-	}
-	return (conc - disc) / math.Sqrt(untiedX*untiedY)
-}
 
 func TestKendallTauAgainstNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
@@ -46,7 +23,7 @@ func TestKendallTauAgainstNaive(t *testing.T) {
 						x[i], y[i] = float64(rng.IntN(levels)), float64(rng.IntN(levels))
 					}
 				}
-				got, want := KendallTau(x, y), naiveTauB(x, y)
+				got, want := kendallTau(x, y), naiveTauB(x, y)
 				if math.IsNaN(want) {
 					if !math.IsNaN(got) {
 						t.Fatalf("levels=%d n=%d: got %v, want NaN", levels, n, got)
@@ -64,14 +41,14 @@ func TestKendallTauAgainstNaive(t *testing.T) {
 func TestKendallTauSpecial(t *testing.T) {
 	x := []float64{1, 2, 3, 4, 5}
 	rev := []float64{5, 4, 3, 2, 1}
-	if got := KendallTau(x, x); got != 1 {
+	if got := kendallTau(x, x); got != 1 {
 		t.Errorf("tau(x, x) = %v", got)
 	}
-	if got := KendallTau(x, rev); got != -1 {
+	if got := kendallTau(x, rev); got != -1 {
 		t.Errorf("tau(x, reversed) = %v", got)
 	}
 	// scipy.stats.kendalltau([1,2,3,4,5], [3,1,2,5,4]) = 0.4: 7 concordant, 3 discordant.
-	if got := KendallTau(x, []float64{3, 1, 2, 5, 4}); math.Abs(got-0.4) > 1e-15 {
+	if got := kendallTau(x, []float64{3, 1, 2, 5, 4}); math.Abs(got-0.4) > 1e-15 {
 		t.Errorf("tau = %v, want 0.4", got)
 	}
 	for _, tc := range [][2][]float64{
@@ -81,8 +58,8 @@ func TestKendallTauSpecial(t *testing.T) {
 		{{1, 2, 3}, {4, 4, 4}},
 		{{1, math.NaN(), 3}, {1, 2, 3}},
 	} {
-		if got := KendallTau(tc[0], tc[1]); !math.IsNaN(got) {
-			t.Errorf("KendallTau(%v, %v) = %v, want NaN", tc[0], tc[1], got)
+		if got := kendallTau(tc[0], tc[1]); !math.IsNaN(got) {
+			t.Errorf("kendallTau(%v, %v) = %v, want NaN", tc[0], tc[1], got)
 		}
 	}
 }
@@ -93,8 +70,24 @@ func TestKendallTauNoAllocs(t *testing.T) {
 	for i := range x {
 		x[i], y[i] = rng.Float64(), rng.Float64()
 	}
-	KendallTau(x, y)
-	if a := testing.AllocsPerRun(50, func() { KendallTau(x, y) }); a != 0 {
+	kendallTau(x, y)
+	if a := testing.AllocsPerRun(50, func() { kendallTau(x, y) }); a != 0 {
 		t.Errorf("KendallTau allocates %v per call", a)
+	}
+}
+
+func BenchmarkKendallTau(b *testing.B) {
+	for _, n := range []int{20, 50, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, uint64(n)))
+			x, y := make([]float64, n), make([]float64, n)
+			for i := range x {
+				x[i], y[i] = rng.Float64(), rng.Float64()
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				kendallTau(x, y)
+			}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package perm
+package envs
 
 import (
 	"math"
@@ -10,7 +10,7 @@ import (
 // merge passes cache-friendly.
 type kendallPair struct{ x, y float64 }
 
-// kendallScratch is reused across calls so that KendallTau allocates nothing in steady state.
+// kendallScratch is reused across calls so that kendallTau allocates nothing in steady state.
 type kendallScratch struct {
 	pairs []kendallPair
 	ys    []float64
@@ -19,15 +19,15 @@ type kendallScratch struct {
 
 var kendallPool = sync.Pool{New: func() any { return new(kendallScratch) }}
 
-// KendallTau returns Kendall's tau-b between x and y (equal lengths) in O(n log n) time using
+// kendallTau returns Kendall's tau-b between x and y (equal lengths) in O(n log n) time using
 // Knight's algorithm: sort by x then y, count discordant pairs as the inversions of y by merge
 // sort, and correct for ties in x, in y and joint ties. It returns NaN when n < 2, when either
 // sequence is constant (tau-b is undefined there, as in scipy) or when any value is NaN.
 // It panics if the lengths differ.
-func KendallTau(x, y []float64) float64 {
+func kendallTau(x, y []float64) float64 {
 	n := len(x)
 	if len(y) != n {
-		panic("perm: KendallTau lengths differ")
+		panic("envs: kendallTau lengths differ")
 	}
 	if n < 2 {
 		return math.NaN()
