@@ -64,7 +64,7 @@ type Config struct {
 	EvalEvery int `json:"eval_every"`
 	LogEvery  int `json:"log_every"`
 
-	// Fidelity to the authors' training (issue 8); see recipe.go.
+	// Fidelity to the authors' training; see recipe.go and docs/fidelity.md.
 	// Recipe names the set of defaults the run started from (RecipeNames lists them); flags
 	// given explicitly override it, and the fields here record what was resolved.
 	Recipe string `json:"recipe"`

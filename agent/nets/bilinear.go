@@ -31,7 +31,7 @@ func New(cfg run.Config) (Arch, error) {
 // can represent it and its action gradient dQ/dA = G(s) can point where the reward grows. The
 // paper's critic adds a state embedding to an action embedding before its nonlinearities and
 // cannot represent that product well: its action gradient carries little signal, and SPG
-// updates through it walk even the authors' trained actor downhill (issue 8). No constant term
+// updates through it walk even the authors' trained actor downhill (docs/fidelity.md). No constant term
 // is needed: the actions' entries sum to N, so a constant is a shift of G.
 type bilinearMatching struct{ matching }
 
