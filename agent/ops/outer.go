@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"spg-tui/linalg/parallel"
 )
 
 // PairOuter adds the matching actor's fused embedding as one node: for x of shape (B, 2N, H)
@@ -19,7 +21,8 @@ func PairOuter(x *G.Node) (*G.Node, error) {
 	return Apply(&pairOuter[float64]{}, x)
 }
 
-// pairOuter is the Kernel of a PairOuter node: B small GEMMs each way.
+// pairOuter is the Kernel of a PairOuter node: B small GEMMs each way, the instances split
+// over the cores (each instance's products are the same whichever goroutine runs them).
 type pairOuter[T Float] struct{}
 
 func (k *pairOuter[T]) Name() string { return "PairOuter" }
@@ -37,11 +40,13 @@ func (k *pairOuter[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	s := in[0].Shape()
 	b, n, h := s[0], s[1]/2, s[2]
 	x, e := Data[T](in[0]), Data[T](out)
-	for bi := range b {
-		ea := x[bi*2*n*h:][:n*h]
-		eb := x[(bi*2*n+n)*h:][:n*h]
-		gemm(blas.NoTrans, blas.Trans, n, n, h, 1, eb, h, ea, h, 0, e[bi*n*n:][:n*n], n)
-	}
+	instanceBlocks(b, 2*n*n*h, func(lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			ea := x[bi*2*n*h:][:n*h]
+			eb := x[(bi*2*n+n)*h:][:n*h]
+			gemm(blas.NoTrans, blas.Trans, n, n, h, 1, eb, h, ea, h, 0, e[bi*n*n:][:n*n], n)
+		}
+	})
 	return nil
 }
 
@@ -49,12 +54,29 @@ func (k *pairOuter[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, dIn
 	s := in[0].Shape()
 	b, n, h := s[0], s[1]/2, s[2]
 	x, de, dx := Data[T](in[0]), Data[T](dOut), Data[T](dIn[0])
-	for bi := range b {
-		ea, dea := x[bi*2*n*h:][:n*h], dx[bi*2*n*h:][:n*h]
-		eb, deb := x[(bi*2*n+n)*h:][:n*h], dx[(bi*2*n+n)*h:][:n*h]
-		g := de[bi*n*n:][:n*n]
-		gemm(blas.NoTrans, blas.NoTrans, n, h, n, 1, g, n, ea, h, 0, deb, h) // dEB = dE EA
-		gemm(blas.Trans, blas.NoTrans, n, h, n, 1, g, n, eb, h, 0, dea, h)   // dEA = dE^T EB
-	}
+	instanceBlocks(b, 4*n*n*h, func(lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			ea, dea := x[bi*2*n*h:][:n*h], dx[bi*2*n*h:][:n*h]
+			eb, deb := x[(bi*2*n+n)*h:][:n*h], dx[(bi*2*n+n)*h:][:n*h]
+			g := de[bi*n*n:][:n*n]
+			gemm(blas.NoTrans, blas.NoTrans, n, h, n, 1, g, n, ea, h, 0, deb, h) // dEB = dE EA
+			gemm(blas.Trans, blas.NoTrans, n, h, n, 1, g, n, eb, h, 0, dea, h)   // dEA = dE^T EB
+		}
+	})
 	return nil
+}
+
+// minSplitOuterFlops is the work (floating-point operations) of a PairOuter pass above which
+// its instances are split over goroutines: each half then takes at least about 100 µs of one
+// core, more than a goroutine takes to start on a busy machine.
+const minSplitOuterFlops = 8 << 20
+
+// instanceBlocks runs fn over the instances [0, b), each costing flops operations, split over
+// goroutines when the pass is large enough to pay for them.
+func instanceBlocks(b, flops int, fn func(lo, hi int)) {
+	if b*flops < minSplitOuterFlops {
+		fn(0, b)
+		return
+	}
+	parallel.For(b, func(_, lo, hi int) { fn(lo, hi) })
 }
