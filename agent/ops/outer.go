@@ -21,8 +21,9 @@ func PairOuter(x *G.Node) (*G.Node, error) {
 	return Apply(&pairOuter[float64]{}, x)
 }
 
-// pairOuter is the Kernel of a PairOuter node: B small GEMMs each way, the instances split
-// over the cores (each instance's products are the same whichever goroutine runs them).
+// pairOuter is the Kernel of a PairOuter node: B small GEMMs each way, the instances of a large
+// pass split over the cores (each instance's products are the same whichever goroutine runs
+// them).
 type pairOuter[T Float] struct{}
 
 func (k *pairOuter[T]) Name() string { return "PairOuter" }
