@@ -375,6 +375,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
+	if err := pol.Accepts(env.Task(), env.N()); err != nil {
+		return fail(stderr, "eval", err)
+	}
 	start := time.Now()
 	single, err := pol.Solve(env, f.Instances)
 	if err != nil {
@@ -396,8 +399,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	count := len(sols)
 	perInstance := func(d time.Duration) time.Duration { return (d / time.Duration(count)).Round(time.Microsecond) }
-	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d): single decode mean objective %.6g (%s per instance)",
-		count, env.Task(), env.N(), *ckpt, pol.Step(), meanObjective(single), perInstance(singleTime))
+	trainedAt := ""
+	if n := pol.Config().N; n != env.N() {
+		trainedAt = fmt.Sprintf(", trained at n = %d", n)
+	}
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode mean objective %.6g (%s per instance)",
+		count, env.Task(), env.N(), *ckpt, pol.Step(), trainedAt, meanObjective(single), perInstance(singleTime))
 	if !dec.Single() {
 		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g, augment %s, seed %d) mean objective %.6g (%s per instance)",
 			dec.Samples, dec.GumbelScale, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))

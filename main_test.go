@@ -332,7 +332,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"train", "--resume", run}, "complete at step 6"},
 		{[]string{"train", "--resume", dir}, "config.json"},
 		{[]string{"eval", "--checkpoint", run, "--in", tsp}, "the checkpoint is for sort n = 4"},
-		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5"},
+		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5: its model spg-sequential has layers sized by n"},
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
 		{[]string{"eval", "--in", sort5}, "--checkpoint is required"},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},

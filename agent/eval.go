@@ -339,6 +339,11 @@ type Policy struct {
 	cfg     run.Config
 	step    int
 	learner Learner
+	// state is the learner's checkpoint bytes, from which sized builds the same networks at
+	// another N for a model that runs at any (run.Model.AnyN).
+	state  []byte
+	sized  Learner
+	sizedN int
 }
 
 // loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint).
@@ -358,7 +363,7 @@ func loadPolicy(path string, newLearner func(run.Config) (Learner, error)) (*Pol
 	if err := l.UnmarshalBinary(ck.learner); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
 	}
-	return &Policy{cfg: ck.header.Config, step: ck.header.Step, learner: l}, nil
+	return &Policy{cfg: ck.header.Config, step: ck.header.Step, learner: l, state: ck.learner}, nil
 }
 
 // Config is the configuration the policy was trained with (live changes included).
@@ -367,23 +372,26 @@ func (p *Policy) Config() run.Config { return p.cfg }
 // Step is the number of training steps behind the policy.
 func (p *Policy) Step() int { return p.step }
 
-// Solve runs the policy on insts, which must be instances of env, the task and size it was
-// trained on, with the single decode; it returns the solutions in the same form as
-// envs.SolveAll.
+// Solve runs the policy on insts, which must be instances of env, the task it was trained on,
+// at its size unless its model runs at any N (run.Model.AnyN), with the single decode; it
+// returns the solutions in the same form as envs.SolveAll.
 func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, error) {
 	return p.SolveWith(env, insts, SingleDecode)
 }
 
 // SolveWith is Solve with the decoding dec (see Decoding).
 func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([]envs.Solution, error) {
-	if env.Task() != p.cfg.Task || env.N() != p.cfg.N {
-		return nil, fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d",
-			p.cfg.Task, p.cfg.N, env.Task(), env.N())
+	if err := p.Accepts(env.Task(), env.N()); err != nil {
+		return nil, err
 	}
 	if err := dec.Validate(p.cfg.Task); err != nil {
 		return nil, err
 	}
-	n, sl := p.cfg.N, nets.StateLen(p.cfg.Task, p.cfg.N)
+	l, err := p.learnerAt(env.N())
+	if err != nil {
+		return nil, err
+	}
+	n, sl := env.N(), nets.StateLen(p.cfg.Task, env.N())
 	perms := make([]int, len(insts)*n)
 	h := hyperAt(&p.cfg, run.ModelOf(p.cfg).Kind, p.step)
 	if dec.Single() {
@@ -391,10 +399,10 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([
 		for i, inst := range insts {
 			nets.Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
 		}
-		if err := actDeterministic(p.learner, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
-			return nil, p.nameFailing(states, len(insts), h, err)
+		if err := actDeterministic(l, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
+			return nil, p.nameFailing(l, n, states, len(insts), h, err)
 		}
-	} else if err := actSampled(p.learner, env, insts, h, dec, perms); err != nil {
+	} else if err := actSampled(l, env, insts, h, dec, perms); err != nil {
 		return nil, err
 	}
 	out := make([]envs.Solution, len(insts))

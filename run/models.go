@@ -26,6 +26,9 @@ type Model struct {
 	// PairCritic marks the models whose critic is a pair MLP over the B N^2 pairs of a batch:
 	// bilinear by construction (Critic must be CriticBilinear) and sized by its pairs.
 	PairCritic bool
+	// AnyN marks the models whose networks have no layer sized by N (every parameter is shared
+	// across items, or pairs of items): a checkpoint trained at one N solves instances of any.
+	AnyN bool
 }
 
 // ModelKind is how a model learns, which decides what a run of it has: a replay buffer,
@@ -63,15 +66,15 @@ var Models = []Model{
 	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
 	// critic of the same form (agent/nets/pairwise.go).
 	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
-		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// The "best" recipe's network for tsp (it learns sort too): item and place embeddings scored
 	// by their dot product, with a pair-MLP critic (agent/nets/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
-		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
-		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
 	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
 	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},

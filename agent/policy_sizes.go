@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// sizedBatch bounds the graph batch of a policy built at another N: its graphs (the critic's
+// included) grow as batch x N^2, and acting gives the same answers at any batch.
+const sizedBatch = 32
+
+// Accepts reports, in one line, why the policy cannot solve instances of task at size n: another
+// task, or another size for a model with layers sized by N.
+func (p *Policy) Accepts(task envs.Task, n int) error {
+	switch {
+	case task != p.cfg.Task:
+		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d", p.cfg.Task, p.cfg.N, task, n)
+	case n != p.cfg.N && !run.ModelOf(p.cfg).AnyN:
+		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d: its model %s has layers sized by n (models that run at any n: %s)",
+			p.cfg.Task, p.cfg.N, task, n, p.cfg.Model, strings.Join(anyNModels(), ", "))
+	}
+	return nil
+}
+
+// anyNModels names the models that run at any N.
+func anyNModels() []string {
+	var out []string
+	for _, m := range run.Models {
+		if m.AnyN {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// learnerAt is the policy's learner at size n: its own at its N, else the same parameters in
+// networks built for n (kept for the next call at n).
+func (p *Policy) learnerAt(n int) (Learner, error) {
+	if n == p.cfg.N {
+		return p.learner, nil
+	}
+	if p.sized != nil && p.sizedN == n {
+		return p.sized, nil
+	}
+	cfg := p.cfg
+	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatch)
+	cfg.TrainSize = max(cfg.TrainSize, cfg.Batch)
+	l, err := NewLearner(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
+	}
+	if err := l.UnmarshalBinary(resizedState(p.state, n)); err != nil {
+		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
+	}
+	p.sized, p.sizedN = l, n
+	return l, nil
+}
+
+// resizedState is the learner state data with its recorded N set to n (see MarshalBinary's
+// layout: magic, version, task, N): the parameters of a model that runs at any N are the same
+// arrays at every N, which UnmarshalBinary still checks one by one.
+func resizedState(data []byte, n int) []byte {
+	at := len(learnerMagic) + 4
+	if len(data) < at+4 {
+		return data
+	}
+	at += 4 + int(binary.LittleEndian.Uint32(data[at:]))
+	if at < 0 || len(data) < at+4 {
+		return data
+	}
+	out := append([]byte(nil), data...)
+	binary.LittleEndian.PutUint32(out[at:], uint32(n))
+	return out
+}
