@@ -62,7 +62,7 @@ func init() {
 func newTSP(n int) *tspEnv { return &tspEnv{n: n} }
 
 // tspSolvers lists the TSP solvers, the exact one first.
-var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "christofides", "random"}
+var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "christofides", "random"}
 
 func (e *tspEnv) Task() Task     { return TaskTSP }
 func (e *tspEnv) N() int         { return e.n }
@@ -87,7 +87,8 @@ func (e *tspEnv) Objective(inst Instance, perm []int) float64 {
 func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective(inst, perm) }
 
 // Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
-// (farthest insertion), 2opt (nearest neighbour then 2-opt), christofides or random.
+// (farthest insertion), 2opt (nearest neighbour then 2-opt), 2opt-oropt (the best of 2-opt and
+// or-opt from 9 starts, TwoOptOrOpt), christofides or random.
 func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
@@ -107,6 +108,8 @@ func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 	case "2opt":
 		NearestNeighbour(d, n, tour)
 		TwoOpt(d, n, tour)
+	case "2opt-oropt":
+		TwoOptOrOpt(d, n, tour)
 	case "christofides":
 		Christofides(d, n, tour)
 	case "random":

@@ -10,12 +10,16 @@ const twoOptTol = 1e-12
 // NearestNeighbour writes into tour the nearest-neighbour tour of the row-major n x n cost
 // matrix d: start at vertex 0, then repeatedly go to the closest unvisited vertex (ties to
 // the lowest index). It does not allocate. It panics if d is not n x n or len(tour) != n.
-func NearestNeighbour(d []float64, n int, tour []int) {
+func NearestNeighbour(d []float64, n int, tour []int) { nearestNeighbourFrom(d, n, 0, tour) }
+
+// nearestNeighbourFrom is NearestNeighbour starting at vertex start.
+func nearestNeighbourFrom(d []float64, n, start int, tour []int) {
 	checkSquare(d, n, tour)
 	// tour[pos:] holds the unvisited vertices; the chosen one is swapped to the front.
 	for i := range tour {
 		tour[i] = i
 	}
+	tour[0], tour[start] = start, 0
 	for pos := 1; pos < n; pos++ {
 		row := d[tour[pos-1]*n : tour[pos-1]*n+n]
 		best := pos

@@ -1,0 +1,88 @@
+package envs
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestOrOpt checks that or-opt never lengthens a tour, leaves a permutation, and ends where no
+// segment of 1 to 3 vertices can move, forwards or reversed, to shorten it (tried exhaustively).
+func TestOrOpt(t *testing.T) {
+	rng := testRNG(7)
+	for _, set := range pointSets {
+		for _, n := range []int{2, 3, 4, 5, 6, 9, 30} {
+			d := distances(set.gen(rng, n))
+			tour := rng.Perm(n)
+			before := tourCost(d, n, tour)
+			OrOpt(d, n, tour)
+			mustPerm(t, tour, n, "OrOpt")
+			if after := tourCost(d, n, tour); after > before+1e-12 {
+				t.Errorf("%s n=%d: or-opt made the tour longer: %v -> %v", set.name, n, before, after)
+			}
+			checkOrOptimal(t, d, n, tour)
+		}
+	}
+}
+
+// checkOrOptimal fails t if moving some segment of 1 to 3 consecutive vertices of tour to
+// another place, either way round, shortens it by more than 1e-9: every such tour is built
+// and measured.
+func checkOrOptimal(t *testing.T, d []float64, n int, tour []int) {
+	t.Helper()
+	base := tourCost(d, n, tour)
+	for l := 1; l <= 3 && l <= n-3; l++ {
+		for i := range n {
+			var seg, rest []int
+			for j := range n {
+				if v := tour[(i+j)%n]; j < l {
+					seg = append(seg, v)
+				} else {
+					rest = append(rest, v)
+				}
+			}
+			rev := slices.Clone(seg)
+			slices.Reverse(rev)
+			for k := 1; k < len(rest); k++ {
+				for _, s := range [][]int{seg, rev} {
+					moved := slices.Concat(rest[:k], s, rest[k:])
+					if got := tourCost(d, n, moved); got < base-1e-9 {
+						t.Fatalf("n=%d: moving %v shortens the tour %v -> %v", n, s, base, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTwoOptOrOptAgainstExact checks the best-known solver against Held-Karp (itself checked
+// against brute force): never shorter than the optimum, never longer than 2-opt from the same
+// first start, 2- and or-optimal, and within 1% of the optimum on average over uniform TSP-12.
+func TestTwoOptOrOptAgainstExact(t *testing.T) {
+	rng := testRNG(8)
+	const n, count = 12, 30
+	var sum, opt float64
+	for range count {
+		d := distances(uniformPoints(rng, n))
+		tour := make([]int, n)
+		TwoOptOrOpt(d, n, tour)
+		mustPerm(t, tour, n, "TwoOptOrOpt")
+		got := tourCost(d, n, tour)
+		_, exact, err := HeldKarp(d, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		two := make([]int, n)
+		NearestNeighbour(d, n, two)
+		TwoOpt(d, n, two)
+		if got < exact-1e-9 || got > tourCost(d, n, two)+1e-12 {
+			t.Fatalf("tour %v: optimum %v, 2-opt %v", got, exact, tourCost(d, n, two))
+		}
+		checkTwoOptimal(t, d, n, tour)
+		checkOrOptimal(t, d, n, tour)
+		sum += got
+		opt += exact
+	}
+	if sum > 1.01*opt {
+		t.Errorf("mean tour %v, %.2f%% above the optimum's %v", sum/count, 100*(sum/opt-1), opt/count)
+	}
+}
