@@ -41,7 +41,7 @@ func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 func experimentUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: spg-tui experiment list")
-	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
+	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--augment] [training flags]")
 	fmt.Fprintln(w, "       spg-tui experiment merge --out DIR [--partial] SHARD_DIR...")
 	fmt.Fprintf(w, "Presets: %s\n", strings.Join(experiments.PresetNames(), ", "))
 }
@@ -93,7 +93,7 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 
 func experimentPreset(name string, args []string, stdout, stderr io.Writer) int {
 	cmd := "experiment " + name
-	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [training flags]")
+	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--augment] [training flags]")
 	seeds := fs.Int("seeds", 10, "runs per arm, seeds 1..N (the paper's 10)")
 	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs trained at once")
@@ -111,6 +111,11 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	})
+	dec := agent.SingleDecode
+	dec.Seed = 1 // eval's default noise seed
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode")
+	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise of the sampled decode")
+	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
@@ -137,6 +142,12 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if *jobs < 1 {
 		return fail(stderr, cmd, fmt.Errorf("--jobs %d: must be >= 1", *jobs))
 	}
+	if !dec.Single() {
+		if err := checkDecoding(name, dec); err != nil {
+			return fail(stderr, cmd, err)
+		}
+		o.Sampling = &experiments.Sampling{Samples: dec.Samples, GumbelScale: dec.GumbelScale, Augment: dec.Augment, Seed: dec.Seed}
+	}
 	pr, err := experiments.Prepare(o, *out)
 	if err != nil {
 		return fail(stderr, cmd, err)
@@ -154,7 +165,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	defer close(done)
 	var stopping atomic.Bool
 	defer stopOnSignals(cmd, "checkpointing every live run", stderr, &stopping, func() { close(stop) }, done)()
-	mc := experiments.Machine{Start: agent.StartRun, Score: scorePolicy, Jobs: *jobs,
+	mc := experiments.Machine{Start: agent.StartRun, Score: scorePolicy, Sample: samplePolicy, Jobs: *jobs,
 		Progress: stderr, Every: 30 * time.Second, Stop: stop}
 	err = pr.Run(mc)
 	if errors.Is(err, experiments.ErrStopped) {
@@ -171,6 +182,30 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "experiment %s: report in %s/%s\n", name, *out, experiments.ReportFile)
 	}
 	return 0
+}
+
+// checkDecoding refuses, in one line, a sampled decode that some task of the preset cannot use.
+func checkDecoding(preset string, dec agent.Decoding) error {
+	p, err := experiments.PresetNamed(preset)
+	if err != nil {
+		return err
+	}
+	for _, a := range p.Arms {
+		if err := dec.Validate(a.Task); err != nil {
+			return fmt.Errorf("preset %s: %v", preset, err)
+		}
+	}
+	return nil
+}
+
+// samplePolicy solves a test set with the sampled decode s of the best checkpoint of the run in
+// dir.
+func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s experiments.Sampling) ([]envs.Solution, error) {
+	pol, err := agent.LoadPolicy(dir)
+	if err != nil {
+		return nil, err
+	}
+	return pol.SolveWith(env, insts, agent.Decoding{Samples: s.Samples, GumbelScale: s.GumbelScale, Augment: s.Augment, Seed: s.Seed})
 }
 
 // scorePolicy solves a test set with the best checkpoint of the run in dir.

@@ -28,7 +28,7 @@ func init() {
 		},
 		Baselines: []string{"nn", "2opt", "christofides", "random"},
 		Plotted:   []string{"random", "nn", "optimal"},
-		Table:     []string{"exact", "christofides", "2opt", "farthest", "nn"},
+		Table:     []string{"exact", "christofides", "2opt", "2opt-oropt", "farthest", "nn"},
 		Typical: func(n int) map[string]float64 {
 			opt := 0.7124 * math.Sqrt(float64(n))
 			return map[string]float64{"random": 0.52 * float64(n), "nn": 1.25 * opt, "2opt": 1.05 * opt, "optimal": opt}

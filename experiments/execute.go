@@ -19,8 +19,10 @@ type Machine struct {
 	// Start starts (or, in a directory holding its checkpoint, continues) a run: agent.StartRun
 	// in the program, a scripted engine in tests.
 	Start StartFunc
-	// Score solves a table's test set with a run's selected checkpoint.
-	Score Scorer
+	// Score solves a table's test set with a run's selected checkpoint; Sample, with the
+	// sampled decode of an experiment that samples.
+	Score  Scorer
+	Sample SampleScorer
 	// Jobs is how many runs train at once (at least 1).
 	Jobs int
 	// Progress receives a line per finished run and a summary every Every.
@@ -57,7 +59,7 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	mine := o.Shard.Of(all)
 	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
 		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
-		Shard: o.Shard.String(), RunsDir: RunsDir}
+		Shard: o.Shard.String(), RunsDir: RunsDir, Sampling: o.Sampling}
 	if o.RunsDir != "" {
 		if err := run.CheckDirPath(o.RunsDir); err != nil {
 			return nil, fmt.Errorf("--runs: %v", err)
@@ -113,9 +115,11 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 	sets := newTestSets(pr.Dir)
 	b := Batch{Name: pr.Preset.Name, Title: pr.Preset.Reproduces, Seeds: pr.Options.Seeds, Parallel: max(1, mc.Jobs)}
 	arms := map[int]int{} // preset arm -> batch variant
+	var armOf []int       // batch variant -> preset arm
 	for _, r := range pr.Mine {
 		if _, ok := arms[r.Arm]; !ok {
 			arms[r.Arm] = len(b.Variants)
+			armOf = append(armOf, r.Arm)
 			b.Variants = append(b.Variants, pr.Preset.Arms[r.Arm].Label)
 		}
 		dir := pr.Manifest.runDir(pr.Dir, r.ID)
@@ -124,20 +128,42 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 		b.Maximize = envs.MustFacts(r.Config.Task).Metric.Maximize
 	}
 	b.After = func(r Run) error {
-		set, err := sets.get(r.Config.Task, r.Config.N, r.Config.TestSize)
-		if err != nil {
+		sc := scoring{score: mc.Score, sample: mc.Sample}
+		// Only SPG actors end in a Sinkhorn layer to sample from; the others keep their
+		// single decode.
+		if run.ModelOf(r.Config).Kind == run.KindSPG {
+			sc.sampling = pr.Manifest.Sampling
+		}
+		var err error
+		if sc.set, err = sets.get(r.Config.Task, r.Config.N, r.Config.TestSize); err != nil {
 			return err
 		}
-		ts, err := scoreRun(r.Dir, set, mc.Score)
+		for _, n := range pr.Preset.Arms[armOf[r.Variant]].TestSizes {
+			set, err := sets.get(r.Config.Task, n, TransferTestSize)
+			if err != nil {
+				return err
+			}
+			sc.transfer = append(sc.transfer, set)
+		}
+		ts, err := scoreRun(r.Dir, sc)
 		if err != nil {
 			return err
 		}
 		if ts != nil && mc.Progress != nil {
-			fmt.Fprintf(mc.Progress, "experiment %s: %s: test %s %.4f (checkpoint of step %d)\n", pr.Preset.Name, filepath.Base(r.Dir), ts.MetricName, ts.Mean, ts.Step)
+			fmt.Fprintf(mc.Progress, "experiment %s: %s: test %s %.4f%s (checkpoint of step %d)\n", pr.Preset.Name, filepath.Base(r.Dir), ts.MetricName, ts.Mean, sampledNote(ts), ts.Step)
 		}
 		return nil
 	}
 	return StartBatch(b, mc.Start)
+}
+
+// sampledNote is ", sampled 0.9978 (K = 16, x8, gumbel-scale 0.003)" for a score with a sampled
+// decode, else "".
+func sampledNote(ts *TestScore) string {
+	if ts.Sampled == nil {
+		return ""
+	}
+	return fmt.Sprintf(", sampled %.4f (%s)", ts.Sampled.Mean, ts.Sampled.Sampling)
 }
 
 // ErrStopped is what Finish returns, wrapped, when every run that did not finish was stopped

@@ -35,6 +35,9 @@ type Manifest struct {
 	RunsDir string `json:"runs_dir"`
 	// Runs are this directory's runs.
 	Runs []ManifestRun `json:"runs"`
+	// Sampling is the sampled decode every run is also scored with; nil for the single decode
+	// only.
+	Sampling *Sampling `json:"sampling,omitempty"`
 	// MergedFrom are the shards' directories of a merge (absolute), nil for a directory that
 	// trained its runs.
 	MergedFrom []string `json:"merged_from,omitempty"`
@@ -91,6 +94,8 @@ func (a Manifest) compatible(b Manifest) error {
 		return fmt.Errorf("preset version %d vs %d (made by different spg-tui versions)", a.Version, b.Version)
 	case a.Plan != b.Plan:
 		return fmt.Errorf("plans differ (seeds %d vs %d, scale %g vs %g, or models or training flags)", a.Seeds, b.Seeds, a.Scale, b.Scale)
+	case samplingName(a.Sampling) != samplingName(b.Sampling):
+		return fmt.Errorf("test decodes differ (%s vs %s)", samplingName(a.Sampling), samplingName(b.Sampling))
 	}
 	return nil
 }
@@ -106,4 +111,12 @@ func (m Manifest) plan(dir string) ([]Planned, error) {
 		return nil, fmt.Errorf("%s: plan %s is not this spg-tui's plan of the same options (made by another version)", dir, m.Plan)
 	}
 	return all, nil
+}
+
+// samplingName names an experiment's test decodes: "single decode only", or the sampling.
+func samplingName(s *Sampling) string {
+	if s == nil {
+		return "single decode only"
+	}
+	return fmt.Sprintf("single and sampled, %s, seed %d", *s, s.Seed)
 }

@@ -33,6 +33,8 @@ type Options struct {
 	// RunsDir is where the runs go, one directory per run ID ("" for the experiment
 	// directory's runs/): experiments given the same one share their common runs.
 	RunsDir string
+	// Sampling, when set, scores every run's test sets with this sampled decode too.
+	Sampling *Sampling
 }
 
 // Planned is one run of a preset: an arm with a seed.
@@ -105,7 +107,8 @@ func taskNames(m run.Model) string {
 
 // armConfig is the configuration of arm a with seed seed: the paper's settings for its model,
 // the arm's change, the training flags given, the scale, the budget and one validation per
-// epoch (as the paper evaluates after every pass over the training set).
+// epoch (as the paper evaluates after every pass over the training set; an arm budgeted in
+// Steps keeps its configuration's interval).
 func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	m, err := run.ModelNamed(a.Model)
 	if err != nil {
@@ -132,7 +135,7 @@ func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	if _, given := o.Flags["lr-decay-every"]; !given {
 		c.LRDecayEvery = max(1, int(math.Round(float64(c.LRDecayEvery)*o.Scale)))
 	}
-	if _, given := o.Flags["eval-every"]; !given {
+	if _, given := o.Flags["eval-every"]; !given && a.Steps == 0 {
 		c.EvalEvery = c.StepsPerEpoch()
 	}
 	c.Seed = seed

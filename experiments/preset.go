@@ -24,8 +24,14 @@ type Arm struct {
 	// Epochs is the paper's budget; arms of an untrained model (SPG+Random) train a single
 	// step, so that their selected checkpoint is the untrained policy.
 	Epochs float64
+	// Steps, when set, is the arm's budget in steps instead of Epochs, at every scale; the arm
+	// then keeps its configuration's validation interval.
+	Steps int
 	// Apply changes the paper's configuration (an ablation's variable); nil keeps it.
 	Apply func(c *run.Config)
+	// TestSizes are the sizes the run's selected policy is also tested at (a model that runs at
+	// any N), TransferTestSize instances each; none for a table at the trained size only.
+	TestSizes []int
 }
 
 // Preset is a reproduction of some of the paper's tables and figures: its arms, and the report
@@ -67,6 +73,9 @@ func (p Preset) CostSteps(seeds int) int {
 func armSteps(a Arm, spe int) int {
 	if m, err := run.ModelNamed(a.Model); err == nil && m.Kind == run.KindUntrained {
 		return 1
+	}
+	if a.Steps > 0 {
+		return a.Steps
 	}
 	return max(1, int(a.Epochs*float64(spe)+0.5))
 }

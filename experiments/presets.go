@@ -53,6 +53,11 @@ func Presets() []Preset {
 			Arms:   modelArms(envs.TaskTSP, []int{20}, []string{"pn-ac", "spg-sequential"}),
 			report: reportTSP,
 		},
+		{
+			Name: "sizes", Reproduces: "one model for many sizes (not in the paper): `best`'s spg-pairwise on MWM and spg-factored on TSP trained at N = 20 and tested at N = 10, 20, 50 and 100 (MWM: optimality ratio against the Hungarian optimum; TSP: tour length against Held-Karp up to N = 20, above it the best known tour of 2-opt + or-opt restarts)",
+			Arms:   sizeArms(),
+			report: reportSizes,
+		},
 		ablationPreset("penalty", "critic-penalty", []string{"no-critic-penalty"},
 			"Figure 2: hard vs soft Q of 100 fixed states after 5, 10, 15, 20 epochs with and without the critic penalty; Figure 3a: reward curves (68% and 95% bands); MWM-10", reportPenalty),
 		ablationPreset("tau", "tau", []string{"tau"},
@@ -93,4 +98,30 @@ func ablationPreset(name, ablation string, varies []string, reproduces string, r
 			Epochs: ablationEpochs, Apply: v.Apply})
 	}
 	return p
+}
+
+// TransferTestSize is the number of test instances at each of an arm's TestSizes.
+const TransferTestSize = 200
+
+// transferSizes are the sizes the sizes preset tests at.
+var transferSizes = []int{10, 20, 50, 100}
+
+// sizeArms are the sizes preset's arms: the best recipe's models that run at any N, trained at
+// N = 20 as in the best tables (MWM 1,000 steps; TSP 1,500 steps on 200 validation and test
+// instances, whose Held-Karp references are slow), then tested at every transferSizes.
+func sizeArms() []Arm {
+	best := func(c *run.Config) {
+		r, err := run.WithRecipe(*c, run.RecipeBest)
+		if err != nil {
+			panic("experiments: " + err.Error()) // the recipe exists
+		}
+		*c = r
+		if c.Task == envs.TaskTSP {
+			c.ValSize, c.TestSize = 200, 200
+		}
+	}
+	return []Arm{
+		{Label: "SPG+Pairwise · MWM-20", Model: run.ModelPairwise, Task: envs.TaskMWM, N: 20, Steps: 1000, Apply: best, TestSizes: transferSizes},
+		{Label: "SPG+Factored · TSP-20", Model: run.ModelFactored, Task: envs.TaskTSP, N: 20, Steps: 1500, Apply: best, TestSizes: transferSizes},
+	}
 }

@@ -174,6 +174,9 @@ func WriteReport(dir string) error {
 		}
 		w.linef("Training flags: %s.", strings.Join(fl, " "))
 	}
+	if m.Sampling != nil {
+		w.linef("Test sets decoded twice: the single decode and the sampled decode (%s, noise seed %d).", *m.Sampling, m.Sampling.Seed)
+	}
 	w.linef("")
 	if len(m.Runs) < m.Total {
 		w.linef("**Partial merge:** the shards merged (with `--partial`) hold %d of the plan's %d runs; the others are in no table, figure or results.csv line.", len(m.Runs), m.Total)
@@ -184,6 +187,7 @@ func WriteReport(dir string) error {
 	if err := r.Preset.report(r, w); err != nil {
 		return err
 	}
+	w.samplingSection(r)
 	return w.flush()
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -140,33 +141,113 @@ type TestScore struct {
 	// Mean and Median summarise it.
 	Metric       []float64 `json:"metric"`
 	Mean, Median float64
+	// Sampled is the sampled decode's score beside this single decode's, when the experiment
+	// samples (Manifest.Sampling).
+	Sampled *SampledScore `json:"sampled,omitempty"`
+	// Transfer are the same policy's scores on the test sets of the arm's other sizes
+	// (Arm.TestSizes), in their order.
+	Transfer []TestScore `json:"transfer,omitempty"`
 }
 
 // TestScoreFile is the run's score on its table's test set.
 const TestScoreFile = "experiment-test.json"
 
-// scoreRun scores the run in dir on set, once: an existing score of the same set is kept and
-// nil returned.
-func scoreRun(dir string, set TestSet, score Scorer) (*TestScore, error) {
+// scoring is what a run is scored with: the test set of its table, the test sets of its other
+// sizes, the machine's scorers and the experiment's sampling (nil: the single decode only).
+type scoring struct {
+	set      TestSet
+	transfer []TestSet
+	score    Scorer
+	sample   SampleScorer
+	sampling *Sampling
+}
+
+// scoreRun scores the run in dir, once: an existing score of the same sets and sampling is
+// kept and nil returned.
+func scoreRun(dir string, sc scoring) (*TestScore, error) {
 	path := filepath.Join(dir, TestScoreFile)
 	var old TestScore
-	if run.ReadJSON(path, &old) == nil && old.Set == set.Name() {
+	if run.ReadJSON(path, &old) == nil && sc.done(old) {
 		return nil, nil
 	}
-	env, insts, err := set.instances()
+	ts, err := sc.scoreSet(dir, sc.set)
 	if err != nil {
 		return nil, err
 	}
-	sols, step, err := score(dir, env, insts)
-	if err != nil {
-		return nil, fmt.Errorf("scoring the test set: %v", err)
+	for _, set := range sc.transfer {
+		t, err := sc.scoreSet(dir, set)
+		if err != nil {
+			return nil, fmt.Errorf("n = %d: %v", set.N, err)
+		}
+		ts.Transfer = append(ts.Transfer, t)
 	}
+	return &ts, run.WriteJSONAtomic(path, ts)
+}
+
+// done reports whether old already scores sc's sets with sc's sampling.
+func (sc scoring) done(old TestScore) bool {
+	same := func(t TestScore, set TestSet) bool {
+		if t.Set != set.Name() {
+			return false
+		}
+		if sc.sampling == nil {
+			return t.Sampled == nil
+		}
+		return t.Sampled != nil && t.Sampled.Sampling == *sc.sampling
+	}
+	if !same(old, sc.set) || len(old.Transfer) != len(sc.transfer) {
+		return false
+	}
+	for i, set := range sc.transfer {
+		if !same(old.Transfer[i], set) {
+			return false
+		}
+	}
+	return true
+}
+
+// scoreSet scores the run in dir on set with the single decode and, when the experiment
+// samples, the sampled decode too, timing each.
+func (sc scoring) scoreSet(dir string, set TestSet) (TestScore, error) {
+	env, insts, err := set.instances()
+	if err != nil {
+		return TestScore{}, err
+	}
+	start := time.Now()
+	sols, step, err := sc.score(dir, env, insts)
+	if err != nil {
+		return TestScore{}, fmt.Errorf("scoring the test set: %v", err)
+	}
+	single := time.Since(start)
 	if len(sols) != len(insts) {
-		return nil, fmt.Errorf("scoring the test set: %d solutions for %d instances", len(sols), len(insts))
+		return TestScore{}, fmt.Errorf("scoring the test set: %d solutions for %d instances", len(sols), len(insts))
 	}
 	facts := envs.MustFacts(set.Task)
 	m := facts.Metric.Score(objectives(sols), set.Optimum)
 	ts := TestScore{Set: set.Name(), Step: step, MetricName: facts.Metric.Name, Metric: m,
 		Mean: stats.Mean(m), Median: stats.Median(m)}
-	return &ts, run.WriteJSONAtomic(path, ts)
+	if sc.sampling == nil {
+		return ts, nil
+	}
+	if sc.sample == nil {
+		return TestScore{}, errors.New("scoring the test set: this machine cannot sample")
+	}
+	start = time.Now()
+	sampled, err := sc.sample(dir, env, insts, *sc.sampling)
+	if err != nil {
+		return TestScore{}, fmt.Errorf("sampling the test set: %v", err)
+	}
+	took := time.Since(start)
+	if len(sampled) != len(insts) {
+		return TestScore{}, fmt.Errorf("sampling the test set: %d solutions for %d instances", len(sampled), len(insts))
+	}
+	sm := facts.Metric.Score(objectives(sampled), set.Optimum)
+	ts.Sampled = &SampledScore{Sampling: *sc.sampling, Metric: sm, Mean: stats.Mean(sm), Median: stats.Median(sm),
+		SingleMS: msPerInstance(single, len(insts)), SampledMS: msPerInstance(took, len(insts))}
+	return ts, nil
+}
+
+// msPerInstance is d per instance in milliseconds.
+func msPerInstance(d time.Duration, count int) float64 {
+	return d.Seconds() * 1000 / float64(count)
 }

@@ -1,0 +1,112 @@
+package experiments
+
+import (
+	"fmt"
+
+	"spg-tui/envs"
+)
+
+// reportSizes lays out the sizes preset: per arm, the test metric at every size it was tested
+// at, single and (when the experiment samples) sampled, beside the tour of the best solver
+// known at that size for tsp.
+func reportSizes(r *Results, w *reportWriter) error {
+	w.linef("## One model for many sizes: test metric by test size")
+	w.linef("")
+	w.linef("Each run is trained at its arm's N and its selected checkpoint is tested on %d fresh instances at each size (dataset seed %d); cells are the mean across seeds of each seed's mean, ± sd. MWM is the optimality ratio against the Hungarian optimum (higher is better); TSP the mean tour length (lower is better), with its gap to the reference tour of the same instances.", TransferTestSize, TestSeed)
+	w.linef("")
+	sets := newTestSets(w.dir)
+	for i, a := range r.Preset.Arms {
+		if len(a.TestSizes) == 0 || len(r.Arms[i]) == 0 {
+			continue
+		}
+		facts := envs.MustFacts(a.Task)
+		head, rule := "| "+a.Label+" |", "|---|"
+		for _, n := range a.TestSizes {
+			head += fmt.Sprintf(" N=%d |", n)
+			rule += "---|"
+		}
+		w.linef("%s", head)
+		w.linef("%s", rule)
+		refs := map[int]float64{}
+		if !facts.Metric.PerOptimum {
+			row := "| reference tour |"
+			for _, n := range a.TestSizes {
+				set, err := sets.get(a.Task, n, TransferTestSize)
+				if err != nil {
+					return err
+				}
+				name, v, ok := referenceTour(set)
+				if !ok {
+					row += " — |"
+					continue
+				}
+				refs[n] = v
+				w.number("sizes", a.Label+" · reference", fmt.Sprintf("N=%d", n), -1, name, v, set.Size)
+				row += fmt.Sprintf(" %.4f (%s) |", v, name)
+			}
+			w.linef("%s", row)
+		}
+		for _, decode := range []string{"single", "sampled"} {
+			if decode == "sampled" && r.Manifest.Sampling == nil {
+				continue
+			}
+			title := "single decode"
+			if decode == "sampled" {
+				title = "sampled (" + r.Manifest.Sampling.String() + ")"
+			}
+			row := "| " + title + " |"
+			for _, n := range a.TestSizes {
+				var x []float64
+				for _, sr := range r.Arms[i] {
+					if v, ok := transferMean(sr.Test, a.Task, n, decode); ok {
+						x = append(x, v)
+						w.number("sizes", a.Label+" · "+decode, fmt.Sprintf("N=%d", n), -1, fmt.Sprintf("seed %d", sr.Seed), v, 1)
+					}
+				}
+				s := w.summary("sizes", a.Label+" · "+decode, fmt.Sprintf("N=%d", n), x)
+				cell := meanSD(s)
+				if ref, ok := refs[n]; ok && s.N > 0 {
+					cell += fmt.Sprintf(", gap %+.1f%%", 100*(s.Mean/ref-1))
+				}
+				row += " " + cell + " |"
+			}
+			w.linef("%s", row)
+		}
+		w.linef("")
+	}
+	w.linef("Reference tours: `optimal` is Held-Karp's (N <= %d); `best known` is the shortest of 2-opt + or-opt from 8 nearest-neighbour starts and farthest insertion (`solve --solver 2opt-oropt`), not a proven optimum.", envs.MaxHeldKarp)
+	w.linef("")
+	return nil
+}
+
+// referenceTour is the mean reference tour of a tsp test set: Held-Karp's where it ran, else
+// the best known (2-opt + or-opt restarts).
+func referenceTour(set TestSet) (name string, mean float64, ok bool) {
+	if v, ok := set.Solvers["exact"]; ok {
+		return "optimal", v, true
+	}
+	v, ok := set.Solvers["2opt-oropt"]
+	return "best known", v, ok
+}
+
+// transferMean is a run's mean test metric at size n with the decode ("single" or "sampled"),
+// from its transfer scores.
+func transferMean(ts *TestScore, task envs.Task, n int, decode string) (float64, bool) {
+	if ts == nil {
+		return 0, false
+	}
+	want := TestSet{Task: task, N: n, Seed: TestSeed, Size: TransferTestSize}.Name()
+	for _, t := range ts.Transfer {
+		if t.Set != want {
+			continue
+		}
+		if decode == "sampled" {
+			if t.Sampled == nil {
+				return 0, false
+			}
+			return t.Sampled.Mean, true
+		}
+		return t.Mean, true
+	}
+	return 0, false
+}

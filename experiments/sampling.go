@@ -1,0 +1,42 @@
+package experiments
+
+import (
+	"fmt"
+
+	"spg-tui/envs"
+)
+
+// Sampling is how an experiment decodes its test sets beside the single decode (see
+// agent.Decoding): Samples candidates per view, the single decode first and then
+// Gumbel-perturbed Sinkhorn samples of noise scale GumbelScale, over the 8 symmetries of the
+// unit square with Augment, the best kept; the noise is seeded by Seed.
+type Sampling struct {
+	Samples     int     `json:"samples"`
+	GumbelScale float64 `json:"gumbel_scale"`
+	Augment     bool    `json:"augment"`
+	Seed        uint64  `json:"seed"`
+}
+
+// String is how reports name the sampling: "K = 16, x8, gumbel-scale 0.003".
+func (s Sampling) String() string {
+	aug := ""
+	if s.Augment {
+		aug = ", x8"
+	}
+	return fmt.Sprintf("K = %d%s, gumbel-scale %g", s.Samples, aug, s.GumbelScale)
+}
+
+// SampleScorer solves instances with the sampled decode of the policy a run's validation
+// selected: agent.LoadPolicy and Policy.SolveWith in the program.
+type SampleScorer func(dir string, env envs.Env, insts []envs.Instance, s Sampling) ([]envs.Solution, error)
+
+// SampledScore is a run's sampled decode on a test set, with the time per instance of each
+// decode (wall time, the checkpoint's loading included).
+type SampledScore struct {
+	Sampling Sampling `json:"sampling"`
+	// Metric is the task metric of each instance; Mean and Median summarise it.
+	Metric       []float64 `json:"metric"`
+	Mean, Median float64
+	SingleMS     float64 `json:"single_ms_per_instance"`
+	SampledMS    float64 `json:"sampled_ms_per_instance"`
+}

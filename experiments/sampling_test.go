@@ -1,0 +1,157 @@
+package experiments
+
+import (
+	"bufio"
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// fakeSample solves each instance with a permutation drawn from the run's ID and the sampling's
+// seed, so that a run samples the same wherever it is scored.
+func fakeSample(dir string, env envs.Env, insts []envs.Instance, s Sampling) ([]envs.Solution, error) {
+	sols, _, err := fakeScore(filepath.Join(dir, "sampled", strings.Repeat("x", int(s.Seed))), env, insts)
+	return sols, err
+}
+
+func samplingMachine() Machine {
+	mc := machine()
+	mc.Sample = fakeSample
+	return mc
+}
+
+// decodeRows are the lines of results.csv that give the test metrics of the sampling table
+// (its times are measured, so they differ between processes).
+func decodeRows(csv []byte) string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(csv))
+	for sc.Scan() {
+		if l := sc.Text(); strings.HasPrefix(l, "sampling,") && !strings.Contains(l, "_ms_per_instance") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestSampledScoresSideBySide checks that an experiment with a sampled decode scores every run
+// both ways and reports them side by side, that two shards merged report the same numbers as
+// one process, and that a directory or a shard of another decoding is refused.
+func TestSampledScoresSideBySide(t *testing.T) {
+	base := t.TempDir()
+	s := &Sampling{Samples: 4, GumbelScale: 0.003, Augment: true, Seed: 2}
+	o := tinyOptions("penalty", 2)
+	o.Sampling = s
+	one := filepath.Join(base, "one")
+	pr, err := Prepare(o, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pr.Run(samplingMachine()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := LoadResults(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, arm := range res.Arms {
+		for _, sr := range arm {
+			if sr.Test == nil || sr.Test.Sampled == nil || sr.Test.Sampled.Sampling != *s || len(sr.Test.Sampled.Metric) != 20 {
+				t.Fatalf("run %s: test score %+v, want a sampled score of 20 instances with %+v", sr.ID, sr.Test, *s)
+			}
+		}
+	}
+	report := string(read(t, filepath.Join(one, ReportFile)))
+	for _, want := range []string{"## Single and sampled decodes on the test set", "| arm | single decode | sampled (K = 4, x8, gumbel-scale 0.003) |", "noise seed 2"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	csv := read(t, filepath.Join(one, ResultsFile))
+	for _, want := range []string{"sampling,penalty on,single,,seed 2,", "sampling,penalty on,sampled,,mean,", "sampling,penalty off,sampled_ms_per_instance,,seed 1,"} {
+		if !bytes.Contains(csv, []byte(want)) {
+			t.Errorf("results.csv has no line starting %q", want)
+		}
+	}
+
+	var shards []string
+	for i := range 2 {
+		so := o
+		so.Shard = Shard{I: i, N: 2}
+		dir := filepath.Join(base, "shard"+itoa(i))
+		pr, err := Prepare(so, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pr.Run(samplingMachine()); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, dir)
+	}
+	merged := filepath.Join(base, "merged")
+	if _, err := Merge(merged, shards, false); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := decodeRows(csv), decodeRows(read(t, filepath.Join(merged, ResultsFile))); a != b || a == "" {
+		t.Errorf("the sampling table differs between one process and two shards merged:\n%s\n---\n%s", a, b)
+	}
+
+	single := tinyOptions("penalty", 2)
+	single.Shard = Shard{I: 1, N: 2}
+	plain := filepath.Join(base, "plain")
+	runPreset(t, single, plain)
+	if _, err := Merge(filepath.Join(base, "bad"), []string{shards[0], plain}, false); err == nil || !strings.Contains(err.Error(), "test decodes differ") {
+		t.Errorf("merge of a sampled and a single-decode shard: %v", err)
+	}
+	other := o
+	other.Sampling = &Sampling{Samples: 8, GumbelScale: 0.003, Augment: true, Seed: 2}
+	if _, err := Prepare(other, one); err == nil || !strings.Contains(err.Error(), "test decodes differ") {
+		t.Errorf("another sampling in the same directory: %v", err)
+	}
+}
+
+// TestSizesPresetTestsEverySize checks that the sizes preset scores each run's selected policy
+// at every test size, single and sampled, and reports them by size.
+func TestSizesPresetTestsEverySize(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{Preset: "sizes", Seeds: 1, Scale: 0.001, Models: []string{run.ModelPairwise},
+		Flags:    map[string]string{"val-size": "10", "test-size": "20", "log-every": "100", "eval-every": "500"},
+		Sampling: &Sampling{Samples: 2, GumbelScale: 0.003, Seed: 1}}
+	pr, err := Prepare(o, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pr.Mine[0].Config; got.Recipe != run.RecipeBest || got.Steps != 1000 || got.N != 20 {
+		t.Errorf("the MWM arm trains %s for %d steps at n = %d, want best for 1000 at 20", got.Recipe, got.Steps, got.N)
+	}
+	if err := pr.Run(samplingMachine()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := res.Arms[0][0].Test
+	if ts == nil || len(ts.Transfer) != len(transferSizes) {
+		t.Fatalf("test score %+v: want one transfer score per size %v", ts, transferSizes)
+	}
+	for i, n := range transferSizes {
+		tr := ts.Transfer[i]
+		want := TestSet{Task: envs.TaskMWM, N: n, Seed: TestSeed, Size: TransferTestSize}.Name()
+		if tr.Set != want || len(tr.Metric) != TransferTestSize || tr.Sampled == nil {
+			t.Errorf("transfer %d: set %s with %d instances (sampled %v), want %s, sampled", i, tr.Set, len(tr.Metric), tr.Sampled != nil, want)
+		}
+	}
+	report := string(read(t, filepath.Join(dir, ReportFile)))
+	for _, want := range []string{"| SPG+Pairwise · MWM-20 | N=10 | N=20 | N=50 | N=100 |", "| sampled (K = 2, gumbel-scale 0.003) |"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	if csv := read(t, filepath.Join(dir, ResultsFile)); !bytes.Contains(csv, []byte("sizes,SPG+Pairwise · MWM-20 · single,N=100,,seed 1,")) {
+		t.Error("results.csv has no single-decode score at N = 100")
+	}
+}
