@@ -12,6 +12,7 @@ import (
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/sinkhorn"
+	"spg-tui/run"
 )
 
 // MaxSamples bounds Decoding.Samples: the decode's memory is a few N^2 buffers per worker, but
@@ -77,6 +78,18 @@ type scorer interface {
 
 // errNoScores is the error for sampling from a policy without Sinkhorn scores.
 var errNoScores = errors.New("this model has no Sinkhorn layer to sample from: use --samples 1 without --augment")
+
+// sampledEval scores the sampled decode of k candidates per instance on set (default noise
+// scale, no augmentation, noise seeded by seed), as a validation reports it beside the single
+// decode.
+func sampledEval(l Learner, env envs.Env, set *evalSet, h Hyper, k int, seed uint64) (*run.SampledEval, error) {
+	perms := make([]int, len(set.insts)*env.N())
+	dec := Decoding{Samples: k, GumbelScale: DefaultGumbelScale, Seed: seed}
+	if err := actSampled(l, env, set.insts, h, dec, perms); err != nil {
+		return nil, err
+	}
+	return &run.SampledEval{Samples: k, Metric: score(env, set, perms).Metric}, nil
+}
 
 // actSampled decodes insts by dec (see Decoding) and writes each instance's task permutation
 // into perms (len(insts) x n).

@@ -319,9 +319,15 @@ func (t *trainer) execute() (stopped bool, err error) {
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
-	ev, err := evaluate(t.interruptible(), t.core.env, t.val, hyperAt(&t.cfg, t.core.kind, t.step), true)
+	h := hyperAt(&t.cfg, t.core.kind, t.step)
+	ev, err := evaluate(t.interruptible(), t.core.env, t.val, h, true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
+	}
+	if k := t.cfg.ValDecodes(); k > 1 {
+		if ev.Sampled, err = sampledEval(t.interruptible(), t.core.env, t.val, h, k, t.cfg.Seed); err != nil {
+			return fmt.Errorf("step %d: sampled validation: %w", t.step, err)
+		}
 	}
 	t.lastEval = t.step
 	if t.best == nil || better(t.core.env, ev.Metric, t.best.Metric) {

@@ -20,6 +20,19 @@ func (s stoppable) Act(states []float32, b int, h Hyper, m []float32) error {
 	return s.Learner.Act(states, b, h, m)
 }
 
+// Scores implements scorer for a learner that has Sinkhorn scores, so that a sampled
+// validation can be cut short too.
+func (s stoppable) Scores(states []float32, b int, h Hyper, x, m []float32) error {
+	if s.stop.Load() {
+		return errStopped
+	}
+	sc, ok := s.Learner.(scorer)
+	if !ok {
+		return errNoScores
+	}
+	return sc.Scores(states, b, h, x, m)
+}
+
 // interruptible is the run's learner for evaluations that a Stop may cut short.
 func (t *trainer) interruptible() Learner { return stoppable{t.core.learner, &t.stopFlag} }
 

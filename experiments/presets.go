@@ -35,7 +35,8 @@ const paperExplorationF = "F = 4.402, N1 = N2 = 10, p = 0.019"
 // for Figure 3b and the same is used.
 const ablationEpochs = 20
 
-// Presets returns the paper's reproductions, in the order `experiment list` shows them.
+// Presets returns the paper's reproductions, then spg-tui's own experiments (sizes), in the order
+// `experiment list` shows them.
 func Presets() []Preset {
 	return []Preset{
 		{
@@ -53,17 +54,17 @@ func Presets() []Preset {
 			Arms:   modelArms(envs.TaskTSP, []int{20}, []string{"pn-ac", "spg-sequential"}),
 			report: reportTSP,
 		},
-		{
-			Name: "sizes", Reproduces: "one model for many sizes (not in the paper): `best`'s spg-pairwise on MWM and spg-factored on TSP trained at N = 20 and tested at N = 10, 20, 50 and 100 (MWM: optimality ratio against the Hungarian optimum; TSP: tour length against Held-Karp up to N = 20, above it the best known tour of 2-opt + or-opt restarts)",
-			Arms:   sizeArms(),
-			report: reportSizes,
-		},
 		ablationPreset("penalty", "critic-penalty", []string{"no-critic-penalty"},
 			"Figure 2: hard vs soft Q of 100 fixed states after 5, 10, 15, 20 epochs with and without the critic penalty; Figure 3a: reward curves (68% and 95% bands); MWM-10", reportPenalty),
 		ablationPreset("tau", "tau", []string{"tau"},
 			"Figure 3b: reward curves for tau in {1, 0.5, 0.1, 0.05, 0.01} (68% bands); MWM-10", reportTau),
 		ablationPreset("exploration", "exploration", []string{"eps-start", "eps-decay", "no-exploration"},
 			"the exploration study: epsilon 1 decaying 0.05 or 0.10 per epoch vs none, 20 epochs, and the F-test of the final rewards' variances; MWM-10", reportExploration),
+		{
+			Name: "sizes", Reproduces: "one model for many sizes (not in the paper): `best`'s spg-pairwise on MWM and spg-factored on TSP trained at N = 20 and tested at N = 10, 20, 50 and 100 (MWM: optimality ratio against the Hungarian optimum; TSP: tour length against Held-Karp up to N = 20, above it the best known tour of 2-opt + or-opt restarts)",
+			Arms:   sizeArms(),
+			report: reportSizes,
+		},
 	}
 }
 

@@ -84,6 +84,11 @@ type Config struct {
 	// Critic is the critic architecture: "paper" (the appendix's) or, for mwm, "bilinear"
 	// (bilinear.go). "" reads as "paper" (older runs).
 	Critic string `json:"critic"`
+	// ValSamples is the number of candidates per instance of the sampled decode that each
+	// validation of an SPG model reports beside its single decode (the single decode, then
+	// Gumbel-perturbed Sinkhorn samples, the best kept); 0 or 1 reports the single decode only.
+	// The single decode alone selects checkpoints, so it never changes training.
+	ValSamples int `json:"val_samples,omitempty"`
 }
 
 // DefaultConfig returns the paper's settings for task at size n, with the task's default model
@@ -196,6 +201,7 @@ func (c Config) Validate() error {
 		{!validCritic(c.Critic, c.Task, c.Model), "critic", criticRule(c.Model)},
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
 		{c.CriticUpdates < 0 || c.CriticUpdates > MaxCriticUpdates, "critic-updates", fmt.Sprintf("%d: must be in [1, %d]", c.CriticUpdates, MaxCriticUpdates)},
+		{c.ValSamples < 0 || c.ValSamples > MaxValSamples, "val-samples", fmt.Sprintf("%d: must be in [1, %d]", c.ValSamples, MaxValSamples)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}
 	for _, ch := range checks {
@@ -212,6 +218,9 @@ func (c Config) Validate() error {
 		}
 		return fmt.Errorf("reward %s: only %s has a plain-sum reward", c.Reward, taskList(sums))
 	}
+	if c.ValSamples > 1 && ModelOf(c).Kind != KindSPG {
+		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, ModelOf(c).Title)
+	}
 	if c.EpsEnd > c.EpsStart {
 		return errors.New("eps-end must not exceed eps-start")
 	}
@@ -227,6 +236,13 @@ func taskList(tasks []envs.Task) string {
 }
 
 func inUnit(x float64) bool { return x >= 0 && x <= 1 }
+
+// MaxValSamples bounds Config.ValSamples: each validation decodes its instances that many times.
+const MaxValSamples = 256
+
+// ValDecodes is the number of candidates per instance of the validations' sampled decode
+// (ValSamples, 1 when unset): 1 is the single decode only.
+func (c *Config) ValDecodes() int { return max(c.ValSamples, 1) }
 
 // MaxCriticUpdates bounds Config.CriticUpdates.
 const MaxCriticUpdates = 64

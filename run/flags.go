@@ -59,6 +59,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (a pair MLP G(state): Q = sum of action * G for mwm and sort, G summed over the tour's edges for spg-factored on tsp)")
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, "critic updates per step, each on its own minibatch (the actor updates once, after the last)")
+	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 or 1: the single decode only); it never changes training")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
 		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")
@@ -97,6 +98,9 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		}
 		if cfg.Steps < 1 {
 			return fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
+		}
+		if cfg.ValSamples == 1 {
+			cfg.ValSamples = 0 // the single decode, as a configuration without the setting
 		}
 		return cfg.Validate()
 	}

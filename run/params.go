@@ -17,6 +17,7 @@ const (
 	ParamCriticLR      = "critic-lr"
 	FlagCriticPenalty  = "critic-penalty"
 	FlagExploration    = "exploration"
+	ParamValSamples    = "val-samples"
 )
 
 // ParamKind is what values a live parameter takes and how the console steps it.
@@ -87,6 +88,16 @@ var Params = []Param{
 	{Name: FlagExploration, Label: "exploration", Kind: Switch,
 		Get:   func(c *Config, _ int) float64 { return b2f(c.Exploration) },
 		Set:   func(c *Config, v float64, _ int) { c.Exploration = v != 0 },
+		Kinds: spgOnly},
+	// The validations' sampled decode: 1 is the single decode only.
+	{Name: ParamValSamples, Label: "val samples K", Short: "val K", Kind: Whole,
+		Get: func(c *Config, _ int) float64 { return float64(c.ValDecodes()) },
+		Set: func(c *Config, v float64, _ int) {
+			c.ValSamples = int(v)
+			if c.ValSamples == 1 {
+				c.ValSamples = 0 // the single decode, as a configuration without the setting
+			}
+		},
 		Kinds: spgOnly},
 	{Name: ParamEpsEnd, Kind: Linear, Step: 0.01,
 		Get:   func(c *Config, _ int) float64 { return c.EpsEnd },

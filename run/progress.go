@@ -31,6 +31,9 @@ func ProgressLine(rec Record, cfg Config) string {
 		if ev.Gap != 0 {
 			s += fmt.Sprintf(", gap %.2f%%", 100*ev.Gap)
 		}
+		if ev.Sampled != nil {
+			s += fmt.Sprintf(", sampled (K = %d) %s %.4f", ev.Sampled.Samples, ev.MetricName, ev.Sampled.Metric)
+		}
 		for _, name := range slices.Sorted(maps.Keys(ev.Also)) {
 			s += fmt.Sprintf(", %s %.4f", name, ev.Also[name])
 		}

@@ -79,6 +79,15 @@ type Eval struct {
 	QSoftScatter []float64 `json:"q_soft_scatter,omitempty"`
 	// Samples are a few validation instances with the policy's and the optimal solutions.
 	Samples []Sample `json:"samples,omitempty"`
+	// Sampled is the sampled decode's score beside this single decode's, for a validation
+	// with Config.ValSamples > 1.
+	Sampled *SampledEval `json:"sampled,omitempty"`
+}
+
+// SampledEval is a validation's sampled decode: the best of Samples candidates per instance.
+type SampledEval struct {
+	Samples int     `json:"samples"`
+	Metric  float64 `json:"metric"`
 }
 
 // Sample is one instance with the policy's solution beside the reference one.

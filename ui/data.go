@@ -99,6 +99,9 @@ func (d *runData) add(r run.Record) {
 			best = " ★"
 		}
 		d.logf(r.Step, "val %s %.4g%s", shortMetric(r.MetricName), r.Metric, best)
+		if s := r.Sampled; s != nil {
+			d.logf(r.Step, "val K%d %s %.4g", s.Samples, shortMetric(r.MetricName), s.Metric)
+		}
 		d.evalVer++
 	case r.Kind == run.KindEvent && r.Event != nil:
 		d.addEvent(r.Step, r.Event)

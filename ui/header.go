@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"spg-tui/run"
@@ -66,6 +67,10 @@ func (h *header) View() string {
 		"backend " + orDash(c.info.Backend),
 		fmt.Sprintf("seed %d", c.info.Seed),
 		"run " + orDash(c.info.Dir),
+	}
+	if k := c.cfg.ValDecodes(); k > 1 {
+		// Only when on, so that a run without sampling keeps its header.
+		parts = slices.Insert(parts, 1, fmt.Sprintf("val sampled K %d", k))
 	}
 	if s.Dropped > 0 {
 		parts = append(parts, c.st.warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
