@@ -334,7 +334,8 @@ func float64s(x []float32) []float64 {
 }
 
 // Policy is a trained actor loaded from a checkpoint, used deterministically: Sinkhorn at the
-// checkpoint's tau and L, then Hungarian rounding, no exploration.
+// checkpoint's tau and L, then Hungarian rounding, no exploration. Like its learner, it must
+// not be used concurrently.
 type Policy struct {
 	cfg     run.Config
 	step    int

@@ -48,7 +48,6 @@ func (p *Policy) learnerAt(n int) (Learner, error) {
 	}
 	cfg := p.cfg
 	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatch)
-	cfg.TrainSize = max(cfg.TrainSize, cfg.Batch)
 	l, err := NewLearner(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
