@@ -66,6 +66,8 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 		run.ParamCriticLR:     func(c *run.Config, _ int) float64 { return 2 * c.CriticLR },
 		run.FlagCriticPenalty: flip(run.FlagCriticPenalty),
 		run.FlagExploration:   flip(run.FlagExploration),
+		// Read by the validations, not by the steps.
+		run.ParamValSamples: func(c *run.Config, _ int) float64 { return float64(c.ValDecodes() + 3) },
 	}
 	for _, p := range run.Params {
 		if changed[p.Name] == nil {
@@ -89,6 +91,10 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 				}
 			case err != nil:
 				t.Errorf("%s on %s refused: %v", p.Name, m.Name, err)
+			case p.Name == run.ParamValSamples:
+				if next.ValDecodes() != cfg.ValDecodes()+3 {
+					t.Errorf("%s on %s: the validations' K is %d", p.Name, m.Name, next.ValDecodes())
+				}
 			case hyperAt(&next, m.Kind, step) == hyperAt(&cfg, m.Kind, step):
 				t.Errorf("%s on %s: the next step's hyperparameters did not change: %+v", p.Name, m.Name, hyperAt(&next, m.Kind, step))
 			}

@@ -89,7 +89,8 @@ var Params = []Param{
 		Get:   func(c *Config, _ int) float64 { return b2f(c.Exploration) },
 		Set:   func(c *Config, v float64, _ int) { c.Exploration = v != 0 },
 		Kinds: spgOnly},
-	// The validations' sampled decode: 1 is the single decode only.
+	// The validations' sampled decode (1: the single decode only), read by the trainer's
+	// validations rather than by the steps.
 	{Name: ParamValSamples, Label: "val samples K", Short: "val K", Kind: Whole,
 		Get: func(c *Config, _ int) float64 { return float64(c.ValDecodes()) },
 		Set: func(c *Config, v float64, _ int) {
