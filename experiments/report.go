@@ -195,14 +195,18 @@ func WriteReport(dir string) error {
 func (w *reportWriter) protocol(r *Results) {
 	m := r.Manifest
 	val, test := envs.DefaultValSize, envs.DefaultTestSize
+	every := "once per epoch"
 	for _, arm := range r.Arms {
 		for _, s := range arm {
 			val, test = s.Config.ValSize, s.Config.TestSize
+			if s.Config.EvalEvery != s.Config.StepsPerEpoch() {
+				every = fmt.Sprintf("every %d steps", s.Config.EvalEvery)
+			}
 		}
 	}
 	w.linef("## Protocol, and what differs from the paper")
 	w.linef("")
-	w.linef("- Each run validates its deterministic policy once per epoch on its own %d validation instances; the best validation score selects its checkpoint, which is scored once on the table's test set. The paper instead reports the best of its per-epoch test scores, which favours it slightly.", val)
+	w.linef("- Each run validates its deterministic policy %s on its own %d validation instances; the best validation score selects its checkpoint, which is scored once on the table's test set. The paper instead reports the best of its per-epoch test scores, which favours it slightly.", every, val)
 	w.linef("- One fixed test set per table (dataset seed %d, %d instances, none of them trained or validated on): every model and seed is scored on the same instances.", TestSeed, test)
 	w.linef("- Curves are measured on each run's validation set (the paper plots the test set's), once per epoch; bands are Student t confidence intervals of the mean across seeds.")
 	if m.Scale < 1 {

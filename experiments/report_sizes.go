@@ -15,6 +15,7 @@ func reportSizes(r *Results, w *reportWriter) error {
 	w.linef("Each run is trained at its arm's N and its selected checkpoint is tested on %d fresh instances at each size (dataset seed %d); cells are the mean across seeds of each seed's mean, ± sd. MWM is the optimality ratio against the Hungarian optimum (higher is better); TSP the mean tour length (lower is better), with its gap to the reference tour of the same instances.", TransferTestSize, TestSeed)
 	w.linef("")
 	sets := newTestSets(w.dir)
+	tours := false
 	for i, a := range r.Preset.Arms {
 		if len(a.TestSizes) == 0 || len(r.Arms[i]) == 0 {
 			continue
@@ -29,6 +30,7 @@ func reportSizes(r *Results, w *reportWriter) error {
 		w.linef("%s", rule)
 		refs := map[int]float64{}
 		if !facts.Metric.PerOptimum {
+			tours = true
 			row := "| reference tour |"
 			for _, n := range a.TestSizes {
 				set, err := sets.get(a.Task, n, TransferTestSize)
@@ -74,8 +76,10 @@ func reportSizes(r *Results, w *reportWriter) error {
 		}
 		w.linef("")
 	}
-	w.linef("Reference tours: `optimal` is Held-Karp's (N <= %d); `best known` is the shortest of 2-opt + or-opt from 8 nearest-neighbour starts and farthest insertion (`solve --solver 2opt-oropt`), not a proven optimum.", envs.MaxHeldKarp)
-	w.linef("")
+	if tours {
+		w.linef("Reference tours: `optimal` is Held-Karp's (N <= %d); `best known` is the shortest of 2-opt + or-opt from 8 nearest-neighbour starts and farthest insertion (`solve --solver 2opt-oropt`), not a proven optimum.", envs.MaxHeldKarp)
+		w.linef("")
+	}
 	return nil
 }
 
