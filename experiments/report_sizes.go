@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"spg-tui/envs"
+	"spg-tui/run/stats"
 )
 
 // reportSizes lays out the sizes preset: per arm, the test metric at every size it was tested
@@ -74,6 +75,19 @@ func reportSizes(r *Results, w *reportWriter) error {
 			}
 			w.linef("%s", row)
 		}
+		if r.Manifest.Sampling != nil {
+			row := "| ms per instance, single / sampled |"
+			for _, n := range a.TestSizes {
+				var single, sampled []float64
+				for _, sr := range r.Arms[i] {
+					if t := transferScore(sr.Test, a.Task, n); t != nil && t.Sampled != nil {
+						single, sampled = append(single, t.Sampled.SingleMS), append(sampled, t.Sampled.SampledMS)
+					}
+				}
+				row += fmt.Sprintf(" %s / %s |", fmtNaN("%.1f", stats.Mean(single)), fmtNaN("%.1f", stats.Mean(sampled)))
+			}
+			w.linef("%s", row)
+		}
 		w.linef("")
 	}
 	if tours {
@@ -93,24 +107,31 @@ func referenceTour(set TestSet) (name string, mean float64, ok bool) {
 	return "best known", v, ok
 }
 
-// transferMean is a run's mean test metric at size n with the decode ("single" or "sampled"),
-// from its transfer scores.
-func transferMean(ts *TestScore, task envs.Task, n int, decode string) (float64, bool) {
+// transferScore is a run's score on the test set of size n, nil if it has none.
+func transferScore(ts *TestScore, task envs.Task, n int) *TestScore {
 	if ts == nil {
-		return 0, false
+		return nil
 	}
 	want := TestSet{Task: task, N: n, Seed: TestSeed, Size: TransferTestSize}.Name()
-	for _, t := range ts.Transfer {
-		if t.Set != want {
-			continue
+	for i := range ts.Transfer {
+		if ts.Transfer[i].Set == want {
+			return &ts.Transfer[i]
 		}
-		if decode == "sampled" {
-			if t.Sampled == nil {
-				return 0, false
-			}
-			return t.Sampled.Mean, true
-		}
-		return t.Mean, true
 	}
-	return 0, false
+	return nil
+}
+
+// transferMean is a run's mean test metric at size n with the decode ("single" or "sampled").
+func transferMean(ts *TestScore, task envs.Task, n int, decode string) (float64, bool) {
+	t := transferScore(ts, task, n)
+	switch {
+	case t == nil:
+		return 0, false
+	case decode == "sampled":
+		if t.Sampled == nil {
+			return 0, false
+		}
+		return t.Sampled.Mean, true
+	}
+	return t.Mean, true
 }

@@ -147,7 +147,7 @@ func TestSizesPresetTestsEverySize(t *testing.T) {
 	}
 	report := string(read(t, filepath.Join(dir, ReportFile)))
 	for _, want := range []string{"| SPG+Pairwise · MWM-20 | N=10 | N=20 | N=50 | N=100 |", "| sampled (K = 2, gumbel-scale 0.003) |",
-		"validates its deterministic policy every 500 steps"} {
+		"validates its deterministic policy every 500 steps", "| ms per instance, single / sampled |"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report.md lacks %q", want)
 		}
