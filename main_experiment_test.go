@@ -76,6 +76,8 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},
 		{tinyExperiment("tau", fresh, "--steps", "10"), "flag provided but not defined: -steps"},
 		{tinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
+		{tinyExperiment("sort", fresh, "--samples", "8", "--augment"), "preset sort: augment: sort instances are not points in the unit square"},
+		{tinyExperiment("tau", fresh, "--samples", "0"), "samples 0: must be in [1, 4096]"},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
 		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},

@@ -191,6 +191,30 @@ func tinyTrain(dir string, extra ...string) []string {
 		"--eval-every", "3", "--log-every", "2", "--seed", "3", "--out", dir}, extra...)
 }
 
+// A model that runs at any N solves a file of another N from the command line, and says at
+// which N it was trained.
+func TestEvalAtAnotherSizeCLI(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if out, err := spgTUI(tinyTrain(run, "--model", "spg-pairwise")...).CombinedOutput(); err != nil {
+		t.Fatalf("train: %v: %s", err, out)
+	}
+	inst := filepath.Join(dir, "sort7.json")
+	gen, err := spgTUI("gen", "--task", "sort", "--n", "7", "--count", "3").Output()
+	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
+		t.Fatal("writing the instance file")
+	}
+	cmd := spgTUI("eval", "--checkpoint", run, "--in", inst)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("eval: %v: %s", err, errOut.String())
+	}
+	if strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), "3 sort-7 instances") || !strings.Contains(errOut.String(), "trained at n = 4") {
+		t.Errorf("eval at n = 7: stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
 func TestTrainEvalResumeCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd := spgTUI(tinyTrain(dir, "--json")...)
