@@ -108,3 +108,33 @@ func TestPolicyRefusesAnotherSize(t *testing.T) {
 		t.Errorf("its own task and size: %v", err)
 	}
 }
+
+// TestAnyNModelsLoadAtAnotherSize checks every catalogue entry that declares AnyN against its
+// networks: on each task it learns, the state of a learner at n = 7 loads into the same networks
+// built at n = 11 (no array sized by N).
+func TestAnyNModelsLoadAtAnotherSize(t *testing.T) {
+	for _, m := range run.Models {
+		if !m.AnyN {
+			continue
+		}
+		for _, task := range m.Tasks {
+			cfg := run.DefaultConfig(task, 7)
+			cfg.Model, cfg.Batch, cfg.Hidden = m.Name, 8, 8
+			if m.Defaults != nil {
+				m.Defaults(&cfg)
+			}
+			l, err := NewLearner(cfg)
+			if err != nil {
+				t.Fatalf("%s on %s: %v", m.Name, task, err)
+			}
+			state, err := l.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pol := &Policy{cfg: cfg, learner: l, state: state}
+			if _, err := pol.learnerAt(11); err != nil {
+				t.Errorf("%s on %s declares AnyN, but: %v", m.Name, task, err)
+			}
+		}
+	}
+}
