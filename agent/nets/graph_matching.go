@@ -14,19 +14,45 @@ import (
 // embedding sees its gmRounds-hop neighbourhood.
 const gmRounds = 3
 
+// gmWalkLen is the longest closed walk counted in a node's input features: lengths up to 8
+// give every node of random 4-regular graphs at N = 20 and 50 its own counts.
+const gmWalkLen = 8
+
+// gmConsensusRounds is the number of consensus rounds that refine the actor's scores;
+// gmConsensusTau and gmConsensusIters are the temperature and iterations of the soft
+// correspondence each round reads (the recipes' settings: the trainer's tau and iterations set
+// only the final Sinkhorn layer).
+const (
+	gmConsensusRounds = 8
+	gmConsensusTau    = 0.01
+	gmConsensusIters  = 10
+)
+
 // graphMatching is the SPG network for graph matching. A state is the two adjacency matrices,
 // (B, 2N, N): G1's N rows, then G2's. The action is read as MWM's is, with G2 in the role of
 // the permuted set B: row i of M is node i of G2, column j node j of G1, so that the rounded
 // action's inverse (ActionToPerm) is the correspondence perm[j] = the G2 node of G1's node j.
 //
 // The actor embeds every node of both graphs by the same message-passing network, starting
-// from its degree over N-1 and for each round r
+// from its degree over N-1 and its closed-walk counts of lengths 2 to gmWalkLen, standardised
+// over its graph (ops.ClosedWalks), and for each round r
 //
 //	h_r = LeakyReLU([h_{r-1}, mean of h_{r-1} over the neighbours] W_r + b_r),
 //
-// then scores X_ij = <F(h2_i), H(h1_j)> with F and H linear heads, and M = Sinkhorn(X / tau).
-// Relabelling G2's nodes permutes the rows of X and relabelling G1's its columns. Nodes no
-// message passing tells apart (every node of a regular graph) get equal scores.
+// then scores X_ij = <F(h2_i), F(h1_j)> with one linear head F for both graphs: up to row and
+// column constants, which Sinkhorn ignores, that is -|F(h2_i) - F(h1_j)|^2 / 2, so nodes with
+// equal embeddings score highest from the start. Each consensus round (after Fey et al. 2020,
+// with every G1 node its own indicator) carries the soft correspondence
+// S = Sinkhorn(X / gmConsensusTau) through both graphs and adds how well it agrees with itself,
+//
+//	X += alpha_t mean2 S mean1^T,   (mean2 S mean1^T)_ij = mean of S over i's and j's neighbours,
+//
+// a learned step of gradient ascent on the objective (graduated assignment, Gold and
+// Rangarajan 1996), the row-mean adjacencies keeping it from favouring high degrees. Then
+// M = Sinkhorn(X / tau). Relabelling G2's nodes permutes the rows of X and relabelling G1's
+// its columns. The walk counts break the symmetry that degrees leave: every node of a regular
+// graph has the same degree and neighbour means, so from degrees alone all its scores are
+// equal.
 //
 // The critic has the reward's form. For a permutation, (M^T A2 M)_jk = A2 at the images of
 // G1's nodes j and k, so
@@ -38,11 +64,15 @@ const gmRounds = 3
 // permutation maps a pair onto a self-loop, so no reward fits it, and a soft M that blurs a
 // node over several G2 nodes moves mass of M^T A2 M (whose total is fixed at 2 |E2| for a
 // doubly stochastic M) onto the diagonal, where it scores as lost edges.
-type graphMatching struct{ n, h int }
+type graphMatching struct {
+	n, h int
+	// rounds is the number of consensus rounds, gmConsensusRounds but in tests.
+	rounds int
+}
 
 // newGraphMatching builds the graph-matching networks at size n with hidden width h; k, the
 // features per item, is N for its states and is not read.
-func newGraphMatching(n, h, k int) Arch { return graphMatching{n: n, h: h} }
+func newGraphMatching(n, h, k int) Arch { return graphMatching{n: n, h: h, rounds: gmConsensusRounds} }
 
 func init() {
 	registerArch("spg-gm", func(n, h int, layout envs.Layout) (Arch, error) {
@@ -56,11 +86,15 @@ func init() {
 func (a graphMatching) StateShape(b int) []int { return []int{b, 2 * a.n, a.n} }
 
 func (a graphMatching) ActorSpecs() []ParamSpec {
-	s := linearSpecs("mp1", 2, a.h, true)
+	s := linearSpecs("mp1", 2*gmWalkLen, a.h, true)
 	for r := 2; r <= gmRounds; r++ {
 		s = append(s, linearSpecs(gmRound(r), 2*a.h, a.h, true)...)
 	}
-	return slices.Concat(s, linearSpecs("f", a.h, a.h, true), linearSpecs("g", a.h, a.h, true))
+	for r := 1; r <= a.rounds; r++ {
+		// A positive step: the consensus is a gradient step from the start.
+		s = append(s, ParamSpec{Name: gmConsensus(r), Shape: []int{1, 1}, Fill: 1})
+	}
+	return append(s, linearSpecs("f", a.h, a.h, true)...)
 }
 
 func (a graphMatching) CriticSpecs() []ParamSpec {
@@ -72,49 +106,64 @@ func (a graphMatching) BNLayers() []string { return nil }
 // gmRound is the name of round r's layer.
 func gmRound(r int) string { return "mp" + strconv.Itoa(r) }
 
-// embed adds the node embeddings of x's 2B graphs, (B, 2N, h): G1's nodes, then G2's.
-func (a graphMatching) embed(x *G.Node, p NodeSet) (*G.Node, error) {
+// gmConsensus is the name of consensus round r's step.
+func gmConsensus(r int) string { return "cons" + strconv.Itoa(r) + ".W" }
+
+// embed adds the node embeddings of x's 2B graphs, (B, 2N, h), and the graphs' row-mean
+// adjacencies (ops.RowMean), (B, 2N, N): G1's nodes, then G2's.
+func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error) {
 	b, n, dt := x.Shape()[0], a.n, x.Dtype()
 	adj, err := G.Reshape(x, []int{2 * b, n, n})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mean, err := ops.RowMean(adj)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	deg, err := G.Sum(adj, 2)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if deg, err = G.Reshape(deg, []int{2 * b, n, 1}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	inv := G.NewScalar(x.Graph(), dt, G.WithName("gm.invdeg"), G.WithValue(constScalar(dt, 1/float64(n-1))))
-	h, err := G.Mul(deg, inv)
+	degN, err := G.Mul(deg, inv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	walks, err := ops.ClosedWalks(adj, gmWalkLen)
+	if err != nil {
+		return nil, nil, err
+	}
+	if h, err = G.Concat(2, degN, walks); err != nil {
+		return nil, nil, err
 	}
 	for r := 1; r <= gmRounds; r++ {
 		msg, err := G.BatchedMatMul(mean, h)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		in, err := G.Concat(2, h, msg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		name := gmRound(r)
 		// Round 1 reads only the data, so it needs no input gradient.
 		if h, err = ops.Dense(in, p.Get(name+".W"), p.Get(name+".b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: r == 1}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return G.Reshape(h, []int{b, 2 * n, a.h})
+	if h, err = G.Reshape(h, []int{b, 2 * n, a.h}); err != nil {
+		return nil, nil, err
+	}
+	means, err = G.Reshape(mean, []int{b, 2 * n, n})
+	return h, means, err
 }
 
 func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
-	h, err := a.embed(x, p)
+	h, means, err := a.embed(x, p)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,7 +180,7 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 	if err != nil {
 		return nil, nil, err
 	}
-	cols, err := ops.Dense(h1, p.Get("g.W"), p.Get("g.b"), ops.DenseOptions{})
+	cols, err := ops.Dense(h1, p.Get("f.W"), p.Get("f.b"), ops.DenseOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,7 +188,49 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 	if err != nil {
 		return nil, nil, err
 	}
+	if y, err = a.consensus(y, means, p); err != nil {
+		return nil, nil, err
+	}
 	return ops.Sinkhorn(y, tau, iters)
+}
+
+// consensus adds the consensus rounds to the scores y (B, N, N), given the graphs' row-mean
+// adjacencies means (B, 2N, N).
+func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
+	b, n := y.Shape()[0], a.n
+	mean1, err := G.Slice(means, nil, G.S(0, n))
+	if err != nil {
+		return nil, err
+	}
+	mean2, err := G.Slice(means, nil, G.S(n, 2*n))
+	if err != nil {
+		return nil, err
+	}
+	for r := 1; r <= a.rounds; r++ {
+		s, _, err := ops.Sinkhorn(y, gmConsensusTau, gmConsensusIters)
+		if err != nil {
+			return nil, err
+		}
+		if s, err = G.BatchedMatMul(mean2, s); err != nil {
+			return nil, err
+		}
+		if s, err = G.BatchedMatMul(s, mean1, false, true); err != nil {
+			return nil, err
+		}
+		if s, err = G.Reshape(s, []int{b, n * n, 1}); err != nil {
+			return nil, err
+		}
+		if s, err = ops.Dense(s, p.Get(gmConsensus(r)), nil, ops.DenseOptions{}); err != nil {
+			return nil, err
+		}
+		if s, err = G.Reshape(s, []int{b, n, n}); err != nil {
+			return nil, err
+		}
+		if y, err = G.Add(y, s); err != nil {
+			return nil, err
+		}
+	}
+	return y, nil
 }
 
 func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
@@ -201,7 +292,7 @@ func (a graphMatching) countStep(c *flopCounter) {
 		for r := 1; r <= gmRounds; r++ {
 			in := 2 * h
 			if r == 1 {
-				in = 2
+				in = 2 * gmWalkLen
 			}
 			c.dense(2*b*n, n, in/2, true, bwd && r > 1, false) // the neighbour means
 			c.dense(2*b*n, in, h, true, bwd && r > 1, bwd)
@@ -209,6 +300,9 @@ func (a graphMatching) countStep(c *flopCounter) {
 		c.dense(b*n, h, h, true, bwd, bwd)
 		c.dense(b*n, h, h, true, bwd, bwd)
 		c.dense(b*n, h, n, true, bwd, bwd) // the scores
+		for range a.rounds {
+			c.dense(2*b*n, n, n, true, bwd, bwd) // mean2 S mean1^T
+		}
 	}
 	critic := func(bwd, dw bool) {
 		c.dense(b*n*n, ops.GraphPairWidth, h, true, false, dw)
