@@ -64,15 +64,11 @@ const (
 // permutation maps a pair onto a self-loop, so no reward fits it, and a soft M that blurs a
 // node over several G2 nodes moves mass of M^T A2 M (whose total is fixed at 2 |E2| for a
 // doubly stochastic M) onto the diagonal, where it scores as lost edges.
-type graphMatching struct {
-	n, h int
-	// rounds is the number of consensus rounds, gmConsensusRounds but in tests.
-	rounds int
-}
+type graphMatching struct{ n, h int }
 
 // newGraphMatching builds the graph-matching networks at size n with hidden width h; k, the
 // features per item, is N for its states and is not read.
-func newGraphMatching(n, h, k int) Arch { return graphMatching{n: n, h: h, rounds: gmConsensusRounds} }
+func newGraphMatching(n, h, k int) Arch { return graphMatching{n: n, h: h} }
 
 func init() {
 	registerArch("spg-gm", func(n, h int, layout envs.Layout) (Arch, error) {
@@ -90,7 +86,7 @@ func (a graphMatching) ActorSpecs() []ParamSpec {
 	for r := 2; r <= gmRounds; r++ {
 		s = append(s, linearSpecs(gmRound(r), 2*a.h, a.h, true)...)
 	}
-	for r := 1; r <= a.rounds; r++ {
+	for r := 1; r <= gmConsensusRounds; r++ {
 		// A positive step: the consensus is a gradient step from the start.
 		s = append(s, ParamSpec{Name: gmConsensus(r), Shape: []int{1, 1}, Fill: 1})
 	}
@@ -206,7 +202,7 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	for r := 1; r <= a.rounds; r++ {
+	for r := 1; r <= gmConsensusRounds; r++ {
 		s, _, err := ops.Sinkhorn(y, gmConsensusTau, gmConsensusIters)
 		if err != nil {
 			return nil, err
@@ -300,7 +296,7 @@ func (a graphMatching) countStep(c *flopCounter) {
 		c.dense(b*n, h, h, true, bwd, bwd)
 		c.dense(b*n, h, h, true, bwd, bwd)
 		c.dense(b*n, h, n, true, bwd, bwd) // the scores
-		for range a.rounds {
+		for range gmConsensusRounds {
 			c.dense(2*b*n, n, n, true, bwd, bwd) // mean2 S mean1^T
 		}
 	}
