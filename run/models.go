@@ -71,6 +71,10 @@ var Models = []Model{
 	// by their dot product, with a pair-MLP critic (agent/nets/factored.go).
 	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
+	// SPG+Factored with context for tsp: the city embedding is a self-attention encoder over
+	// all the cities (agent/nets/attention.go).
+	{Name: ModelAttention, Title: "SPG+Attention", Tasks: []envs.Task{envs.TaskTSP},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
@@ -116,6 +120,9 @@ const ModelPairwise = "spg-pairwise"
 // ModelFactored is the "best" recipe's network for tsp (it learns sort too): item-place
 // cross-attention.
 const ModelFactored = "spg-factored"
+
+// ModelAttention is SPG+Factored with a self-attention encoder over the cities, for tsp.
+const ModelAttention = "spg-attention"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

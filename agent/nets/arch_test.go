@@ -21,6 +21,8 @@ func TestArchRefusesOtherLayouts(t *testing.T) {
 		{"spg-factored", envs.TaskTSP, true},
 		{"spg-factored", envs.TaskSort, true},
 		{"spg-factored", envs.TaskMWM, false},
+		{"spg-attention", envs.TaskTSP, true},
+		{"spg-attention", envs.TaskSort, false},
 		{"spg-matching", envs.TaskMWM, true},
 		{"spg-matching", envs.TaskTSP, false},
 		{"spg-sequential", envs.TaskTSP, true},

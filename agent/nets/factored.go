@@ -124,8 +124,15 @@ func (a factored) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, 
 	if err != nil {
 		return nil, nil, err
 	}
-	b := x.Shape()[0]
-	if f, err = G.Reshape(f, []int{b * a.n, a.h}); err != nil {
+	return a.scores(f, pl, tau, iters)
+}
+
+// scores adds M = Sinkhorn(X / tau) for the scores X_ij = <f_i, pl_j> of the items f (B, N, h)
+// and the places pl (N, h).
+func (a factored) scores(f, pl *G.Node, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	b := f.Shape()[0]
+	f, err := G.Reshape(f, []int{b * a.n, a.h})
+	if err != nil {
 		return nil, nil, err
 	}
 	pt, err := G.Transpose(pl)
@@ -170,6 +177,14 @@ func (a factored) countStep(c *flopCounter) {
 		}
 		c.dense(b*n, h, n, true, bwd, bwd) // the scores, and both factors' gradients
 	}
+	actor(false)
+	a.countCritic(c, actor)
+}
+
+// countCritic counts the critic's update and the actor's update: actor(true), the actor's
+// forward and backward pass, with the frozen critic and the tour adjacency around it.
+func (a factored) countCritic(c *flopCounter, actor func(bwd bool)) {
+	b, n, h := c.b, c.n, c.h
 	rows, pw := b*n*n, float64(a.q.width)
 	critic := func(bwd, dw bool) {
 		c.dense(rows, pw, h, true, false, dw)
@@ -184,7 +199,6 @@ func (a factored) countStep(c *flopCounter) {
 			c.dense(acts*b*n, n, n, true, bwd, bwd)
 		}
 	}
-	actor(false)
 	critic(true, true)
 	tour(2, false)
 	actor(true)
