@@ -9,8 +9,8 @@ import (
 
 // The learner's binary state: magic, version, task, N and hidden width, then as length-prefixed
 // little-endian float32 arrays the actor's parameters, the critic's parameters, the critic's
-// running statistics, and for the actor's and then the critic's Adam its step count and first
-// and second moments.
+// running statistics, for the actor's and then the critic's Adam its step count and first
+// and second moments, and the target critic's parameters when the run has one.
 const (
 	learnerMagic   = "SPGL"
 	learnerVersion = 1
@@ -49,15 +49,19 @@ func (g stateGroup) step() int {
 	return g.opt.step
 }
 
-// stateArrays lists the learner's state in serialisation order.
+// stateArrays lists the learner's state in serialisation order; a target critic comes last.
 func (l *spgLearner) stateArrays() []stateGroup {
-	return []stateGroup{
+	g := []stateGroup{
 		{data: l.actor.Float32s()},
 		{data: l.critic.Float32s()},
 		{data: l.running.Float32s()},
 		{data: append(append([][]float32(nil), l.actorOpt.m...), l.actorOpt.v...), opt: l.actorOpt},
 		{data: append(append([][]float32(nil), l.criticOpt.m...), l.criticOpt.v...), opt: l.criticOpt},
 	}
+	if l.target != nil {
+		g = append(g, stateGroup{data: l.target.Float32s()})
+	}
+	return g
 }
 
 // appendString appends s with a uint32 length prefix.

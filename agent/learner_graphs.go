@@ -102,7 +102,11 @@ func newActorGraph(l *spgLearner) (*actorGraph, error) {
 	ag := &actorGraph{}
 	var an nets.NodeSet
 	an, ag.wrt = l.actor.Nodes(g, "actor.")
-	cn, _ := l.critic.Nodes(g, "critic.")
+	critic := l.critic
+	if l.target != nil {
+		critic = l.target
+	}
+	cn, _ := critic.Nodes(g, "critic.")
 	var err error
 	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters); err != nil {
 		return nil, err

@@ -42,6 +42,12 @@ func newSPGLearner(cfg run.Config) (*spgLearner, error) {
 		critic: nets.NewParams(a.CriticSpecs(), tensor.Float32, rng),
 	}
 	l.running = nets.NewParams(nets.RunningSpecs(a.BNLayers(), cfg.N), tensor.Float32, rng)
+	if cfg.TargetCritic > 0 {
+		l.target = &nets.Params{Specs: l.critic.Specs, Vals: make([]*tensor.Dense, len(l.critic.Vals))}
+		for i, v := range l.critic.Vals {
+			l.target.Vals[i] = v.Clone().(*tensor.Dense)
+		}
+	}
 	l.actorOpt = newAdam[float32](l.actor.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
 	l.criticOpt = newAdam[float32](l.critic.Sizes(), cfg.AdamBeta1, cfg.AdamBeta2, cfg.AdamEps)
 	if l.act, err = newActGraph(l); err != nil {
@@ -69,7 +75,10 @@ type spgLearner struct {
 	b    int
 
 	actor, critic, running *nets.Params
-	actorOpt, criticOpt    *adam[float32]
+	// target is the slow copy of the critic that the actor's update ascends (cfg.TargetCritic);
+	// nil when the actor ascends the live critic.
+	target              *nets.Params
+	actorOpt, criticOpt *adam[float32]
 
 	act  *actGraph
 	crit *criticGraph
@@ -257,7 +266,19 @@ func (l *spgLearner) criticStep(lr, clip float64, st *StepStats) error {
 		}
 	}
 	l.criticOpt.update(l.critic.Float32s(), grads, lr, clipScale(norm, clip))
+	if l.target != nil {
+		polyak(l.target.Float32s(), l.critic.Float32s(), float32(l.cfg.TargetCritic))
+	}
 	return nil
+}
+
+// polyak moves every target array towards src: dst = (1 - rate) dst + rate src.
+func polyak(dst, src [][]float32, rate float32) {
+	for i, d := range dst {
+		for j, v := range src[i] {
+			d[j] += rate * (v - d[j])
+		}
+	}
 }
 
 // runningIndex returns the index of batch-norm layer name's running mean in l.running (its

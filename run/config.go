@@ -76,6 +76,10 @@ type Config struct {
 	// CriticUpdates is the number of critic updates per step, each on its own minibatch; the
 	// actor updates once, after the last. 0 reads as 1 (older runs).
 	CriticUpdates int `json:"critic_updates,omitempty"`
+	// TargetCritic is the Polyak rate of a slow copy of the critic that the actor's update
+	// ascends in place of the live critic: after every critic update, target = (1 - rate)
+	// target + rate critic. 0 (the default) has the actor ascend the live critic.
+	TargetCritic float64 `json:"target_critic,omitempty"`
 	// Init is the run directory whose best actor (and nothing else) this run starts from.
 	Init string `json:"init,omitempty"`
 	// ImportedFrom names the file whose actor weights an imported run holds (its critic is
@@ -202,6 +206,7 @@ func (c Config) Validate() error {
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
 		{c.CriticUpdates < 0 || c.CriticUpdates > MaxCriticUpdates, "critic-updates", fmt.Sprintf("%d: must be in [1, %d]", c.CriticUpdates, MaxCriticUpdates)},
 		{c.ValSamples < 0 || c.ValSamples > MaxValSamples, "val-samples", fmt.Sprintf("%d: must be in [1, %d]", c.ValSamples, MaxValSamples)},
+		{!(c.TargetCritic >= 0 && c.TargetCritic <= 1), "target-critic", fmt.Sprintf("%g: must be in [0, 1]", c.TargetCritic)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}
 	for _, ch := range checks {

@@ -60,6 +60,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, "critic updates per step, each on its own minibatch (the actor updates once, after the last)")
 	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 or 1: the single decode only); it never changes training")
+	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
 		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")

@@ -117,6 +117,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--critic-warmup", "-1"}, "critic-warmup"},
 		{[]string{"--critic-updates", "0"}, "critic-updates 0: must be in [1, 64]"},
 		{[]string{"--critic-updates", "65"}, "critic-updates 65: must be in [1, 64]"},
+		{[]string{"--target-critic", "-0.1"}, "target-critic -0.1: must be in [0, 1]"},
+		{[]string{"--target-critic", "1.5"}, "target-critic 1.5: must be in [0, 1]"},
 	} {
 		if _, err := parseTrainFlags(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
