@@ -146,6 +146,9 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *count < 1 {
 		return fail(stderr, "gen", fmt.Errorf("--count %d: must be at least 1", *count))
 	}
+	if *data == "" {
+		*data = envs.DefaultData(envs.Task(*task))
+	}
 	env, err := envs.NewData(envs.Task(*task), *n, *data)
 	if err != nil {
 		return fail(stderr, "gen", fmt.Errorf("--task/--n/--data: %v", err))

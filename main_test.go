@@ -78,8 +78,9 @@ func TestGenPipedIntoSolve(t *testing.T) {
 				!strings.Contains(errOut.String(), "5 "+tc.task) {
 				t.Errorf("want a one-line summary naming 5 %s instances, got %q", tc.task, errOut.String())
 			}
-			// Check every line against the instance regenerated independently.
-			env, err := envs.New(envs.Task(tc.task), tc.n)
+			// Check every line against the instance regenerated independently, on the data
+			// gen draws when none is named.
+			env, err := envs.NewData(envs.Task(tc.task), tc.n, envs.DefaultData(envs.Task(tc.task)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,6 +135,8 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		{"bad flag", []string{"gen", "--task", "mwm", "--n", "3", "--bogus"}, "flag provided but not defined"},
 		{"bad n", []string{"gen", "--task", "mwm", "--n", "0"}, "--n"},
 		{"bad task", []string{"gen", "--task", "foo", "--n", "3"}, `unknown task "foo"`},
+		{"bad sort data", []string{"gen", "--task", "sort", "--n", "3", "--data", "range:k=0"}, `k = "0" must be an integer in [1, 1000]`},
+		{"bad train data", []string{"train", "--task", "sort", "--n", "3", "--data", "permutation", "--out", filepath.Join(dir, "run")}, `unknown sort data "permutation"`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

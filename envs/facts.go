@@ -16,13 +16,17 @@ type Facts struct {
 	Name string
 	// Order places the task in the lists shown to people (flags, help, errors): lowest first.
 	Order int
-	// New returns the environment at size n >= 1, on the task's default data.
+	// New returns the environment at size n >= 1, on the data of spec "".
 	New func(n int) Env
 	// NewData, when set, returns the environment at size n on the data that spec describes
-	// (--data; "" is the default data), or a one-line error; DataUsage says what spec may be.
+	// (--data; "" is the data of New), or a one-line error; DataUsage says what spec may be.
 	// Tasks without it have one kind of data.
 	NewData   func(n int, spec string) (Env, error)
 	DataUsage string
+	// DefaultData, when set, is the spec that new runs and files use when none is given, where
+	// "" must keep meaning the data of runs and files written before it (sort: "" is a
+	// permutation of 0..n-1, the default is a wider range).
+	DefaultData string
 	// Fields are the instance fields of a file of the task, in the order they are written.
 	Fields []Field
 	// Metric is the evaluation metric.
@@ -238,6 +242,15 @@ func putPoints(pts []Point, dst []float32) {
 	for i, p := range pts {
 		dst[2*i], dst[2*i+1] = float32(p[0]), float32(p[1])
 	}
+}
+
+// DefaultData is the data spec that new runs and files of task use when none is given: the
+// task's Facts.DefaultData, "" for tasks without one or an unknown task.
+func DefaultData(task Task) string {
+	if f, err := FactsOf(task); err == nil {
+		return f.DefaultData
+	}
+	return ""
 }
 
 // DataUsage lists, for every task with several kinds of data, what its --data may be; the other

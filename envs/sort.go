@@ -10,7 +10,8 @@ import (
 
 // sortEnv is sorting n numbers ascending. The objective and the reward are both Kendall's
 // tau-b of the output sequence against ascending order (1 when sorted, -1 when reversed).
-type sortEnv struct{ n int }
+// rangeK is the data: 0 draws permutations of 0..n-1, K > 0 distinct integers from 0..K n-1.
+type sortEnv struct{ n, rangeK int }
 
 // TaskSort is sorting numbers ascending.
 const TaskSort Task = "sort"
@@ -18,7 +19,16 @@ const TaskSort Task = "sort"
 func init() {
 	Register(&Facts{
 		Task: TaskSort, Name: "Sort", Order: 2,
-		New:           func(n int) Env { return newSort(n) },
+		New: func(n int) Env { return newSort(n) },
+		NewData: func(n int, spec string) (Env, error) {
+			k, err := parseSortData(spec)
+			if err != nil {
+				return nil, err
+			}
+			return &sortEnv{n: n, rangeK: k}, nil
+		},
+		DataUsage:     sortDataUsage,
+		DefaultData:   sortDefaultData,
 		Fields:        []Field{numbersField("values", func(inst *Instance) *[]float64 { return &inst.Values })},
 		Metric:        Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true, UnitOptimum: true},
 		DefaultEpochs: 20,
@@ -47,8 +57,12 @@ func (e *sortEnv) Maximize() bool { return true }
 
 func (e *sortEnv) Solvers() []string { return append([]string(nil), sortSolvers...) }
 
-// Generate draws a uniformly random permutation of the integers 0..n-1, as float64.
+// Generate draws n distinct integers uniformly from 0..K n-1 in random order, or with no range
+// a uniformly random permutation of the integers 0..n-1, as float64.
 func (e *sortEnv) Generate(seed uint64, index int) Instance {
+	if e.rangeK > 0 {
+		return Instance{Values: distinctInts(instanceRNG(seed, index), e.n, e.rangeK*e.n)}
+	}
 	p := instanceRNG(seed, index).Perm(e.n)
 	vals := make([]float64, e.n)
 	for i, v := range p {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -107,10 +108,28 @@ func (m Manifest) plan(dir string) ([]Planned, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", dir, err)
 	}
-	if planHash(m.Preset, all) != m.Plan {
-		return nil, fmt.Errorf("%s: plan %s is not this spg-tui's plan of the same options (made by another version)", dir, m.Plan)
+	if planHash(m.Preset, all) == m.Plan {
+		return all, nil
 	}
-	return all, nil
+	if legacy := withEarlierData(all); planHash(m.Preset, legacy) == m.Plan {
+		return legacy, nil
+	}
+	return nil, fmt.Errorf("%s: plan %s is not this spg-tui's plan of the same options (made by another version)", dir, m.Plan)
+}
+
+// withEarlierData is the plan runs as made before tasks named a default data spec: each run on
+// its task's default data (sort's range) instead of "", the data those runs trained on, and
+// named for it.
+func withEarlierData(runs []Planned) []Planned {
+	out := make([]Planned, len(runs))
+	for i, r := range runs {
+		if d := envs.DefaultData(r.Config.Task); d != "" && r.Config.Data == d {
+			r.Config.Data = ""
+			r.ID = RunID(r.Config)
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // samplingName names an experiment's test decodes: "single decode only", or the sampling.

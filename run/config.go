@@ -17,8 +17,8 @@ type Config struct {
 	N    int       `json:"n"`
 	Seed uint64    `json:"seed"`
 	// Data describes the task's data where the task has more than one kind (envs.Facts.NewData:
-	// gm's graph family and noise); "" is the task's default, and all that runs written before it
-	// existed used.
+	// gm's graph family and noise, sort's range); "" is the data that runs written before it
+	// existed used. New runs name the task's default spec (envs.DefaultData) where it has one.
 	Data string `json:"data,omitempty"`
 	// Model names the learner (see Models). Runs written before models were named have none:
 	// reading their config.json or checkpoints gives them their task's default, the model they
@@ -99,7 +99,7 @@ type Config struct {
 // and that model's defaults.
 func DefaultConfig(task envs.Task, n int) Config {
 	c := Config{
-		Task: task, N: n, Seed: 1, Model: DefaultModel(task),
+		Task: task, N: n, Seed: 1, Model: DefaultModel(task), Data: envs.DefaultData(task),
 		Batch: 128, Buffer: 1_000_000, BufferMem: 4 << 30,
 		TrainSize: envs.DefaultTrainSize, ValSize: envs.DefaultValSize, TestSize: envs.DefaultTestSize,
 		ActorLR: 1e-5, CriticLR: 2e-4, LRDecay: 0.95, LRDecayEvery: 5000,
@@ -117,9 +117,11 @@ func DefaultConfig(task envs.Task, n int) Config {
 }
 
 // UnmarshalJSON decodes a configuration; one written before models were named (config.json or
-// a checkpoint of an older run) gets its task's default model, the one that run trained.
+// a checkpoint of an older run) gets its task's default model, the one that run trained, and
+// one without a data spec keeps "", the data that run trained on, whatever c held before.
 func (c *Config) UnmarshalJSON(data []byte) error {
 	type plain Config
+	c.Data = ""
 	if err := json.Unmarshal(data, (*plain)(c)); err != nil {
 		return err
 	}

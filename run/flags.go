@@ -72,6 +72,10 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		if _, err := envs.FactsOf(cfg.Task); err != nil {
 			return fmt.Errorf("task: %v", err)
 		}
+		// A new run names its task's default data; "" stays the data of earlier runs.
+		if cfg.Data == "" || (set["task"] && !set["data"]) {
+			cfg.Data = envs.DefaultData(cfg.Task)
+		}
 		if err := applyModel(fs, cfg, *model); err != nil {
 			return err
 		}

@@ -78,6 +78,9 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		task, n, recipe, err := parseTask(d.input.Value())
 		if err == nil {
 			d.cfg = m.ctx.cfg
+			if task != d.cfg.Task { // another task's data is its default; the same task keeps the run's
+				d.cfg.Data = envs.DefaultData(task)
+			}
 			d.cfg.Task, d.cfg.N = task, n
 			if recipe == "" {
 				recipe = d.cfg.Recipe

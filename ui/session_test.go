@@ -284,3 +284,34 @@ func TestQuitWhileSwitching(t *testing.T) {
 		t.Error("the new run still trains")
 	}
 }
+
+// TestTaskSwitchTakesTheTaskDefaultData checks that switching to sort from another task's run
+// whose model learns sort too (no recipe change) draws sort's default data, not the other
+// task's spec.
+func TestTaskSwitchTakesTheTaskDefaultData(t *testing.T) {
+	cfg, err := run.WithRecipe(tinyConfig(envs.TaskMWM, 6), run.RecipeBest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Steps = 1_000_000
+	e, err := enginetest.New(cfg, t.TempDir(), enginetest.Options{StepDelay: time.Millisecond, Buffer: 1 << 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Stop(); <-e.Done() })
+	m := newTestModel(e, 120, 36)
+	press(m, "t")
+	for range 24 {
+		press(m, "backspace")
+	}
+	for _, k := range "sort 6" {
+		press(m, string(k))
+	}
+	press(m, "enter")
+	if m.dialog == nil || !m.dialog.confirming {
+		t.Fatalf("sort 6 not offered:\n%s", screen(m))
+	}
+	if c := m.dialog.cfg; c.Model != run.ModelPairwise || c.Data != envs.DefaultData(envs.TaskSort) {
+		t.Errorf("the switch to sort trains %s on data %q, want %s on %q", c.Model, c.Data, run.ModelPairwise, envs.DefaultData(envs.TaskSort))
+	}
+}

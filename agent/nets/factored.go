@@ -17,7 +17,8 @@ import (
 //	X_ij = <F(item i), P(place j)>,  M = Sinkhorn(X / tau),
 //
 // F and P each a three-layer MLP (LeakyReLU(0.01), hidden width h, output width h). For sort
-// item i is its value v_i / N and place j is j / N; for tsp item i is city i's coordinates
+// item i is its value scaled by the instance's span, (v_i - min v)/(max v - min v + 1), and
+// place j is j / N; for tsp item i is city i's coordinates
 // less the instance's centroid and place j is the point (cos 2 pi j/N, sin 2 pi j/N) of a
 // circle, so that neighbouring places of the tour are neighbours of the embedding. It is
 // cross-attention between the items and the places, as in pointer networks, reads only the
@@ -106,8 +107,7 @@ func (a factored) inputs(x *G.Node) (items, places *G.Node, err error) {
 		items, err = ops.Centre(x)
 		return items, places, err
 	}
-	scale := G.NewScalar(g, dt, G.WithName("factored.scale"), G.WithValue(constScalar(dt, 1/float64(a.n))))
-	items, err = G.Mul(x, scale)
+	items, err = ops.SortValues(x)
 	return items, places, err
 }
 

@@ -68,3 +68,37 @@ func (k *pairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 func (k *pairFeatures[T]) Backward([]*tensor.Dense, *tensor.Dense, *tensor.Dense, []*tensor.Dense) error {
 	return nil // x is data: Differentiable is false, so there is no gradient to write
 }
+
+// SortValues adds the values of the sorting states x (B, N, 1), each state scaled by its own
+// span as pairs.SortValues scales them, as one node of x's shape. x is data: no gradient flows
+// back into it.
+func SortValues(x *G.Node) (*G.Node, error) {
+	if x != nil && x.Dtype() == tensor.Float32 {
+		return Apply(&sortValues[float32]{}, x)
+	}
+	return Apply(&sortValues[float64]{}, x)
+}
+
+// sortValues is the Kernel of a SortValues node.
+type sortValues[T Float] struct{}
+
+func (k *sortValues[T]) Name() string { return "SortValues" }
+
+func (k *sortValues[T]) OutShape(in []tensor.Shape) (tensor.Shape, error) {
+	if len(in) != 1 || in[0].Dims() != 3 || in[0][2] != 1 {
+		return nil, fmt.Errorf("input shape %v, want (B, N, 1): one value per item", in)
+	}
+	return in[0].Clone(), nil
+}
+
+func (k *sortValues[T]) Differentiable(int) bool { return false }
+
+func (k *sortValues[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
+	s := in[0].Shape()
+	pairs.SortValues(Data[T](out), Data[T](in[0]), s[0], s[1])
+	return nil
+}
+
+func (k *sortValues[T]) Backward([]*tensor.Dense, *tensor.Dense, *tensor.Dense, []*tensor.Dense) error {
+	return nil // x is data: Differentiable is false, so there is no gradient to write
+}

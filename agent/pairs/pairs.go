@@ -41,22 +41,42 @@ func Matching[T Float](dst, x []T, b, n int) {
 const SortWidth = 2
 
 // Sort writes, for each of b sorting states x (n values each) and each pair (item i, position
-// j), the features of value v_i at position j into dst (b x n x n x SortWidth), with the value
-// and the position both scaled by 1/n so that they share one range whatever n is:
+// j), the features of value v_i at position j into dst (b x n x n x SortWidth): the value
+// scaled as SortValues scales it and the position scaled by 1/n, so that both lie in [0, 1)
+// whatever n and the range of the values are:
 //
-//	v_i/n, j/n.
+//	(v_i - min v)/(max v - min v + 1), j/n.
 func Sort[T Float](dst, x []T, b, n int) {
 	const w = SortWidth
 	scale := 1 / T(n)
+	v := make([]T, n)
 	for s := range b {
-		v := x[s*n:][:n]
+		SortValues(v, x[s*n:][:n], 1, n)
 		out := dst[s*n*n*w:][:n*n*w]
 		for i := range n {
-			vi := v[i] * scale
 			for j := range n {
 				f := out[(i*n+j)*w:][:w]
-				f[0], f[1] = vi, T(j)*scale
+				f[0], f[1] = v[i], T(j)*scale
 			}
+		}
+	}
+}
+
+// SortValues writes the values of each of b sorting states x (n values each) into dst, shifted
+// and scaled by the state's own span, (v_i - min v)/(max v - min v + 1): for integers the span
+// counts both ends, so a permutation of 0..n-1 gives exactly v_i/n, and integers drawn from a
+// wider range spread over [0, 1) alike. Minimum and maximum do not depend on the items' order,
+// so the networks stay permutation-equivariant.
+func SortValues[T Float](dst, x []T, b, n int) {
+	for s := range b {
+		v, out := x[s*n:][:n], dst[s*n:][:n]
+		lo, hi := v[0], v[0]
+		for _, vi := range v {
+			lo, hi = min(lo, vi), max(hi, vi)
+		}
+		scale := 1 / (hi - lo + 1)
+		for i, vi := range v {
+			out[i] = (vi - lo) * scale
 		}
 	}
 }

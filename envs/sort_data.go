@@ -1,0 +1,70 @@
+package envs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// sortDataUsage says what --data may be for sort.
+const sortDataUsage = "sort: range[:k=K] (n distinct integers drawn from 0..K n-1, K in [1, 1000], " +
+	"default 10; the default data) or perm (a permutation of 0..n-1, the data of runs that name none)"
+
+// sortDefaultData is the data new sorting runs and files use: the paper's lists of integers,
+// from a range ten times wider than n, so that two sets of instances are not one multiset.
+const sortDefaultData = "range:k=10"
+
+// sortMaxRange is the largest K of range:k=K, which keeps every value exact and the draw cheap.
+const sortMaxRange = 1000
+
+// parseSortData reads a sort data specification: "perm" (range 0, a permutation of 0..n-1), or
+// "range" with an optional k=K setting, K the width of the range in multiples of n.
+func parseSortData(spec string) (rangeK int, err error) {
+	kind, settings, hasSettings := strings.Cut(spec, ":")
+	switch kind {
+	case "perm":
+		if hasSettings {
+			return 0, fmt.Errorf("data %s: perm takes no settings (%s)", quoteClip(spec), sortDataUsage)
+		}
+		return 0, nil
+	case "range":
+	default:
+		return 0, fmt.Errorf("data %s: unknown sort data %s (%s)", quoteClip(spec), quoteClip(kind), sortDataUsage)
+	}
+	rangeK = 10
+	if !hasSettings {
+		return rangeK, nil
+	}
+	for _, kv := range strings.Split(settings, ",") {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok || key != "k" {
+			return 0, fmt.Errorf("data %s: %s is not k=K (%s)", quoteClip(spec), quoteClip(kv), sortDataUsage)
+		}
+		if rangeK, err = strconv.Atoi(value); err != nil || rangeK < 1 || rangeK > sortMaxRange {
+			return 0, fmt.Errorf("data %s: k = %s must be an integer in [1, %d]", quoteClip(spec), quoteClip(value), sortMaxRange)
+		}
+	}
+	return rangeK, nil
+}
+
+// distinctInts returns n distinct integers drawn uniformly from 0..m-1 (n <= m), in random
+// order: the first n steps of a Fisher-Yates shuffle of 0..m-1, which stores only the entries
+// it has moved.
+func distinctInts(rng *rand.Rand, n, m int) []float64 {
+	moved := map[int]int{}
+	at := func(i int) int {
+		if v, ok := moved[i]; ok {
+			return v
+		}
+		return i
+	}
+	out := make([]float64, n)
+	for i := range n {
+		j := i + rng.IntN(m-i)
+		vi, vj := at(i), at(j)
+		moved[i], moved[j] = vj, vi
+		out[i] = float64(vj)
+	}
+	return out
+}
