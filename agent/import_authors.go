@@ -216,7 +216,7 @@ func writeImportedRun(dir string, cfg run.Config, l Learner) (val, test *run.Eva
 	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ConfigFile), cfg); err != nil {
 		return nil, nil, err
 	}
-	env, err := envs.New(cfg.Task, cfg.N)
+	env, err := envs.NewData(cfg.Task, cfg.N, cfg.Data)
 	if err != nil {
 		return nil, nil, err
 	}

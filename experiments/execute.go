@@ -135,11 +135,11 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 			sc.sampling = pr.Manifest.Sampling
 		}
 		var err error
-		if sc.set, err = sets.get(r.Config.Task, r.Config.N, r.Config.TestSize); err != nil {
+		if sc.set, err = sets.get(r.Config.Task, r.Config.N, r.Config.Data, r.Config.TestSize); err != nil {
 			return err
 		}
 		for _, n := range pr.Preset.Arms[armOf[r.Variant]].TestSizes {
-			set, err := sets.get(r.Config.Task, n, TransferTestSize)
+			set, err := sets.get(r.Config.Task, n, r.Config.Data, TransferTestSize)
 			if err != nil {
 				return err
 			}

@@ -89,7 +89,7 @@ func reportTSP(r *Results, w *reportWriter) error {
 	w.linef("|---|---|")
 	var set *TestSet
 	sets := newTestSets(w.dir)
-	if s, err := sets.get(envs.TaskTSP, 20, r.testSize(envs.TaskTSP, 20)); err == nil {
+	if s, err := sets.get(envs.TaskTSP, 20, "", r.testSize(envs.TaskTSP, 20)); err == nil {
 		set = &s
 	} else {
 		return err

@@ -34,7 +34,7 @@ func reportSizes(r *Results, w *reportWriter) error {
 			tours = true
 			row := "| reference tour |"
 			for _, n := range a.TestSizes {
-				set, err := sets.get(a.Task, n, TransferTestSize)
+				set, err := sets.get(a.Task, n, envs.DefaultData(a.Task), TransferTestSize) // the runs' data: arms run on their default
 				if err != nil {
 					return err
 				}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -26,8 +28,10 @@ const TestSeed = 0
 type TestSet struct {
 	Task envs.Task `json:"task"`
 	N    int       `json:"n"`
-	Seed uint64    `json:"seed"`
-	Size int       `json:"size"`
+	// Data is the runs' data spec (run.Config.Data), "" for the data of sets made before it.
+	Data string `json:"data,omitempty"`
+	Seed uint64 `json:"seed"`
+	Size int    `json:"size"`
 	// Optimum is each instance's optimal objective, for a metric measured against it (mwm).
 	Optimum []float64 `json:"optimum,omitempty"`
 	// Solvers are the mean objectives of the exact and classical solvers a table shows
@@ -35,11 +39,23 @@ type TestSet struct {
 	Solvers map[string]float64 `json:"solvers,omitempty"`
 }
 
-// Name identifies the set: "tsp20-seed0-1000".
-func (t TestSet) Name() string { return fmt.Sprintf("%s%d-seed%d-%d", t.Task, t.N, t.Seed, t.Size) }
+// Name identifies the set: "tsp20-seed0-1000", and with a data spec "sort20-range-k-10-seed0-1000"
+// (the spec's punctuation as dashes, for a file name).
+func (t TestSet) Name() string {
+	if t.Data == "" {
+		return fmt.Sprintf("%s%d-seed%d-%d", t.Task, t.N, t.Seed, t.Size)
+	}
+	data := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' {
+			return r
+		}
+		return '-'
+	}, t.Data)
+	return fmt.Sprintf("%s%d-%s-seed%d-%d", t.Task, t.N, data, t.Seed, t.Size)
+}
 
 func (t TestSet) instances() (envs.Env, []envs.Instance, error) {
-	env, err := envs.New(t.Task, t.N)
+	env, err := envs.NewData(t.Task, t.N, t.Data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -69,9 +85,9 @@ func newTestSets(dir string) *testSets {
 	return &testSets{dir: filepath.Join(dir, "testsets"), sets: map[string]*testSetEntry{}}
 }
 
-// get returns the test set of task at size n with size instances.
-func (ts *testSets) get(task envs.Task, n, size int) (TestSet, error) {
-	want := TestSet{Task: task, N: n, Seed: TestSeed, Size: size}
+// get returns the test set of task at size n on data with size instances.
+func (ts *testSets) get(task envs.Task, n int, data string, size int) (TestSet, error) {
+	want := TestSet{Task: task, N: n, Data: data, Seed: TestSeed, Size: size}
 	ts.mu.Lock()
 	e := ts.sets[want.Name()]
 	if e == nil {
