@@ -236,8 +236,17 @@ func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 		}
 	}
 	const lw = 4 // "in  ", "out "
+	// A column is as wide as the widest number and a gap when the numbers fit underneath,
+	// else a bar and a gap, else a bar.
+	numw := 1
+	for _, v := range vals {
+		numw = max(numw, len(fmtNum(v)))
+	}
 	colw := 1
-	if 2*n <= w-lw {
+	switch {
+	case n*(numw+1) <= w-lw:
+		colw = numw + 1
+	case 2*n <= w-lw:
 		colw = 2
 	}
 	bh := max((h-2)/2, 1)
@@ -251,12 +260,12 @@ func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 			}
 			lines = append(lines, l+style.Render(row))
 		}
-		nums := make([]string, len(v))
-		for i, x := range v {
-			nums[i] = fmtNum(x)
-		}
-		if t := strings.Join(nums, " "); len(t) <= w-lw && len(lines) < h {
-			lines = append(lines, "    "+st.dim.Render(t))
+		if colw == numw+1 && len(lines) < h {
+			var t strings.Builder
+			for _, x := range v {
+				fmt.Fprintf(&t, "%-*s", colw, fmtNum(x))
+			}
+			lines = append(lines, "    "+st.dim.Render(strings.TrimRight(t.String(), " ")))
 		}
 	}
 	draw("in", vals, st.fg(colBlue))
@@ -265,7 +274,7 @@ func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 }
 
 // barRows draws v as vertical bars h rows tall between lo (empty) and hi (full), colw columns
-// per value (a bar and a gap when 2), cut at w columns.
+// per value (a bar, then colw-1 spaces), cut at w columns.
 func barRows(v []float64, lo, hi float64, h, colw, w int) []string {
 	rows := make([]strings.Builder, h)
 	for i, x := range v {
@@ -281,9 +290,7 @@ func barRows(v []float64, lo, hi float64, h, colw, w int) []string {
 		for r := range h {
 			fill := min(max(eighths-8*(h-1-r), 0), 8)
 			rows[r].WriteRune(bars[fill])
-			if colw == 2 {
-				rows[r].WriteByte(' ')
-			}
+			rows[r].WriteString(strings.Repeat(" ", colw-1))
 		}
 	}
 	out := make([]string, h)
