@@ -258,7 +258,7 @@ func TestTrainEvalResumeCLI(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("eval: %v: %s", err, errOut.String())
 		}
-		env, _ := envs.New(envs.TaskSort, 4)
+		env, _ := envs.NewData(envs.TaskSort, 4, envs.DefaultData(envs.TaskSort)) // gen's data
 		sc := bufio.NewScanner(&out)
 		i := 0
 		for ; sc.Scan(); i++ {
