@@ -28,13 +28,16 @@ var referenceComputations atomic.Int64
 // ("" for none): a second run with the same task, size, seed and set size starts at once.
 func SetReferenceCache(dir string) { referenceCache.Store(&dir) }
 
-// sharedReferencePath is where the shared cache keeps the references of ds, "" without a cache.
-func sharedReferencePath(ds envs.Dataset) string {
+// sharedReferencePath is where the shared cache keeps the references of ds, whose instances
+// hash to hash, "" without a cache. The name carries the hash's first 16 digits because task,
+// size and seeds do not fix the instances: the data spec (sort's range or perm, gm's graphs)
+// changes them too, and such sets must not evict each other.
+func sharedReferencePath(ds envs.Dataset, hash string) string {
 	root := referenceCache.Load()
 	if root == nil || *root == "" {
 		return ""
 	}
-	name := fmt.Sprintf("%s-n%d-seed%d-size%d.json", ds.Env.Task(), ds.Env.N(), ds.Seed, ds.Size)
+	name := fmt.Sprintf("%s-n%d-seed%d-size%d-%.16s.json", ds.Env.Task(), ds.Env.N(), ds.Seed, ds.Size, hash)
 	return filepath.Join(*root, "references", name)
 }
 
@@ -89,7 +92,7 @@ func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs
 		(ref.InstancesSHA256 == "" || ref.check(env, insts, hash) == nil) {
 		return &ref, nil
 	}
-	shared := sharedReferencePath(ds)
+	shared := sharedReferencePath(ds, hash)
 	if shared != "" {
 		ref = reference{}
 		err := run.ReadJSON(shared, &ref)

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,11 +44,7 @@ func TestSharedReferenceCache(t *testing.T) {
 		t.Fatalf("second run: %d reference sets solved, warnings %q; want 0 and none", solved, warn)
 	}
 
-	env, err := envs.New(cfg.Task, cfg.N)
-	if err != nil {
-		t.Fatal(err)
-	}
-	val := sharedReferencePath(envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Validation), Size: cfg.ValSize})
+	val := cachedValPath(t, cfg)
 	data, err := os.ReadFile(val)
 	if err != nil {
 		t.Fatal(err)
@@ -75,5 +73,37 @@ func TestSharedReferenceCache(t *testing.T) {
 	}
 	if again, err := os.ReadFile(val); err != nil || string(again) != string(data) {
 		t.Errorf("the altered entry was not rewritten as it was solved first (%v)", err)
+	}
+}
+
+// cachedValPath returns the one shared-cache file of cfg's validation set, failing the test
+// unless there is exactly one.
+func cachedValPath(t *testing.T, cfg run.Config) string {
+	t.Helper()
+	root := referenceCache.Load()
+	pattern := fmt.Sprintf("%s-n%d-seed%d-size%d-*.json", cfg.Task, cfg.N, envs.SplitSeed(cfg.Seed, envs.Validation), cfg.ValSize)
+	matches, err := filepath.Glob(filepath.Join(*root, "references", pattern))
+	if err != nil || len(matches) != 1 {
+		t.Fatalf("cache files %s: %q (%v), want one", pattern, matches, err)
+	}
+	return matches[0]
+}
+
+// TestSharedReferenceCacheKeysData runs sort on two kinds of data with the same seeds and
+// sizes: each solves its own sets without a warning, and a rerun of the first solves nothing
+// (the second did not overwrite its entries).
+func TestSharedReferenceCacheKeysData(t *testing.T) {
+	SetReferenceCache(t.TempDir())
+	defer SetReferenceCache("")
+	perm, wide := tinyConfig(envs.TaskSort, 6), tinyConfig(envs.TaskSort, 6)
+	perm.Data, wide.Data = "perm", "range:k=10"
+	for _, c := range []struct {
+		name   string
+		cfg    run.Config
+		solved int64
+	}{{"perm", perm, 2}, {"range", wide, 2}, {"perm again", perm, 0}} {
+		if solved, warn := cacheRun(t, c.cfg); solved != c.solved || len(warn) != 0 {
+			t.Fatalf("%s: %d reference sets solved, warnings %q; want %d and none", c.name, solved, warn, c.solved)
+		}
 	}
 }
