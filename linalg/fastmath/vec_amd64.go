@@ -70,7 +70,13 @@ func gruGatesVec(gi, gh, bi, bh, hn, hp, hNew []float32) int {
 	if !haveAVX2 || n == 0 {
 		return 0
 	}
-	gruGatesAVX2(&gi[0], &gh[0], &bi[0], &bh[0], &hn[0], &hp[0], &hNew[0], n, len(hp))
+	w := wide(n)
+	if w > 0 {
+		gruGatesAVX512(&gi[0], &gh[0], &bi[0], &bh[0], &hn[0], &hp[0], &hNew[0], w, len(hp))
+	}
+	if w < n {
+		gruGatesAVX2(&gi[w], &gh[w], &bi[w], &bh[w], &hn[w], &hp[w], &hNew[w], n-w, len(hp))
+	}
 	return n
 }
 
@@ -80,7 +86,13 @@ func gruGatesBackwardVec(g, carry, dout, gates, hn, hp []float32) int {
 	if !haveAVX2 || n == 0 {
 		return 0
 	}
-	gruGatesBackwardAVX2(&g[0], &carry[0], &dout[0], &gates[0], &hn[0], &hp[0], n, len(hp))
+	w := wide(n)
+	if w > 0 {
+		gruGatesBackwardAVX512(&g[0], &carry[0], &dout[0], &gates[0], &hn[0], &hp[0], w, len(hp))
+	}
+	if w < n {
+		gruGatesBackwardAVX2(&g[w], &carry[w], &dout[w], &gates[w], &hn[w], &hp[w], n-w, len(hp))
+	}
 	return n
 }
 
@@ -90,7 +102,13 @@ func leakyVec(dst, x []float32, slope float32) int {
 	if !haveAVX2 || n == 0 {
 		return 0
 	}
-	leakyAVX2(&dst[0], &x[0], n, slope)
+	w := wide(n)
+	if w > 0 {
+		leakyAVX512(&dst[0], &x[0], w, slope)
+	}
+	if w < n {
+		leakyAVX2(&dst[w], &x[w], n-w, slope)
+	}
 	return n
 }
 
@@ -100,6 +118,12 @@ func leakyGradVec(dst, dy, y []float32, slope float32) int {
 	if !haveAVX2 || n == 0 {
 		return 0
 	}
-	leakyGradAVX2(&dst[0], &dy[0], &y[0], n, slope)
+	w := wide(n)
+	if w > 0 {
+		leakyGradAVX512(&dst[0], &dy[0], &y[0], w, slope)
+	}
+	if w < n {
+		leakyGradAVX2(&dst[w], &dy[w], &y[w], n-w, slope)
+	}
 	return n
 }

@@ -1,0 +1,40 @@
+//go:build !noasm
+
+package fastmath
+
+import (
+	"os"
+
+	"golang.org/x/sys/cpu"
+)
+
+// haveAVX512 selects the AVX-512 kernels (vec512_amd64.s) for the 16-lane part of a slice. They
+// round exactly as the AVX2 kernels, so results do not depend on which ran. SPG_TUI_GEMM=avx2
+// (or go), which times the narrower GEMM kernels on an AVX-512 CPU (linalg/gemm's KernelEnv),
+// turns them off as well so that such a run is the AVX2 machine's whole step.
+var haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && narrowEnv(os.Getenv("SPG_TUI_GEMM"))
+
+// narrowEnv reports whether the GEMM kernel variable v leaves AVX-512 allowed.
+func narrowEnv(v string) bool { return v == "" || v == "avx512" }
+
+// The AVX-512 kernels are their AVX2 namesakes for n a positive multiple of 16.
+
+//go:noescape
+func gruGatesAVX512(gi, gh, bi, bh, hn, hp, hNew *float32, n, h int)
+
+//go:noescape
+func gruGatesBackwardAVX512(grad, carry, dout, gates, hn, hp *float32, n, h int)
+
+//go:noescape
+func leakyAVX512(dst, x *float32, n int, slope float32)
+
+//go:noescape
+func leakyGradAVX512(dst, dy, y *float32, n int, slope float32)
+
+// wide returns how many of the first n (a multiple of 8) elements the AVX-512 kernels take.
+func wide(n int) int {
+	if !haveAVX512 {
+		return 0
+	}
+	return n &^ 15
+}
