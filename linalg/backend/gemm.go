@@ -67,12 +67,18 @@ func GemmParallel[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, l
 	})
 }
 
+// colSums32 computes float32 column sums with the bits of Sgemv's a^T ones where the build has
+// a faster way (the pure-Go build's gemm.ColSums); false leaves them to Sgemv.
+var colSums32 = func(m int, a []float32, lda int, y []float32) bool { return false }
+
 // ColSums sets y (length n) to the column sums of the m x n row-major matrix a as a^T ones, a
 // single vectorised BLAS call; ones has length m and holds ones.
 func ColSums[F Float](m, n int, a []F, lda int, ones, y []F) {
 	switch a := any(a).(type) {
 	case []float32:
-		blas32.Implementation().Sgemv(blas.Trans, m, n, 1, a, lda, any(ones).([]float32), 1, 0, any(y).([]float32), 1)
+		if !colSums32(m, a, lda, any(y).([]float32)[:n]) {
+			blas32.Implementation().Sgemv(blas.Trans, m, n, 1, a, lda, any(ones).([]float32), 1, 0, any(y).([]float32), 1)
+		}
 	case []float64:
 		blas64.Implementation().Dgemv(blas.Trans, m, n, 1, a, lda, any(ones).([]float64), 1, 0, any(y).([]float64), 1)
 	}

@@ -25,6 +25,7 @@ func (goBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float
 func init() {
 	blas32.Use(goBLAS{})
 	splitInGo = true
+	colSums32 = gemm.ColSums
 }
 
 // ExactSplits reports that a product split into blocks (GemmParallel) gives the same bits as

@@ -1,0 +1,12 @@
+//go:build !noasm
+
+package gemm
+
+// colSumsAVX512 is ColSums for n = len(y) > 0 columns.
+//
+//go:noescape
+func colSumsAVX512(a *float32, m, lda int, y *float32, n int)
+
+// colSumsVec reports whether ColSums has its kernel: with the AVX-512 GEMM kernel (not when
+// KernelEnv picks a narrower one, so that such a run times the narrower machine's step).
+func colSumsVec() bool { return active == &avx512Kernel }
