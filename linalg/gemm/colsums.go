@@ -13,6 +13,8 @@ func ColSums(m int, a []float32, lda int, y []float32) bool {
 	if lda < n || len(a) < (m-1)*lda+n {
 		panic("gemm: ColSums: a too short for m rows of len(y) at stride lda")
 	}
-	colSumsAVX512(&a[0], m, lda, &y[0], n)
+	for j := 0; j < n; j += 64 {
+		colSumsAVX512(&a[j], m, lda, &y[j], min(64, n-j))
+	}
 	return true
 }

@@ -2,7 +2,7 @@
 
 package gemm
 
-// colSumsAVX512 is ColSums for n = len(y) > 0 columns.
+// colSumsAVX512 is ColSums for the first 1 <= n <= 64 columns of a and y.
 //
 //go:noescape
 func colSumsAVX512(a *float32, m, lda int, y *float32, n int)

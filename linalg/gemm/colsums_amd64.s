@@ -2,11 +2,26 @@
 
 #include "textflag.h"
 
+// MASK16(k) sets k to the lanes of the next 16 of the CX columns left and takes them from CX:
+// all 16, the CX < 16 that are left, or none.
+#define MASK16(k, skip) \
+	MOVQ   $0xffff, DX; \
+	CMPQ   CX, $16; \
+	JGE    skip; \
+	MOVQ   $1, DX; \
+	SHLQ   CX, DX; \
+	DECQ   DX; \
+	MOVQ   $16, CX; \
+skip: \
+	KMOVW  DX, k; \
+	SUBQ   $16, CX
+
 // func colSumsAVX512(a *float32, m, lda int, y *float32, n int)
 //
-// Columns in blocks of 64 (four accumulators, so that four addition chains overlap), then of
-// 16, then the rest under a mask; each block runs down all m rows. Every lane adds its column's values in row order, the
-// new value as the first operand as gonum's kernel has it (which NaN payload wins).
+// y[j] = the sum of a[i*lda+j] over i < m for the n <= 64 columns j, four accumulators of 16
+// columns running down the rows together so that their addition chains overlap; columns past
+// n are masked off (loaded as zeros, never stored). Every lane adds its column's values in row
+// order, the new value as the first operand as gonum's kernel has it (which NaN payload wins).
 TEXT ·colSumsAVX512(SB), NOSPLIT, $0-40
 	MOVQ a+0(FP), SI
 	MOVQ m+8(FP), R8
@@ -14,76 +29,30 @@ TEXT ·colSumsAVX512(SB), NOSPLIT, $0-40
 	SHLQ $2, R9          // row stride in bytes
 	MOVQ y+24(FP), DI
 	MOVQ n+32(FP), CX
-
-block64:
-	CMPQ   CX, $64
-	JLT    block16
+	MASK16(K1, mask1)
+	MASK16(K2, mask2)
+	MASK16(K3, mask3)
+	MASK16(K4, mask4)
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
 	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
-	MOVQ   SI, AX
-	MOVQ   R8, DX
 
-rows64:
-	VMOVUPS (AX), Z4
-	VMOVUPS 64(AX), Z5
-	VMOVUPS 128(AX), Z6
-	VMOVUPS 192(AX), Z7
-	VADDPS  Z0, Z4, Z0
-	VADDPS  Z1, Z5, Z1
-	VADDPS  Z2, Z6, Z2
-	VADDPS  Z3, Z7, Z3
-	ADDQ   R9, AX
-	DECQ   DX
-	JNZ    rows64
-	VMOVUPS Z0, (DI)
-	VMOVUPS Z1, 64(DI)
-	VMOVUPS Z2, 128(DI)
-	VMOVUPS Z3, 192(DI)
-	ADDQ    $256, SI
-	ADDQ    $256, DI
-	SUBQ    $64, CX
-	JMP     block64
-
-block16:
-	CMPQ   CX, $16
-	JLT    tail
-	VPXORD Z0, Z0, Z0
-	MOVQ   SI, AX
-	MOVQ   R8, DX
-
-rows16:
-	VMOVUPS (AX), Z4
-	VADDPS  Z0, Z4, Z0
-	ADDQ    R9, AX
-	DECQ   DX
-	JNZ    rows16
-	VMOVUPS Z0, (DI)
-	ADDQ    $64, SI
-	ADDQ    $64, DI
-	SUBQ    $16, CX
-	JMP     block16
-
-tail: // the last n < 16 columns, by masked loads and a masked store
-	CMPQ   CX, $0
-	JEQ    done
-	MOVQ   $1, BX
-	SHLQ   CX, BX
-	DECQ   BX
-	KMOVW  BX, K1
-	VPXORD Z0, Z0, Z0
-	MOVQ   SI, AX
-	MOVQ   R8, DX
-
-rowsTail:
-	VMOVUPS.Z (AX), K1, Z4
+rows:
+	VMOVUPS.Z (SI), K1, Z4
+	VMOVUPS.Z 64(SI), K2, Z5
+	VMOVUPS.Z 128(SI), K3, Z6
+	VMOVUPS.Z 192(SI), K4, Z7
 	VADDPS    Z0, Z4, Z0
-	ADDQ      R9, AX
-	DECQ      DX
-	JNZ       rowsTail
+	VADDPS    Z1, Z5, Z1
+	VADDPS    Z2, Z6, Z2
+	VADDPS    Z3, Z7, Z3
+	ADDQ      R9, SI
+	DECQ      R8
+	JNZ       rows
 	VMOVUPS   Z0, K1, (DI)
-
-done:
+	VMOVUPS   Z1, K2, 64(DI)
+	VMOVUPS   Z2, K3, 128(DI)
+	VMOVUPS   Z3, K4, 192(DI)
 	VZEROUPPER
 	RET

@@ -59,10 +59,11 @@ func TestColSumsMatchesGonum(t *testing.T) {
 	}
 }
 
-// BenchmarkColSums times ColSums and gonum's Sgemv on the bias gradients' shapes: a dense
-// layer's at N = 20 (B 2N and B N^2 rows of 128) and the GRU's (B N rows of 384).
+// BenchmarkColSums times ColSums and gonum's Sgemv on the bias gradients' shapes at N = 20,
+// B = 128: dense layers of 128 on B 2N and B N^2 rows, the GRU's B N rows of 384, best's
+// pairwise layers of 32 and 64 on B N^2 rows, an output layer of N.
 func BenchmarkColSums(b *testing.B) {
-	for _, s := range []struct{ m, n int }{{5120, 128}, {51200, 128}, {2560, 384}} {
+	for _, s := range []struct{ m, n int }{{5120, 128}, {51200, 128}, {2560, 384}, {51200, 32}, {51200, 64}, {2560, 20}} {
 		a := make([]float32, s.m*s.n)
 		for i := range a {
 			a[i] = float32(i%7) - 3
