@@ -8,6 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/linalg/backend"
+	"spg-tui/linalg/fastmath"
 	"spg-tui/linalg/parallel"
 )
 
@@ -85,19 +86,34 @@ func (k *denseKernel[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	if len(in) == 3 {
 		b = Data[T](in[2])
 	}
-	// Each goroutine computes whole rows: the bias copied in first (the GEMM adds to it, which
-	// is cheaper than a pass adding it afterwards), then the activation while they are in cache.
+	// Each goroutine computes whole rows in tiles of about L2's size; in each it adds the bias
+	// and applies the activation in one pass while the tile is in cache, where fastmath has the
+	// kernel and the GEMM's beta = 1 would round its sums the same (backend.AddsOnce).
+	// Otherwise the bias is copied in first and the GEMM adds to it.
+	yf, fused := any(y).([]float32)
+	fused = fused && b != nil && fastmath.HasBiasLeakyRows() && backend.AddsOnce(nIn)
+	slope := float32(1) // LeakyReLU with slope 1 is the identity, bit for bit
+	if k.o.Act == LeakyReLU {
+		slope = LeakySlope
+	}
+	tile := max(1, denseTile/(nIn+nOut))
 	rowBlocks(rows, nIn+nOut, func(_, lo, hi int) {
-		yr := y[lo*nOut : hi*nOut]
-		var beta T
-		if b != nil {
-			for r := range hi - lo {
-				copy(yr[r*nOut:][:nOut], b)
+		for t0 := lo; t0 < hi; t0 += tile {
+			t1 := min(hi, t0+tile)
+			yr, xr := y[t0*nOut:t1*nOut], x[t0*nIn:t1*nIn]
+			if fused {
+				backend.Gemm(blas.NoTrans, blas.NoTrans, t1-t0, nOut, nIn, 1, xr, nIn, w, nOut, 0, yr, nOut)
+				fastmath.BiasLeakyRows(yf[t0*nOut:t1*nOut], any(b).([]float32), slope)
+				continue
 			}
-			beta = 1
+			var beta T
+			if b != nil {
+				fillRows(yr, b)
+				beta = 1
+			}
+			backend.Gemm(blas.NoTrans, blas.NoTrans, t1-t0, nOut, nIn, 1, xr, nIn, w, nOut, beta, yr, nOut)
+			activate(k.o.Act, yr)
 		}
-		backend.Gemm(blas.NoTrans, blas.NoTrans, hi-lo, nOut, nIn, 1, x[lo*nIn:hi*nIn], nIn, w, nOut, beta, yr, nOut)
-		activate(k.o.Act, yr)
 	})
 	return nil
 }
@@ -134,6 +150,30 @@ func (k *denseKernel[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense, d
 		colSums(rows, nOut, g, nOut, k.ones, Data[T](dIn[2]))
 	}
 	return nil
+}
+
+// denseTile is the number of elements of x and y (rows times nIn + nOut) Dense's forward pass
+// takes at a time: 256 KiB of float32, so that the product's rows are still in L2 when the bias
+// and activation pass reads them.
+const denseTile = 1 << 16
+
+// fillBlock is the most elements fillRows copies at once (16 KiB of float32): its source then
+// stays in L1.
+const fillBlock = 4096
+
+// fillRows sets every row of y (len(y) a multiple of len(b) > 0) to b. It writes b into the first
+// row and then copies the rows already written after them, doubling up to fillBlock: a few long
+// copies instead of one per row, which for narrow layers (a row of 1 to 32 floats) cost more in
+// calls than in bytes.
+func fillRows[T Float](y, b []T) {
+	if len(b) == 0 {
+		return
+	}
+	n := copy(y, b)
+	step := max(len(b), fillBlock-fillBlock%len(b))
+	for n < len(y) {
+		n += copy(y[n:], y[:min(n, step)])
+	}
 }
 
 // minParallelElems is the number of elements (rows times the widths they are read and written

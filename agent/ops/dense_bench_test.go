@@ -9,12 +9,13 @@ import (
 )
 
 // BenchmarkDense runs a float32 LeakyReLU layer's forward and backward passes (all three
-// gradients) on the pairwise networks' shape at N = 20 (B N^2 = 51,200 rows of 128) and the
-// matching network's (B 2N = 5,120 rows).
+// gradients) on the pairwise networks' shape at N = 20 (B N^2 = 51,200 rows of 128), the
+// matching network's (B 2N = 5,120 rows) and best's factored and pairwise widths (51,200 rows
+// of 32 and 64).
 func BenchmarkDense(b *testing.B) {
-	for _, rows := range []int{51200, 5120} {
-		b.Run(fmt.Sprintf("rows%d", rows), func(b *testing.B) {
-			const in, out = 128, 128
+	for _, s := range []struct{ rows, width int }{{51200, 128}, {5120, 128}, {51200, 32}, {51200, 64}} {
+		b.Run(fmt.Sprintf("rows%d-w%d", s.rows, s.width), func(b *testing.B) {
+			rows, in, out := s.rows, s.width, s.width
 			rng := rand.New(rand.NewPCG(1, 2))
 			mk := func(shape ...int) *tensor.Dense {
 				t := tensor.New(tensor.WithShape(shape...), tensor.Of(tensor.Float32))

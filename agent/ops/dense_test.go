@@ -126,3 +126,29 @@ func TestDenseParallel(t *testing.T) {
 	}
 	checkGrads(t, res, 1e-6)
 }
+
+// TestFillRows checks fillRows against a copy per row, for rows narrower and wider than its
+// block and row counts that end inside and at a doubling.
+func TestFillRows(t *testing.T) {
+	for _, w := range []int{1, 3, 32, 128, 4095, 4097} {
+		for _, rows := range []int{0, 1, 2, 3, 7, 64, 1000} {
+			b := make([]float32, w)
+			for i := range b {
+				b[i] = float32(i) + 0.5
+			}
+			y := make([]float32, rows*w+1)
+			y[rows*w] = -1
+			fillRows(y[:rows*w], b)
+			for r := range rows {
+				for j, v := range y[r*w : (r+1)*w] {
+					if v != b[j] {
+						t.Fatalf("w=%d rows=%d: row %d col %d = %v, want %v", w, rows, r, j, v, b[j])
+					}
+				}
+			}
+			if y[rows*w] != -1 {
+				t.Fatalf("w=%d rows=%d: wrote past y", w, rows)
+			}
+		}
+	}
+}

@@ -48,6 +48,10 @@ func init() {
 // blocks matches one call only to rounding.
 const ExactSplits = false
 
+// AddsOnce reports false: how OpenBLAS's kernels add c is not pinned down here, so callers
+// keep c in the product.
+func AddsOnce(k int) bool { return false }
+
 // Name describes the BLAS in use, including the OpenBLAS kernel family it picked at load
 // time (for example "OpenBLAS (SkylakeX)"); "Prescott" or similar here means the slow
 // fallback, i.e. EnsureCoreType was not called or found no suitable core.

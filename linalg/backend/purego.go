@@ -32,6 +32,11 @@ func init() {
 // one call: gemm's kernels round alpha·acc and beta·c the same way whatever the block.
 const ExactSplits = true
 
+// AddsOnce reports whether Gemm with beta = 1, alpha = 1 and inner dimension k sets c to
+// (the product, rounded) + c, one rounding, so that the caller may add c after a beta = 0
+// product instead: gemm's kernels do for k in one block.
+func AddsOnce(k int) bool { return gemm.OneKBlock(k) }
+
 // Name describes the BLAS in use, with the micro-kernel gemm chose for this CPU.
 func Name() string { return "pure Go (gemm " + gemm.KernelName() + ")" }
 

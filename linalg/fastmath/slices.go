@@ -60,3 +60,19 @@ func checkLen(fn string, dst, x []float32) {
 		panic(fmt.Sprintf("fastmath: %s: len(dst) = %d, len(x) = %d", fn, len(dst), len(x)))
 	}
 }
+
+// BiasLeakyRows adds b to every row of y (len(y) a multiple of len(b) > 0) and applies
+// LeakyReLU with the given slope: y = LeakyReLU(y + b), the sum rounded once; slope 1 leaves
+// y + b. It runs only as a vector kernel: it panics where HasBiasLeakyRows is false (the
+// callers keep their own way there, a GEMM onto copies of b, whose sums round the same).
+func BiasLeakyRows(y, b []float32, slope float32) {
+	if len(b) == 0 || len(y)%len(b) != 0 {
+		panic(fmt.Sprintf("fastmath: BiasLeakyRows: len(y) = %d is not a multiple of len(b) = %d > 0", len(y), len(b)))
+	}
+	if !biasLeakyRowsVec(y, b, slope) {
+		panic("fastmath: BiasLeakyRows without its vector kernel")
+	}
+}
+
+// HasBiasLeakyRows reports whether BiasLeakyRows has its kernel (AVX-512) here.
+func HasBiasLeakyRows() bool { return biasLeakyRowsVec(nil, nil, 0) }

@@ -38,3 +38,18 @@ func wide(n int) int {
 	}
 	return n &^ 15
 }
+
+//go:noescape
+func biasLeakyRowsAVX512(y *float32, rows int, b *float32, n int, slope float32, tail int)
+
+// biasLeakyRowsVec runs biasLeakyRowsAVX512 over all of y (nothing when y is empty) and
+// reports true, or reports false without AVX-512.
+func biasLeakyRowsVec(y, b []float32, slope float32) bool {
+	if !haveAVX512 {
+		return false
+	}
+	if len(y) > 0 {
+		biasLeakyRowsAVX512(&y[0], len(y)/len(b), &b[0], len(b), slope, 1<<(len(b)%16)-1)
+	}
+	return true
+}

@@ -240,3 +240,57 @@ leakyGrad512Loop:
 	JNZ       leakyGrad512Loop
 	VZEROUPPER
 	RET
+
+// func biasLeakyRowsAVX512(y *float32, rows int, b *float32, n int, slope float32, tail int)
+//
+// For each of the rows rows of n floats: y = y + b, then y = y where y > 0, else slope y (the
+// add rounded once, as the GEMM kernels' beta = 1 update rounds acc + c, and the activation
+// as leakyAVX512). The last partial 16 of a row runs under the mask tail (n%16 low bits).
+TEXT ·biasLeakyRowsAVX512(SB), NOSPLIT, $0-48
+	MOVQ         y+0(FP), DI
+	MOVQ         rows+8(FP), R8
+	MOVQ         b+16(FP), SI
+	MOVQ         n+24(FP), CX
+	VBROADCASTSS slope+32(FP), Z15
+	VPXORD       Z14, Z14, Z14
+	MOVQ         CX, BX
+	ANDQ         $15, BX        // the tail's length
+	MOVQ         tail+40(FP), DX
+	KMOVW        DX, K2         // its lanes
+	SHRQ         $4, CX         // whole vectors per row
+
+biasRow:
+	MOVQ SI, AX
+	MOVQ CX, DX
+	TESTQ DX, DX
+	JZ   biasTail
+
+biasVec:
+	VMOVUPS   (DI), Z0
+	VADDPS    (AX), Z0, Z0
+	VMULPS    Z15, Z0, Z1
+	VCMPPS    $0x0e, Z14, Z0, K1 // y > 0
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVUPS   Z1, (DI)
+	ADDQ      $64, DI
+	ADDQ      $64, AX
+	DECQ      DX
+	JNZ       biasVec
+
+biasTail:
+	TESTQ     BX, BX
+	JZ        biasNext
+	VMOVUPS.Z (DI), K2, Z0
+	VMOVUPS.Z (AX), K2, Z2
+	VADDPS    Z2, Z0, Z0
+	VMULPS    Z15, Z0, Z1
+	VCMPPS    $0x0e, Z14, Z0, K1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVUPS   Z1, K2, (DI)
+	LEAQ      (DI)(BX*4), DI
+
+biasNext:
+	DECQ R8
+	JNZ  biasRow
+	VZEROUPPER
+	RET

@@ -119,3 +119,38 @@ func BenchmarkGates(b *testing.B) {
 		}
 	}
 }
+
+// TestBiasLeakyRows checks BiasLeakyRows against the scalar expressions leaky(y + b) and y + b
+// (slope 1), bit for bit, on row widths with and without whole vectors and a masked tail.
+func TestBiasLeakyRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	for _, n := range []int{1, 3, 16, 20, 32, 33, 128} {
+		for _, rows := range []int{1, 5, 40} {
+			for _, slope := range []float32{0.01, 1} {
+				y, b := mixed(rng, rows*n, 2), mixed(rng, n, 2)
+				want := make([]float32, len(y))
+				for i, v := range y {
+					s := v + b[i%n]
+					if !(s > 0) {
+						s *= slope
+					}
+					want[i] = s
+				}
+				guard := append(slices.Clone(y), 7)
+				if !HasBiasLeakyRows() {
+					t.Skip("no AVX-512 kernel")
+				}
+				BiasLeakyRows(guard[:len(y)], b, slope)
+				if guard[len(y)] != 7 {
+					t.Fatalf("n=%d rows=%d: wrote past y", n, rows)
+				}
+				for i := range want {
+					g, w := guard[i], want[i]
+					if math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
+						t.Fatalf("n=%d rows=%d slope=%g: y[%d] = %v, want %v", n, rows, slope, i, g, w)
+					}
+				}
+			}
+		}
+	}
+}

@@ -19,3 +19,6 @@ func leakyVec(dst, x []float32, slope float32) int { return 0 }
 
 // leakyGradVec: see sigmoidVec.
 func leakyGradVec(dst, dy, y []float32, slope float32) int { return 0 }
+
+// biasLeakyRowsVec: see sigmoidVec (it reports false).
+func biasLeakyRowsVec(y, b []float32, slope float32) bool { return false }

@@ -84,3 +84,9 @@ func checkArgs(tA, tB blas.Transpose, m, n, k, la, lda, lb, ldb, lc, ldc int) {
 		panic("gemm: short c")
 	}
 }
+
+// OneKBlock reports whether Sgemm runs a product with inner dimension k in one block of k, so
+// that with beta = 1 it sets c to float32(alpha acc) + c, adding c once to the finished product
+// acc; with beta = 0 it sets c to float32(alpha acc). A caller may then add c itself after the
+// product and get the same bits.
+func OneKBlock(k int) bool { return k <= kcBlock }
