@@ -86,7 +86,8 @@ func (k *denseKernel[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	if len(in) == 3 {
 		b = Data[T](in[2])
 	}
-	// Each goroutine computes whole rows in tiles of about L2's size; in each it adds the bias
+	// Each goroutine computes whole rows in tiles of about L2's size (where the BLAS gives the
+	// same bits on any split of the rows: backend.ExactSplits); in each it adds the bias
 	// and applies the activation in one pass while the tile is in cache, where fastmath has the
 	// kernel and the GEMM's beta = 1 would round its sums the same (backend.AddsOnce).
 	// Otherwise the bias is copied in first and the GEMM adds to it.
@@ -96,7 +97,10 @@ func (k *denseKernel[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	if k.o.Act == LeakyReLU {
 		slope = LeakySlope
 	}
-	tile := max(1, denseTile/(nIn+nOut))
+	tile := max(rows, 1) // OpenBLAS may round a product on fewer rows differently
+	if backend.ExactSplits {
+		tile = max(1, denseTile/(nIn+nOut))
+	}
 	rowBlocks(rows, nIn+nOut, func(_, lo, hi int) {
 		for t0 := lo; t0 < hi; t0 += tile {
 			t1 := min(hi, t0+tile)
