@@ -14,8 +14,9 @@ import (
 // turns them off as well so that such a run is the AVX2 machine's whole step.
 var haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && narrowEnv(os.Getenv("SPG_TUI_GEMM"))
 
-// narrowEnv reports whether the GEMM kernel variable v leaves AVX-512 allowed.
-func narrowEnv(v string) bool { return v == "" || v == "avx512" }
+// narrowEnv reports whether the GEMM kernel variable v leaves AVX-512 allowed: all but the
+// narrower kernels' names (a name gemm refuses keeps the widest kernel there too).
+func narrowEnv(v string) bool { return v != "avx2" && v != "go" }
 
 // The AVX-512 kernels are their AVX2 namesakes for n a positive multiple of 16.
 
