@@ -12,11 +12,11 @@ import (
 // round exactly as the AVX2 kernels, so results do not depend on which ran. SPG_TUI_GEMM=avx2
 // (or go), which times the narrower GEMM kernels on an AVX-512 CPU (linalg/gemm's KernelEnv),
 // turns them off as well so that such a run is the AVX2 machine's whole step.
-var haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && narrowEnv(os.Getenv("SPG_TUI_GEMM"))
+var haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && allowsAVX512(os.Getenv("SPG_TUI_GEMM"))
 
-// narrowEnv reports whether the GEMM kernel variable v leaves AVX-512 allowed: all but the
+// allowsAVX512 reports whether the GEMM kernel variable v leaves AVX-512 allowed: all but the
 // narrower kernels' names (a name gemm refuses keeps the widest kernel there too).
-func narrowEnv(v string) bool { return v != "avx2" && v != "go" }
+func allowsAVX512(v string) bool { return v != "avx2" && v != "go" }
 
 // The AVX-512 kernels are their AVX2 namesakes for n a positive multiple of 16.
 
