@@ -1,0 +1,96 @@
+package ops
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/linalg/assign"
+)
+
+// The forward pass is assign.Round of every matrix as one-hot rows; the backward pass hands
+// sum(C ⊙ P)'s cotangent C to M unchanged. Both dtypes, a batch larger than one worker's share.
+func TestRoundStraightThrough(t *testing.T) {
+	const b, n = 37, 6
+	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+		rng := rand.New(rand.NewPCG(3, 4))
+		m64, c64 := randDense(rng, b, n, n), randDense(rng, b, n, n)
+		m, c := toDtype(m64, dt), toDtype(c64, dt)
+
+		want := make([]float64, b*n*n)
+		var s assign.Solver
+		perm := make([]int, n)
+		for k := range b {
+			if err := assign.Round(&s, m64.Float64s()[k*n*n:(k+1)*n*n], n, perm); err != nil {
+				t.Fatal(err)
+			}
+			for i, j := range perm {
+				want[(k*n+i)*n+j] = 1
+			}
+		}
+
+		g := G.NewGraph()
+		mn := G.NewTensor(g, dt, 3, G.WithShape(b, n, n), G.WithName("M"), G.WithValue(m))
+		cn := G.NewTensor(g, dt, 3, G.WithShape(b, n, n), G.WithName("C"), G.WithValue(c))
+		p := must(t)(RoundStraightThrough(mn))
+		loss := must(t)(G.Sum(must(t)(G.HadamardProd(p, cn))))
+		if _, err := G.Grad(loss, mn); err != nil {
+			t.Fatal(err)
+		}
+		var pv G.Value
+		G.Read(p, &pv)
+		vm := G.NewTapeMachine(g, G.BindDualValues(mn))
+		for run := range 2 { // the op's buffers are reused: a second run must agree
+			vm.Reset()
+			if err := vm.RunAll(); err != nil {
+				t.Fatal(err)
+			}
+			got := float64s(t, pv.Data())
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%v run %d: P[%d] = %v, want %v", dt, run, i, got[i], want[i])
+				}
+			}
+		}
+		gv, err := mn.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		grad, cs := float64s(t, gv.Data()), float64s(t, c.Data())
+		for i := range cs {
+			// The machine accumulated two runs' gradients.
+			if grad[i] != 2*cs[i] {
+				t.Fatalf("%v: dL/dM[%d] = %v, want 2 x %v", dt, i, grad[i], cs[i])
+			}
+		}
+		vm.Close()
+	}
+}
+
+// Anything but a batch of square matrices is refused.
+func TestRoundStraightThroughShape(t *testing.T) {
+	g := G.NewGraph()
+	x := G.NewTensor(g, tensor.Float32, 3, G.WithShape(2, 3, 4), G.WithName("x"))
+	if _, err := RoundStraightThrough(x); err == nil {
+		t.Error("a (2, 3, 4) input was accepted")
+	}
+}
+
+// float64s converts a float32 or float64 slice.
+func float64s(t *testing.T, d any) []float64 {
+	t.Helper()
+	switch d := d.(type) {
+	case []float64:
+		return d
+	case []float32:
+		out := make([]float64, len(d))
+		for i, v := range d {
+			out[i] = float64(v)
+		}
+		return out
+	}
+	t.Fatalf("data is %T", d)
+	return nil
+}
