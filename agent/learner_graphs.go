@@ -6,6 +6,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
+	"spg-tui/run"
 )
 
 // The learner's four static graphs. They share the parameter tensors (bound as input values,
@@ -108,7 +109,7 @@ func newActorGraph(l *spgLearner) (*actorGraph, error) {
 	}
 	cn, _ := critic.Nodes(g, "critic.")
 	var err error
-	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters); err != nil {
+	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters, l.cfg.ActorAt == run.ActorAtHard); err != nil {
 		return nil, err
 	}
 	if _, err := G.Grad(ag.loss.loss, ag.wrt...); err != nil {

@@ -64,7 +64,7 @@ func mse(a, b *G.Node) (*G.Node, error) {
 
 // actorLoss are the nodes of the actor's training loss.
 type actorLoss struct {
-	loss *G.Node // -mean Q(s, M')
+	loss *G.Node // -mean Q(s, M'), or -mean Q(s, Hungarian(M')) when the actor acts hard
 	m    *G.Node // M' = actor(s)
 	q    *G.Node // Q(s, M'), shape (B)
 	sk   *ops.SinkhornLayer
@@ -73,13 +73,20 @@ type actorLoss struct {
 // addActorLoss adds -mean Q(s, M') with M' = actor(s) fresh, to x's graph: its gradient with
 // respect to the actor's parameters an is the sampled policy gradient of Algorithm 1, taken
 // through the critic with respect to M' (the critic's parameters cn are constants here; batch
-// norm uses batch statistics, as the critic in PyTorch's training mode).
-func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, tau float64, iters int) (*actorLoss, error) {
+// norm uses batch statistics, as the critic in PyTorch's training mode). With hard, the critic
+// scores Hungarian(M') instead and its gradient reaches M' straight through the rounding.
+func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, tau float64, iters int, hard bool) (*actorLoss, error) {
 	m, sk, err := a.Actor(x, an, tau, iters)
 	if err != nil {
 		return nil, err
 	}
-	qs, err := a.Critic(&nets.CriticCtx{P: cn, Frozen: true, ActionGrad: true}, x, []*G.Node{m})
+	act := m
+	if hard {
+		if act, err = ops.RoundStraightThrough(m); err != nil {
+			return nil, err
+		}
+	}
+	qs, err := a.Critic(&nets.CriticCtx{P: cn, Frozen: true, ActionGrad: true}, x, []*G.Node{act})
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,10 @@ type Config struct {
 	// ascends in place of the live critic: after every critic update, target = (1 - rate)
 	// target + rate critic. 0 (the default) has the actor ascend the live critic.
 	TargetCritic float64 `json:"target_critic,omitempty"`
+	// ActorAt is where the actor's update evaluates the critic: "" (soft, at the actor's M) or
+	// ActorAtHard (at Hungarian(M), the critic's gradient passed straight through the rounding
+	// to M). Runs written before it existed have none: they trained soft.
+	ActorAt string `json:"actor_at,omitempty"`
 	// Init is the run directory whose best actor (and nothing else) this run starts from.
 	Init string `json:"init,omitempty"`
 	// ImportedFrom names the file whose actor weights an imported run holds (its critic is
@@ -209,6 +213,7 @@ func (c Config) Validate() error {
 		{c.CriticUpdates < 0 || c.CriticUpdates > MaxCriticUpdates, "critic-updates", fmt.Sprintf("%d: must be in [1, %d]", c.CriticUpdates, MaxCriticUpdates)},
 		{c.ValSamples < 0 || c.ValSamples > MaxValSamples, "val-samples", fmt.Sprintf("%d: must be in [1, %d]", c.ValSamples, MaxValSamples)},
 		{!(c.TargetCritic >= 0 && c.TargetCritic <= 1), "target-critic", fmt.Sprintf("%g: must be in [0, 1]", c.TargetCritic)},
+		{c.ActorAt != "" && c.ActorAt != ActorAtSoft && c.ActorAt != ActorAtHard, "actor-at", fmt.Sprintf("%q: must be %s or %s", c.ActorAt, ActorAtSoft, ActorAtHard)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}
 	for _, ch := range checks {
@@ -228,6 +233,9 @@ func (c Config) Validate() error {
 	if c.ValSamples > 1 && ModelOf(c).Kind != KindSPG {
 		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, ModelOf(c).Title)
 	}
+	if c.ActorAt == ActorAtHard && ModelOf(c).Kind != KindSPG {
+		return fmt.Errorf("actor-at %s: %s has no critic to ascend (only SPG models do)", c.ActorAt, ModelOf(c).Title)
+	}
 	if c.EpsEnd > c.EpsStart {
 		return errors.New("eps-end must not exceed eps-start")
 	}
@@ -243,6 +251,12 @@ func taskList(tasks []envs.Task) string {
 }
 
 func inUnit(x float64) bool { return x >= 0 && x <= 1 }
+
+// The values of Config.ActorAt ("" reads as ActorAtSoft).
+const (
+	ActorAtSoft = "soft"
+	ActorAtHard = "hard"
+)
 
 // MaxValSamples bounds Config.ValSamples: each validation decodes its instances that many times.
 const MaxValSamples = 256

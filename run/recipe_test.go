@@ -102,6 +102,13 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
+	// soft is stored as no setting, so its config is that of runs written before the flag.
+	for at, want := range map[string]string{ActorAtSoft: "", ActorAtHard: ActorAtHard} {
+		if c, err := parseTrainFlags("--task", "tsp", "--n", "5", "--actor-at", at); err != nil || c.ActorAt != want {
+			t.Errorf("--actor-at %s: %q, %v; want %q", at, c.ActorAt, err, want)
+		}
+	}
+
 	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
 		t.Errorf("--model %s alone: critic %q, %v; want the model's bilinear critic", ModelPairwise, c.Critic, err)
 	}
@@ -119,6 +126,9 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--critic-updates", "65"}, "critic-updates 65: must be in [1, 64]"},
 		{[]string{"--target-critic", "-0.1"}, "target-critic -0.1: must be in [0, 1]"},
 		{[]string{"--target-critic", "1.5"}, "target-critic 1.5: must be in [0, 1]"},
+		{[]string{"--actor-at", "medium"}, `actor-at "medium": must be soft or hard`},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "pn-ac", "--actor-at", "hard"}, "actor-at hard: PN-AC has no critic to ascend"},
+		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-random", "--actor-at", "hard"}, "actor-at hard: SPG+Random has no critic to ascend"},
 	} {
 		if _, err := parseTrainFlags(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
