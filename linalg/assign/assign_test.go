@@ -352,3 +352,68 @@ func TestInitInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundLog checks RoundLog against brute force over all permutations of small matrices
+// (the maximum product of chosen entries), that it ignores a positive factor per row and per
+// column (a Sinkhorn layer's scaling), and that it refuses negative entries.
+func TestRoundLog(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var s Solver
+	for n := 1; n <= 6; n++ {
+		for range 20 {
+			m := make([]float64, n*n)
+			for k := range m {
+				m[k] = rng.Float64()
+			}
+			got := make([]int, n)
+			if err := RoundLog(&s, m, n, got); err != nil {
+				t.Fatal(err)
+			}
+			best := math.Inf(-1)
+			for _, p := range allPerms(n) {
+				best = max(best, logProd(m, n, p))
+			}
+			if g := logProd(m, n, got); math.Abs(g-best) > 1e-9 {
+				t.Fatalf("n %d: log product %g, brute force %g", n, g, best)
+			}
+			scaled := make([]float64, n*n)
+			for i := range n {
+				for j := range n {
+					scaled[i*n+j] = m[i*n+j] * float64(i+1) * float64(2*j+1)
+				}
+			}
+			again := make([]int, n)
+			if err := RoundLog(&s, scaled, n, again); err != nil {
+				t.Fatal(err)
+			}
+			if g := logProd(m, n, again); math.Abs(g-best) > 1e-9 {
+				t.Fatalf("n %d: rows and columns scaled, log product %g, want %g", n, g, best)
+			}
+		}
+	}
+	if err := RoundLog(&s, []float32{1, -1, 0, 1}, 2, make([]int, 2)); err == nil {
+		t.Error("RoundLog accepted a negative entry")
+	}
+}
+
+func logProd(m []float64, n int, p []int) float64 {
+	s := 0.0
+	for i, j := range p {
+		s += math.Log(m[i*n+j])
+	}
+	return s
+}
+
+func allPerms(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for _, p := range allPerms(n - 1) {
+		for k := 0; k <= len(p); k++ {
+			q := append(append(append([]int{}, p[:k]...), n-1), p[k:]...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
