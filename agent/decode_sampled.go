@@ -179,7 +179,11 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 			sinkhorn.Forward(c.ms, c.y, 1, n, float32(h.Tau), h.SinkhornIters, nil)
 			soft = c.ms
 		}
-		if err := assign.Round(&c.solver, soft, n, c.rowToCol); err != nil {
+		round := assign.Round[float32]
+		if h.RoundLog {
+			round = assign.RoundLog[float32]
+		}
+		if err := round(&c.solver, soft, n, c.rowToCol); err != nil {
 			return err
 		}
 		nets.ActionToPerm(c.rowToCol, c.perm)

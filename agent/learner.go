@@ -32,6 +32,8 @@ type Hyper struct {
 	Epsilon float64
 	// CriticOnly skips the actor's update (the extra critic updates of a step).
 	CriticOnly bool
+	// RoundLog rounds M by the Hungarian maximum of log M (run.RoundingLog), not of M.
+	RoundLog bool
 }
 
 // StepStats are the numbers one training step reports, in the schema of the training summary

@@ -8,7 +8,6 @@ import (
 	"spg-tui/agent/nets"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
-	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
 )
@@ -102,7 +101,8 @@ func hyperAt(cfg *run.Config, k run.ModelKind, t int) Hyper {
 		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
 		ActorLR: cfg.ActorLR * s, CriticLR: cfg.CriticLR * s,
 		CriticPenalty: cfg.CriticPenalty, ClipNorm: cfg.ClipNorm,
-		Explore: cfg.Exploration && k.HasCritic(),
+		Explore:  cfg.Exploration && k.HasCritic(),
+		RoundLog: cfg.Rounding == run.RoundingLog,
 	}
 	if t < cfg.CriticWarmup {
 		h.ActorLR = 0
@@ -147,7 +147,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	if err := checkFinite(l.m, "M", n*n); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
 	}
-	if err := assign.RoundBatch(l.m, b, n, l.rowToCol); err != nil {
+	if err := roundBatch(l.m, b, n, l.rowToCol, h); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
 	}
 	if l.kind == run.KindUntrained {

@@ -97,7 +97,15 @@ type Config struct {
 	// Gumbel-perturbed Sinkhorn samples, the best kept); 0 or 1 reports the single decode only.
 	// The single decode alone selects checkpoints, so it never changes training.
 	ValSamples int `json:"val_samples,omitempty"`
+	// Rounding is how the policy rounds the actor's M = exp(S^L(X/tau)) to a permutation, in
+	// training and at inference: "" by the Hungarian maximum of the sum of M (the paper's), which
+	// runs written before the setting existed used; RoundingLog by that of the sum of log M, which
+	// is the Hungarian maximum of the scores X at any L and tau (assign.RoundLog).
+	Rounding string `json:"rounding,omitempty"`
 }
+
+// RoundingLog is Config.Rounding by the Hungarian maximum of log M.
+const RoundingLog = "log"
 
 // DefaultConfig returns the paper's settings for task at size n, with the task's default model
 // and that model's defaults.
@@ -121,11 +129,12 @@ func DefaultConfig(task envs.Task, n int) Config {
 }
 
 // UnmarshalJSON decodes a configuration; one written before models were named (config.json or
-// a checkpoint of an older run) gets its task's default model, the one that run trained, and
-// one without a data spec keeps "", the data that run trained on, whatever c held before.
+// a checkpoint of an older run) gets its task's default model, the one that run trained; one
+// without a data spec keeps "", the data that run trained on, and one without a rounding "", the
+// paper's rounding, whatever c held before.
 func (c *Config) UnmarshalJSON(data []byte) error {
 	type plain Config
-	c.Data = ""
+	c.Data, c.Rounding = "", ""
 	if err := json.Unmarshal(data, (*plain)(c)); err != nil {
 		return err
 	}
@@ -214,6 +223,7 @@ func (c Config) Validate() error {
 		{c.ValSamples < 0 || c.ValSamples > MaxValSamples, "val-samples", fmt.Sprintf("%d: must be in [1, %d]", c.ValSamples, MaxValSamples)},
 		{!(c.TargetCritic >= 0 && c.TargetCritic <= 1), "target-critic", fmt.Sprintf("%g: must be in [0, 1]", c.TargetCritic)},
 		{c.ActorAt != "" && c.ActorAt != ActorAtSoft && c.ActorAt != ActorAtHard, "actor-at", fmt.Sprintf("%q: must be %s or %s", c.ActorAt, ActorAtSoft, ActorAtHard)},
+		{c.Rounding != "" && c.Rounding != RoundingLog, "rounding", fmt.Sprintf("%q: must be empty (Hungarian on M) or %s (on log M)", c.Rounding, RoundingLog)},
 		{c.Recipe != "" && recipeByName(c.Recipe) == nil, "recipe", fmt.Sprintf("%q: must be one of %s", c.Recipe, strings.Join(RecipeNames(), ", "))},
 	}
 	for _, ch := range checks {

@@ -1,0 +1,45 @@
+package run
+
+import (
+	"encoding/json"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestConfigRounding checks --rounding: log is recorded in config.json, anything else is refused
+// in one line, a run without it records nothing new, and a configuration without it (every
+// earlier run's) reads as "" even into one that held log, so that old runs round as they did.
+func TestConfigRounding(t *testing.T) {
+	parse := func(args ...string) (Config, error) {
+		cfg := DefaultConfig("", 0)
+		fs := flag.NewFlagSet("train", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		finish := RegisterFlags(fs, &cfg)
+		if err := fs.Parse(args); err != nil {
+			return cfg, err
+		}
+		return cfg, finish()
+	}
+	c, err := parse("--task", "mwm", "--n", "10", "--rounding", RoundingLog)
+	if data, _ := json.Marshal(c); err != nil || !strings.Contains(string(data), `"rounding":"log"`) {
+		t.Errorf("--rounding log: config %s, %v", data, err)
+	}
+	if _, err := parse("--task", "sort", "--n", "10", "--rounding", "exp"); err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf("--rounding exp: error %v, want a one-line refusal", err)
+	}
+	plain, err := parse("--task", "sort", "--n", "10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(plain)
+	if strings.Contains(string(data), `"rounding"`) {
+		t.Errorf("a run without --rounding records %s: earlier runs' configurations would change", data)
+	}
+	held := plain
+	held.Rounding = RoundingLog
+	if err := json.Unmarshal(data, &held); err != nil || held.Rounding != "" {
+		t.Errorf("an old configuration read into one with log: rounding %q, %v; want empty", held.Rounding, err)
+	}
+}
