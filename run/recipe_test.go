@@ -54,9 +54,9 @@ func TestRecipes(t *testing.T) {
 		lr    float64
 	}{
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelPairwise, 3e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelFactored, 3e-4},
 		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-5},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelFactored}, ModelFactored, 1e-4},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelPairwise}, ModelPairwise, 1e-4},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
 		c, err := parseTrainFlags(tc.args...)
@@ -65,16 +65,15 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best sharpens sorting's Sinkhorn and halves its rates more slowly; mwm and tsp keep the
-	// paper's tau; --tau still wins.
+	// best halves sorting's rates more slowly; every task keeps the paper's tau; --tau still
+	// wins.
 	for _, tc := range []struct {
 		args       []string
 		tau        float64
 		decayEvery int
 	}{
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.002, 2000},
-		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.0005, 2000},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best"}, 0.02, 2000},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.05, 2000},
+		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.05, 2000},
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 2000},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 500},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.05, 1000},
@@ -85,7 +84,8 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best keeps recent transitions on tsp and drops its critic penalty; flags still win.
+	// best keeps recent transitions on tsp and sort and drops tsp's critic penalty; flags still
+	// win.
 	for _, tc := range []struct {
 		args    []string
 		penalty bool
@@ -93,7 +93,7 @@ func TestRecipes(t *testing.T) {
 	}{
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, false, 25600},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false", "--buffer", "1000"}, true, 1000},
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, true, 1000000},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, true, 25600},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, true, 1000000},
 	} {
 		c, err := parseTrainFlags(tc.args...)
@@ -107,6 +107,13 @@ func TestRecipes(t *testing.T) {
 		if c, err := parseTrainFlags("--task", "tsp", "--n", "5", "--actor-at", at); err != nil || c.ActorAt != want {
 			t.Errorf("--actor-at %s: %q, %v; want %q", at, c.ActorAt, err, want)
 		}
+	}
+	// best explores sort at a constant 0.3 and rounds it by log M; other tasks keep M.
+	if c, err := parseTrainFlags("--task", "sort", "--n", "20", "--recipe", "best"); err != nil || c.EpsStart != 0.3 || c.EpsEnd != 0.3 || c.Rounding != RoundingLog {
+		t.Errorf("best on sort: epsilon %g to %g, rounding %q, %v; want 0.3, 0.3, %q", c.EpsStart, c.EpsEnd, c.Rounding, err, RoundingLog)
+	}
+	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--recipe", "best"); err != nil || c.Rounding != "" {
+		t.Errorf("best on mwm: rounding %q, %v; want the paper's", c.Rounding, err)
 	}
 
 	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
