@@ -109,7 +109,7 @@ func newActorGraph(l *spgLearner) (*actorGraph, error) {
 	}
 	cn, _ := critic.Nodes(g, "critic.")
 	var err error
-	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters, l.cfg.ActorAt == run.ActorAtHard); err != nil {
+	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters, l.cfg.ActorAt == run.ActorAtHard, l.cfg.Rounding == run.RoundingLog); err != nil {
 		return nil, err
 	}
 	if _, err := G.Grad(ag.loss.loss, ag.wrt...); err != nil {

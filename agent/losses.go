@@ -74,15 +74,16 @@ type actorLoss struct {
 // respect to the actor's parameters an is the sampled policy gradient of Algorithm 1, taken
 // through the critic with respect to M' (the critic's parameters cn are constants here; batch
 // norm uses batch statistics, as the critic in PyTorch's training mode). With hard, the critic
-// scores Hungarian(M') instead and its gradient reaches M' straight through the rounding.
-func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, tau float64, iters int, hard bool) (*actorLoss, error) {
+// scores Hungarian(M') instead (of log M' with byLog, the policy's rounding) and its gradient
+// reaches M' straight through the rounding.
+func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, tau float64, iters int, hard, byLog bool) (*actorLoss, error) {
 	m, sk, err := a.Actor(x, an, tau, iters)
 	if err != nil {
 		return nil, err
 	}
 	act := m
 	if hard {
-		if act, err = ops.RoundStraightThrough(m); err != nil {
+		if act, err = ops.RoundStraightThrough(m, byLog); err != nil {
 			return nil, err
 		}
 	}

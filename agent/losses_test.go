@@ -219,7 +219,7 @@ func checkActorLoss(t *testing.T, a nets.Arch, ap, cp *nets.Params, tb toyBatch,
 		for i, s := range cp.Specs {
 			critic[s.Name] = constant(g, cp.Vals[i], "critic."+s.Name)
 		}
-		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4, false)
+		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4, false, false)
 		if err != nil {
 			return nil, err
 		}

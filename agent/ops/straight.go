@@ -11,11 +11,12 @@ import (
 )
 
 // RoundStraightThrough returns the hard permutations P = Hungarian(M) of a batch of soft ones
-// m (b x n x n, float32 or float64): P[k][i][j] = 1 where assign.RoundBatch maps row i of M[k]
-// to column j, else 0. Its backward pass is the identity, the straight-through estimator: the
-// gradient that reaches P passes unchanged to M, so an actor can ascend a critic trained on
-// hard permutations at the permutation it would execute.
-func RoundStraightThrough(m *G.Node) (*G.Node, error) {
+// m (b x n x n, float32 or float64): P[k][i][j] = 1 where assign.RoundBatch (with byLog,
+// assign.RoundBatchLog: the policy's rounding by log M) maps row i of M[k] to column j, else 0.
+// Its backward pass is the identity, the straight-through estimator: the gradient that reaches
+// P passes unchanged to M, so an actor can ascend a critic trained on hard permutations at the
+// permutation it would execute.
+func RoundStraightThrough(m *G.Node, byLog bool) (*G.Node, error) {
 	dt, err := floatDtype(m)
 	if err != nil {
 		return nil, fmt.Errorf("ops: RoundStraightThrough: %w", err)
@@ -24,7 +25,7 @@ func RoundStraightThrough(m *G.Node) (*G.Node, error) {
 	if len(s) != 3 || s[1] != s[2] || s[0] < 1 || s[1] < 1 {
 		return nil, fmt.Errorf("ops: RoundStraightThrough: M has shape %v, want (b, n, n)", s)
 	}
-	op := &straightOp{ident: newIdent("RoundStraightThrough"), dt: dt, shape: s.Clone(), t: m.Type()}
+	op := &straightOp{ident: newIdent("RoundStraightThrough"), dt: dt, shape: s.Clone(), t: m.Type(), byLog: byLog}
 	return G.ApplyOpWithName(op, op.name, m)
 }
 
@@ -34,6 +35,7 @@ type straightOp struct {
 	dt    tensor.Dtype
 	shape tensor.Shape
 	t     hm.Type
+	byLog bool
 	st    stage
 	out   owned
 	perms []int
@@ -67,7 +69,7 @@ func (op *straightOp) SymDiff(_ G.Nodes, _, grad *G.Node) (G.Nodes, error) {
 	return G.Nodes{grad}, nil
 }
 
-// Do rounds every matrix of the batch, in parallel over the batch (assign.RoundBatch).
+// Do rounds every matrix of the batch, in parallel over the batch.
 func (op *straightOp) Do(vals ...G.Value) (G.Value, error) {
 	if len(vals) != 1 {
 		return nil, fmt.Errorf("%v: got %d inputs, want 1", op, len(vals))
@@ -82,9 +84,9 @@ func (op *straightOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	out := op.out.get(op.shape, op.dt)
 	if op.dt == tensor.Float32 {
-		err = roundOneHot(m.Float32s(), out.Float32s(), b, n, op.perms)
+		err = roundOneHot(m.Float32s(), out.Float32s(), b, n, op.perms, op.byLog)
 	} else {
-		err = roundOneHot(m.Float64s(), out.Float64s(), b, n, op.perms)
+		err = roundOneHot(m.Float64s(), out.Float64s(), b, n, op.perms, op.byLog)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%v: %w", op, err)
@@ -92,9 +94,14 @@ func (op *straightOp) Do(vals ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// roundOneHot writes the one-hot permutation matrices of m's rounding into p.
-func roundOneHot[T float32 | float64](m, p []T, b, n int, perms []int) error {
-	if err := assign.RoundBatch(m, b, n, perms); err != nil {
+// roundOneHot writes the one-hot permutation matrices of m's rounding (by log m with byLog)
+// into p.
+func roundOneHot[T float32 | float64](m, p []T, b, n int, perms []int, byLog bool) error {
+	round := assign.RoundBatch[T]
+	if byLog {
+		round = assign.RoundBatchLog[T]
+	}
+	if err := round(m, b, n, perms); err != nil {
 		return err
 	}
 	clear(p)

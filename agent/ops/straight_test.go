@@ -14,16 +14,27 @@ import (
 // sum(C ⊙ P)'s cotangent C to M unchanged. Both dtypes, a batch larger than one worker's share.
 func TestRoundStraightThrough(t *testing.T) {
 	const b, n = 37, 6
-	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+	for _, tc := range []struct {
+		dt    tensor.Dtype
+		byLog bool
+	}{{tensor.Float32, false}, {tensor.Float64, false}, {tensor.Float32, true}, {tensor.Float64, true}} {
+		dt := tc.dt
 		rng := rand.New(rand.NewPCG(3, 4))
 		m64, c64 := randDense(rng, b, n, n), randDense(rng, b, n, n)
+		for i, v := range m64.Float64s() { // entries in [0, 1), as a Sinkhorn layer's, for the log
+			m64.Float64s()[i] = (v + 1) / 2
+		}
 		m, c := toDtype(m64, dt), toDtype(c64, dt)
+		round := assign.Round[float64]
+		if tc.byLog {
+			round = assign.RoundLog[float64]
+		}
 
 		want := make([]float64, b*n*n)
 		var s assign.Solver
 		perm := make([]int, n)
 		for k := range b {
-			if err := assign.Round(&s, m64.Float64s()[k*n*n:(k+1)*n*n], n, perm); err != nil {
+			if err := round(&s, m64.Float64s()[k*n*n:(k+1)*n*n], n, perm); err != nil {
 				t.Fatal(err)
 			}
 			for i, j := range perm {
@@ -34,7 +45,7 @@ func TestRoundStraightThrough(t *testing.T) {
 		g := G.NewGraph()
 		mn := G.NewTensor(g, dt, 3, G.WithShape(b, n, n), G.WithName("M"), G.WithValue(m))
 		cn := G.NewTensor(g, dt, 3, G.WithShape(b, n, n), G.WithName("C"), G.WithValue(c))
-		p := must(t)(RoundStraightThrough(mn))
+		p := must(t)(RoundStraightThrough(mn, tc.byLog))
 		loss := must(t)(G.Sum(must(t)(G.HadamardProd(p, cn))))
 		if _, err := G.Grad(loss, mn); err != nil {
 			t.Fatal(err)
@@ -50,7 +61,7 @@ func TestRoundStraightThrough(t *testing.T) {
 			got := float64s(t, pv.Data())
 			for i := range want {
 				if got[i] != want[i] {
-					t.Fatalf("%v run %d: P[%d] = %v, want %v", dt, run, i, got[i], want[i])
+					t.Fatalf("%v, by log %v, run %d: P[%d] = %v, want %v", dt, tc.byLog, run, i, got[i], want[i])
 				}
 			}
 		}
@@ -73,7 +84,7 @@ func TestRoundStraightThrough(t *testing.T) {
 func TestRoundStraightThroughShape(t *testing.T) {
 	g := G.NewGraph()
 	x := G.NewTensor(g, tensor.Float32, 3, G.WithShape(2, 3, 4), G.WithName("x"))
-	if _, err := RoundStraightThrough(x); err == nil {
+	if _, err := RoundStraightThrough(x, false); err == nil {
 		t.Error("a (2, 3, 4) input was accepted")
 	}
 }
