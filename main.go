@@ -350,13 +350,14 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 }
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--augment] [--seed S]")
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--augment] [--rounding m|log] [--seed S]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := agent.SingleDecode
 	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept")
 	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau)")
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
+	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
@@ -382,7 +383,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "eval", err)
 	}
 	start := time.Now()
-	single, err := pol.Solve(env, f.Instances)
+	one := agent.SingleDecode
+	one.Rounding = dec.Rounding
+	single, err := pol.SolveWith(env, f.Instances, one)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
@@ -405,6 +408,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	trainedAt := ""
 	if n := pol.Config().N; n != env.N() {
 		trainedAt = fmt.Sprintf(", trained at n = %d", n)
+	}
+	if dec.Rounding != "" {
+		trainedAt += ", rounding " + dec.Rounding
 	}
 	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode mean objective %.6g (%s per instance)",
 		count, env.Task(), env.N(), *ckpt, pol.Step(), trainedAt, meanObjective(single), perInstance(singleTime))

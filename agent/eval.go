@@ -404,6 +404,9 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([
 	n, sl := env.N(), nets.StateLen(p.cfg.Task, env.N())
 	perms := make([]int, len(insts)*n)
 	h := hyperAt(&p.cfg, run.ModelOf(p.cfg).Kind, p.step)
+	if dec.Rounding != "" {
+		h.RoundLog = dec.Rounding == run.RoundingLog
+	}
 	if dec.Single() {
 		states := make([]float32, len(insts)*sl)
 		for i, inst := range insts {
