@@ -171,9 +171,9 @@ func RecipeEpochs(name string, task envs.Task) int {
 
 // WithRecipe returns c with the recipe called name in place of its own: the recipe's values
 // and model over the paper's defaults for c's task and size, keeping the sizes of the run rather
-// than of the learner (the seed, the run length, the batch, the datasets, the replay buffer
-// unless the recipe sets one, the evaluation and log intervals). The console's task switch uses
-// it.
+// than of the learner (the seed, the run length, the batch, the datasets and their data spec,
+// the replay buffer unless the recipe sets one, the evaluation and log intervals). The
+// console's task switch uses it.
 func WithRecipe(c Config, name string) (Config, error) {
 	r := recipeByName(name)
 	if r == nil {
@@ -181,6 +181,7 @@ func WithRecipe(c Config, name string) (Config, error) {
 	}
 	n := DefaultConfig(c.Task, c.N)
 	n.Seed, n.Steps, n.EvalEvery, n.LogEvery = c.Seed, c.Steps, c.EvalEvery, c.LogEvery
+	n.Data = c.Data
 	n.TrainSize, n.ValSize, n.TestSize, n.Buffer, n.BufferMem = c.TrainSize, c.ValSize, c.TestSize, c.Buffer, c.BufferMem
 	r.apply(&n)
 	n.Batch = c.Batch

@@ -164,3 +164,16 @@ func TestWithRecipe(t *testing.T) {
 		t.Error("WithRecipe accepted an unknown recipe")
 	}
 }
+
+// TestWithRecipeKeepsTheData checks that a change of recipe keeps the run's data spec (the
+// console's same-task recipe switch used to fall back to the task's default data).
+func TestWithRecipeKeepsTheData(t *testing.T) {
+	c := DefaultConfig(envs.TaskSort, 10)
+	c.Data = "perm"
+	for _, name := range RecipeNames() {
+		got, err := WithRecipe(c, name)
+		if err != nil || got.Data != "perm" {
+			t.Errorf("recipe %s: data %q, %v; want perm", name, got.Data, err)
+		}
+	}
+}

@@ -78,7 +78,8 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		task, n, recipe, err := parseTask(d.input.Value())
 		if err == nil {
 			d.cfg = m.ctx.cfg
-			if task != d.cfg.Task { // another task's data is its default; the same task keeps the run's
+			sameTask := task == d.cfg.Task
+			if !sameTask { // another task's data is its default; the same task keeps the run's
 				d.cfg.Data = envs.DefaultData(task)
 			}
 			d.cfg.Task, d.cfg.N = task, n
@@ -88,10 +89,10 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 			if recipe == "" { // a run from before recipes were recorded trained the paper's
 				recipe = run.RecipePaper
 			}
-			// The same recipe keeps the live hyperparameters, and the model if it learns the new
-			// task; another recipe (or a new task the model does not learn) starts from the
-			// recipe's values.
-			if md, merr := run.ModelNamed(d.cfg.Model); recipe != d.cfg.Recipe || merr != nil || !md.Supports(task) {
+			// The same task and recipe keep the live hyperparameters and the model; another task
+			// or recipe starts from the recipe's values for the new task, since a recipe sets
+			// each task apart (best's sort has its own model, exploration and rounding).
+			if md, merr := run.ModelNamed(d.cfg.Model); !sameTask || recipe != d.cfg.Recipe || merr != nil || !md.Supports(task) {
 				if _, ferr := envs.FactsOf(task); ferr == nil {
 					d.cfg, err = run.WithRecipe(d.cfg, recipe)
 				}

@@ -285,9 +285,9 @@ func TestQuitWhileSwitching(t *testing.T) {
 	}
 }
 
-// TestTaskSwitchTakesTheTaskDefaultData checks that switching to sort from another task's run
-// whose model learns sort too (no recipe change) draws sort's default data, not the other
-// task's spec.
+// TestTaskSwitchTakesTheTaskDefaultData checks that switching a best run from mwm to sort (no
+// recipe change) trains best's sort learner, on sort's default data, not the mwm run's model
+// and spec.
 func TestTaskSwitchTakesTheTaskDefaultData(t *testing.T) {
 	cfg, err := run.WithRecipe(tinyConfig(envs.TaskMWM, 6), run.RecipeBest)
 	if err != nil {
@@ -311,7 +311,12 @@ func TestTaskSwitchTakesTheTaskDefaultData(t *testing.T) {
 	if m.dialog == nil || !m.dialog.confirming {
 		t.Fatalf("sort 6 not offered:\n%s", screen(m))
 	}
-	if c := m.dialog.cfg; c.Model != run.ModelPairwise || c.Data != envs.DefaultData(envs.TaskSort) {
-		t.Errorf("the switch to sort trains %s on data %q, want %s on %q", c.Model, c.Data, run.ModelPairwise, envs.DefaultData(envs.TaskSort))
+	want, err := run.WithRecipe(run.DefaultConfig(envs.TaskSort, 6), run.RecipeBest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := m.dialog.cfg; c.Model != want.Model || c.Rounding != want.Rounding || c.EpsStart != want.EpsStart || c.Data != envs.DefaultData(envs.TaskSort) {
+		t.Errorf("the switch to sort trains %s (rounding %q, epsilon %g) on data %q, want best's %s (%q, %g) on %q",
+			c.Model, c.Rounding, c.EpsStart, c.Data, want.Model, want.Rounding, want.EpsStart, envs.DefaultData(envs.TaskSort))
 	}
 }
