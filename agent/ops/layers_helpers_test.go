@@ -63,18 +63,7 @@ func runForward(t *testing.T, dt tensor.Dtype, vals []*tensor.Dense, build func(
 	if err := m.RunAll(); err != nil {
 		t.Fatal(err)
 	}
-	switch d := yv.Data().(type) {
-	case []float64:
-		return d
-	case []float32:
-		out := make([]float64, len(d))
-		for i, v := range d {
-			out[i] = float64(v)
-		}
-		return out
-	}
-	t.Fatalf("output data is %T", yv.Data())
-	return nil
+	return float64s(t, yv.Data())
 }
 
 // checkForward runs build in float64 and float32 and compares both with want: to rounding in
