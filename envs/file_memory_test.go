@@ -26,9 +26,11 @@ func sampleHeap(stop <-chan struct{}, peak chan<- uint64) {
 }
 
 // TestReadFileStreams reads a 28 MB file of MWM-10 instances (about 14 MB parsed) and checks
-// that the heap (live data and garbage not yet collected) stays under 1.5 times the file: reading
-// it whole first, then a raw copy of every instance, used to take 3 times its size (85 MB here);
-// streaming takes about the file's size, the parsed data and the collector's headroom.
+// that the heap (live data and garbage not yet collected) stays under twice the file: reading it
+// whole first, then a raw copy of every instance, used to take 3 times its size (85 MB here);
+// streaming takes about the file's size, the parsed data and the collector's headroom, which
+// depends on when the collector runs (31-43 MB in three runs on a quiet machine, so the
+// earlier bound of 1.5 times failed now and then).
 func TestReadFileStreams(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads a 30 MB file")
@@ -74,7 +76,7 @@ func TestReadFileStreams(t *testing.T) {
 	}
 	peak := int64(<-top) - int64(base.HeapAlloc)
 	t.Logf("file %d MB, heap peak above the start %d MB", st.Size()>>20, peak>>20)
-	if peak > st.Size()*3/2 {
+	if peak > st.Size()*2 {
 		t.Errorf("reading a %d MB file held %d MB of heap", st.Size()>>20, peak>>20)
 	}
 }
