@@ -176,15 +176,6 @@ func newEvalSet(split envs.Split, ds envs.Dataset) *evalSet {
 	return set
 }
 
-// roundBatch rounds b soft actions m to rowToCol as h says: the Hungarian maximum of M, or of
-// log M.
-func roundBatch(m []float32, b, n int, rowToCol []int, h Hyper) error {
-	if h.RoundLog {
-		return assign.RoundBatchLog(m, b, n, rowToCol)
-	}
-	return assign.RoundBatch(m, b, n, rowToCol)
-}
-
 // actDeterministic runs the deterministic policy (Sinkhorn at h's tau and L, Hungarian rounding,
 // no exploration) on size featurised states, evalChunk at a time, and writes each instance's
 // task permutation into perms (size x n). visit, if not nil, sees each instance's M and rowToCol.
@@ -202,7 +193,7 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 		if err := checkFinite(m[:k*n*n], "M", n*n); err != nil {
 			return fmt.Errorf("%w (+%d)", err, lo)
 		}
-		if err := roundBatch(m[:k*n*n], k, n, rowToCol[:k*n], h); err != nil {
+		if err := assign.RoundBatchBy(m[:k*n*n], k, n, rowToCol[:k*n], h.RoundLog); err != nil {
 			return err
 		}
 		for i := range k {

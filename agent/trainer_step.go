@@ -8,6 +8,7 @@ import (
 	"spg-tui/agent/nets"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
+	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
 )
@@ -147,7 +148,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	if err := checkFinite(l.m, "M", n*n); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
 	}
-	if err := roundBatch(l.m, b, n, l.rowToCol, h); err != nil {
+	if err := assign.RoundBatchBy(l.m, b, n, l.rowToCol, h.RoundLog); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
 	}
 	if l.kind == run.KindUntrained {

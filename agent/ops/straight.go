@@ -97,11 +97,7 @@ func (op *straightOp) Do(vals ...G.Value) (G.Value, error) {
 // roundOneHot writes the one-hot permutation matrices of m's rounding (by log m with byLog)
 // into p.
 func roundOneHot[T float32 | float64](m, p []T, b, n int, perms []int, byLog bool) error {
-	round := assign.RoundBatch[T]
-	if byLog {
-		round = assign.RoundBatchLog[T]
-	}
-	if err := round(m, b, n, perms); err != nil {
+	if err := assign.RoundBatchBy(m, b, n, perms, byLog); err != nil {
 		return err
 	}
 	clear(p)

@@ -78,6 +78,15 @@ func RoundBatchLog[T float32 | float64](m []T, b, n int, perms []int) error {
 	return roundBatch(m, b, n, perms, RoundLog[T])
 }
 
+// RoundBatchBy rounds b matrices as RoundBatchLog does with byLog, else as RoundBatch does: one
+// call for the callers that carry the choice as a setting.
+func RoundBatchBy[T float32 | float64](m []T, b, n int, perms []int, byLog bool) error {
+	if byLog {
+		return RoundBatchLog(m, b, n, perms)
+	}
+	return RoundBatch(m, b, n, perms)
+}
+
 // roundBatch splits the batch over the cores with one pooled Solver per worker and rounds each
 // matrix with round.
 func roundBatch[T float32 | float64](m []T, b, n int, perms []int, round func(*Solver, []T, int, []int) error) error {
