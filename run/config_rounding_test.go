@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestConfigRounding checks --rounding: log is recorded in config.json, anything else is refused
-// in one line, a run without it records nothing new, and a configuration without it (every
+// TestConfigRounding checks --rounding: log is recorded in config.json, m (or empty) overrides a
+// recipe's log with the paper's rounding, anything else is refused in one line, a run without it records nothing new, and a configuration without it (every
 // earlier run's) reads as "" even into one that held log, so that old runs round as they did.
 func TestConfigRounding(t *testing.T) {
 	parse := func(args ...string) (Config, error) {
@@ -28,6 +28,11 @@ func TestConfigRounding(t *testing.T) {
 	}
 	if _, err := parse("--task", "sort", "--n", "10", "--rounding", "exp"); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("--rounding exp: error %v, want a one-line refusal", err)
+	}
+	for _, m := range []string{"m", ""} {
+		if c, err := parse("--recipe", "best", "--task", "sort", "--n", "10", "--rounding", m); err != nil || c.Rounding != "" {
+			t.Errorf("best on sort with --rounding %q: rounding %q, %v; want the paper's (empty)", m, c.Rounding, err)
+		}
 	}
 	plain, err := parse("--task", "sort", "--n", "10")
 	if err != nil {

@@ -62,7 +62,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 or 1: the single decode only); it never changes training")
 	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
 	fs.StringVar(&cfg.ActorAt, "actor-at", cfg.ActorAt, "where the actor's update evaluates the critic: soft (at the actor's M; the default) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
-	fs.StringVar(&cfg.Rounding, "rounding", cfg.Rounding, "how the policy rounds its M to a permutation: empty (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
+	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
 		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")
@@ -170,6 +170,30 @@ func (t *taskFlag) String() string { return string(*t) }
 
 func (t *taskFlag) Set(s string) error {
 	*t = taskFlag(s)
+	return nil
+}
+
+// roundingFlag is a flag.Value for Config.Rounding that names the paper's rounding "m", as
+// eval's --rounding does, while the configuration keeps "" for it so that earlier runs'
+// config.json files read unchanged. An empty value is taken as m.
+type roundingFlag string
+
+func (r *roundingFlag) String() string {
+	if *r == "" {
+		return "m"
+	}
+	return string(*r)
+}
+
+func (r *roundingFlag) Set(s string) error {
+	switch s {
+	case "m", "":
+		*r = ""
+	case RoundingLog:
+		*r = RoundingLog
+	default:
+		return fmt.Errorf("%q: must be m (the Hungarian maximum of M) or %s (of log M)", s, RoundingLog)
+	}
 	return nil
 }
 
