@@ -78,8 +78,10 @@ func newCriticGraph(l *spgLearner) (*criticGraph, error) {
 	if cg.loss, err = addCriticLoss(l.arch, cn, xn, pn, mn, rn, wn); err != nil {
 		return nil, err
 	}
-	if _, err := G.Grad(cg.loss.loss, cg.wrt...); err != nil {
-		return nil, err
+	if len(cg.wrt) > 0 { // the exact critic has nothing to learn, but its losses are still read
+		if _, err := G.Grad(cg.loss.loss, cg.wrt...); err != nil {
+			return nil, err
+		}
 	}
 	cg.lossV, cg.hardV, cg.penV = readInto(cg.loss.loss), readInto(cg.loss.hard), readInto(cg.loss.penalty)
 	cg.qHV, cg.qSV = readInto(cg.loss.qHard), readInto(cg.loss.qSoft)

@@ -56,7 +56,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	noExplore := fs.Bool("no-exploration", !cfg.Exploration, "no k-exchange exploration")
 	recipeName := fs.String("recipe", cfg.Recipe, recipeUsage())
 	fs.StringVar(&cfg.Reward, "reward", cfg.Reward, "MWM reward: mean (matched distance / N) or sum (the plain sum)")
-	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (a pair MLP G(state): Q = sum of action * G for mwm and sort, G summed over the tour's edges for spg-factored on tsp)")
+	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (a pair MLP G(state): Q = sum of action * G for mwm and sort, G summed over the tour's edges for spg-factored on tsp), or exact (DIAGNOSTIC, tsp and mwm: no learned critic, Q is the reward written as a function of the action; an upper bound on what a critic can give the actor, not a result of SPG)")
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, "critic updates per step, each on its own minibatch (the actor updates once, after the last)")
 	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 or 1: the single decode only); it never changes training")

@@ -198,11 +198,18 @@ func WithRecipe(c Config, name string) (Config, error) {
 const (
 	CriticPaper    = "paper"
 	CriticBilinear = "bilinear"
+	// CriticExact is no learned critic: Q is the task's reward written as a function of the
+	// action (tsp and mwm, SPG models only). A diagnostic upper bound, never a learner.
+	CriticExact = "exact"
 )
 
 // validCritic reports whether critic names a critic architecture of model for task: a pair
-// critic is bilinear by construction.
+// critic is bilinear by construction; any SPG model may take the exact critic on tsp and mwm.
 func validCritic(critic string, task envs.Task, model string) bool {
+	if critic == CriticExact {
+		m, err := ModelNamed(model)
+		return err == nil && m.Kind == KindSPG && (task == envs.TaskTSP || task == envs.TaskMWM)
+	}
 	if m, err := ModelNamed(model); err == nil && m.PairCritic {
 		return critic == CriticBilinear
 	}
@@ -212,7 +219,7 @@ func validCritic(critic string, task envs.Task, model string) bool {
 // criticRule says which critics validCritic accepts for model.
 func criticRule(model string) string {
 	if m, err := ModelNamed(model); err == nil && m.PairCritic {
-		return fmt.Sprintf("must be %s for %s", CriticBilinear, model)
+		return fmt.Sprintf("must be %s for %s, or %s on tsp and mwm", CriticBilinear, model, CriticExact)
 	}
-	return fmt.Sprintf("must be %s, or %s for mwm", CriticPaper, CriticBilinear)
+	return fmt.Sprintf("must be %s, or %s for mwm, or %s on tsp and mwm (SPG models only)", CriticPaper, CriticBilinear, CriticExact)
 }

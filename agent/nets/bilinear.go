@@ -10,11 +10,14 @@ import (
 )
 
 // New returns the networks of cfg's model for its task, size and hidden width, with the
-// bilinear critic in place of SPG+Matching's when cfg asks for it.
+// bilinear critic in place of SPG+Matching's when cfg asks for it, or the exact critic.
 func New(cfg run.Config) (Arch, error) {
 	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Critic == run.CriticExact {
+		return withExactCritic(a, cfg)
 	}
 	if m, ok := a.(matching); ok && cfg.Critic == run.CriticBilinear {
 		return bilinearMatching{m}, nil
