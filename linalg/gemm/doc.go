@@ -1,12 +1,14 @@
 // Package gemm is a float32 matrix product for row-major matrices, fast without cgo: the
 // GotoBLAS/BLIS scheme of register-blocked micro-kernels over cache-sized blocks, with the
-// micro-kernels in Go assembly for AVX-512 (12 x 32 tiles) and AVX2+FMA (6 x 16), chosen at run
-// time from the CPU's features, and a plain Go kernel (4 x 4) for other CPUs and the noasm tag.
+// micro-kernels in Go assembly for AVX-512 (12 x 32 tiles) and AVX2+FMA (6 x 16, and 6 x 8 for a
+// last panel of at most 8 columns), chosen at run time from the CPU's features, and a plain Go
+// kernel (4 x 4) for other CPUs and the noasm tag.
 //
 // Packing is kept to what the kernels cannot read in place: the micro-kernels take op(a) with
 // any row and column stride, so a is read where it lies whether transposed or not, and op(b)
 // row by row, so an untransposed b is too. A transposed b is copied into column panels
-// (16 x 16 register transposes on AVX-512). At the edges the AVX-512 kernel stores only the
+// (16 x 16 register transposes on AVX-512), and a transposed a back into rows where its row
+// stride would crowd L1 (see packTransA). At the edges the AVX-512 kernel stores only the
 // rows and columns inside c (opmasks), so a partial last row group overlaps the one before it;
 // the other kernels compute partial tiles into a scratch tile that is merged into c, and the
 // last columns of an untransposed b and (for the others, or m < 12) the last rows of a go

@@ -125,7 +125,15 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 							kn.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
 							continue
 						}
-						kn.tile(kc, ap, rs, ps, bp, bs, ws.tile, nr, 1, 0, 0, mr, nr)
+						tk := kn
+						if kn.edge != nil && nw <= kn.edge.nr {
+							tk = kn.edge
+						}
+						if r1 == mr && nw == tk.nr {
+							tk.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
+							continue
+						}
+						tk.tile(kc, ap, rs, ps, bp, bs, ws.tile, nr, 1, 0, 0, mr, tk.nr)
 						mergeTile(c[ci:], ldc, ws.tile, nr, r1, nw, alpha, betaBlock)
 					}
 				}

@@ -32,6 +32,7 @@ func main() {
 		{name: "kernelAVX512", reg: "Z", lanes: 16, mr: 12, vecs: 2, bcasts: 6, zero: "VPXORD", masked: true},
 		{name: "kernelAVX512N16", reg: "Z", lanes: 16, mr: 12, vecs: 1, bcasts: 6, zero: "VPXORD", masked: true},
 		{name: "kernelAVX2", reg: "Y", lanes: 8, mr: 6, vecs: 2, bcasts: 2, zero: "VXORPS"},
+		{name: "kernelAVX2N8", reg: "Y", lanes: 8, mr: 6, vecs: 1, bcasts: 2, zero: "VXORPS"},
 	} {
 		genKernel(&k, kn)
 	}

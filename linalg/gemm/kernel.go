@@ -16,6 +16,10 @@ type microKernel struct {
 	// narrow, when not nil, is the kernel to use instead when c has at most narrow.nr columns:
 	// the same rows with fewer columns, so less of the tile is wasted.
 	narrow *microKernel
+	// edge, when not nil, is the kernel for a last, partial panel of at most edge.nr columns:
+	// the same rows, fewer columns. Unlike narrow it is used within a product, so it rounds
+	// as the kernel does (every kernel does) and has the same mr.
+	edge *microKernel
 	// transpose16, when not nil, sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 	transpose16 func(dst []float32, lddst int, src []float32, ldsrc int)
 }

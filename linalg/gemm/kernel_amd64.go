@@ -22,6 +22,11 @@ func kernelAVX512N16(kc int, a *float32, rs, ps int, b *float32, bs int, c *floa
 //go:noescape
 func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32)
 
+// kernelAVX2N8 is kernelAVX2 for 6 x 8 tiles (one YMM register per row).
+//
+//go:noescape
+func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32)
+
 // transpose16AVX512 sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 //
 //go:noescape
@@ -71,7 +76,18 @@ var avx2Kernel = microKernel{
 		checkTile(6, 16, kc, a, rs, ps, b, bs, c, ldc, 0, 6, 16)
 		kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta)
 	},
+	edge:        &avx2EdgeKernel,
 	transpose16: transpose16ByEights,
+}
+
+// avx2EdgeKernel is avx2Kernel for the last panel of a product when it has at most 8 columns
+// (the 20 columns of an N = 20 head are 16 + 8, not 16 + 16).
+var avx2EdgeKernel = microKernel{
+	name: "avx2-n8", mr: 6, nr: 8,
+	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
+		checkTile(6, 8, kc, a, rs, ps, b, bs, c, ldc, 0, 6, 8)
+		kernelAVX2N8(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta)
+	},
 }
 
 // transpose16ByEights is microKernel.transpose16 on AVX2: four 8 x 8 register transposes.

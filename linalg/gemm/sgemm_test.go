@@ -119,8 +119,8 @@ func check(t *testing.T, kn *microKernel, p problem, a, b, c0 []float32) {
 	}
 }
 
-// odd are sizes around the kernels' tile widths (4, 6, 12, 16, 32) and the blocks (192, 256).
-var odd = []int{1, 2, 3, 5, 7, 12, 13, 17, 31, 33, 65, 129, 193, 255, 257}
+// odd are sizes around the kernels' tile widths (4, 6, 8, 12, 16, 32) and the blocks (192, 256).
+var odd = []int{1, 2, 3, 5, 7, 8, 12, 13, 17, 25, 31, 33, 65, 129, 193, 255, 257}
 
 // scalars are the (alpha, beta) pairs every shape runs with: beta = 0 (c holds NaN), 1 and
 // other; alpha = 0 (only beta c).
