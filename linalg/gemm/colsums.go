@@ -4,17 +4,15 @@ package gemm
 // (row stride lda), added from row 0 down in float32 starting from +0: the bits gonum's
 // Sgemv(Trans, m, n, 1, a, lda, ones, 1, 0, y, 1) gives, in one pass over a with the sums in
 // registers (gonum loads and stores y once per row). It reports false, doing nothing, where it
-// has no vector kernel for the active GEMM kernel; the caller then uses Sgemv.
+// has no vector kernel for the active GEMM kernel and n; the caller then uses Sgemv.
 func ColSums(m int, a []float32, lda int, y []float32) bool {
 	n := len(y)
-	if !colSumsVec() || m <= 0 || n == 0 {
+	if !colSumsVec(n) || m <= 0 || n == 0 {
 		return false
 	}
 	if lda < n || len(a) < (m-1)*lda+n {
 		panic("gemm: ColSums: a too short for m rows of len(y) at stride lda")
 	}
-	for j := 0; j < n; j += 64 {
-		colSumsAVX512(&a[j], m, lda, &y[j], min(64, n-j))
-	}
+	colSumsBlocks(a, m, lda, y)
 	return true
 }
