@@ -56,3 +56,43 @@ rows:
 	VMOVUPS   Z3, K4, 192(DI)
 	VZEROUPPER
 	RET
+
+// func colSumsAVX2(a *float32, m, lda int, y *float32, mask *int32)
+//
+// colSumsAVX512 for n <= 32 columns with four YMM accumulators of 8 columns: mask holds 32
+// lanes, -1 for the columns j < n and 0 past them (masked loads read those as zeros and do not
+// fault; masked stores leave them alone). The same additions in the same order per lane.
+TEXT ·colSumsAVX2(SB), NOSPLIT, $0-40
+	MOVQ    a+0(FP), SI
+	MOVQ    m+8(FP), R8
+	MOVQ    lda+16(FP), R9
+	SHLQ    $2, R9
+	MOVQ    y+24(FP), DI
+	MOVQ    mask+32(FP), DX
+	VMOVDQU (DX), Y8
+	VMOVDQU 32(DX), Y9
+	VMOVDQU 64(DX), Y10
+	VMOVDQU 96(DX), Y11
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+
+rows2:
+	VMASKMOVPS (SI), Y8, Y4
+	VMASKMOVPS 32(SI), Y9, Y5
+	VMASKMOVPS 64(SI), Y10, Y6
+	VMASKMOVPS 96(SI), Y11, Y7
+	VADDPS     Y0, Y4, Y0
+	VADDPS     Y1, Y5, Y1
+	VADDPS     Y2, Y6, Y2
+	VADDPS     Y3, Y7, Y3
+	ADDQ       R9, SI
+	DECQ       R8
+	JNZ        rows2
+	VMASKMOVPS Y0, Y8, (DI)
+	VMASKMOVPS Y1, Y9, 32(DI)
+	VMASKMOVPS Y2, Y10, 64(DI)
+	VMASKMOVPS Y3, Y11, 96(DI)
+	VZEROUPPER
+	RET
