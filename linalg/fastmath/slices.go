@@ -74,5 +74,5 @@ func BiasLeakyRows(y, b []float32, slope float32) {
 	}
 }
 
-// HasBiasLeakyRows reports whether BiasLeakyRows has its kernel (AVX-512) here.
+// HasBiasLeakyRows reports whether BiasLeakyRows has its kernel (AVX-512 or AVX2) here.
 func HasBiasLeakyRows() bool { return biasLeakyRowsVec(nil, nil, 0) }

@@ -43,14 +43,21 @@ func wide(n int) int {
 //go:noescape
 func biasLeakyRowsAVX512(y *float32, rows int, b *float32, n int, slope float32, tail int)
 
-// biasLeakyRowsVec runs biasLeakyRowsAVX512 over all of y (nothing when y is empty) and
-// reports true, or reports false without AVX-512.
+// biasLeakyRowsVec runs biasLeakyRowsAVX512, or biasLeakyRowsAVX2 without AVX-512, over all of
+// y (nothing when y is empty) and reports true, or reports false without AVX2. Both round the
+// same (one add, then the activation), so the result does not depend on which ran.
 func biasLeakyRowsVec(y, b []float32, slope float32) bool {
-	if !haveAVX512 {
+	switch {
+	case haveAVX512:
+		if len(y) > 0 {
+			biasLeakyRowsAVX512(&y[0], len(y)/len(b), &b[0], len(b), slope, 1<<(len(b)%16)-1)
+		}
+	case haveAVX2:
+		if len(y) > 0 {
+			biasLeakyRowsAVX2(&y[0], len(y)/len(b), &b[0], len(b), slope, &tailMasks[len(b)%8][0])
+		}
+	default:
 		return false
-	}
-	if len(y) > 0 {
-		biasLeakyRowsAVX512(&y[0], len(y)/len(b), &b[0], len(b), slope, 1<<(len(b)%16)-1)
 	}
 	return true
 }

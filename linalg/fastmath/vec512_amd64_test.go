@@ -121,10 +121,20 @@ func BenchmarkGates(b *testing.B) {
 }
 
 // TestBiasLeakyRows checks BiasLeakyRows against the scalar expressions leaky(y + b) and y + b
-// (slope 1), bit for bit, on row widths with and without whole vectors and a masked tail.
+// (slope 1), bit for bit, on row widths with and without whole vectors and a masked tail, with
+// the AVX-512 kernel and with the AVX2 one.
 func TestBiasLeakyRows(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		if on && !haveAVX512 {
+			continue
+		}
+		withAVX512(on, func() { testBiasLeakyRows(t) })
+	}
+}
+
+func testBiasLeakyRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
-	for _, n := range []int{1, 3, 16, 20, 32, 33, 128} {
+	for _, n := range []int{1, 3, 7, 8, 9, 16, 20, 32, 33, 128} {
 		for _, rows := range []int{1, 5, 40} {
 			for _, slope := range []float32{0.01, 1} {
 				y, b := mixed(rng, rows*n, 2), mixed(rng, n, 2)
@@ -138,7 +148,7 @@ func TestBiasLeakyRows(t *testing.T) {
 				}
 				guard := append(slices.Clone(y), 7)
 				if !HasBiasLeakyRows() {
-					t.Skip("no AVX-512 kernel")
+					t.Skip("no AVX2 or AVX-512 kernel")
 				}
 				BiasLeakyRows(guard[:len(y)], b, slope)
 				if guard[len(y)] != 7 {
@@ -147,7 +157,7 @@ func TestBiasLeakyRows(t *testing.T) {
 				for i := range want {
 					g, w := guard[i], want[i]
 					if math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
-						t.Fatalf("n=%d rows=%d slope=%g: y[%d] = %v, want %v", n, rows, slope, i, g, w)
+						t.Fatalf("AVX-512 %v, n=%d rows=%d slope=%g: y[%d] = %v, want %v", haveAVX512, n, rows, slope, i, g, w)
 					}
 				}
 			}

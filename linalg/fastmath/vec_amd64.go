@@ -35,6 +35,23 @@ func gruGatesBackwardAVX2(grad, carry, dout, gates, hn, hp *float32, n, h int)
 //go:noescape
 func leakyAVX2(dst, x *float32, n int, slope float32)
 
+// biasLeakyRowsAVX2 is biasLeakyRowsAVX512 on 8 lanes: tail points to the mask of the last
+// n%8 elements of a row (tailMasks).
+//
+//go:noescape
+func biasLeakyRowsAVX2(y *float32, rows int, b *float32, n int, slope float32, tail *int32)
+
+// tailMasks[k] has -1 in its first k lanes and 0 in the others: VMASKMOVPS's mask for a partial
+// vector of k floats.
+var tailMasks = func() (m [8][8]int32) {
+	for k := range m {
+		for i := range k {
+			m[k][i] = -1
+		}
+	}
+	return m
+}()
+
 // leakyGradAVX2 sets dst[i] = dy[i] if y[i] > 0, else slope dy[i], for i < n; n must be a
 // positive multiple of 8.
 //

@@ -266,3 +266,57 @@ leakyGradLoop:
 	JNZ       leakyGradLoop
 	VZEROUPPER
 	RET
+
+// func biasLeakyRowsAVX2(y *float32, rows int, b *float32, n int, slope float32, tail *int32)
+//
+// biasLeakyRowsAVX512 on 8 lanes: for each of the rows rows of n floats, y = y + b, then y
+// where y > 0, else slope y. The last partial 8 of a row loads and stores under the mask tail
+// (8 int32: -1 in the n%8 low lanes).
+TEXT ·biasLeakyRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ         y+0(FP), DI
+	MOVQ         rows+8(FP), R8
+	MOVQ         b+16(FP), SI
+	MOVQ         n+24(FP), CX
+	VBROADCASTSS slope+32(FP), Y15
+	MOVQ         tail+40(FP), DX
+	VMOVDQU      (DX), Y13
+	VXORPS       Y14, Y14, Y14
+	MOVQ         CX, BX
+	ANDQ         $7, BX         // the tail's length
+	SHRQ         $3, CX         // whole vectors per row
+
+biasRow2:
+	MOVQ SI, AX
+	MOVQ CX, DX
+	TESTQ DX, DX
+	JZ   biasTail2
+
+biasVec2:
+	VMOVUPS   (DI), Y0
+	VADDPS    (AX), Y0, Y0
+	VMULPS    Y15, Y0, Y1
+	VCMPPS    $0x0e, Y14, Y0, Y2 // y > 0
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVUPS   Y1, (DI)
+	ADDQ      $32, DI
+	ADDQ      $32, AX
+	DECQ      DX
+	JNZ       biasVec2
+
+biasTail2:
+	TESTQ      BX, BX
+	JZ         biasNext2
+	VMASKMOVPS (DI), Y13, Y0
+	VMASKMOVPS (AX), Y13, Y3
+	VADDPS     Y3, Y0, Y0
+	VMULPS     Y15, Y0, Y1
+	VCMPPS     $0x0e, Y14, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMASKMOVPS Y1, Y13, (DI)
+	LEAQ       (DI)(BX*4), DI
+
+biasNext2:
+	DECQ R8
+	JNZ  biasRow2
+	VZEROUPPER
+	RET
