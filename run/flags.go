@@ -61,7 +61,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, "critic updates per step, each on its own minibatch (the actor updates once, after the last)")
 	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 or 1: the single decode only); it never changes training")
 	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
-	fs.StringVar(&cfg.ActorAt, "actor-at", cfg.ActorAt, "where the actor's update evaluates the critic: soft (at the actor's M; the default) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
+	fs.StringVar(&cfg.ActorAt, "actor-at", cfg.ActorAt, "where the actor's update evaluates the critic: soft (at the actor's M; the default, but best's on tsp is hard) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
 	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {

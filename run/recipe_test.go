@@ -108,6 +108,22 @@ func TestRecipes(t *testing.T) {
 			t.Errorf("--actor-at %s: %q, %v; want %q", at, c.ActorAt, err, want)
 		}
 	}
+	// best ascends the tsp critic at the rounded action; soft given explicitly wins, the other
+	// tasks keep soft.
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, ActorAtHard},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--model", ModelAttention}, ActorAtHard},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--actor-at", "soft"}, ""},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, ""},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ""},
+	} {
+		if c, err := parseTrainFlags(tc.args...); err != nil || c.ActorAt != tc.want {
+			t.Errorf("%v: actor-at %q, %v; want %q", tc.args, c.ActorAt, err, tc.want)
+		}
+	}
 	// best explores sort at a constant 0.3 and rounds it by log M; other tasks keep M.
 	if c, err := parseTrainFlags("--task", "sort", "--n", "20", "--recipe", "best"); err != nil || c.EpsStart != 0.3 || c.EpsEnd != 0.3 || c.Rounding != RoundingLog {
 		t.Errorf("best on sort: epsilon %g to %g, rounding %q, %v; want 0.3, 0.3, %q", c.EpsStart, c.EpsEnd, c.Rounding, err, RoundingLog)
