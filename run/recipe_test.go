@@ -132,6 +132,23 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("best on mwm: rounding %q, %v; want the paper's", c.Rounding, err)
 	}
 
+	// best validates mwm every 50 steps unless --eval-every says otherwise, longer or shorter;
+	// other tasks keep the default.
+	for _, tc := range []struct {
+		args  []string
+		every int
+	}{
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 50},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--eval-every", "500"}, 500},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--eval-every", "20"}, 20},
+		{[]string{"--task", "mwm", "--n", "5"}, 500},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, 500},
+	} {
+		if c, err := parseTrainFlags(tc.args...); err != nil || c.EvalEvery != tc.every {
+			t.Errorf("%v: eval-every %d, %v; want %d", tc.args, c.EvalEvery, err, tc.every)
+		}
+	}
+
 	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
 		t.Errorf("--model %s alone: critic %q, %v; want the model's bilinear critic", ModelPairwise, c.Critic, err)
 	}
@@ -159,20 +176,30 @@ func TestRecipes(t *testing.T) {
 	}
 }
 
-// TestWithRecipe switches a configuration between recipes, keeping what no recipe sets.
+// TestWithRecipe switches a configuration between recipes, keeping what no recipe sets, and
+// the run's validation interval unless the recipe validates more often.
 func TestWithRecipe(t *testing.T) {
 	c := DefaultConfig(envs.TaskMWM, 10)
 	c.Seed, c.EvalEvery = 7, 200
 	best, err := WithRecipe(c, RecipeBest)
-	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 64 || best.Seed != 7 || best.EvalEvery != 200 || best.Recipe != RecipeBest {
+	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 64 || best.Seed != 7 || best.EvalEvery != 50 || best.Recipe != RecipeBest {
 		t.Fatalf("best: %+v, %v", best, err)
 	}
 	if err := best.Validate(); err != nil {
 		t.Errorf("best does not validate: %v", err)
 	}
+	c.EvalEvery = 20
+	if got, err := WithRecipe(c, RecipeBest); err != nil || got.EvalEvery != 20 {
+		t.Errorf("best from a run validated every 20 steps: every %d, %v; want 20", got.EvalEvery, err)
+	}
+	sort := DefaultConfig(envs.TaskSort, 10)
+	sort.EvalEvery = 200
+	if got, err := WithRecipe(sort, RecipeBest); err != nil || got.EvalEvery != 200 {
+		t.Errorf("best on sort: every %d, %v; want the run's 200", got.EvalEvery, err)
+	}
 	paper, err := WithRecipe(best, RecipePaper)
 	want := DefaultConfig(envs.TaskMWM, 10)
-	want.Seed, want.EvalEvery = 7, 200
+	want.Seed, want.EvalEvery = 7, 50
 	if err != nil || paper != want {
 		t.Errorf("back to paper: %+v, %v; want %+v", paper, err, want)
 	}
