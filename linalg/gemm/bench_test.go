@@ -29,6 +29,7 @@ var stepShapes = []benchShape{
 	{name: "gru-dW", tA: true, m: 384, n: 128, k: 2560, alpha: 1},
 	{name: "gru-dWhh-strided", tA: true, m: 192, n: 128, k: 2560, alpha: 1, padA: 512 - 192, padB: 640 - 128}, // one core's half, lda = 4H, ldb = 5H
 	{name: "gru-dX", m: 1280, n: 20, k: 256, alpha: 1},
+	{name: "pair-dW", tA: true, m: 64, n: 64, k: 25600, alpha: 1}, // best's SPG+Pairwise at MWM-20, one core's half, lda = 64
 	{name: "dense-head-fwd", m: 2560, n: 20, k: 128, alpha: 1},
 	{name: "dense-embed-fwd", m: 5120, n: 128, k: 2, alpha: 1},
 	{name: "outer-fwd", tB: true, m: 20, n: 20, k: 128, alpha: 1},
