@@ -2,8 +2,6 @@ package run
 
 import (
 	"encoding/json"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 )
@@ -12,29 +10,19 @@ import (
 // recipe's log with the paper's rounding, anything else is refused in one line, a run without it records nothing new, and a configuration without it (every
 // earlier run's) reads as "" even into one that held log, so that old runs round as they did.
 func TestConfigRounding(t *testing.T) {
-	parse := func(args ...string) (Config, error) {
-		cfg := DefaultConfig("", 0)
-		fs := flag.NewFlagSet("train", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		finish := RegisterFlags(fs, &cfg)
-		if err := fs.Parse(args); err != nil {
-			return cfg, err
-		}
-		return cfg, finish()
-	}
-	c, err := parse("--task", "mwm", "--n", "10", "--rounding", RoundingLog)
+	c, err := parseTrainFlags("--task", "mwm", "--n", "10", "--rounding", RoundingLog)
 	if data, _ := json.Marshal(c); err != nil || !strings.Contains(string(data), `"rounding":"log"`) {
 		t.Errorf("--rounding log: config %s, %v", data, err)
 	}
-	if _, err := parse("--task", "sort", "--n", "10", "--rounding", "exp"); err == nil || strings.Contains(err.Error(), "\n") {
+	if _, err := parseTrainFlags("--task", "sort", "--n", "10", "--rounding", "exp"); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("--rounding exp: error %v, want a one-line refusal", err)
 	}
 	for _, m := range []string{"m", ""} {
-		if c, err := parse("--recipe", "best", "--task", "sort", "--n", "10", "--rounding", m); err != nil || c.Rounding != "" {
+		if c, err := parseTrainFlags("--recipe", "best", "--task", "sort", "--n", "10", "--rounding", m); err != nil || c.Rounding != "" {
 			t.Errorf("best on sort with --rounding %q: rounding %q, %v; want the paper's (empty)", m, c.Rounding, err)
 		}
 	}
-	plain, err := parse("--task", "sort", "--n", "10")
+	plain, err := parseTrainFlags("--task", "sort", "--n", "10")
 	if err != nil {
 		t.Fatal(err)
 	}
