@@ -40,7 +40,7 @@ func TestDecodingRoundingOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	single.Rounding = RoundingM
+	single.Rounding = run.RoundingM
 	byM, err := pol.SolveWith(env, insts, single)
 	if err != nil {
 		t.Fatal(err)

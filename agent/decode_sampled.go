@@ -34,14 +34,11 @@ type Decoding struct {
 	// Seed seeds the noise: instance i's view v draws from a generator seeded by (Seed, 8i+v),
 	// so the answer does not depend on the number of cores.
 	Seed uint64
-	// Rounding overrides the policy's own rounding of every candidate: RoundingM (the Hungarian
+	// Rounding overrides the policy's own rounding of every candidate: run.RoundingM (the Hungarian
 	// maximum of M) or run.RoundingLog (of log M, that is of the actor's scores X); "" keeps
 	// the run's.
 	Rounding string
 }
-
-// RoundingM names the paper's rounding, the Hungarian maximum of M, for Decoding.Rounding.
-const RoundingM = "m"
 
 // DefaultGumbelScale is the noise scale of --gumbel-scale's default: the best of 0.0003, 0.001,
 // 0.003, 0.01, 0.03, 0.1 and 1 for best's TSP-20 and MWM-10 actors at K = 16 (their scores X
@@ -72,8 +69,8 @@ func (d Decoding) Validate(task envs.Task) error {
 		return fmt.Errorf("gumbel-scale %v: must be a finite number > 0", d.GumbelScale)
 	case d.Augment && !envs.MustFacts(task).Planar:
 		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
-	case d.Rounding != "" && d.Rounding != RoundingM && d.Rounding != run.RoundingLog:
-		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, RoundingM, run.RoundingLog)
+	case d.Rounding != "" && d.Rounding != run.RoundingM && d.Rounding != run.RoundingLog:
+		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, run.RoundingM, run.RoundingLog)
 	}
 	return nil
 }

@@ -107,6 +107,10 @@ type Config struct {
 // RoundingLog is Config.Rounding by the Hungarian maximum of log M.
 const RoundingLog = "log"
 
+// RoundingM names the paper's rounding, the Hungarian maximum of M, where a flag takes it by
+// name (train's and eval's --rounding); Config.Rounding keeps "" for it.
+const RoundingM = "m"
+
 // DefaultConfig returns the paper's settings for task at size n, with the task's default model
 // and that model's defaults.
 func DefaultConfig(task envs.Task, n int) Config {

@@ -173,26 +173,26 @@ func (t *taskFlag) Set(s string) error {
 	return nil
 }
 
-// roundingFlag is a flag.Value for Config.Rounding that names the paper's rounding "m", as
+// roundingFlag is a flag.Value for Config.Rounding that names the paper's rounding RoundingM, as
 // eval's --rounding does, while the configuration keeps "" for it so that earlier runs'
 // config.json files read unchanged. An empty value is taken as m.
 type roundingFlag string
 
 func (r *roundingFlag) String() string {
 	if *r == "" {
-		return "m"
+		return RoundingM
 	}
 	return string(*r)
 }
 
 func (r *roundingFlag) Set(s string) error {
 	switch s {
-	case "m", "":
+	case RoundingM, "":
 		*r = ""
 	case RoundingLog:
 		*r = RoundingLog
 	default:
-		return fmt.Errorf("%q: must be m (the Hungarian maximum of M) or %s (of log M)", s, RoundingLog)
+		return fmt.Errorf("%q: must be %s (the Hungarian maximum of M) or %s (of log M)", s, RoundingM, RoundingLog)
 	}
 	return nil
 }
