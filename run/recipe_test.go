@@ -84,8 +84,8 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best keeps recent transitions on tsp and sort and drops tsp's critic penalty; flags still
-	// win.
+	// best keeps recent transitions on tsp and sort and drops the critic penalty on tsp and mwm;
+	// flags still win.
 	for _, tc := range []struct {
 		args    []string
 		penalty bool
@@ -94,7 +94,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, false, 25600},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--no-critic-penalty=false", "--buffer", "1000"}, true, 1000},
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, true, 25600},
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, true, 1000000},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, false, 1000000},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--no-critic-penalty=false"}, true, 1000000},
 	} {
 		c, err := parseTrainFlags(tc.args...)
 		if err != nil || c.CriticPenalty != tc.penalty || c.Buffer != tc.buffer {
@@ -182,7 +183,7 @@ func TestWithRecipe(t *testing.T) {
 	c := DefaultConfig(envs.TaskMWM, 10)
 	c.Seed, c.EvalEvery = 7, 200
 	best, err := WithRecipe(c, RecipeBest)
-	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 64 || best.Seed != 7 || best.EvalEvery != 50 || best.Recipe != RecipeBest {
+	if err != nil || best.Model != ModelPairwise || best.Critic != CriticBilinear || best.Hidden != 64 || best.Seed != 7 || best.EvalEvery != 50 || best.Recipe != RecipeBest || best.CriticPenalty {
 		t.Fatalf("best: %+v, %v", best, err)
 	}
 	if err := best.Validate(); err != nil {
