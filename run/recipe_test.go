@@ -75,7 +75,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.05, 500},
 		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.05, 500},
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 500},
-		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 500},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 250},
+		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--lr-decay-every", "500"}, 0.05, 500},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.05, 1000},
 	} {
 		c, err := parseTrainFlags(tc.args...)
