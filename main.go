@@ -350,7 +350,7 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 }
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--augment] [--rounding m|log] [--seed S]")
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--augment] [--rounding m|log] [--seed S] [--critic-max]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := agent.SingleDecode
@@ -359,6 +359,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
+	criticMax := fs.Bool("critic-max", false, "decode by the critic instead of the actor: the permutation it rates highest, the Hungarian maximum of G(s) where Q(s, A) = <A, G(s)> (the bilinear critics on mwm and sort; a diagnostic of what the critic has learned)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
@@ -381,6 +382,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := pol.Accepts(env.Task(), env.N()); err != nil {
 		return fail(stderr, "eval", err)
+	}
+	if *criticMax {
+		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
 	}
 	start := time.Now()
 	one := agent.SingleDecode
@@ -419,6 +423,30 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			dec.Samples, dec.GumbelScale, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))
 	}
 	fmt.Fprintln(stderr)
+	return 0
+}
+
+// evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
+// actor's decodes are.
+func evalCriticMax(pol *agent.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec agent.Decoding, stdout, stderr io.Writer) int {
+	if !dec.Single() || dec.Rounding != "" {
+		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment or --rounding"))
+	}
+	if err := pol.CriticMaxAccepts(); err != nil {
+		return fail(stderr, "eval", err)
+	}
+	start := time.Now()
+	sols, err := pol.SolveCriticMax(env, insts)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	elapsed := time.Since(start)
+	mean, err := writeSolutions(stdout, sols)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d): the critic's maximum, mean objective %.6g (%s per instance)\n",
+		len(sols), env.Task(), env.N(), ckpt, pol.Step(), mean, (elapsed / time.Duration(len(sols))).Round(time.Microsecond))
 	return 0
 }
 

@@ -216,6 +216,20 @@ func TestEvalAtAnotherSizeCLI(t *testing.T) {
 	if strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), "3 sort-7 instances") || !strings.Contains(errOut.String(), "trained at n = 4") {
 		t.Errorf("eval at n = 7: stdout %q, stderr %q", out.String(), errOut.String())
 	}
+
+	// The critic's own maximum decodes the same file; it takes no sampling.
+	cmd = spgTUI("eval", "--checkpoint", run, "--in", inst, "--critic-max")
+	out.Reset()
+	errOut.Reset()
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil || strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), "the critic's maximum") {
+		t.Errorf("eval --critic-max: %v: stdout %q, stderr %q", err, out.String(), errOut.String())
+	}
+	msg, err := spgTUI("eval", "--checkpoint", run, "--in", inst, "--critic-max", "--samples", "4").CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || !strings.Contains(string(msg), "--critic-max decodes by the critic alone") {
+		t.Errorf("eval --critic-max --samples 4: %v, %q", err, msg)
+	}
 }
 
 func TestTrainEvalResumeCLI(t *testing.T) {
