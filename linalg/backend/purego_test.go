@@ -3,6 +3,9 @@
 package backend
 
 import (
+	"math"
+	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -30,5 +33,32 @@ func TestPureGoBuild(t *testing.T) {
 	}
 	if !splitInGo || Threads() != 1 {
 		t.Errorf("splitInGo = %v, Threads() = %d; want true, 1", splitInGo, Threads())
+	}
+}
+
+// TestColSumsSplitBits checks that column sums split over the cores give the bits of one
+// gemm.ColSums call (each column summed alone either way), including an odd last block.
+func TestColSumsSplitBits(t *testing.T) {
+	old := runtime.GOMAXPROCS(3)
+	defer runtime.GOMAXPROCS(old)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{16, 20, 33, 64, 100} {
+		m, lda := minSplitColSums/16+7, n+3
+		a := make([]float32, (m-1)*lda+n)
+		for i := range a {
+			a[i] = float32(rng.NormFloat64() * math.Exp2(float64(rng.IntN(20)-10)))
+		}
+		want, got := make([]float32, n), make([]float32, n)
+		if !gemm.ColSums(m, a, lda, want) {
+			continue // no kernel for n here: colSumsSplit leaves it to Sgemv too
+		}
+		if !colSumsSplit(m, a, lda, got) {
+			t.Fatalf("n=%d: colSumsSplit reported no kernel", n)
+		}
+		for j := range want {
+			if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+				t.Fatalf("n=%d: column %d: %v, want %v", n, j, got[j], want[j])
+			}
+		}
 	}
 }

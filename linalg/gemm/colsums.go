@@ -16,3 +16,7 @@ func ColSums(m int, a []float32, lda int, y []float32) bool {
 	colSumsBlocks(a, m, lda, y)
 	return true
 }
+
+// HasColSums reports whether ColSums has a vector kernel for n columns with the active GEMM
+// kernel.
+func HasColSums(n int) bool { return colSumsVec(n) }
