@@ -1,9 +1,13 @@
 package backend
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"golang.org/x/sys/unix"
+	"gonum.org/v1/gonum/blas"
 )
 
 // TestGemmParallelMatchesGemm checks the split product (forced on, whatever the build) against
@@ -85,4 +89,55 @@ func randF32(rng *rand.Rand, n int) []float32 {
 		s[i] = float32(rng.NormFloat64())
 	}
 	return s
+}
+
+// BenchmarkGemmParallel times GemmParallel on the training step's products that it splits (MWM-20,
+// B = 128, H = 128: the GRU's weight gradient, best's pair-MLP weight gradient whole, the dense
+// head) and a square one, reporting GFLOP/s of wall time and the process's CPU milliseconds per
+// call (every thread's). Run with -cpu 1,2: at 2 the CPU per call shows what splitting a product
+// over the cores costs beyond its work.
+func BenchmarkGemmParallel(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		tA      bool
+		m, n, k int
+	}{
+		{"gru-dW", true, 384, 128, 2560},
+		{"pair-dW", true, 64, 64, 51200},
+		{"dense-head-fwd", false, 2560, 20, 128},
+		{"square-512", false, 512, 512, 512},
+	} {
+		b.Run(fmt.Sprintf("%s-%dx%dx%d", s.name, s.m, s.n, s.k), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			a, bm, c := make([]float32, s.m*s.k), make([]float32, s.k*s.n), make([]float32, s.m*s.n)
+			for i := range a {
+				a[i] = rng.Float32()
+			}
+			for i := range bm {
+				bm[i] = rng.Float32()
+			}
+			tA, lda := blas.NoTrans, s.k
+			if s.tA {
+				tA, lda = blas.Trans, s.m
+			}
+			cpu0 := processCPU()
+			b.ResetTimer()
+			for b.Loop() {
+				GemmParallel(tA, blas.NoTrans, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
+			}
+			cpu := processCPU() - cpu0
+			flop := 2 * float64(s.m) * float64(s.n) * float64(s.k)
+			b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// processCPU is the process's user and system CPU time so far, in seconds.
+func processCPU() float64 {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
