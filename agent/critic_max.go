@@ -50,31 +50,42 @@ func (p *Policy) SolveCriticMax(env envs.Env, insts []envs.Instance) ([]envs.Sol
 	return out, nil
 }
 
-// criticMaxBuffers are criticMaxRows' inputs and outputs for N^2 critic rows.
+// criticMaxChunk is how many unit actions E_ij criticMaxRows scores per call of the critic:
+// N^2 at once would take N^4 floats of actions (400 MB at N = 100).
+const criticMaxChunk = 128
+
+// criticMaxBuffers are criticMaxRows' inputs and outputs for criticMaxChunk critic rows and the
+// N^2 values of G.
 type criticMaxBuffers struct {
-	states, units, qHard, g []float32
+	states, units, qHard, qSoft, g []float32
 }
 
 func newCriticMaxBuffers(task envs.Task, n int) *criticMaxBuffers {
 	nn := n * n
-	b := &criticMaxBuffers{states: make([]float32, nn*nets.StateLen(task, n)), units: make([]float32, nn*nn),
-		qHard: make([]float32, nn), g: make([]float32, nn)}
-	for k := range nn {
-		b.units[k*nn+k] = 1
-	}
-	return b
+	c := min(nn, criticMaxChunk)
+	return &criticMaxBuffers{states: make([]float32, c*nets.StateLen(task, n)), units: make([]float32, c*nn),
+		qHard: make([]float32, c), qSoft: make([]float32, c), g: make([]float32, nn)}
 }
 
 // criticMaxRows writes into rowToCol the action (row i to column rowToCol[i]) that maximises the
 // linear critic of l on inst: G_ij = Q(s, E_ij), then the Hungarian maximum of G.
 func criticMaxRows(l Learner, task envs.Task, n int, inst envs.Instance, b *criticMaxBuffers, rowToCol []int) error {
 	nn, sl := n*n, nets.StateLen(task, n)
+	c := len(b.qHard)
 	nets.Featurize(task, inst, b.states[:sl])
-	for k := 1; k < nn; k++ {
+	for k := 1; k < c; k++ {
 		copy(b.states[k*sl:(k+1)*sl], b.states[:sl])
 	}
-	if err := l.Q(b.states, b.units, b.units, nn, b.qHard, b.g); err != nil {
-		return fmt.Errorf("critic: %w", err)
+	for lo := 0; lo < nn; lo += c {
+		rows := min(c, nn-lo)
+		clear(b.units)
+		for r := range rows {
+			b.units[r*nn+lo+r] = 1
+		}
+		if err := l.Q(b.states, b.units, b.units, rows, b.qHard, b.qSoft); err != nil {
+			return fmt.Errorf("critic: %w", err)
+		}
+		copy(b.g[lo:lo+rows], b.qSoft[:rows])
 	}
 	return assign.RoundBatch(b.g, 1, n, rowToCol)
 }

@@ -80,7 +80,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 			if err := criticMaxRows(l, tc.task, n, inst, buf, rowToCol); err != nil {
 				t.Fatal(err)
 			}
-			states := buf.states[:len(buf.states)/(n*n)]
+			states := buf.states[:len(buf.states)/len(buf.qHard)]
 			got, best := q(states, rowToCol), math.Inf(-1)
 			permsOf(n, func(rc []int) { best = math.Max(best, q(states, rc)) })
 			if got < best-1e-5*math.Max(1, math.Abs(best)) {
@@ -103,6 +103,45 @@ func TestCriticMaxRefuses(t *testing.T) {
 		err := (&Policy{cfg: cfg}).CriticMaxAccepts()
 		if err == nil || !strings.Contains(err.Error(), "no critic linear in the action") {
 			t.Errorf("%s %s critic %s: %v, want a refusal", cfg.Task, cfg.Model, cfg.Critic, err)
+		}
+	}
+}
+
+// G is read in chunks of criticMaxChunk unit actions: at N = 12 (144 of them) the G read off in
+// two chunks gives, summed over a permutation's entries, that permutation's Q.
+func TestCriticMaxChunks(t *testing.T) {
+	const n = 12
+	cfg := toyConfig(envs.TaskMWM, n, 5, 8)
+	cfg.Model, cfg.Critic = run.ModelPairwise, run.CriticBilinear
+	l := newToyLearner(t, cfg)
+	env, err := envs.New(envs.TaskMWM, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := newCriticMaxBuffers(envs.TaskMWM, n)
+	if n*n <= len(buf.qHard) {
+		t.Fatalf("N = %d fits one chunk of %d", n, len(buf.qHard))
+	}
+	rowToCol := make([]int, n)
+	if err := criticMaxRows(l, envs.TaskMWM, n, env.Generate(3, 0), buf, rowToCol); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	states := buf.states[:len(buf.states)/len(buf.qHard)]
+	for range 5 {
+		perm := rng.Perm(n)
+		p := make([]float32, n*n)
+		var sum float64
+		for i, j := range perm {
+			p[i*n+j] = 1
+			sum += float64(buf.g[i*n+j])
+		}
+		qh, qs := make([]float32, 1), make([]float32, 1)
+		if err := l.Q(states, p, p, 1, qh, qs); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(sum-float64(qh[0])) > 1e-4*math.Max(1, math.Abs(sum)) {
+			t.Fatalf("sum of G over a permutation %.6g, its Q %.6g", sum, qh[0])
 		}
 	}
 }
