@@ -7,33 +7,9 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/linalg/perm"
 	"spg-tui/run"
 )
-
-// permsOf calls fn with every permutation of 0..n-1 (Heap's algorithm; fn must not keep p).
-func permsOf(n int, fn func(p []int)) {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
-	c := make([]int, n)
-	fn(p)
-	for i := 0; i < n; {
-		if c[i] < i {
-			if i%2 == 0 {
-				p[0], p[i] = p[i], p[0]
-			} else {
-				p[c[i]], p[i] = p[i], p[c[i]]
-			}
-			fn(p)
-			c[i]++
-			i = 0
-		} else {
-			c[i] = 0
-			i++
-		}
-	}
-}
 
 // The critic-max decode is the permutation the critic itself rates highest: on MWM-5 and
 // sort-5, after a few updates on random rewards, no permutation of the 120 has a larger
@@ -82,7 +58,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 			}
 			states := buf.states[:len(buf.states)/len(buf.qHard)]
 			got, best := q(states, rowToCol), math.Inf(-1)
-			permsOf(n, func(rc []int) { best = math.Max(best, q(states, rc)) })
+			perm.Each(n, func(rc []int) { best = math.Max(best, q(states, rc)) })
 			if got < best-1e-5*math.Max(1, math.Abs(best)) {
 				t.Errorf("%s %s instance %d: the decode's Q %.7g, the best permutation's %.7g", tc.task, tc.model, i, got, best)
 			}

@@ -3,12 +3,14 @@ package envs
 import (
 	"fmt"
 	"testing"
+
+	"spg-tui/linalg/perm"
 )
 
 // gmBrute is the most edges any permutation preserves, by enumeration.
 func gmBrute(g1, g2 [][]int8) int {
 	best := -1
-	eachPerm(len(g1), func(p []int) { best = max(best, gmPreserved(g1, g2, p)) })
+	perm.Each(len(g1), func(p []int) { best = max(best, gmPreserved(g1, g2, p)) })
 	return best
 }
 

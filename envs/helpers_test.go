@@ -8,29 +8,6 @@ import (
 	"spg-tui/linalg/perm"
 )
 
-// eachPerm calls fn with every permutation of 0..n-1 (Heap's algorithm); fn must not keep p.
-func eachPerm(n int, fn func(p []int)) {
-	p := make([]int, n)
-	perm.Identity(p)
-	c := make([]int, n)
-	fn(p)
-	for i := 0; i < n; {
-		if c[i] < i {
-			if i%2 == 0 {
-				p[0], p[i] = p[i], p[0]
-			} else {
-				p[c[i]], p[i] = p[i], p[c[i]]
-			}
-			fn(p)
-			c[i]++
-			i = 0
-		} else {
-			c[i] = 0
-			i++
-		}
-	}
-}
-
 // testRNG is a fixed-seed generator for tests.
 func testRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }
 

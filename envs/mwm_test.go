@@ -4,12 +4,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"spg-tui/linalg/perm"
 )
 
 // bruteMWM returns the largest total matched distance over all permutations.
 func bruteMWM(env Env, inst Instance) float64 {
 	best := math.Inf(-1)
-	eachPerm(env.N(), func(p []int) { best = max(best, env.Objective(inst, p)) })
+	perm.Each(env.N(), func(p []int) { best = max(best, env.Objective(inst, p)) })
 	return best
 }
 

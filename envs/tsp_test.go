@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"spg-tui/linalg/perm"
 )
 
 // bruteTSP returns the shortest closed tour length under d by trying every order of
@@ -15,7 +17,7 @@ func bruteTSP(d []float64, n int) float64 {
 	}
 	best := math.Inf(1)
 	tour := make([]int, n)
-	eachPerm(n-1, func(p []int) {
+	perm.Each(n-1, func(p []int) {
 		for i, v := range p {
 			tour[i+1] = v + 1
 		}

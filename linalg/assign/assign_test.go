@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"spg-tui/linalg/perm"
 )
 
 // bruteForce returns the minimal and maximal sum_i c[i*n+p[i]] over all n! permutations.
@@ -370,9 +372,7 @@ func TestRoundLog(t *testing.T) {
 				t.Fatal(err)
 			}
 			best := math.Inf(-1)
-			for _, p := range allPerms(n) {
-				best = max(best, logProd(m, n, p))
-			}
+			perm.Each(n, func(p []int) { best = max(best, logProd(m, n, p)) })
 			if g := logProd(m, n, got); math.Abs(g-best) > 1e-9 {
 				t.Fatalf("n %d: log product %g, brute force %g", n, g, best)
 			}
@@ -402,18 +402,4 @@ func logProd(m []float64, n int, p []int) float64 {
 		s += math.Log(m[i*n+j])
 	}
 	return s
-}
-
-func allPerms(n int) [][]int {
-	if n == 0 {
-		return [][]int{{}}
-	}
-	var out [][]int
-	for _, p := range allPerms(n - 1) {
-		for k := 0; k <= len(p); k++ {
-			q := append(append(append([]int{}, p[:k]...), n-1), p[k:]...)
-			out = append(out, q)
-		}
-	}
-	return out
 }

@@ -59,3 +59,27 @@ func Invert(dst, p []int) {
 		dst[j] = i
 	}
 }
+
+// Each calls fn with every permutation of 0..n-1, n! calls in all (Heap's algorithm, one swap
+// between calls); fn must not keep or change p. Brute-force checks of the exact solvers use it.
+func Each(n int, fn func(p []int)) {
+	p := make([]int, n)
+	Identity(p)
+	c := make([]int, n)
+	fn(p)
+	for i := 0; i < n; {
+		if c[i] < i {
+			if i%2 == 0 {
+				p[0], p[i] = p[i], p[0]
+			} else {
+				p[c[i]], p[i] = p[i], p[c[i]]
+			}
+			fn(p)
+			c[i]++
+			i = 0
+		} else {
+			c[i] = 0
+			i++
+		}
+	}
+}

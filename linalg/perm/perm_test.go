@@ -1,6 +1,7 @@
 package perm
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -214,5 +215,25 @@ func TestCycleRows(t *testing.T) {
 	CycleRows(p, 1, []int{3, 1})
 	if !slices.Equal(p, []int{0, 3, 2, 1}) {
 		t.Fatalf("swap: %v", p)
+	}
+}
+
+// Each visits n! permutations, every one valid and none twice.
+func TestEach(t *testing.T) {
+	fact := 1
+	for n := 0; n <= 6; n++ {
+		if n > 0 {
+			fact *= n
+		}
+		seen := map[string]bool{}
+		Each(n, func(p []int) {
+			if err := Validate(p); err != nil || len(p) != n {
+				t.Fatalf("n %d: %v is not a permutation of %d: %v", n, p, n, err)
+			}
+			seen[fmt.Sprint(p)] = true
+		})
+		if len(seen) != fact {
+			t.Errorf("n %d: %d distinct permutations, want %d", n, len(seen), fact)
+		}
 	}
 }
