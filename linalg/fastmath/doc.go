@@ -1,7 +1,8 @@
 // Package fastmath has fast float32 kernels for the hot elementwise loops of training: e^x, the
 // logistic sigmoid and tanh (scalars and slice kernels), LeakyReLU with its gradient, and the
 // GRU cell's fused gate arithmetic forward and backward (GRUGates, GRUGatesBackward), which
-// live here because they share the vector sigmoid and tanh.
+// live here because they share the vector sigmoid and tanh; and the tiled matrix Transpose the
+// recurrent layers use on their weights.
 //
 // The scalars are Cephes' single-precision algorithms (a few ulp). The slice kernels compute
 // the same functions; on amd64 CPUs with AVX2 and FMA they run eight lanes at a time in

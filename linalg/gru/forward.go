@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 
 	"spg-tui/linalg/backend"
+	"spg-tui/linalg/fastmath"
 	"spg-tui/linalg/parallel"
 )
 
@@ -30,24 +31,6 @@ func batchRows(b, h int, fn func(worker, lo, hi int)) {
 	parallel.For(b, fn)
 }
 
-// transpose writes the rows x cols matrix src into dst (cols x rows), in 16 x 16 tiles: row
-// by row, each write to dst fell 3H floats after the last (1.5 KiB at H = 128), in a few of
-// L1's sets, and the serial copy took 2% of a training step's CPU.
-func transpose[F Float](dst, src []F, rows, cols int) {
-	const tile = 16
-	for r0 := 0; r0 < rows; r0 += tile {
-		r1 := min(r0+tile, rows)
-		for c0 := 0; c0 < cols; c0 += tile {
-			c1 := min(c0+tile, cols)
-			for r := r0; r < r1; r++ {
-				for c, v := range src[r*cols+c0 : r*cols+c1] {
-					dst[(c0+c)*rows+r] = v
-				}
-			}
-		}
-	}
-}
-
 // Forward runs the GRU over the sequence and writes out (B, T, H), the state after each step.
 // x is (B, T, I); h0 is (B, H) or nil for a zero initial state; wih (3H x I), whh (3H x H),
 // bih and bhh (3H) are PyTorch's weight_ih, weight_hh, bias_ih and bias_hh. saved (SavedLen)
@@ -70,7 +53,7 @@ func Forward[F Float](d Dims, out, x, h0, wih, whh, bih, bhh, saved, work []F, r
 	// Whh^T (H x 3H), made once here so that the per-step products read it in place: with Whh
 	// itself as a transposed operand every step's GEMM would repack it.
 	whhT := work[3*b*h:][:3*h*h]
-	transpose(whhT, whh, 3*h, h)
+	fastmath.Transpose(whhT, whh, 3*h, h)
 	batchRows(b, h, func(_, lo, hi int) {
 		nb := hi - lo
 		// Input projections Wih x of the rows' B*T steps at once, into columns 0..3H of the

@@ -1,6 +1,10 @@
 package lstm
 
-import "sync"
+import (
+	"sync"
+
+	"spg-tui/linalg/fastmath"
+)
 
 // scratch holds transposed weights between Forward calls so that training steps do not
 // allocate them anew; it holds *[]float32 and *[]float64.
@@ -21,11 +25,7 @@ func transposed[F Float](a []F, r, c int) transposedMat[F] {
 		buf = &s
 	}
 	m := (*buf)[:r*c]
-	for i := range r {
-		for j, v := range a[i*c : (i+1)*c] {
-			m[j*r+i] = v
-		}
-	}
+	fastmath.Transpose(m, a, r, c)
 	return transposedMat[F]{m: m, buf: buf}
 }
 
