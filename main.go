@@ -432,9 +432,6 @@ func evalCriticMax(pol *agent.Policy, ckpt string, env envs.Env, insts []envs.In
 	if !dec.Single() || dec.Rounding != "" {
 		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment or --rounding"))
 	}
-	if err := pol.CriticMaxAccepts(); err != nil {
-		return fail(stderr, "eval", err)
-	}
 	start := time.Now()
 	sols, err := pol.SolveCriticMax(env, insts)
 	if err != nil {
