@@ -65,8 +65,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
 	return func() error {
-		defaultEpochs, err := applyRecipe(fs, cfg, *recipeName, "recipe")
-		if err != nil {
+		if err := applyRecipe(fs, cfg, *recipeName, "recipe"); err != nil {
 			return err
 		}
 		set := map[string]bool{}
@@ -91,7 +90,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 			}
 			cfg.Steps = steps
 		case !set["steps"] && cfg.Steps == 0:
-			cfg.Steps = defaultEpochs * cfg.StepsPerEpoch()
+			cfg.Steps = RecipeSteps(cfg.Recipe, *cfg)
 		}
 		if set["critic-updates"] && cfg.CriticUpdates < 1 {
 			return fmt.Errorf("critic-updates %d: must be in [1, %d]", cfg.CriticUpdates, MaxCriticUpdates)

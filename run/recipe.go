@@ -18,13 +18,16 @@ const (
 	RewardSum  = "sum"
 )
 
-// recipe is a named set of training defaults: apply changes a DefaultConfig into the recipe's,
-// epochs (0: DefaultEpochs of the task) is its run length.
+// recipe is a named set of training defaults: apply changes a DefaultConfig into the recipe's;
+// its run length is steps[task] where set, else epochs (0: DefaultEpochs of the task).
 type recipe struct {
 	name   string
 	doc    string
 	epochs int
-	apply  func(*Config)
+	// steps are the run lengths, by task, that the recipe was measured at, where a length in
+	// epochs of the task's training set would not fit its schedule.
+	steps map[envs.Task]int
+	apply func(*Config)
 	// models are the recipe's networks by task (none: the task's default, the paper's
 	// architecture).
 	models map[envs.Task]string
@@ -58,8 +61,12 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name:   RecipeBest,
-		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort, tsp: spg-factored; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides); sort: epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M; tsp: no critic penalty, actor 1e-5 halved every 1,000 steps, a replay buffer of the last 200 steps, the actor's update at the rounded action (actor-at hard); 5 epochs",
+		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort, tsp: spg-factored; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides); sort: epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M; tsp: no critic penalty, actor 1e-5 halved every 1,000 steps, a replay buffer of the last 200 steps, the actor's update at the rounded action (actor-at hard); runs of 1,000 steps (mwm, sort), 3,000 (tsp), 5 epochs (gm)",
 		epochs: 5,
+		// The lengths of the measured runs (docs/recipes.md). Five epochs of mwm's training set
+		// are 19,530 steps, past step 1,000 the halvings every 250 steps leave rates below
+		// 1/16 of the start's, so nearly all of them would change nothing.
+		steps:  map[envs.Task]int{envs.TaskMWM: 1000, envs.TaskSort: 1000, envs.TaskTSP: 3000},
 		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelFactored, envs.TaskTSP: ModelFactored, envs.TaskGM: "spg-gm"},
 		apply: func(c *Config) {
 			// The rates halve every 500 steps: at constant rates the actor learns to exploit
@@ -159,12 +166,11 @@ func recipeUsage() string {
 }
 
 // applyRecipe sets cfg to recipe name's values, then sets again every flag given explicitly on
-// fs (so that they override the recipe), and returns the recipe's default run length in
-// epochs. Flags named in skip are left alone.
-func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) (epochs int, err error) {
+// fs (so that they override the recipe). Flags named in skip are left alone.
+func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) error {
 	r := recipeByName(name)
 	if r == nil {
-		return 0, fmt.Errorf("recipe %q: must be one of %s", name, strings.Join(RecipeNames(), ", "))
+		return fmt.Errorf("recipe %q: must be one of %s", name, strings.Join(RecipeNames(), ", "))
 	}
 	explicit := map[string]string{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = f.Value.String() })
@@ -179,19 +185,25 @@ func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) (ep
 	}
 	for name, v := range explicit {
 		if err := fs.Set(name, v); err != nil {
-			return 0, fmt.Errorf("--%s %s: %v", name, v, err)
+			return fmt.Errorf("--%s %s: %v", name, v, err)
 		}
 	}
-	return RecipeEpochs(r.name, cfg.Task), nil
+	return nil
 }
 
-// RecipeEpochs is the default run length in epochs of the recipe called name on task: its own,
-// or the authors' for the task (DefaultEpochs) when it has none or name is unknown.
-func RecipeEpochs(name string, task envs.Task) int {
-	if r := recipeByName(name); r != nil && r.epochs > 0 {
-		return r.epochs
+// RecipeSteps is the default run length in steps of c under the recipe called name: the
+// recipe's own for c's task, or its epochs (the authors' for the task, DefaultEpochs, when it
+// has none or name is unknown) of c's training set.
+func RecipeSteps(name string, c Config) int {
+	r := recipeByName(name)
+	if r != nil && r.steps[c.Task] > 0 {
+		return r.steps[c.Task]
 	}
-	return DefaultEpochs(task)
+	epochs := DefaultEpochs(c.Task)
+	if r != nil && r.epochs > 0 {
+		epochs = r.epochs
+	}
+	return epochs * c.StepsPerEpoch()
 }
 
 // WithRecipe returns c with the recipe called name in place of its own: the recipe's values

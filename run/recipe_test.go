@@ -65,6 +65,25 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
+	// best runs as long as it was measured per task (gm: 5 epochs); --steps and --epochs win.
+	for _, tc := range []struct {
+		args  []string
+		steps func(Config) int
+	}{
+		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
+		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, func(Config) int { return 1000 }},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, func(Config) int { return 3000 }},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, func(c Config) int { return 5 * c.StepsPerEpoch() }},
+		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--steps", "77"}, func(Config) int { return 77 }},
+		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--epochs", "2"}, func(c Config) int { return 2 * c.StepsPerEpoch() }},
+		{[]string{"--task", "mwm", "--n", "20", "--recipe", "authors"}, func(c Config) int { return 20 * c.StepsPerEpoch() }},
+	} {
+		c, err := parseTrainFlags(tc.args...)
+		if want := tc.steps(c); err != nil || c.Steps != want {
+			t.Errorf("%v: %d steps, %v; want %d", tc.args, c.Steps, err, want)
+		}
+	}
+
 	// best halves sorting's rates more slowly; every task keeps the paper's tau; --tau still
 	// wins.
 	for _, tc := range []struct {

@@ -102,7 +102,7 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 			d.cfg.K = min(d.cfg.K, max(n, 2))
 			// The new run runs as long as its recipe runs its task, not as long as the run it
 			// replaces.
-			d.cfg.Steps = run.RecipeEpochs(d.cfg.Recipe, task) * d.cfg.StepsPerEpoch()
+			d.cfg.Steps = run.RecipeSteps(d.cfg.Recipe, d.cfg)
 			err = d.cfg.Validate()
 		}
 		if err != nil {
