@@ -149,6 +149,12 @@ func TestRecipes(t *testing.T) {
 	if c, err := parseTrainFlags("--task", "sort", "--n", "20", "--recipe", "best"); err != nil || c.EpsStart != 0.3 || c.EpsEnd != 0.3 || c.Rounding != RoundingLog {
 		t.Errorf("best on sort: epsilon %g to %g, rounding %q, %v; want 0.3, 0.3, %q", c.EpsStart, c.EpsEnd, c.Rounding, err, RoundingLog)
 	}
+	if c, err := parseTrainFlags("--task", "tsp", "--n", "20", "--recipe", "best"); err != nil || c.Rounding != RoundingLog {
+		t.Errorf("best on tsp: rounding %q, %v; want %q", c.Rounding, err, RoundingLog)
+	}
+	if c, err := parseTrainFlags("--task", "tsp", "--n", "20", "--recipe", "best", "--rounding", "m"); err != nil || c.Rounding != "" {
+		t.Errorf("best on tsp with --rounding m: rounding %q, %v; want the paper's (\"\")", c.Rounding, err)
+	}
 	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--recipe", "best"); err != nil || c.Rounding != "" {
 		t.Errorf("best on mwm: rounding %q, %v; want the paper's", c.Rounding, err)
 	}
