@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -28,6 +29,10 @@ type replay struct {
 	closed      chan run.Record
 	done        chan struct{}
 	damagedSeen int
+	// mu orders Stop, which the console calls from a command's goroutine, with Tail: no read
+	// of the closed file after Stop.
+	mu      sync.Mutex
+	stopped bool
 }
 
 // openReplay opens the run in dir and reads the records written so far.
@@ -53,6 +58,11 @@ func openReplay(dir string) (*replay, error) {
 // records after its checkpoint) it reopens the file and reports restart without reading: the
 // reader forgets what it was told and reads the run again from its first record.
 func (r *replay) Tail(max int, fn func(run.Record)) (restart bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return false, nil
+	}
 	if now := time.Now(); now.Sub(r.checkedAt) >= writerCheckInterval {
 		r.checkWriter(now)
 		if r.tail.replaced() {
@@ -131,9 +141,19 @@ func (r *replay) Pause()                     {}
 func (r *replay) Resume()                    {}
 func (r *replay) Checkpoint()                {}
 func (r *replay) Set(string, float64) error  { return errReadOnly }
-func (r *replay) Stop()                      { r.tail.close() }
 func (r *replay) Done() <-chan struct{}      { return r.done }
 func (r *replay) Err() error                 { return nil }
+
+// Stop closes the file; the view is done at once, since it trains nothing.
+func (r *replay) Stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.stopped {
+		r.stopped = true
+		r.tail.close()
+		close(r.done)
+	}
+}
 
 // damagedText names the first damaged line of metrics.jsonl and how many were skipped.
 func damagedText(damaged []int) string {
