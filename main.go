@@ -24,7 +24,6 @@ import (
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
 	"spg-tui/run/stats"
-	"spg-tui/ui"
 )
 
 // exitUsage is the exit status for bad flags and bad input files.
@@ -507,85 +506,4 @@ func benchConfig(task string, n int, recipe, model string, batch int) (run.Confi
 		return cfg, err
 	}
 	return cfg, finish()
-}
-
-// splitViewArgs takes out of args the directories that follow --view DIR (up to the next
-// flag), which the flag package would stop at: tui --view A B C compares three runs.
-func splitViewArgs(args []string) (rest, more []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		rest = append(rest, a)
-		switch {
-		case a == "--view" || a == "-view":
-			if i+1 < len(args) {
-				i++
-				rest = append(rest, args[i])
-			}
-		case strings.HasPrefix(a, "--view=") || strings.HasPrefix(a, "-view="):
-		default:
-			continue
-		}
-		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-			i++
-			more = append(more, args[i])
-		}
-	}
-	return rest, more
-}
-
-// consoleConfig is the run the console starts without flags.
-func consoleConfig() run.Config {
-	cfg := run.DefaultConfig(envs.TaskMWM, 10)
-	cfg.EvalEvery = 200         // a console shows its first evaluation sooner than a headless run logs one
-	cfg.Recipe = run.RecipeBest // the console starts on the project's best learner; train keeps the paper's
-	return cfg
-}
-
-func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
-	cfg := consoleConfig()
-	finish := run.RegisterFlags(fs, &cfg)
-	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
-	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
-	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
-	applyCache := cacheFlag(fs)
-	args, more := splitViewArgs(args)
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
-		return status
-	}
-	if err := applyCache(); err != nil {
-		return fail(stderr, "tui", err)
-	}
-	var compare []string
-	if *view != "" {
-		var err error
-		if compare, err = ui.ExpandViewDirs(append([]string{*view}, more...)); err != nil {
-			return fail(stderr, "tui", err)
-		}
-		*view = ""
-	}
-	if err := finish(); err != nil {
-		return fail(stderr, "tui", err)
-	}
-	steps := 0
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "steps" || f.Name == "epochs" {
-			steps = cfg.Steps
-		}
-	})
-	opts := ui.Options{Config: cfg, Dir: *out, Resume: *resume, Steps: steps, Compare: compare,
-		Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}
-	defer forwardHangup()()
-	if *resume != "" {
-		noteCheckpointLoad(stderr, "tui", *resume)
-	}
-	if err := ui.Run(opts); err != nil {
-		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
-		var locked *run.DirLockedError
-		if errors.As(err, &locked) {
-			return exitUsage
-		}
-		return exitFailed
-	}
-	return 0
 }

@@ -103,8 +103,18 @@ func Run(opts Options) error {
 	if !readOnly {
 		fmt.Fprintln(opts.Output, farewell(m.engine.Info(), m.engine.Status()))
 	}
-	return m.engine.Err()
+	if err := m.engine.Err(); err != nil {
+		return &RunError{Err: err}
+	}
+	return nil
 }
+
+// RunError is Run's error when the run it trained failed (a NaN, a checkpoint that could not be
+// written), as opposed to one it could not open.
+type RunError struct{ Err error }
+
+func (e *RunError) Error() string { return e.Err.Error() }
+func (e *RunError) Unwrap() error { return e.Err }
 
 // farewell is what the terminal shows once the console has closed on a run it trained: where the
 // run is and, unless it is done, how to continue it (as spg-tui train says).

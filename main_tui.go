@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"spg-tui/agent"
+	"spg-tui/envs"
+	"spg-tui/run"
+	"spg-tui/ui"
+)
+
+// splitViewArgs takes out of args the directories that follow --view DIR (up to the next
+// flag), which the flag package would stop at: tui --view A B C compares three runs.
+func splitViewArgs(args []string) (rest, more []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		rest = append(rest, a)
+		switch {
+		case a == "--view" || a == "-view":
+			if i+1 < len(args) {
+				i++
+				rest = append(rest, args[i])
+			}
+		case strings.HasPrefix(a, "--view=") || strings.HasPrefix(a, "-view="):
+		default:
+			continue
+		}
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			more = append(more, args[i])
+		}
+	}
+	return rest, more
+}
+
+// consoleConfig is the run the console starts without flags.
+func consoleConfig() run.Config {
+	cfg := run.DefaultConfig(envs.TaskMWM, 10)
+	cfg.EvalEvery = 200         // a console shows its first evaluation sooner than a headless run logs one
+	cfg.Recipe = run.RecipeBest // the console starts on the project's best learner; train keeps the paper's
+	return cfg
+}
+
+func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	opts, status, ok := tuiOptions(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	defer forwardHangup()()
+	if opts.Resume != "" {
+		noteCheckpointLoad(stderr, "tui", opts.Resume)
+	}
+	if err := ui.Run(opts); err != nil {
+		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
+		var failed *ui.RunError
+		if errors.As(err, &failed) {
+			return exitFailed
+		}
+		return runErrorStatus(err)
+	}
+	return 0
+}
+
+// tuiOptions parses tui's flags into the console's options, with train's rules for a resume (a
+// new total only, counted in the run's own epochs); ok=false carries the exit status.
+func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, status int, ok bool) {
+	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
+	cfg := consoleConfig()
+	finish := run.RegisterFlags(fs, &cfg)
+	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
+	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
+	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
+	applyCache := cacheFlag(fs)
+	args, more := splitViewArgs(args)
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return opts, status, false
+	}
+	refuse := func(err error) (ui.Options, int, bool) { return opts, fail(stderr, "tui", err), false }
+	if err := applyCache(); err != nil {
+		return refuse(err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case *view != "":
+		for name := range set {
+			if name != "view" && name != "cache" {
+				return refuse(fmt.Errorf("--%s: --view opens runs read-only and takes no other flag", name))
+			}
+		}
+		compare, err := ui.ExpandViewDirs(append([]string{*view}, more...))
+		if err != nil {
+			return refuse(err)
+		}
+		return ui.Options{Compare: compare}, 0, true
+	case *resume != "" && *out != "":
+		return refuse(errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
+	case *resume != "":
+		start, err := agent.ReadStartConfig(*resume)
+		if err != nil {
+			fail(stderr, "tui", err)
+			return opts, runErrorStatus(err), false
+		}
+		steps, err := run.ResumeFlags(fs, start, *resume)
+		if err != nil {
+			fail(stderr, "tui", err)
+			return opts, runErrorStatus(err), false
+		}
+		return ui.Options{Resume: *resume, Steps: steps, ResumeRun: agent.ResumeRun, Start: agent.StartRun, Score: scorePolicy}, 0, true
+	}
+	if err := finish(); err != nil {
+		return refuse(err)
+	}
+	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, Score: scorePolicy}, 0, true
+}
