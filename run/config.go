@@ -250,6 +250,9 @@ func (c Config) Validate() error {
 	if c.ActorAt == ActorAtHard && ModelOf(c).Kind != KindSPG {
 		return fmt.Errorf("actor-at %s: %s has no critic to ascend (only SPG models do)", c.ActorAt, ModelOf(c).Title)
 	}
+	if c.Rounding == RoundingLog && ModelOf(c).Kind == KindCriticFree {
+		return fmt.Errorf("rounding %s: %s has no Sinkhorn layer to round (only SPG models do)", c.Rounding, ModelOf(c).Title)
+	}
 	if c.EpsEnd > c.EpsStart {
 		return errors.New("eps-end must not exceed eps-start")
 	}
