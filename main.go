@@ -129,6 +129,13 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	return exitUsage
 }
 
+// failOutput reports an error met while writing the output: an I/O error (standard output
+// that cannot be written) exits 1, a value refused on its way out (a non-finite objective) 2.
+func failOutput(stderr io.Writer, cmd string, err error) int {
+	fail(stderr, cmd, err)
+	return runErrorStatus(err)
+}
+
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
 	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
@@ -156,18 +163,18 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	fw, err := envs.NewFileWriter(w, env.Task(), env.N())
 	if err != nil {
-		return fail(stderr, "gen", err)
+		return failOutput(stderr, "gen", err)
 	}
 	for i := range *count {
 		if err := fw.Write(env.Generate(*seed, i)); err != nil {
-			return fail(stderr, "gen", err)
+			return failOutput(stderr, "gen", err)
 		}
 	}
 	if err := fw.Close(); err != nil {
-		return fail(stderr, "gen", err)
+		return failOutput(stderr, "gen", err)
 	}
 	if err := w.Flush(); err != nil {
-		return fail(stderr, "gen", err)
+		return failOutput(stderr, "gen", err)
 	}
 	return 0
 }
@@ -198,7 +205,7 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	elapsed := time.Since(start)
 	mean, err := writeSolutions(stdout, sols)
 	if err != nil {
-		return fail(stderr, "solve", err)
+		return failOutput(stderr, "solve", err)
 	}
 	fmt.Fprintf(stderr, "solve: %d %s-%d instances, solver %s, mean objective %.6g, %s\n",
 		len(sols), env.Task(), env.N(), *solver, mean, elapsed.Round(time.Microsecond))
@@ -404,7 +411,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	mean, err := writeSolutions(stdout, sols)
 	if err != nil {
-		return fail(stderr, "eval", err)
+		return failOutput(stderr, "eval", err)
 	}
 	count := len(sols)
 	perInstance := func(d time.Duration) time.Duration { return (d / time.Duration(count)).Round(time.Microsecond) }
@@ -439,7 +446,7 @@ func evalCriticMax(pol *agent.Policy, ckpt string, env envs.Env, insts []envs.In
 	elapsed := time.Since(start)
 	mean, err := writeSolutions(stdout, sols)
 	if err != nil {
-		return fail(stderr, "eval", err)
+		return failOutput(stderr, "eval", err)
 	}
 	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d): the critic's maximum, mean objective %.6g (%s per instance)\n",
 		len(sols), env.Task(), env.N(), ckpt, pol.Step(), mean, (elapsed / time.Duration(len(sols))).Round(time.Microsecond))
@@ -486,7 +493,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "bench", err)
 	}
 	if err := json.NewEncoder(stdout).Encode(res); err != nil {
-		return fail(stderr, "bench", err)
+		return failOutput(stderr, "bench", err)
 	}
 	return 0
 }
