@@ -108,7 +108,8 @@ func taskNames(m run.Model) string {
 // armConfig is the configuration of arm a with seed seed: the paper's settings for its model,
 // the arm's change, the training flags given, the scale, the budget and one validation per
 // epoch (as the paper evaluates after every pass over the training set; an arm budgeted in
-// Steps keeps its configuration's interval).
+// Steps, which it trains at every scale, keeps its configuration's validation and
+// learning-rate decay intervals).
 func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	m, err := run.ModelNamed(a.Model)
 	if err != nil {
@@ -132,7 +133,7 @@ func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	if _, given := o.Flags["train-size"]; !given {
 		c.TrainSize = max(c.Batch, int(math.Round(float64(c.TrainSize)*o.Scale)))
 	}
-	if _, given := o.Flags["lr-decay-every"]; !given {
+	if _, given := o.Flags["lr-decay-every"]; !given && a.Steps == 0 {
 		c.LRDecayEvery = max(1, int(math.Round(float64(c.LRDecayEvery)*o.Scale)))
 	}
 	if _, given := o.Flags["eval-every"]; !given && a.Steps == 0 {
