@@ -29,6 +29,7 @@ func parseGMData(n int, spec string) (GMParams, error) {
 		return p, fmt.Errorf("data %s: unknown graph family %s (%s)", quoteClip(spec), quoteClip(family), gmDataUsage)
 	}
 	hasD := false
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(settings, ",") {
 		if kv == "" && settings == "" {
 			break
@@ -37,6 +38,10 @@ func parseGMData(n int, spec string) (GMParams, error) {
 		if !ok {
 			return p, fmt.Errorf("data %s: %s is not key=value (%s)", quoteClip(spec), quoteClip(kv), gmDataUsage)
 		}
+		if seen[key] {
+			return p, fmt.Errorf("data %s: %s given twice", quoteClip(spec), quoteClip(key))
+		}
+		seen[key] = true
 		var err error
 		switch {
 		case key == "noise":

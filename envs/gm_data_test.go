@@ -66,6 +66,8 @@ func TestGMData(t *testing.T) {
 		{TaskGM, "er:d=3", "unknown setting"},
 		{TaskGM, "er:p", "not key=value"},
 		{TaskGM, "er:p=x", "not a number"},
+		{TaskGM, "er:p=0.3,p=0.4", `"p" given twice`},
+		{TaskGM, "regular:d=2,noise=0.1,noise=0.2", `"noise" given twice`},
 		{TaskMWM, "er", "one kind of data"},
 	} {
 		_, err := NewData(c.task, 9, c.spec)

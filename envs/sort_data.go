@@ -36,10 +36,13 @@ func parseSortData(spec string) (rangeK int, err error) {
 	if !hasSettings {
 		return rangeK, nil
 	}
-	for _, kv := range strings.Split(settings, ",") {
+	for i, kv := range strings.Split(settings, ",") {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok || key != "k" {
 			return 0, fmt.Errorf("data %s: %s is not k=K (%s)", quoteClip(spec), quoteClip(kv), sortDataUsage)
+		}
+		if i > 0 {
+			return 0, fmt.Errorf("data %s: k given twice", quoteClip(spec))
 		}
 		if rangeK, err = strconv.Atoi(value); err != nil || rangeK < 1 || rangeK > sortMaxRange {
 			return 0, fmt.Errorf("data %s: k = %s must be an integer in [1, %d]", quoteClip(spec), quoteClip(value), sortMaxRange)

@@ -111,6 +111,7 @@ func TestSortDataRefusesBadSpecs(t *testing.T) {
 		{"range:k=x", "integer in [1, 1000]"},
 		{"range:m=3", "is not k=K"},
 		{"range:", "is not k=K"},
+		{"range:k=2,k=3", "k given twice"},
 	} {
 		_, err := NewData(TaskSort, 9, c.spec)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
