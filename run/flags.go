@@ -80,6 +80,11 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		if err := applyModel(fs, cfg, *model); err != nil {
 			return err
 		}
+		if set["model"] {
+			if err := recipeClash(*cfg, set); err != nil {
+				return err
+			}
+		}
 		switch {
 		case set["steps"] && set["epochs"]:
 			return errors.New("--steps and --epochs are exclusive")
