@@ -47,8 +47,8 @@ func experimentUsage(w io.Writer) {
 }
 
 func experimentList(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return fail(stderr, "experiment list", fmt.Errorf("unexpected argument %q", args[0]))
+	if status, ok := parseFlags(newFlags("experiment list", "(the presets, what each reproduces and its cost)"), args, stdout, stderr); !ok {
+		return status
 	}
 	for _, p := range experiments.Presets() {
 		fmt.Fprintf(stdout, "%-12s %s\n", p.Name, p.Reproduces)

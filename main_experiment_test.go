@@ -117,3 +117,16 @@ func TestExperimentList(t *testing.T) {
 		t.Errorf("list lacks sort's cost:\n%s", out)
 	}
 }
+
+// experiment list --help prints its usage, as every command's --help does (it was refused as an
+// unexpected argument, exit 2); another argument is still refused.
+func TestExperimentListHelp(t *testing.T) {
+	out, err := spgTUI("experiment", "list", "--help").Output()
+	if err != nil || !bytes.Contains(out, []byte("spg-tui experiment list")) {
+		t.Errorf("experiment list --help: %v, output %q", err, out)
+	}
+	var exit *exec.ExitError
+	if err := spgTUI("experiment", "list", "extra").Run(); !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
+		t.Errorf("experiment list extra: %v, want exit status %d", err, exitUsage)
+	}
+}
