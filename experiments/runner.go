@@ -186,6 +186,11 @@ func (r *Runner) work(i int) {
 		return
 	}
 	eng, err := r.start(job.Config, job.Dir)
+	if err != nil && job.Dir != "" && trained(job.Dir, job.Config) {
+		// Another experiment sharing the run finished it since this one was planned.
+		r.trained(i)
+		return
+	}
 	r.mu.Lock()
 	if err != nil {
 		r.state[i].phase, r.state[i].err = Failed, err
