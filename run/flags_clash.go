@@ -11,6 +11,9 @@ import (
 // keep their own messages. nil when there is none.
 func recipeClash(c Config, set map[string]bool) error {
 	m := ModelOf(c)
+	if !m.Supports(c.Task) {
+		return nil // Validate names the tasks the model learns
+	}
 	var got, fix []string
 	if !set["critic"] && !validCritic(c.Critic, c.Task, c.Model) {
 		got, fix = append(got, "critic "+c.Critic), append(fix, "--critic "+CriticPaper)

@@ -36,7 +36,11 @@ func TestRecipeSettingsAnotherModelCannotTake(t *testing.T) {
 			t.Errorf("%v %v: %v", tc.args, tc.fixed, err)
 		}
 	}
-	// The recipe's own model, and explicit flags a model cannot take, keep their messages.
+	// A model on a task it does not learn, the recipe's own model, and explicit flags a model
+	// cannot take keep their messages.
+	if _, err := parseTrainFlags("--task", "tsp", "--n", "5", "--recipe", "best", "--model", "pn-ac-matching"); err == nil || !strings.Contains(err.Error(), "does not learn tsp") {
+		t.Errorf("pn-ac-matching on tsp: %v", err)
+	}
 	if _, err := parseTrainFlags("--task", "sort", "--n", "10", "--recipe", "best", "--model", "spg-factored"); err != nil {
 		t.Error(err)
 	}
