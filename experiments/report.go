@@ -209,7 +209,11 @@ func (w *reportWriter) protocol(r *Results) {
 	w.linef("- Each run validates its deterministic policy %s on its own %d validation instances; the best validation score selects its checkpoint, which is scored once on the table's test set. The paper instead reports the best of its per-epoch test scores, which favours it slightly.", every, val)
 	w.linef("- One fixed test set per table (dataset seed %d, %d instances, none of them trained or validated on): every model and seed is scored on the same instances.", TestSeed, test)
 	w.linef("- Curves are measured on each run's validation set (the paper plots the test set's), once per epoch; bands are Student t confidence intervals of the mean across seeds.")
-	if m.Scale < 1 {
+	stepArms := slices.ContainsFunc(r.Preset.Arms, func(a Arm) bool { return a.Steps > 0 })
+	switch {
+	case m.Scale < 1 && stepArms:
+		w.linef("- Budget: the runs are budgeted in steps, which they train at every scale on their own learning-rate schedule; the scale, %g, shrinks their training set to %g × 500,000 instances, so they see %g of its data.", m.Scale, m.Scale, m.Scale)
+	case m.Scale < 1:
 		w.linef("- Budget: %g of the paper's. The training set is %g × 500,000 instances, so an epoch is %g × 3,906 steps and the epoch schedules (epsilon decay, one validation per epoch) and the learning-rate decay interval (5,000 steps × %g) keep their shape; the runs see %g of the paper's data. Numbers at a scale below 1 are not the paper's experiment and are expected to fall short of its figures.", m.Scale, m.Scale, m.Scale, m.Scale, m.Scale)
 	}
 	if m.Seeds != 10 {

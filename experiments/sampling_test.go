@@ -147,10 +147,14 @@ func TestSizesPresetTestsEverySize(t *testing.T) {
 	}
 	report := string(read(t, filepath.Join(dir, ReportFile)))
 	for _, want := range []string{"| SPG+Pairwise · MWM-20 | N=10 | N=20 | N=50 | N=100 |", "| sampled (K = 2, gumbel-scale 0.003) |",
-		"validates its deterministic policy every 500 steps", "| ms per instance, single / sampled |"} {
+		"validates its deterministic policy every 500 steps", "| ms per instance, single / sampled |",
+		"the runs are budgeted in steps, which they train at every scale"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report.md lacks %q", want)
 		}
+	}
+	if strings.Contains(report, "learning-rate decay interval (5,000 steps") {
+		t.Error("report.md says the step-budgeted runs' learning-rate schedule shrinks with the scale")
 	}
 	if csv := read(t, filepath.Join(dir, ResultsFile)); !bytes.Contains(csv, []byte("sizes,SPG+Pairwise · MWM-20 · single,N=100,,seed 1,")) {
 		t.Error("results.csv has no single-decode score at N = 100")
