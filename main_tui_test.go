@@ -137,3 +137,27 @@ func snapshotDir(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// TestConsoleOptionsCanStartRuns: every way the console opens (a new run, a resume, a view)
+// keeps the trainer and the scorer its ablation view launches runs with.
+func TestConsoleOptionsCanStartRuns(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
+		t.Fatalf("train: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{
+		{"--task", "mwm", "--n", "5", "--out", filepath.Join(dir, "new")},
+		{"--resume", runDir, "--steps", "20"},
+		{"--view", runDir},
+	} {
+		opts, status, ok := tuiOptions(args, io.Discard, io.Discard)
+		if !ok {
+			t.Errorf("%v: refused with status %d", args, status)
+			continue
+		}
+		if opts.Start == nil || opts.Score == nil {
+			t.Errorf("%v: the console could not launch an ablation (Start %v, Score %v)", args, opts.Start != nil, opts.Score != nil)
+		}
+	}
+}
