@@ -20,7 +20,7 @@ func TestRecipeSettingsAnotherModelCannotTake(t *testing.T) {
 		{[]string{"--task", "sort", "--n", "10", "--recipe", "best", "--model", "pn-ac"},
 			[]string{"critic bilinear", "rounding log", "--critic paper --rounding m"}, []string{"--critic", "paper", "--rounding", "m"}},
 		{[]string{"--task", "tsp", "--n", "10", "--recipe", "best", "--model", "pn-ac"},
-			[]string{"critic bilinear", "actor-at hard", "--critic paper --actor-at soft"}, []string{"--critic", "paper", "--actor-at", "soft"}},
+			[]string{"critic bilinear", "actor-at hard", "rounding log", "--critic paper --actor-at soft --rounding m"}, []string{"--critic", "paper", "--actor-at", "soft", "--rounding", "m"}},
 	} {
 		_, err := parseTrainFlags(tc.args...)
 		if err == nil || strings.Contains(err.Error(), "\n") {
