@@ -16,11 +16,11 @@ var gmDefaultData = GMParams{Graph: GMErdosRenyi, P: 0.2, Noise: 0.05}
 
 // parseGMData reads a gm data specification for graphs on n nodes: a family ("er" or "regular"),
 // then after a colon comma-separated key=value settings (p for er, d for regular, noise for
-// both). Unset values keep gmDefaultData's; regular needs d.
+// both), at least one. Unset values keep gmDefaultData's; regular needs d.
 func parseGMData(n int, spec string) (GMParams, error) {
 	p := gmDefaultData
 	p.N = n
-	family, settings, _ := strings.Cut(spec, ":")
+	family, settings, hasSettings := strings.Cut(spec, ":")
 	switch family {
 	case "er":
 	case "regular":
@@ -30,10 +30,11 @@ func parseGMData(n int, spec string) (GMParams, error) {
 	}
 	hasD := false
 	seen := map[string]bool{}
-	for _, kv := range strings.Split(settings, ",") {
-		if kv == "" && settings == "" {
-			break
-		}
+	var kvs []string
+	if hasSettings { // a colon starts a settings list, which may not be empty: "er:" is refused as "range:" is
+		kvs = strings.Split(settings, ",")
+	}
+	for _, kv := range kvs {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok {
 			return p, fmt.Errorf("data %s: %s is not key=value (%s)", quoteClip(spec), quoteClip(kv), gmDataUsage)

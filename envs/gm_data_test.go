@@ -65,6 +65,10 @@ func TestGMData(t *testing.T) {
 		{TaskGM, "er:noise=-1", "noise"},
 		{TaskGM, "er:d=3", "unknown setting"},
 		{TaskGM, "er:p", "not key=value"},
+		// The colon belongs to the optional settings, as sort's range[:k=K] refuses "range:".
+		{TaskGM, "er:", `"" is not key=value`},
+		{TaskGM, "regular:", `"" is not key=value`},
+		{TaskGM, "er:p=0.3,", `"" is not key=value`},
 		{TaskGM, "er:p=x", "not a number"},
 		{TaskGM, "er:p=0.3,p=0.4", `"p" given twice`},
 		{TaskGM, "regular:d=2,noise=0.1,noise=0.2", `"noise" given twice`},
