@@ -176,6 +176,12 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
+	// --val-samples 0 is accepted, as 1 is: the single decode.
+	for _, k := range []string{"0", "1"} {
+		if c, err := parseTrainFlags("--val-samples", k); err != nil || c.ValSamples != 0 {
+			t.Errorf("--val-samples %s: %d, %v; want the single decode", k, c.ValSamples, err)
+		}
+	}
 	if c, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", ModelPairwise); err != nil || c.Critic != CriticBilinear {
 		t.Errorf("--model %s alone: critic %q, %v; want the model's bilinear critic", ModelPairwise, c.Critic, err)
 	}
@@ -191,6 +197,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--critic-warmup", "-1"}, "critic-warmup"},
 		{[]string{"--critic-updates", "0"}, "critic-updates 0: must be in [1, 64]"},
 		{[]string{"--critic-updates", "65"}, "critic-updates 65: must be in [1, 64]"},
+		{[]string{"--val-samples", "-1"}, "val-samples -1: must be in [0, 256] (0 and 1: the single decode only)"},
+		{[]string{"--val-samples", "257"}, "val-samples 257: must be in [0, 256]"},
 		{[]string{"--target-critic", "-0.1"}, "target-critic -0.1: must be in [0, 1]"},
 		{[]string{"--target-critic", "1.5"}, "target-critic 1.5: must be in [0, 1]"},
 		{[]string{"--actor-at", "medium"}, `actor-at "medium": must be soft or hard`},
