@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Names of the live parameters and switches (Engine.Set).
@@ -154,9 +156,22 @@ func Change(c Config, name string, v float64, step int) (Config, float64, error)
 	old := p.Get(&next, step)
 	p.Set(&next, v, step)
 	if err := next.Validate(); err != nil {
-		return c, 0, fmt.Errorf("%s %g refused: %v", name, v, err)
+		return c, 0, invalidChange(name, v, err)
 	}
 	return next, old, nil
+}
+
+// invalidChange names the parameter and value of a change the configuration refuses by err, once:
+// a check that names the same value ("eps-start 2: must be in [0, 1]" for epsilon 2) gives only
+// its reason, and the caller says that the change was refused.
+func invalidChange(name string, v float64, err error) error {
+	msg := err.Error()
+	if field, reason, ok := strings.Cut(msg, ": "); ok {
+		if f := strings.Fields(field); len(f) == 2 && (f[1] == fmt.Sprint(v) || f[1] == strconv.FormatFloat(v, 'f', -1, 64)) {
+			msg = reason
+		}
+	}
+	return fmt.Errorf("%s %g: %s", name, v, msg)
 }
 
 func b2f(on bool) float64 {

@@ -14,10 +14,10 @@ func TestChange(t *testing.T) {
 		v    float64
 		bad  string // "" when accepted
 	}{
-		{ParamTau, 0.1, ""}, {ParamTau, 0, "tau 0 refused: tau 0: must be a finite number > 0"},
+		{ParamTau, 0.1, ""}, {ParamTau, 0, "tau 0: must be a finite number > 0"},
 		{ParamSinkhornIters, 20, ""}, {ParamSinkhornIters, 2.5, "must be a whole number >= 1"},
 		{ParamSinkhornIters, 0, "must be a whole number >= 1"}, {ParamSinkhornIters, 1e12, "must be a whole number >= 1"},
-		{ParamEpsilon, 0.5, ""}, {ParamEpsilon, -0.1, "eps-start"},
+		{ParamEpsilon, 0.5, ""}, {ParamEpsilon, -0.1, "epsilon -0.1: must be in [0, 1]"},
 		{ParamEpsEnd, 0.9, ""}, {ParamEpsEnd, 2, "eps-end"},
 		{ParamEpsDecay, 0.1, ""}, {ParamActorLR, 1e-3, ""}, {ParamCriticLR, -1, "critic-lr"},
 		{FlagCriticPenalty, 0, ""}, {FlagExploration, 0.5, "must be 0 (off) or 1 (on)"},
@@ -29,6 +29,8 @@ func TestChange(t *testing.T) {
 			t.Errorf("%s %g refused: %v", tc.name, tc.v, err)
 		case tc.bad != "" && (err == nil || !strings.Contains(err.Error(), tc.bad)):
 			t.Errorf("%s %g: error %v, want one with %q", tc.name, tc.v, err, tc.bad)
+		case tc.bad != "" && strings.Contains(err.Error(), "refused"):
+			t.Errorf("%s %g: error %q says refused (its caller does)", tc.name, tc.v, err)
 		case tc.bad != "" && next != c:
 			t.Errorf("%s %g: a refused change altered the config", tc.name, tc.v)
 		case tc.bad == "":

@@ -186,3 +186,29 @@ func TestParseTask(t *testing.T) {
 		}
 	}
 }
+
+// A refused live value is one line that names the setting and the value once: the engine's
+// refusal is not wrapped in a second "refused".
+func TestRefusalSaysItOnce(t *testing.T) {
+	m, e := liveModel(t, 120, 36)
+	for _, tc := range []struct{ row, typed, want string }{
+		{"tau", "inf", "refused: tau +Inf: must be a finite number > 0 (kept 0.05)"},
+		{"epsilon", "-0.5", "refused: epsilon -0.5: must be in [0, 1] (kept "},
+	} {
+		for paramItems[m.params.sel].name != tc.row {
+			press(m, "down")
+		}
+		press(m, "enter")
+		for range 8 {
+			press(m, "backspace")
+		}
+		press(m, strings.Split(tc.typed, "")...)
+		press(m, "enter")
+		if !m.msg.err || !strings.HasPrefix(m.msg.text, tc.want) || strings.Count(m.msg.text, "refused") != 1 {
+			t.Errorf("%s %s: message %q, want %q", tc.row, tc.typed, m.msg.text, tc.want)
+		}
+	}
+	if got := e.Config().Tau; got != 0.05 {
+		t.Errorf("tau %g after a refused +Inf", got)
+	}
+}
