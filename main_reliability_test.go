@@ -58,9 +58,11 @@ func TestSizesRefusedUpFront(t *testing.T) {
 		{train("--epochs", "1e300"), "more than the most a run may have"},
 		{train("--batch", "100000000"), "batch 100000000: must be at most 65536"},
 		{[]string{"bench", "--task", "mwm", "--n", "10", "--batch", "100000000"}, "batch 100000000: must be at most 65536"},
+		// bench has no --buffer-mem: a batch its replay buffer cannot hold names the --batch it can.
+		{[]string{"bench", "--task", "mwm", "--n", "200", "--batch", "65536"}, "give --batch 53547 or less"},
 	} {
 		status, out, msg := runCLI(t, nil, tc.args...)
-		if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
+		if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) || (tc.args[0] == "bench" && strings.Contains(msg, "buffer-mem")) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", tc.args[len(tc.args)-2:], status, msg, tc.want)
 		}
 	}

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"time"
 
+	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
+	"spg-tui/sysmem"
 )
 
 // benchWarmup steps run before timing starts: the first steps grow buffers and caches.
@@ -48,6 +50,11 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	cfg.Buffer = min(cfg.Buffer, max(cfg.Batch, cfg.Steps*cfg.Batch))
 	if err := cfg.Validate(); err != nil {
 		return BenchResult{}, err
+	}
+	// bench has no --buffer-mem to raise: a batch its replay buffer cannot hold is the batch's fault.
+	if each := replay.TransitionBytes(cfg.N); int64(cfg.Batch)*each > cfg.BufferMem {
+		return BenchResult{}, fmt.Errorf("batch %d: a batch of n = %d transitions takes %s, more than bench's %s replay buffer holds: give --batch %d or less",
+			cfg.Batch, cfg.N, sysmem.Bytes(int64(cfg.Batch)*each), sysmem.Bytes(cfg.BufferMem), cfg.BufferMem/each)
 	}
 	if err := CheckMemory(cfg); err != nil {
 		return BenchResult{}, err
