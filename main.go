@@ -477,7 +477,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	recipe := fs.String("recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
 	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
 	batch := fs.Int("batch", 128, "batch size")
-	steps := fs.Int("steps", 20, "timed steps (after 3 untimed warm-up steps)")
+	steps := fs.Int("steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}

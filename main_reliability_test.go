@@ -58,6 +58,8 @@ func TestSizesRefusedUpFront(t *testing.T) {
 		{train("--epochs", "1e300"), "more than the most a run may have"},
 		{train("--batch", "100000000"), "batch 100000000: must be at most 65536"},
 		{[]string{"bench", "--task", "mwm", "--n", "10", "--batch", "100000000"}, "batch 100000000: must be at most 65536"},
+		// --steps counts the timed steps, not the warm-up ones (it said 1000000000003).
+		{[]string{"bench", "--task", "mwm", "--n", "10", "--steps", "1000000000000"}, "steps 1000000000000: must be in [1, 1000000] (the timed steps"},
 		// bench has no --buffer-mem: a batch its replay buffer cannot hold names the --batch it can.
 		{[]string{"bench", "--task", "mwm", "--n", "200", "--batch", "65536"}, "give --batch 53547 or less"},
 	} {

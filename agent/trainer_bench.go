@@ -16,6 +16,9 @@ import (
 // benchWarmup steps run before timing starts: the first steps grow buffers and caches.
 const benchWarmup = 3
 
+// MaxBenchSteps bounds the timed steps of a bench: more would take days and hold a timing each.
+const MaxBenchSteps = 1_000_000
+
 // BenchResult is the timing of full training steps (act, round, explore, store, sample,
 // update), as `spg-tui bench` prints it.
 type BenchResult struct {
@@ -42,8 +45,8 @@ type BenchResult struct {
 // bench times steps training steps of cfg after benchWarmup untimed ones, with the learner
 // built by newLearner and flops counting one step's work.
 func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) (BenchResult, error) {
-	if steps < 1 {
-		return BenchResult{}, fmt.Errorf("steps %d: must be >= 1", steps)
+	if steps < 1 || steps > MaxBenchSteps {
+		return BenchResult{}, fmt.Errorf("steps %d: must be in [1, %d] (the timed steps; %d untimed warm-up steps run first)", steps, MaxBenchSteps, benchWarmup)
 	}
 	cfg.Steps = steps + benchWarmup
 	// The buffer never holds more than the run stores; reserving more would only cost memory.
