@@ -415,15 +415,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	count := len(sols)
 	perInstance := func(d time.Duration) time.Duration { return (d / time.Duration(count)).Round(time.Microsecond) }
-	trainedAt := ""
-	if n := pol.Config().N; n != env.N() {
-		trainedAt = fmt.Sprintf(", trained at n = %d", n)
-	}
+	policyNote := trainedAt(pol, env)
 	if dec.Rounding != "" {
-		trainedAt += ", rounding " + dec.Rounding
+		policyNote += ", rounding " + dec.Rounding
 	}
 	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode mean objective %.6g (%s per instance)",
-		count, env.Task(), env.N(), *ckpt, pol.Step(), trainedAt, meanObjective(single), perInstance(singleTime))
+		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, meanObjective(single), perInstance(singleTime))
 	if !dec.Single() {
 		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g, augment %s, seed %d) mean objective %.6g (%s per instance)",
 			dec.Samples, dec.GumbelScale, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))
@@ -448,9 +445,17 @@ func evalCriticMax(pol *agent.Policy, ckpt string, env envs.Env, insts []envs.In
 	if err != nil {
 		return failOutput(stderr, "eval", err)
 	}
-	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d): the critic's maximum, mean objective %.6g (%s per instance)\n",
-		len(sols), env.Task(), env.N(), ckpt, pol.Step(), mean, (elapsed / time.Duration(len(sols))).Round(time.Microsecond))
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): the critic's maximum, mean objective %.6g (%s per instance)\n",
+		len(sols), env.Task(), env.N(), ckpt, pol.Step(), trainedAt(pol, env), mean, (elapsed / time.Duration(len(sols))).Round(time.Microsecond))
 	return 0
+}
+
+// trainedAt is ", trained at n = N" when the policy was trained at another size than env's, else "".
+func trainedAt(pol *agent.Policy, env envs.Env) string {
+	if n := pol.Config().N; n != env.N() {
+		return fmt.Sprintf(", trained at n = %d", n)
+	}
+	return ""
 }
 
 // augmentWord says whether the 8 symmetries were decoded.

@@ -222,7 +222,7 @@ func TestEvalAtAnotherSizeCLI(t *testing.T) {
 	out.Reset()
 	errOut.Reset()
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil || strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), "the critic's maximum") {
+	if err := cmd.Run(); err != nil || strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), "the critic's maximum") || !strings.Contains(errOut.String(), "(step 6, trained at n = 4)") {
 		t.Errorf("eval --critic-max: %v: stdout %q, stderr %q", err, out.String(), errOut.String())
 	}
 	msg, err := spgTUI("eval", "--checkpoint", run, "--in", inst, "--critic-max", "--samples", "4").CombinedOutput()
