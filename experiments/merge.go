@@ -61,6 +61,9 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 	if real, err := filepath.EvalSymlinks(out); err == nil {
 		out = real
 	}
+	if err := distinctShards(shards); err != nil {
+		return Merged{}, err
+	}
 	var first Manifest
 	merged := map[string]ManifestRun{}
 	from := map[string]string{} // run ID -> its directory
@@ -190,6 +193,29 @@ func earlierMerge(out string, m Manifest) (bool, error) {
 		return false, fmt.Errorf("%s is not empty and holds no experiment; use another --out", out)
 	}
 	return false, nil
+}
+
+// distinctShards refuses a shard directory given twice, under any path: its runs would count
+// once, and the merge would name a shard it lacks instead.
+func distinctShards(shards []string) error {
+	seen := make([]os.FileInfo, len(shards))
+	for i, dir := range shards {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			continue // ReadManifest names what is wrong with it
+		}
+		for j, prev := range seen[:i] {
+			switch {
+			case prev == nil || !os.SameFile(prev, fi):
+			case shards[j] == dir:
+				return fmt.Errorf("%s: the same shard directory given twice; give each shard once", dir)
+			default:
+				return fmt.Errorf("%s and %s: the same shard directory given twice; give each shard once", shards[j], dir)
+			}
+		}
+		seen[i] = fi
+	}
+	return nil
 }
 
 // missingShards says which shards hold the runs of all that merged lacks: "shard 1/2" when

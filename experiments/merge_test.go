@@ -28,6 +28,12 @@ func TestMergeRefusesIncompleteAndDamagedShards(t *testing.T) {
 		!strings.Contains(err.Error(), "the shards hold 1 of the plan's 2 runs (shard 1/2 is missing)") {
 		t.Errorf("merge of shard 0/2 alone: %v", err)
 	}
+	// The same shard twice is named as such, not as a missing shard, even with --partial.
+	for _, twice := range [][]string{{a, a}, {a, a + string(filepath.Separator)}, {a, b, a}} {
+		if _, err := Merge(out, twice, true); err == nil || !strings.Contains(err.Error(), "the same shard directory given twice") {
+			t.Errorf("merge of %v: %v", twice, err)
+		}
+	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a refused merge wrote its directory")
 	}
