@@ -268,12 +268,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case *resume != "" && *out != "":
 		return fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	case *resume != "":
-		start, err := agent.ReadStartConfig(*resume)
-		if err != nil {
-			fail(stderr, "train", err)
-			return runErrorStatus(err)
-		}
-		steps, err := run.ResumeFlags(fs, start, *resume)
+		steps, err := resumeSteps(fs, *resume)
 		if err != nil {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)

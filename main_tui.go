@@ -101,12 +101,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	case *resume != "" && *out != "":
 		return refuse(errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	case *resume != "":
-		start, err := agent.ReadStartConfig(*resume)
-		if err != nil {
-			fail(stderr, "tui", err)
-			return opts, runErrorStatus(err), false
-		}
-		steps, err := run.ResumeFlags(fs, start, *resume)
+		steps, err := resumeSteps(fs, *resume)
 		if err != nil {
 			fail(stderr, "tui", err)
 			return opts, runErrorStatus(err), false
@@ -117,4 +112,14 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 		return refuse(err)
 	}
 	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, Score: scorePolicy}, 0, true
+}
+
+// resumeSteps is the total that train's and tui's --resume ask of the run in dir: the one their
+// --steps or --epochs give (counted in the run's own epochs), 0 to keep the run's.
+func resumeSteps(fs *flag.FlagSet, dir string) (int, error) {
+	start, err := agent.ReadStartConfig(dir)
+	if err != nil {
+		return 0, err
+	}
+	return run.ResumeFlags(fs, start, dir)
 }

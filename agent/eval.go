@@ -388,8 +388,8 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([
 	if err := dec.Validate(p.cfg.Task); err != nil {
 		return nil, err
 	}
-	if m := run.ModelOf(p.cfg); dec.Rounding == run.RoundingLog && m.Kind == run.KindCriticFree {
-		return nil, fmt.Errorf("rounding %s: %s has no Sinkhorn layer to round (only SPG models do)", dec.Rounding, m.Title)
+	if err := run.RoundingRefused(run.ModelOf(p.cfg), dec.Rounding); err != nil {
+		return nil, err
 	}
 	l, err := p.learnerAt(env.N())
 	if err != nil {

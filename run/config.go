@@ -247,11 +247,11 @@ func (c Config) Validate() error {
 	if c.ValSamples > 1 && ModelOf(c).Kind != KindSPG {
 		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, ModelOf(c).Title)
 	}
-	if c.ActorAt == ActorAtHard && ModelOf(c).Kind != KindSPG {
-		return fmt.Errorf("actor-at %s: %s has no critic to ascend (only SPG models do)", c.ActorAt, ModelOf(c).Title)
+	if err := actorAtRefused(ModelOf(c), c.ActorAt); err != nil {
+		return err
 	}
-	if c.Rounding == RoundingLog && ModelOf(c).Kind == KindCriticFree {
-		return fmt.Errorf("rounding %s: %s has no Sinkhorn layer to round (only SPG models do)", c.Rounding, ModelOf(c).Title)
+	if err := RoundingRefused(ModelOf(c), c.Rounding); err != nil {
+		return err
 	}
 	if c.EpsEnd > c.EpsStart {
 		return errors.New("eps-end must not exceed eps-start")
@@ -287,3 +287,21 @@ const MaxCriticUpdates = 64
 
 // CriticUpdatesPerStep is the number of critic updates per step (CriticUpdates, 1 when unset).
 func (c *Config) CriticUpdatesPerStep() int { return max(c.CriticUpdates, 1) }
+
+// actorAtRefused says why model m cannot take its actor's update at actorAt, or nil: the
+// update at the rounded action ascends a critic, which only SPG models have.
+func actorAtRefused(m Model, actorAt string) error {
+	if actorAt == ActorAtHard && m.Kind != KindSPG {
+		return fmt.Errorf("actor-at %s: %s has no critic to ascend (only SPG models do)", actorAt, m.Title)
+	}
+	return nil
+}
+
+// RoundingRefused says why model m cannot round by rounding (a run's or eval's), or nil: log M
+// needs a Sinkhorn layer, which the critic-free models lack.
+func RoundingRefused(m Model, rounding string) error {
+	if rounding == RoundingLog && m.Kind == KindCriticFree {
+		return fmt.Errorf("rounding %s: %s has no Sinkhorn layer to round (only SPG models do)", rounding, m.Title)
+	}
+	return nil
+}

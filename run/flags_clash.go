@@ -18,10 +18,10 @@ func recipeClash(c Config, set map[string]bool) error {
 	if !set["critic"] && !validCritic(c.Critic, c.Task, c.Model) {
 		got, fix = append(got, "critic "+c.Critic), append(fix, "--critic "+CriticPaper)
 	}
-	if !set["actor-at"] && c.ActorAt == ActorAtHard && m.Kind != KindSPG {
+	if !set["actor-at"] && actorAtRefused(m, c.ActorAt) != nil {
 		got, fix = append(got, "actor-at "+c.ActorAt), append(fix, "--actor-at "+ActorAtSoft)
 	}
-	if !set["rounding"] && c.Rounding == RoundingLog && m.Kind == KindCriticFree {
+	if !set["rounding"] && RoundingRefused(m, c.Rounding) != nil {
 		got, fix = append(got, "rounding "+c.Rounding), append(fix, "--rounding "+RoundingM)
 	}
 	if len(got) == 0 {
