@@ -41,7 +41,7 @@ func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 func experimentUsage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: spg-tui experiment list")
-	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--augment] [training flags]")
+	fmt.Fprintln(w, "       spg-tui experiment PRESET --out DIR [--seeds 10] [--scale 1] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [training flags]")
 	fmt.Fprintln(w, "       spg-tui experiment merge --out DIR [--partial] SHARD_DIR...")
 	fmt.Fprintf(w, "Presets: %s\n", strings.Join(experiments.PresetNames(), ", "))
 }
@@ -93,7 +93,7 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 
 func experimentPreset(name string, args []string, stdout, stderr io.Writer) int {
 	cmd := "experiment " + name
-	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--augment] [training flags]")
+	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [training flags]")
 	seeds := fs.Int("seeds", 10, "runs per arm, seeds 1..N (the paper's 10)")
 	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs trained at once")
@@ -114,7 +114,8 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	dec := agent.SingleDecode
 	dec.Seed = 1 // eval's default noise seed
 	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode")
-	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise of the sampled decode")
+	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise of the sampled decode, in units of --gumbel-noise")
+	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X divided by N^2) or absolute (of X)")
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
@@ -146,7 +147,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 		if err := checkDecoding(name, dec); err != nil {
 			return fail(stderr, cmd, err)
 		}
-		o.Sampling = &experiments.Sampling{Samples: dec.Samples, GumbelScale: dec.GumbelScale, Augment: dec.Augment, Seed: dec.Seed}
+		o.Sampling = &experiments.Sampling{Samples: dec.Samples, GumbelScale: dec.GumbelScale, Noise: dec.Noise, Augment: dec.Augment, Seed: dec.Seed}
 	}
 	pr, err := experiments.Prepare(o, *out)
 	if err != nil {
@@ -205,7 +206,7 @@ func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s experiments
 	if err != nil {
 		return nil, err
 	}
-	return pol.SolveWith(env, insts, agent.Decoding{Samples: s.Samples, GumbelScale: s.GumbelScale, Augment: s.Augment, Seed: s.Seed})
+	return pol.SolveWith(env, insts, agent.Decoding{Samples: s.Samples, GumbelScale: s.GumbelScale, Noise: s.Units(), Augment: s.Augment, Seed: s.Seed})
 }
 
 // scorePolicy solves a test set with the best checkpoint of the run in dir.

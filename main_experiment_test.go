@@ -78,6 +78,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
 		{tinyExperiment("sort", fresh, "--samples", "8", "--augment"), "preset sort: augment: sort instances are not points in the unit square"},
 		{tinyExperiment("tau", fresh, "--samples", "0"), "samples 0: must be in [1, 4096]"},
+		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
 		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},

@@ -376,6 +376,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5: its model spg-sequential has layers sized by n"},
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
 		{[]string{"eval", "--in", sort5}, "--checkpoint is required"},
+		{[]string{"eval", "--checkpoint", run, "--in", sort5, "--samples", "4", "--gumbel-noise", "spread"}, `gumbel-noise "spread": must be relative`},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
 		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},

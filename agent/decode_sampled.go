@@ -28,9 +28,13 @@ const MaxSamples = 4096
 // objective on the original instance is kept (the first, on ties). The single decode of the
 // instance itself is the first candidate, so sampling never scores worse than it.
 type Decoding struct {
-	Samples     int
+	Samples int
+	// GumbelScale is s, in units of ScoreSpread(X)/N^2 with Noise run.NoiseRelative (each view
+	// its own), or in the units of X with run.NoiseAbsolute.
 	GumbelScale float64
-	Augment     bool
+	// Noise is run.NoiseRelative ("" too) or run.NoiseAbsolute.
+	Noise   string
+	Augment bool
 	// Seed seeds the noise: instance i's view v draws from a generator seeded by (Seed, 8i+v),
 	// so the answer does not depend on the number of cores.
 	Seed uint64
@@ -40,10 +44,11 @@ type Decoding struct {
 	Rounding string
 }
 
-// DefaultGumbelScale is the noise scale of --gumbel-scale's default: the best of 0.0003, 0.001,
-// 0.003, 0.01, 0.03, 0.1 and 1 for best's TSP-20 and MWM-10 actors at K = 16 (their scores X
-// are close together: noise of scale 1 only gives worse candidates than the single decode).
-const DefaultGumbelScale = 0.003
+// DefaultGumbelScale is --gumbel-scale's default, in relative units (ScoreSpread(X)/N^2 per
+// entry). On TSP the best scale of a grid was 12 in these units at N = 10, 20, 50 and 100, for
+// every checkpoint tried (actor rates 1e-5 and 1e-4, whose spreads differ by 20x; K = 16 and
+// 128) and on MWM-20 and 25: docs/results.md, "Sampling noise relative to the score spread".
+const DefaultGumbelScale = 12
 
 // SingleDecode is the decoding of training's evaluations.
 var SingleDecode = Decoding{Samples: 1, GumbelScale: DefaultGumbelScale}
@@ -67,6 +72,8 @@ func (d Decoding) Validate(task envs.Task) error {
 		return fmt.Errorf("samples %d: must be in [1, %d]", d.Samples, MaxSamples)
 	case !(d.GumbelScale > 0) || math.IsInf(d.GumbelScale, 0):
 		return fmt.Errorf("gumbel-scale %v: must be a finite number > 0", d.GumbelScale)
+	case d.Noise != "" && d.Noise != run.NoiseRelative && d.Noise != run.NoiseAbsolute:
+		return fmt.Errorf("gumbel-noise %q: must be %s (in units of the spread of the actor's scores) or %s", d.Noise, run.NoiseRelative, run.NoiseAbsolute)
 	case d.Augment && !envs.MustFacts(task).Planar:
 		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
 	case d.Rounding != "" && d.Rounding != run.RoundingM && d.Rounding != run.RoundingLog:
@@ -175,10 +182,13 @@ func newCandidates(n int) *candidates {
 func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h Hyper, dec Decoding,
 	rng *rand.Rand, bestPerm []int, bestObj *float64, first bool) error {
 	n := c.n
+	scale := float32(dec.GumbelScale)
+	if dec.Noise != run.NoiseAbsolute {
+		scale *= float32(ScoreSpread(x, n) / float64(n*n))
+	}
 	for s := range dec.Samples {
 		soft := m
 		if s > 0 {
-			scale := float32(dec.GumbelScale)
 			for j, xj := range x {
 				c.y[j] = xj + scale*float32(gumbel(rng))
 			}
@@ -200,6 +210,31 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 		}
 	}
 	return nil
+}
+
+// ScoreSpread is the root mean square of the n x n scores x after their row and column means
+// are removed: what is left of X once the constants Sinkhorn normalises away are gone, the
+// scale against which noise changes the Hungarian maximum.
+func ScoreSpread(x []float32, n int) float64 {
+	row, col := make([]float64, n), make([]float64, n)
+	var all float64
+	for i := range n {
+		for j := range n {
+			v := float64(x[i*n+j])
+			row[i] += v
+			col[j] += v
+			all += v
+		}
+	}
+	inv := 1 / float64(n)
+	var ss float64
+	for i := range n {
+		for j := range n {
+			d := float64(x[i*n+j]) - (row[i]+col[j])*inv + all*inv*inv
+			ss += d * d
+		}
+	}
+	return math.Sqrt(ss) * inv
 }
 
 // gumbel draws from Gumbel(0, 1) by inversion, -log(-log u) with u uniform in (0, 1).

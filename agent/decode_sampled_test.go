@@ -114,6 +114,7 @@ func TestDecodingValidate(t *testing.T) {
 		{Decoding{Samples: 2, GumbelScale: math.NaN()}, envs.TaskMWM, "gumbel-scale NaN"},
 		{Decoding{Samples: 2, GumbelScale: 0}, envs.TaskMWM, "gumbel-scale 0"},
 		{Decoding{Samples: 2, GumbelScale: 1, Augment: true}, envs.TaskSort, "augment: sort"},
+		{Decoding{Samples: 2, GumbelScale: 1, Noise: "rel"}, envs.TaskMWM, `gumbel-noise "rel"`},
 	} {
 		err := c.dec.Validate(c.task)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"spg-tui/run"
 	"spg-tui/run/stats"
 )
 
@@ -16,8 +17,8 @@ func (w *reportWriter) samplingSection(r *Results) {
 	}
 	w.linef("## Single and sampled decodes on the test set")
 	w.linef("")
-	w.linef("Sampled: the best of %d candidates per view (the single decode, then Gumbel-perturbed Sinkhorn samples, gumbel-scale %g, each rounded by the Hungarian algorithm)%s, noise seed %d. Cells are the mean across seeds of each seed's mean test metric, ± sd; times are wall milliseconds per instance, mean across seeds.",
-		s.Samples, s.GumbelScale, map[bool]string{true: " over the instance and its 8 images under the symmetries of the unit square", false: ""}[s.Augment], s.Seed)
+	w.linef("Sampled: the best of %d candidates per view (the single decode, then Gumbel-perturbed Sinkhorn samples, gumbel-scale %g%s, each rounded by the Hungarian algorithm)%s, noise seed %d. Cells are the mean across seeds of each seed's mean test metric, ± sd; times are wall milliseconds per instance, mean across seeds.",
+		s.Samples, s.GumbelScale, map[bool]string{true: " in units of each view's spread of the actor's scores over N^2", false: ""}[s.Units() == run.NoiseRelative], map[bool]string{true: " over the instance and its 8 images under the symmetries of the unit square", false: ""}[s.Augment], s.Seed)
 	w.linef("")
 	w.linef("| arm | single decode | sampled (%s) | ms per instance, single / sampled |", s)
 	w.linef("|---|---|---|---|")

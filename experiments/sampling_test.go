@@ -3,6 +3,7 @@ package experiments
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,6 +111,28 @@ func TestSampledScoresSideBySide(t *testing.T) {
 	other.Sampling = &Sampling{Samples: 8, GumbelScale: 0.003, Augment: true, Seed: 2}
 	if _, err := Prepare(other, one); err == nil || !strings.Contains(err.Error(), "test decodes differ") {
 		t.Errorf("another sampling in the same directory: %v", err)
+	}
+	relative := *s
+	relative.Noise = run.NoiseRelative
+	other.Sampling = &relative
+	if _, err := Prepare(other, one); err == nil || !strings.Contains(err.Error(), "test decodes differ") {
+		t.Errorf("relative noise in a directory sampled with absolute noise: %v", err)
+	}
+}
+
+// TestSamplingUnits checks that a sampling written before noise could be relative reads as
+// absolute, and that reports name the units of relative noise.
+func TestSamplingUnits(t *testing.T) {
+	var legacy Sampling
+	if err := json.Unmarshal([]byte(`{"samples": 16, "gumbel_scale": 0.003, "augment": true, "seed": 1}`), &legacy); err != nil {
+		t.Fatal(err)
+	}
+	if legacy.Units() != run.NoiseAbsolute || legacy.String() != "K = 16, x8, gumbel-scale 0.003" {
+		t.Errorf("a sampling without gumbel_noise: units %s, named %q", legacy.Units(), legacy)
+	}
+	rel := Sampling{Samples: 16, GumbelScale: 12, Noise: run.NoiseRelative}
+	if got := rel.String(); got != "K = 16, gumbel-scale 12 relative" {
+		t.Errorf("relative noise named %q", got)
 	}
 }
 
