@@ -108,8 +108,8 @@ const TransferTestSize = 200
 var transferSizes = []int{10, 20, 50, 100}
 
 // sizeArms are the sizes preset's arms: the best recipe's models that run at any N, trained at
-// N = 20 as in the best tables (MWM 1,000 steps; TSP 1,500 steps on 200 validation and test
-// instances, whose Held-Karp references are slow), then tested at every transferSizes.
+// N = 20 for best's own run lengths (TSP on 200 validation and test instances, whose Held-Karp
+// references are slow), then tested at every transferSizes.
 func sizeArms() []Arm {
 	best := func(c *run.Config) {
 		r, err := run.WithRecipe(*c, run.RecipeBest)
@@ -121,8 +121,9 @@ func sizeArms() []Arm {
 			c.ValSize, c.TestSize = 200, 200
 		}
 	}
+	steps := func(task envs.Task) int { return run.RecipeSteps(run.RecipeBest, run.DefaultConfig(task, 20)) }
 	return []Arm{
-		{Label: "SPG+Pairwise · MWM-20", Model: run.ModelPairwise, Task: envs.TaskMWM, N: 20, Steps: 1000, Apply: best, TestSizes: transferSizes},
-		{Label: "SPG+Factored · TSP-20", Model: run.ModelFactored, Task: envs.TaskTSP, N: 20, Steps: 1500, Apply: best, TestSizes: transferSizes},
+		{Label: "SPG+Pairwise · MWM-20", Model: run.ModelPairwise, Task: envs.TaskMWM, N: 20, Steps: steps(envs.TaskMWM), Apply: best, TestSizes: transferSizes},
+		{Label: "SPG+Factored · TSP-20", Model: run.ModelFactored, Task: envs.TaskTSP, N: 20, Steps: steps(envs.TaskTSP), Apply: best, TestSizes: transferSizes},
 	}
 }

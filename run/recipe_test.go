@@ -55,7 +55,7 @@ func TestRecipes(t *testing.T) {
 	}{
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelFactored, 3e-4},
-		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-5},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-4},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelPairwise}, ModelPairwise, 1e-4},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
@@ -72,7 +72,7 @@ func TestRecipes(t *testing.T) {
 	}{
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
 		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, func(Config) int { return 1000 }},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, func(Config) int { return 3000 }},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
 		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, func(c Config) int { return 5 * c.StepsPerEpoch() }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--steps", "77"}, func(Config) int { return 77 }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--epochs", "2"}, func(c Config) int { return 2 * c.StepsPerEpoch() }},
@@ -159,8 +159,8 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("best on mwm: rounding %q, %v; want the paper's", c.Rounding, err)
 	}
 
-	// best validates mwm every 50 steps unless --eval-every says otherwise, longer or shorter;
-	// other tasks keep the default.
+	// best validates mwm every 50 steps and tsp every 250 unless --eval-every says otherwise,
+	// longer or shorter; sort keeps the default.
 	for _, tc := range []struct {
 		args  []string
 		every int
@@ -169,7 +169,9 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--eval-every", "500"}, 500},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--eval-every", "20"}, 20},
 		{[]string{"--task", "mwm", "--n", "5"}, 500},
-		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, 500},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, 250},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best", "--eval-every", "1000"}, 1000},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best"}, 500},
 	} {
 		if c, err := parseTrainFlags(tc.args...); err != nil || c.EvalEvery != tc.every {
 			t.Errorf("%v: eval-every %d, %v; want %d", tc.args, c.EvalEvery, err, tc.every)
