@@ -265,9 +265,6 @@ func (t *trainer) execute() (stopped bool, err error) {
 	}
 	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References,
 		RunID: runID(t.start), ResumedEarly: resumedEarly})
-	if err := t.checkpointEarlyIfNone(); err != nil {
-		return false, err
-	}
 	t.setState(run.StateTraining)
 	t.clock.start()
 	// Every run evaluates its untrained policy first, so that each curve starts at step 0.
@@ -275,6 +272,11 @@ func (t *trainer) execute() (stopped bool, err error) {
 		if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {
 			return stop, err
 		}
+	}
+	// Written after that validation, so that a resume from it does not repeat it (a stop during
+	// it writes the full checkpoint: a fresh trainer is dirty).
+	if err := t.checkpointEarlyIfNone(); err != nil {
+		return false, err
 	}
 	if stop, err := t.validateInterrupted(); stop || err != nil {
 		return stop, err
@@ -343,7 +345,7 @@ func (t *trainer) validate() error {
 	}
 	t.emit(run.Record{Kind: run.KindEval, Eval: ev})
 	since := time.Since(t.lastCkpt)
-	// At step 0 the buffer is empty, so the early checkpoint written before it is as good.
+	// At step 0 the buffer is empty, so the early checkpoint written after it is as good.
 	cheap := t.dirty && t.step > 0 && t.core.replay.EncodedLen() <= cheapReplayBytes && since >= checkpointCostRatio*t.ckptCost
 	if since >= checkpointEvery || cheap {
 		return t.checkpointLast()
