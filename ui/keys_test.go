@@ -212,3 +212,39 @@ func TestRefusalSaysItOnce(t *testing.T) {
 		t.Errorf("tau %g after a refused +Inf", got)
 	}
 }
+
+// TestRefusalOutlivesCheckpoints: in a tiny run, whose checkpoints come every second, a refusal
+// used to be replaced within a second by "checkpoint written"; routine progress must leave it
+// in the footer for as long as any message stays, while an error or the next key replaces it.
+func TestRefusalOutlivesCheckpoints(t *testing.T) {
+	m, _ := liveModel(t, 120, 36)
+	refuse := func() {
+		for paramItems[m.params.sel].name != "tau" {
+			press(m, "down")
+		}
+		press(m, "enter", "backspace", "backspace", "backspace", "backspace", "0", "enter")
+	}
+	checkpoint := run.Record{Kind: run.KindEvent, Step: 200, Event: &run.Event{Event: run.EventCheckpoint}}
+	refuse()
+	refusal := m.msg.text
+	m.observe(checkpoint)
+	if !m.msg.err || m.msg.text != refusal {
+		t.Errorf("after a checkpoint: %q, want the refusal %q", m.msg.text, refusal)
+	}
+	m.msg.at = m.msg.at.Add(-statusTimeout - time.Second)
+	m.observe(checkpoint)
+	if !strings.HasPrefix(m.msg.text, "checkpoint written") {
+		t.Errorf("after the refusal's time: %q, want the checkpoint", m.msg.text)
+	}
+	refuse()
+	m.observe(run.Record{Kind: run.KindEvent, Step: 200, Event: &run.Event{Event: run.EventError, Message: "boom"}})
+	if m.msg.text != "training stopped: boom" {
+		t.Errorf("after an error: %q, want the error", m.msg.text)
+	}
+	refuse()
+	press(m, "s")
+	m.observe(checkpoint)
+	if !strings.HasPrefix(m.msg.text, "checkpoint written") {
+		t.Errorf("after s: %q, want the checkpoint", m.msg.text)
+	}
+}

@@ -181,7 +181,7 @@ func (m *model) observe(r run.Record) {
 	case run.EventSet:
 		delete(m.params.pending, r.Param)
 	case run.EventCheckpoint:
-		m.info("checkpoint written at step %s", fmtInt(r.Step))
+		m.note("checkpoint written at step %s", fmtInt(r.Step))
 	case run.EventError:
 		m.fail("training stopped: %s", r.Message)
 	case run.EventDone:

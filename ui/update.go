@@ -139,6 +139,15 @@ func (m *model) info(format string, args ...any) {
 	m.msg = status{text: fmt.Sprintf(format, args...), at: time.Now()}
 }
 
+// note shows routine progress (a checkpoint written), which leaves an error in the footer
+// until the error's time is up.
+func (m *model) note(format string, args ...any) {
+	if m.msg.err && time.Since(m.msg.at) <= statusTimeout {
+		return
+	}
+	m.info(format, args...)
+}
+
 func (m *model) fail(format string, args ...any) {
 	m.msg = status{text: fmt.Sprintf(format, args...), err: true, at: time.Now()}
 }
