@@ -264,6 +264,8 @@ type progress struct {
 	steps, fresh, total int
 	// waiting runs are solving references: waitDone of waitTotal instances.
 	waiting, waitDone, waitTotal int
+	// elsewhere runs are held by another process.
+	elsewhere int
 }
 
 func progressOf(s Snapshot) progress {
@@ -274,6 +276,9 @@ func progressOf(s Snapshot) progress {
 			p.steps += min(r.Step, r.Total)
 			p.fresh += max(0, min(r.Step, r.Total)-r.Start)
 			p.total += r.Total
+			if r.Elsewhere {
+				p.elsewhere++
+			}
 			if r.Wait.What != "" {
 				p.waiting++
 				p.waitDone += r.Wait.Done
@@ -299,6 +304,9 @@ func progressLine(name string, now progress, elapsed time.Duration) string {
 	s += fmt.Sprintf(", steps %d/%d", now.steps, now.total)
 	if now.waiting > 0 {
 		s += fmt.Sprintf(", %d preparing (references %d/%d)", now.waiting, now.waitDone, now.waitTotal)
+	}
+	if now.elsewhere > 0 {
+		s += fmt.Sprintf(", %d waiting for another process that trains them", now.elsewhere)
 	}
 	rate := float64(now.fresh) / elapsed.Seconds()
 	if rate > 0 && now.steps < now.total {

@@ -37,6 +37,9 @@ type RunResult struct {
 	Err  error
 	// Wait is the long preparation the live run is in (What is "" when none).
 	Wait run.Wait
+	// Elsewhere reports that another process holds the run (an experiment sharing it), which
+	// this one waits for.
+	Elsewhere bool
 }
 
 // VariantResult gathers the runs of one variant.
@@ -77,7 +80,7 @@ func (r *Runner) Snapshot() Snapshot {
 	for i, run := range r.runs {
 		st := r.state[i]
 		res := RunResult{Seed: run.Seed, Dir: run.Dir, Phase: st.phase, Step: st.step, Start: st.start,
-			Total: run.Config.Steps, Evals: slices.Clone(st.evals), Err: st.err}
+			Total: run.Config.Steps, Evals: slices.Clone(st.evals), Err: st.err, Elsewhere: st.elsewhere}
 		if st.engine != nil {
 			es := st.engine.Status()
 			res.Step, res.Wait = max(res.Step, es.Step), es.Wait

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -48,6 +49,9 @@ type runState struct {
 	// budget when trained in an earlier session, so that step - start is what trained here.
 	start int
 	err   error
+	// elsewhere reports that another process (an experiment sharing the run) holds the run's
+	// directory: this runner waits for it to let go.
+	elsewhere bool
 }
 
 // Batch is a set of runs grouped into named variants: an ablation's plan expanded, or the runs
@@ -162,8 +166,16 @@ func (r *Runner) schedule() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-slots }()
-			r.work(i)
+			for {
+				held := r.work(i)
+				<-slots
+				// A run another process trains is waited for without a slot, so that
+				// this runner trains its other runs meanwhile.
+				if !held || !r.awaitRelease(i) {
+					return
+				}
+				slots <- struct{}{}
+			}
 		}()
 	}
 	wg.Wait()
@@ -178,25 +190,32 @@ func (r *Runner) skipFrom(i int) {
 	r.version++
 }
 
-// work trains run i to its end, recording its validation evaluations.
-func (r *Runner) work(i int) {
+// work trains run i to its end, recording its validation evaluations. It reports whether
+// another process holds the run's directory, in which case nothing was started.
+func (r *Runner) work(i int) (held bool) {
 	job := r.runs[i]
 	if job.Trained {
 		r.trained(i)
-		return
+		return false
 	}
 	eng, err := r.start(job.Config, job.Dir)
 	if err != nil && job.Dir != "" && trained(job.Dir, job.Config) {
 		// Another experiment sharing the run finished it since this one was planned.
 		r.trained(i)
-		return
+		return false
 	}
 	r.mu.Lock()
+	if locked := (*run.DirLockedError)(nil); errors.As(err, &locked) {
+		r.state[i].elsewhere = true
+		r.version++
+		r.mu.Unlock()
+		return true
+	}
 	if err != nil {
 		r.state[i].phase, r.state[i].err = Failed, err
 		r.version++
 		r.mu.Unlock()
-		return
+		return false
 	}
 	r.state[i].phase, r.state[i].engine = Running, eng
 	r.state[i].start = eng.Status().Step
@@ -211,6 +230,39 @@ func (r *Runner) work(i int) {
 	<-eng.Done()
 	r.finish(i, eng)
 	r.after(i)
+	return false
+}
+
+// lockPoll is how often a run directory another process holds is tried again.
+var lockPoll = time.Second
+
+// awaitRelease waits until no process holds run i's directory; then work starts it again,
+// which resumes the run, or scores it if the other process finished it. It reports false, the
+// run skipped, when the runner is stopped meanwhile.
+func (r *Runner) awaitRelease(i int) bool {
+	for {
+		r.mu.Lock()
+		stopping := r.stopping
+		if stopping {
+			r.state[i].phase, r.state[i].elsewhere = Skipped, false
+			r.version++
+		}
+		r.mu.Unlock()
+		if stopping {
+			return false
+		}
+		lock, err := run.LockDir(r.runs[i].Dir)
+		if locked := (*run.DirLockedError)(nil); !errors.As(err, &locked) {
+			// Free (or not lockable at all, which starting the run reports).
+			lock.Release()
+			r.mu.Lock()
+			r.state[i].elsewhere = false
+			r.version++
+			r.mu.Unlock()
+			return true
+		}
+		time.Sleep(lockPoll)
+	}
 }
 
 // trained records run i, trained in an earlier session, from its metrics file, and runs the
