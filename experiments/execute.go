@@ -190,7 +190,8 @@ func (pr *Prepared) Finish(r *Runner) error {
 		}
 	}
 	if pr.Manifest.Shard == "" {
-		if err := WriteReport(pr.Dir); err != nil {
+		// A stop must end promptly: the report then reads only the references already computed.
+		if err := writeReport(pr.Dir, len(unfinished) > 0); err != nil {
 			return err
 		}
 	}

@@ -144,12 +144,17 @@ func (r *Results) armOf(model string, n int) int {
 
 // WriteReport builds report.md, results.csv and the figures of the experiment in dir from
 // what its runs hold, each file written atomically.
-func WriteReport(dir string) error {
+func WriteReport(dir string) error { return writeReport(dir, false) }
+
+// writeReport is WriteReport; with cachedOnly, test sets and their references not yet on disk
+// are left out of the report rather than computed.
+func writeReport(dir string, cachedOnly bool) error {
 	r, err := LoadResults(dir)
 	if err != nil {
 		return err
 	}
-	w := &reportWriter{dir: dir}
+	w := &reportWriter{dir: dir, sets: newTestSets(dir)}
+	w.sets.cachedOnly = cachedOnly
 	m := r.Manifest
 	scored := 0
 	for _, arm := range r.Arms {
@@ -254,7 +259,9 @@ func (w *reportWriter) resumedEarly(r *Results) {
 
 // reportWriter gathers report.md, results.csv and the figures, and writes them at the end.
 type reportWriter struct {
-	dir     string
+	dir string
+	// sets are the experiment's test sets, with the classical solvers' references.
+	sets    *testSets
 	md      bytes.Buffer
 	rows    [][]string
 	figures []figure

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -87,11 +88,8 @@ func reportTSP(r *Results, w *reportWriter) error {
 	w.linef("")
 	w.linef("| | avg. tour length |")
 	w.linef("|---|---|")
-	var set *TestSet
-	sets := newTestSets(w.dir)
-	if s, err := sets.get(envs.TaskTSP, 20, "", r.testSize(envs.TaskTSP, 20)); err == nil {
-		set = &s
-	} else {
+	set, err := w.sets.get(envs.TaskTSP, 20, "", r.testSize(envs.TaskTSP, 20))
+	if err != nil && !errors.Is(err, errNotComputed) {
 		return err
 	}
 	solverTitle := map[string]string{"exact": "Optimal (Held-Karp)", "christofides": "Christofides", "2opt": "2-opt (nearest neighbour + 2-opt)", "farthest": "Farthest insertion", "nn": "Nearest neighbour"}
@@ -114,6 +112,10 @@ func reportTSP(r *Results, w *reportWriter) error {
 		w.linef("| %s | %s |", modelTitle(m), c)
 	}
 	w.linef("")
+	if errors.Is(err, errNotComputed) {
+		w.linef("The classical solvers' rows are not computed yet: the experiment stopped before a run was scored; the same command continues it.")
+		w.linef("")
+	}
 	w.linef("The paper's table also lists Kool et al. (3.84), which spg-tui does not implement. Its solver numbers are quoted from Bello et al. and Kool et al. on their own test sets; ours are on this table's test set.")
 	w.linef("")
 	w.linef("## Learning curves (not in the paper)")

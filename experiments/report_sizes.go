@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 
 	"spg-tui/envs"
@@ -15,8 +16,7 @@ func reportSizes(r *Results, w *reportWriter) error {
 	w.linef("")
 	w.linef("Each run is trained at its arm's N and its selected checkpoint is tested on %d fresh instances at each size (dataset seed %d); cells are the mean across seeds of each seed's mean, ± sd. MWM is the optimality ratio against the Hungarian optimum (higher is better); TSP the mean tour length (lower is better), with its gap to the reference tour of the same instances.", TransferTestSize, TestSeed)
 	w.linef("")
-	sets := newTestSets(w.dir)
-	tours := false
+	tours, pending := false, false
 	for i, a := range r.Preset.Arms {
 		if len(a.TestSizes) == 0 || len(r.Arms[i]) == 0 {
 			continue
@@ -34,7 +34,12 @@ func reportSizes(r *Results, w *reportWriter) error {
 			tours = true
 			row := "| reference tour |"
 			for _, n := range a.TestSizes {
-				set, err := sets.get(a.Task, n, envs.DefaultData(a.Task), TransferTestSize) // the runs' data: arms run on their default
+				set, err := w.sets.get(a.Task, n, envs.DefaultData(a.Task), TransferTestSize) // the runs' data: arms run on their default
+				if errors.Is(err, errNotComputed) {
+					row += " — |"
+					pending = true
+					continue
+				}
 				if err != nil {
 					return err
 				}
@@ -88,6 +93,10 @@ func reportSizes(r *Results, w *reportWriter) error {
 			}
 			w.linef("%s", row)
 		}
+		w.linef("")
+	}
+	if pending {
+		w.linef("A dash in the reference row: not computed yet, the experiment having stopped before a run was scored at that size; the same command continues it.")
 		w.linef("")
 	}
 	if tours {

@@ -70,10 +70,16 @@ func (t TestSet) instances() (envs.Env, []envs.Instance, error) {
 // testSets computes and caches the test sets of an experiment directory (DIR/testsets), once
 // each even when several runs ask at once.
 type testSets struct {
-	dir  string
-	mu   sync.Mutex
-	sets map[string]*testSetEntry
+	dir string
+	// cachedOnly refuses to compute a set not yet on disk (errNotComputed): a stopped
+	// experiment's report must not spend minutes on Held-Karp references before it exits.
+	cachedOnly bool
+	mu         sync.Mutex
+	sets       map[string]*testSetEntry
 }
+
+// errNotComputed is testSets.get's error for a set not on disk when only cached sets are read.
+var errNotComputed = errors.New("test set not computed yet")
 
 type testSetEntry struct {
 	once sync.Once
@@ -106,6 +112,9 @@ func (ts *testSets) load(want TestSet) (TestSet, error) {
 		return got, nil
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return got, err
+	}
+	if ts.cachedOnly {
+		return want, errNotComputed
 	}
 	env, insts, err := want.instances()
 	if err != nil {
