@@ -81,3 +81,47 @@ func TestForNestedAndConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpersStayBelowGOMAXPROCS checks that the pool holds at most the largest GOMAXPROCS - 1
+// it has seen (earlier tests included) over calls at several GOMAXPROCS and from many goroutines
+// at once, and that every call still covers its range once.
+func TestHelpersStayBelowGOMAXPROCS(t *testing.T) {
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	helpersMu.Lock()
+	most := helpers + 1
+	helpersMu.Unlock()
+	for _, procs := range []int{2, 3, 2} {
+		runtime.GOMAXPROCS(procs)
+		most = max(most, procs)
+		done := make(chan int, 16)
+		for range cap(done) {
+			go func() {
+				var hits [100]atomic.Int32
+				For(len(hits), func(_, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						hits[i].Add(1)
+					}
+				})
+				bad := 0
+				for i := range hits {
+					if hits[i].Load() != 1 {
+						bad++
+					}
+				}
+				done <- bad
+			}()
+		}
+		for range cap(done) {
+			if bad := <-done; bad != 0 {
+				t.Fatalf("GOMAXPROCS %d: %d items not visited exactly once", procs, bad)
+			}
+		}
+		helpersMu.Lock()
+		n := helpers
+		helpersMu.Unlock()
+		if n > most-1 {
+			t.Fatalf("GOMAXPROCS up to %d: %d helpers", most, n)
+		}
+	}
+}
