@@ -341,7 +341,9 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 	gen, _ := spgTUI("gen", "--task", "tsp", "--n", "4", "--count", "2").Output()
 	sort5 := filepath.Join(dir, "sort5.json")
 	gen5, _ := spgTUI("gen", "--task", "sort", "--n", "5", "--count", "2").Output()
-	if os.WriteFile(tsp, gen, 0o644) != nil || os.WriteFile(sort5, gen5, 0o644) != nil {
+	sort4 := filepath.Join(dir, "sort4.json")
+	gen4, _ := spgTUI("gen", "--task", "sort", "--n", "4", "--count", "2").Output()
+	if os.WriteFile(tsp, gen, 0o644) != nil || os.WriteFile(sort5, gen5, 0o644) != nil || os.WriteFile(sort4, gen4, 0o644) != nil {
 		t.Fatal("writing instance files")
 	}
 	fresh := filepath.Join(dir, "fresh")
@@ -377,6 +379,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
 		{[]string{"eval", "--in", sort5}, "--checkpoint is required"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort5, "--samples", "4", "--gumbel-noise", "spread"}, `gumbel-noise "spread": must be relative`},
+		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--samples", "4", "--gumbel-scale", "1e308"}, "gumbel-scale 1e+308: must be"},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
 		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},

@@ -44,6 +44,11 @@ type Decoding struct {
 	Rounding string
 }
 
+// MaxGumbelScale bounds Decoding.GumbelScale: far above it the noise overflows float32 and the
+// decode fails on NaN scores after an experiment's training, and already at it every sample is
+// noise alone (eval's sampled objective was the same at 1e6, 1e15 and 1e30, relative or absolute).
+const MaxGumbelScale = 1e6
+
 // DefaultGumbelScale is --gumbel-scale's default, in relative units (ScoreSpread(X)/N^2 per
 // entry). On TSP the best scale of a grid was 12 in these units at N = 10, 20, 50 and 100, for
 // every checkpoint tried (actor rates 1e-5 and 1e-4, whose spreads differ by 20x; K = 16 and
@@ -70,8 +75,8 @@ func (d Decoding) Validate(task envs.Task) error {
 	switch {
 	case d.Samples < 1 || d.Samples > MaxSamples:
 		return fmt.Errorf("samples %d: must be in [1, %d]", d.Samples, MaxSamples)
-	case !(d.GumbelScale > 0) || math.IsInf(d.GumbelScale, 0):
-		return fmt.Errorf("gumbel-scale %v: must be a finite number > 0", d.GumbelScale)
+	case !(d.GumbelScale > 0 && d.GumbelScale <= MaxGumbelScale):
+		return fmt.Errorf("gumbel-scale %v: must be in (0, %g]", d.GumbelScale, float64(MaxGumbelScale))
 	case d.Noise != "" && d.Noise != run.NoiseRelative && d.Noise != run.NoiseAbsolute:
 		return fmt.Errorf("gumbel-noise %q: must be %s (in units of the spread of the actor's scores) or %s", d.Noise, run.NoiseRelative, run.NoiseAbsolute)
 	case d.Augment && !envs.MustFacts(task).Planar:

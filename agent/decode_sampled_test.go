@@ -113,6 +113,8 @@ func TestDecodingValidate(t *testing.T) {
 		{Decoding{Samples: MaxSamples + 1, GumbelScale: 1}, envs.TaskTSP, "samples"},
 		{Decoding{Samples: 2, GumbelScale: math.NaN()}, envs.TaskMWM, "gumbel-scale NaN"},
 		{Decoding{Samples: 2, GumbelScale: 0}, envs.TaskMWM, "gumbel-scale 0"},
+		{Decoding{Samples: 2, GumbelScale: MaxGumbelScale * 2}, envs.TaskMWM, "gumbel-scale 2e+06: must be"},
+		{Decoding{Samples: 2, GumbelScale: 1e308, Noise: run.NoiseAbsolute}, envs.TaskMWM, "gumbel-scale 1e+308"},
 		{Decoding{Samples: 2, GumbelScale: 1, Augment: true}, envs.TaskSort, "augment: sort"},
 		{Decoding{Samples: 2, GumbelScale: 1, Noise: "rel"}, envs.TaskMWM, `gumbel-noise "rel"`},
 	} {
@@ -121,7 +123,7 @@ func TestDecodingValidate(t *testing.T) {
 			t.Errorf("%+v on %s: error %v, want one line containing %q", c.dec, c.task, err, c.want)
 		}
 	}
-	if err := (Decoding{Samples: 128, GumbelScale: 0.01, Augment: true}).Validate(envs.TaskMWM); err != nil {
+	if err := (Decoding{Samples: 128, GumbelScale: MaxGumbelScale, Augment: true}).Validate(envs.TaskMWM); err != nil {
 		t.Errorf("a valid decoding refused: %v", err)
 	}
 }
