@@ -143,10 +143,10 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if *jobs < 1 {
 		return fail(stderr, cmd, fmt.Errorf("--jobs %d: must be >= 1", *jobs))
 	}
+	if err := checkDecoding(name, dec); err != nil {
+		return fail(stderr, cmd, err)
+	}
 	if !dec.Single() {
-		if err := checkDecoding(name, dec); err != nil {
-			return fail(stderr, cmd, err)
-		}
 		o.Sampling = &experiments.Sampling{Samples: dec.Samples, GumbelScale: dec.GumbelScale, Noise: dec.Noise, Augment: dec.Augment, Seed: dec.Seed}
 	}
 	pr, err := experiments.Prepare(o, *out)
@@ -185,7 +185,8 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// checkDecoding refuses, in one line, a sampled decode that some task of the preset cannot use.
+// checkDecoding refuses, in one line, a decode that some task of the preset cannot use, or
+// whose settings are out of range even where --samples 1 leaves them unused.
 func checkDecoding(preset string, dec agent.Decoding) error {
 	p, err := experiments.PresetNamed(preset)
 	if err != nil {

@@ -79,6 +79,8 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("sort", fresh, "--samples", "8", "--augment"), "preset sort: augment: sort instances are not points in the unit square"},
 		{tinyExperiment("tau", fresh, "--samples", "0"), "samples 0: must be in [1, 4096]"},
 		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
+		{tinyExperiment("tau", fresh, "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
+		{tinyExperiment("tau", fresh, "--gumbel-scale", "NaN"), "gumbel-scale NaN: must be"},
 		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-scale", "1e308"), "gumbel-scale 1e+308: must be"},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
