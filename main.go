@@ -378,6 +378,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := dec.Validate(env.Task()); err != nil {
 		return fail(stderr, "eval", err)
 	}
+	if err := checkNoiseFlags(dec); err != nil {
+		return fail(stderr, "eval", err)
+	}
 	pol, err := agent.LoadPolicy(*ckpt)
 	if err != nil {
 		return fail(stderr, "eval", err)

@@ -146,6 +146,9 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if err := checkDecoding(name, dec); err != nil {
 		return fail(stderr, cmd, err)
 	}
+	if err := checkNoiseFlags(dec); err != nil {
+		return fail(stderr, cmd, err)
+	}
 	if !dec.Single() {
 		o.Sampling = &experiments.Sampling{Samples: dec.Samples, GumbelScale: dec.GumbelScale, Noise: dec.Noise, Augment: dec.Augment, Seed: dec.Seed}
 	}

@@ -380,6 +380,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"eval", "--in", sort5}, "--checkpoint is required"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort5, "--samples", "4", "--gumbel-noise", "spread"}, `gumbel-noise "spread": must be relative`},
 		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--samples", "4", "--gumbel-scale", "1e308"}, "gumbel-scale 1e+308: must be"},
+		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--samples", "4", "--gumbel-noise="}, `--gumbel-noise "": must be relative`},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
 		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},
