@@ -378,7 +378,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := dec.Validate(env.Task()); err != nil {
 		return fail(stderr, "eval", err)
 	}
-	if err := checkNoiseFlags(dec); err != nil {
+	if err := checkNoiseFlags(fs, dec); err != nil {
 		return fail(stderr, "eval", err)
 	}
 	pol, err := agent.LoadPolicy(*ckpt)

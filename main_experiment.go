@@ -146,7 +146,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if err := checkDecoding(name, dec); err != nil {
 		return fail(stderr, cmd, err)
 	}
-	if err := checkNoiseFlags(dec); err != nil {
+	if err := checkNoiseFlags(fs, dec); err != nil {
 		return fail(stderr, cmd, err)
 	}
 	if !dec.Single() {

@@ -83,6 +83,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--gumbel-scale", "NaN"), "gumbel-scale NaN: must be"},
 		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-scale", "1e308"), "gumbel-scale 1e+308: must be"},
 		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise="), `--gumbel-noise "": must be relative`},
+		{tinyExperiment("tau", fresh, "--gumbel-noise", "absolute"), "--gumbel-noise: the single decode adds no noise"},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
 		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},

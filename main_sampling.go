@@ -1,18 +1,29 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 
 	"spg-tui/agent"
 	"spg-tui/run"
 )
 
-// checkNoiseFlags refuses, in one line, an empty --gumbel-noise: an experiment's manifest reads
-// it as the absolute noise of directories made before the flag (12 in the units of X), while
-// eval read it as relative.
-func checkNoiseFlags(dec agent.Decoding) error {
+// checkNoiseFlags refuses, in one line, sampling-noise flags that would be misread or ignored:
+// an empty --gumbel-noise, which an experiment's manifest reads as the absolute noise of
+// directories made before the flag (12 in the units of X) while eval reads it as relative; and
+// --gumbel-noise or --gumbel-scale with the single decode, which draws no noise.
+func checkNoiseFlags(fs *flag.FlagSet, dec agent.Decoding) error {
 	if dec.Noise == "" {
 		return fmt.Errorf("--gumbel-noise \"\": must be %s or %s", run.NoiseRelative, run.NoiseAbsolute)
 	}
-	return nil
+	if !dec.Single() {
+		return nil
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err == nil && (f.Name == "gumbel-noise" || f.Name == "gumbel-scale") {
+			err = fmt.Errorf("--%s: the single decode adds no noise (give --samples K > 1 or --augment)", f.Name)
+		}
+	})
+	return err
 }

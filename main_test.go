@@ -381,6 +381,8 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"eval", "--checkpoint", run, "--in", sort5, "--samples", "4", "--gumbel-noise", "spread"}, `gumbel-noise "spread": must be relative`},
 		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--samples", "4", "--gumbel-scale", "1e308"}, "gumbel-scale 1e+308: must be"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--samples", "4", "--gumbel-noise="}, `--gumbel-noise "": must be relative`},
+		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--gumbel-noise", "absolute"}, "--gumbel-noise: the single decode adds no noise"},
+		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--gumbel-scale", "0.5"}, "--gumbel-scale: the single decode adds no noise"},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
 		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},
