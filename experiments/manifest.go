@@ -96,7 +96,7 @@ func (a Manifest) compatible(b Manifest) error {
 	case a.Plan != b.Plan:
 		return fmt.Errorf("plans differ (seeds %d vs %d, scale %g vs %g, or models or training flags)", a.Seeds, b.Seeds, a.Scale, b.Scale)
 	case samplingName(a.Sampling) != samplingName(b.Sampling):
-		return fmt.Errorf("test decodes differ (%s vs %s)", samplingName(a.Sampling), samplingName(b.Sampling))
+		return fmt.Errorf("test decodes differ (%s vs %s%s)", samplingName(a.Sampling), samplingName(b.Sampling), unitsOnly(a.Sampling, b.Sampling))
 	}
 	return nil
 }
@@ -133,6 +133,21 @@ func withEarlierData(runs []Planned) []Planned {
 }
 
 // samplingName names an experiment's test decodes: "single decode only", or the sampling.
+// unitsOnly names the noise's units when they are all that differs between two samplings, as
+// between a directory made before --gumbel-noise (absolute) and the same command now (relative),
+// which the names alone leave to be spotted.
+func unitsOnly(a, b *Sampling) string {
+	if a == nil || b == nil || a.Units() == b.Units() {
+		return ""
+	}
+	c := *b
+	c.Noise = a.Units()
+	if samplingName(a) != samplingName(&c) {
+		return ""
+	}
+	return fmt.Sprintf(": --gumbel-noise %s vs %s", a.Units(), b.Units())
+}
+
 func samplingName(s *Sampling) string {
 	if s == nil {
 		return "single decode only"
