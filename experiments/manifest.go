@@ -3,8 +3,10 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -93,6 +95,8 @@ func (a Manifest) compatible(b Manifest) error {
 		return fmt.Errorf("preset %s vs %s", a.Preset, b.Preset)
 	case a.Version != b.Version:
 		return fmt.Errorf("preset version %d vs %d (made by different spg-tui versions)", a.Version, b.Version)
+	case a.Plan != b.Plan && a.Seeds == b.Seeds && a.Scale == b.Scale && slices.Equal(a.Models, b.Models) && maps.Equal(a.Flags, b.Flags):
+		return errors.New("plans differ: one was made by another spg-tui version, whose preset planned other runs for the same options")
 	case a.Plan != b.Plan:
 		return fmt.Errorf("plans differ (seeds %d vs %d, scale %g vs %g, or models or training flags)", a.Seeds, b.Seeds, a.Scale, b.Scale)
 	case samplingName(a.Sampling) != samplingName(b.Sampling):

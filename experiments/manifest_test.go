@@ -1,6 +1,9 @@
 package experiments
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPlanOfAnEarlierSortExperiment checks that an experiment directory made before sort had a
 // default data spec still expands to its own runs, on the permutations they trained on: plan
@@ -25,5 +28,23 @@ func TestPlanOfAnEarlierSortExperiment(t *testing.T) {
 	}
 	if fresh[0].Config.Data != "range:k=10" || planHash("sort", fresh) == m.Plan {
 		t.Errorf("a new sort experiment plans data %q under the earlier plan's hash", fresh[0].Config.Data)
+	}
+}
+
+// TestPlansOfAnotherVersionSaySo checks that a directory whose options are this command's but
+// whose plan is not (its preset planned other runs when it was made, as sizes did before it
+// trained best's run lengths) is refused for that, not for options that are equal.
+func TestPlansOfAnotherVersionSaySo(t *testing.T) {
+	old := Manifest{Preset: "sizes", Version: PresetVersion, Seeds: 1, Scale: 0.001, Models: []string{"spg-factored"},
+		Flags: map[string]string{"batch": "4"}, Plan: "efcf3af00a0fb8a6"}
+	now := old
+	now.Plan = "0123456789abcdef"
+	err := old.compatible(now)
+	if err == nil || !strings.Contains(err.Error(), "another spg-tui version, whose preset planned other runs for the same options") {
+		t.Errorf("same options, another plan: %v", err)
+	}
+	now.Seeds = 2
+	if err := old.compatible(now); err == nil || !strings.Contains(err.Error(), "seeds 1 vs 2") {
+		t.Errorf("other seeds: %v", err)
 	}
 }
