@@ -181,7 +181,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("solve", "--solver NAME --in FILE|- [--seed S]")
-	solver := fs.String("solver", "", "solver name (mwm: hungarian, greedy, random; tsp: exact, nn, farthest, 2opt, 2opt-oropt, christofides, random; sort: exact, random)")
+	solver := fs.String("solver", "", "solver name (mwm: hungarian, greedy, random; tsp: exact, nn, farthest, 2opt, 2opt-oropt, christofides, ap-patch, random; sort: exact, random)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	seed := fs.Uint64("seed", 1, "seed of the randomised solvers")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {

@@ -62,7 +62,7 @@ func init() {
 func newTSP(n int) *tspEnv { return &tspEnv{n: n} }
 
 // tspSolvers lists the TSP solvers, the exact one first.
-var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "christofides", "random"}
+var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "christofides", "ap-patch", "random"}
 
 func (e *tspEnv) Task() Task     { return TaskTSP }
 func (e *tspEnv) N() int         { return e.n }
@@ -88,7 +88,8 @@ func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective
 
 // Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
 // (farthest insertion), 2opt (nearest neighbour then 2-opt), 2opt-oropt (the best of 2-opt and
-// or-opt from 9 starts, TwoOptOrOpt), christofides or random.
+// or-opt from 9 starts, TwoOptOrOpt), christofides, ap-patch (the assignment with Karp's
+// patching, PatchedAssignment) or random.
 func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
@@ -112,6 +113,10 @@ func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 		TwoOptOrOpt(d, n, tour)
 	case "christofides":
 		Christofides(d, n, tour)
+	case "ap-patch":
+		if err := PatchedAssignment(d, n, tour); err != nil {
+			return nil, err
+		}
 	case "random":
 		return randomPerm(n, rng)
 	default:
