@@ -46,19 +46,29 @@ def tour_len(d, t):
     return sum(d[t[i], t[(i + 1) % len(t)]] for i in range(len(t)))
 
 
-pts = json.load(open(sys.argv[1]))["instances"][:int(sys.argv[2])]
-cover, ncyc, tours = [], [], []
-for inst in pts:
-    p = np.array(inst["points"])
-    d = np.linalg.norm(p[:, None] - p[None], axis=2)
-    dd = d + np.diag(np.full(len(p), 1e9))
-    r, c = linear_sum_assignment(dd)
-    cover.append(d[r, c].sum())
-    cyc = cycles_of(list(c))
-    ncyc.append(len(cyc))
+def patch(d, succ):
+    """The tour (visiting order) of successor function succ, its cycles merged as above."""
+    cyc = cycles_of(list(succ))
     while len(cyc) > 1:
         _, i, j, t = min((merge(d, cyc[i], cyc[j])[0], i, j, merge(d, cyc[i], cyc[j])[1])
                          for i in range(len(cyc)) for j in range(i + 1, len(cyc)))
         cyc = [x for k, x in enumerate(cyc) if k not in (i, j)] + [t]
-    tours.append(tour_len(d, cyc[0]))
-print(f"{len(pts)} instances: cycle cover {np.mean(cover):.4f}, cycles {np.mean(ncyc):.2f}, patched tour {np.mean(tours):.4f}")
+    return cyc[0]
+
+
+def main():
+    pts = json.load(open(sys.argv[1]))["instances"][:int(sys.argv[2])]
+    cover, ncyc, tours = [], [], []
+    for inst in pts:
+        p = np.array(inst["points"])
+        d = np.linalg.norm(p[:, None] - p[None], axis=2)
+        dd = d + np.diag(np.full(len(p), 1e9))
+        r, c = linear_sum_assignment(dd)
+        cover.append(d[r, c].sum())
+        ncyc.append(len(cycles_of(list(c))))
+        tours.append(tour_len(d, patch(d, c)))
+    print(f"{len(pts)} instances: cycle cover {np.mean(cover):.4f}, cycles {np.mean(ncyc):.2f}, patched tour {np.mean(tours):.4f}")
+
+
+if __name__ == "__main__":
+    main()
