@@ -136,7 +136,6 @@ func withEarlierData(runs []Planned) []Planned {
 	return out
 }
 
-// samplingName names an experiment's test decodes: "single decode only", or the sampling.
 // unitsOnly names the noise's units when they are all that differs between two samplings, as
 // between a directory made before --gumbel-noise (absolute) and the same command now (relative),
 // which the names alone leave to be spotted.
@@ -152,6 +151,7 @@ func unitsOnly(a, b *Sampling) string {
 	return fmt.Sprintf(": --gumbel-noise %s vs %s", a.Units(), b.Units())
 }
 
+// samplingName names an experiment's test decodes: "single decode only", or the sampling.
 func samplingName(s *Sampling) string {
 	if s == nil {
 		return "single decode only"
