@@ -356,8 +356,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := agent.SingleDecode
 	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept")
-	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise")
-	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X, their root mean square once row and column means are removed, divided by N^2) or absolute (of X)")
+	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")

@@ -114,8 +114,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	dec := agent.SingleDecode
 	dec.Seed = 1 // eval's default noise seed
 	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode")
-	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise of the sampled decode, in units of --gumbel-noise")
-	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X divided by N^2) or absolute (of X)")
+	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {

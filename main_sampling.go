@@ -8,6 +8,13 @@ import (
 	"spg-tui/run"
 )
 
+// noiseFlags registers --gumbel-scale and --gumbel-noise into dec, as eval and experiment
+// take them.
+func noiseFlags(fs *flag.FlagSet, dec *agent.Decoding) {
+	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise")
+	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X, their root mean square once row and column means are removed, divided by N^2) or absolute (of X)")
+}
+
 // checkNoiseFlags refuses, in one line, sampling-noise flags that would be misread or ignored:
 // an empty --gumbel-noise, which an experiment's manifest reads as the absolute noise of
 // directories made before the flag (12 in the units of X) while eval reads it as relative; and
