@@ -390,6 +390,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *criticMax {
 		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
 	}
+	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
+		dec.GumbelScale = agent.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
+	}
 	start := time.Now()
 	one := agent.SingleDecode
 	one.Rounding = dec.Rounding

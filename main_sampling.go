@@ -11,7 +11,7 @@ import (
 // noiseFlags registers --gumbel-scale and --gumbel-noise into dec, as eval and experiment
 // take them.
 func noiseFlags(fs *flag.FlagSet, dec *agent.Decoding) {
-	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise")
+	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise (eval, relative, unset: the model's, 12, or 96 for spg-successor)")
 	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X, their root mean square once row and column means are removed, divided by N^2) or absolute (of X)")
 }
 
@@ -33,4 +33,11 @@ func checkNoiseFlags(fs *flag.FlagSet, dec agent.Decoding) error {
 		}
 	})
 	return err
+}
+
+// flagGiven reports whether the command line set the flag called name.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

@@ -24,14 +24,19 @@ func BenchmarkStep(b *testing.B) {
 		task   envs.Task
 		n      int
 		recipe string
+		model  string // the recipe's when empty
 	}{
-		{envs.TaskMWM, 10, run.RecipePaper}, {envs.TaskMWM, 20, run.RecipePaper}, {envs.TaskMWM, 50, run.RecipePaper},
-		{envs.TaskTSP, 20, run.RecipePaper}, {envs.TaskSort, 20, run.RecipePaper},
-		{envs.TaskMWM, 20, run.RecipeBest}, {envs.TaskTSP, 20, run.RecipeBest}, {envs.TaskSort, 20, run.RecipeBest},
+		{envs.TaskMWM, 10, run.RecipePaper, ""}, {envs.TaskMWM, 20, run.RecipePaper, ""}, {envs.TaskMWM, 50, run.RecipePaper, ""},
+		{envs.TaskTSP, 20, run.RecipePaper, ""}, {envs.TaskSort, 20, run.RecipePaper, ""},
+		{envs.TaskMWM, 20, run.RecipeBest, ""}, {envs.TaskTSP, 20, run.RecipeBest, run.ModelFactored},
+		{envs.TaskSort, 20, run.RecipeBest, ""}, {envs.TaskTSP, 20, run.RecipeBest, run.ModelSuccessor},
 	} {
 		cfg, err := run.WithRecipe(run.DefaultConfig(c.task, c.n), c.recipe)
 		if err != nil {
 			b.Fatal(err)
+		}
+		if c.model != "" {
+			cfg.Model = c.model
 		}
 		b.Run(fmt.Sprintf("%s-%s-N%d", cfg.Model, c.task, c.n), func(b *testing.B) { benchStep(b, cfg) })
 	}

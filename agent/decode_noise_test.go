@@ -56,16 +56,52 @@ func TestScoreSpread(t *testing.T) {
 				scaled[i*n+j] = 3 * x[i*n+j]
 			}
 		}
-		got, want := ScoreSpread(x, n), naiveSpread(x64, n)
+		got, want := ScoreSpread(x, n, false), naiveSpread(x64, n)
 		if math.Abs(got-want) > 1e-6*(1+want) {
 			t.Errorf("n %d: ScoreSpread %v, by its definition %v", n, got, want)
 		}
-		if d := ScoreSpread(shifted, n); math.Abs(d-got) > 1e-5*(1+got) {
+		if d := ScoreSpread(shifted, n, false); math.Abs(d-got) > 1e-5*(1+got) {
 			t.Errorf("n %d: row and column constants moved the spread from %v to %v", n, got, d)
 		}
-		if d := ScoreSpread(scaled, n); math.Abs(d-3*got) > 1e-5*(1+got) {
+		if d := ScoreSpread(scaled, n, false); math.Abs(d-3*got) > 1e-5*(1+got) {
 			t.Errorf("n %d: 3 X has spread %v, want %v", n, d, 3*got)
 		}
+	}
+}
+
+// TestOffDiagonalSpread checks the successor actor's spread: the diagonal's values do not count,
+// row and column constants are removed, it scales with X, and on a matrix whose off-diagonal
+// entries are already centred it is their root mean square.
+func TestOffDiagonalSpread(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{2, 3, 5, 20, 50} {
+		x, barred, shifted, scaled := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+		for i := range n {
+			for j := range n {
+				k := i*n + j
+				x[k] = float32(rng.NormFloat64())
+				barred[k], shifted[k], scaled[k] = x[k], x[k]+float32(i)-2*float32(j), 3*x[k]
+				if i == j {
+					barred[k] = -1e4
+				}
+			}
+		}
+		got := ScoreSpread(x, n, true)
+		if d := ScoreSpread(barred, n, true); d != got {
+			t.Errorf("n %d: the diagonal moved the spread from %v to %v", n, got, d)
+		}
+		if d := ScoreSpread(shifted, n, true); math.Abs(d-got) > 1e-4*(1+got) {
+			t.Errorf("n %d: row and column constants moved the spread from %v to %v", n, got, d)
+		}
+		if d := ScoreSpread(scaled, n, true); math.Abs(d-3*got) > 1e-5*(1+got) {
+			t.Errorf("n %d: 3 X has spread %v, want %v", n, d, 3*got)
+		}
+	}
+	// Off the diagonal of 3 x 3, x_ij = +1 on (0,1), (1,2), (2,0) and -1 on the others has zero
+	// row and column sums: nothing is removed and the spread is 1.
+	c := []float32{9, 1, -1, -1, 9, 1, 1, -1, 9}
+	if d := ScoreSpread(c, 3, true); math.Abs(d-1) > 1e-12 {
+		t.Errorf("centred 3 x 3: spread %v, want 1", d)
 	}
 }
 

@@ -67,7 +67,7 @@ func TestSampledDecodeOfOneIsTheSingleDecode(t *testing.T) {
 // never scores below the single decode on any instance.
 func TestSampledDecodeIsSeededAndNeverWorse(t *testing.T) {
 	pol, env, insts := samplingPolicy(t, envs.TaskTSP, 8, run.RecipeBest)
-	dec := Decoding{Samples: 6, GumbelScale: 0.05, Augment: true, Seed: 3}
+	dec := Decoding{Samples: 6, GumbelScale: SuccessorGumbelScale, Augment: true, Seed: 3}
 	single, err := pol.Solve(env, insts)
 	if err != nil {
 		t.Fatal(err)

@@ -177,11 +177,13 @@ func newEvalSet(split envs.Split, ds envs.Dataset) *evalSet {
 }
 
 // actDeterministic runs the deterministic policy (Sinkhorn at h's tau and L, Hungarian rounding,
-// no exploration) on size featurised states, evalChunk at a time, and writes each instance's
-// task permutation into perms (size x n). visit, if not nil, sees each instance's M and rowToCol.
-func actDeterministic(l Learner, task envs.Task, n int, states []float32, size int, h Hyper,
+// no exploration) on insts, featurised as states, evalChunk at a time, and writes each instance's
+// task permutation into perms (len(insts) x n). visit, if not nil, sees each instance's M and
+// rowToCol (the executed action: for a successor action, after patching).
+func actDeterministic(l Learner, task envs.Task, n int, insts []envs.Instance, states []float32, h Hyper,
 	perms []int, visit func(i int, m []float32, rowToCol []int)) error {
-	sl := nets.StateLen(task, n)
+	sl, size := nets.StateLen(task, n), len(insts)
+	var dec actionDecoder
 	chunk := min(size, evalChunk)
 	m := make([]float32, chunk*n*n)
 	rowToCol := make([]int, chunk*n)
@@ -198,7 +200,7 @@ func actDeterministic(l Learner, task envs.Task, n int, states []float32, size i
 		}
 		for i := range k {
 			rc := rowToCol[i*n : (i+1)*n]
-			nets.ActionToPerm(rc, perms[(lo+i)*n:(lo+i+1)*n])
+			dec.toPerm(h, insts[lo+i], rc, perms[(lo+i)*n:(lo+i+1)*n])
 			if visit != nil {
 				visit(lo+i, m[i*n*n:(i+1)*n*n], rc)
 			}
@@ -220,7 +222,7 @@ func evaluate(l Learner, env envs.Env, set *evalSet, h Hyper, extras bool) (*run
 		k = min(scatterStates, size)
 		sm, sp = make([]float32, k*n*n), make([]float32, k*n*n)
 	}
-	err := actDeterministic(l, task, n, set.states, size, h, perms, func(i int, m []float32, rc []int) {
+	err := actDeterministic(l, task, n, set.insts, set.states, h, perms, func(i int, m []float32, rc []int) {
 		if i < k {
 			copy(sm[i*n*n:], m)
 			perm.ToMatrix(sp[i*n*n:(i+1)*n*n], rc)
@@ -406,8 +408,8 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([
 		for i, inst := range insts {
 			nets.Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
 		}
-		if err := actDeterministic(l, p.cfg.Task, n, states, len(insts), h, perms, nil); err != nil {
-			return nil, p.nameFailing(l, n, states, len(insts), h, err)
+		if err := actDeterministic(l, p.cfg.Task, n, insts, states, h, perms, nil); err != nil {
+			return nil, p.nameFailing(l, n, insts, states, h, err)
 		}
 	} else if err := actSampled(l, env, insts, h, dec, perms); err != nil {
 		return nil, err

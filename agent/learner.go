@@ -34,6 +34,9 @@ type Hyper struct {
 	CriticOnly bool
 	// RoundLog rounds M by the Hungarian maximum of log M (run.RoundingLog), not of M.
 	RoundLog bool
+	// Successor: the action is a successor matrix (run.Model.Successor), its rounding patched
+	// into one tour before it is executed (actionDecoder).
+	Successor bool
 }
 
 // StepStats are the numbers one training step reports, in the schema of the training summary

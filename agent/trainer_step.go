@@ -55,6 +55,7 @@ type loop struct {
 	rowToCol []int
 	perms    []int // a critic-free model's sampled permutations (b x n)
 	perm     []int
+	decoder  actionDecoder
 	rows     []int
 	rewards  []float64
 	slots    []int
@@ -102,8 +103,9 @@ func hyperAt(cfg *run.Config, k run.ModelKind, t int) Hyper {
 		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
 		ActorLR: cfg.ActorLR * s, CriticLR: cfg.CriticLR * s,
 		CriticPenalty: cfg.CriticPenalty, ClipNorm: cfg.ClipNorm,
-		Explore:  cfg.Exploration && k.HasCritic(),
-		RoundLog: cfg.Rounding == run.RoundingLog,
+		Explore:   cfg.Exploration && k.HasCritic(),
+		RoundLog:  cfg.Rounding == run.RoundingLog,
+		Successor: run.ModelOf(*cfg).Successor,
 	}
 	if t < cfg.CriticWarmup {
 		h.ActorLR = 0
@@ -169,7 +171,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 			perm.CycleRows(p, 1, rows)
 			perm.CycleRows(m, n, rows)
 		}
-		nets.ActionToPerm(p, l.perm)
+		l.decoder.toPerm(h, l.insts[i], p, l.perm)
 		r := l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))

@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"fmt"
 	"math"
 
 	"spg-tui/linalg/assign"
@@ -33,6 +34,22 @@ func PatchedAssignment(d []float64, n int, tour []int) error {
 	if _, err := s.Minimize(cost, n, succ); err != nil {
 		return err
 	}
+	PatchSuccessor(d, n, succ, tour)
+	return nil
+}
+
+// PatchSuccessor makes one tour of the successor function succ (city i followed by succ[i]; a
+// permutation of 0..n-1, self-loops allowed) for the symmetric row-major n x n cost matrix d by
+// Karp's patching: while more than one cycle is left, the two cycles whose cheapest single
+// 2-exchange (either orientation) costs least are merged by it. It writes the tour in visiting
+// order into tour and its successor function back into succ. It is the successor action's
+// repair (spg-successor): the Hungarian rounding of a successor matrix is a cycle cover. It
+// panics if d is not n x n, len(succ) != n or len(tour) != n.
+func PatchSuccessor(d []float64, n int, succ, tour []int) {
+	checkSquare(d, n, tour)
+	if len(succ) != n {
+		panic(fmt.Sprintf("envs: successor function of %d cities, want %d", len(succ), n))
+	}
 	cycles := successorCycles(succ)
 	for len(cycles) > 1 {
 		bestCost, bi, bj := math.Inf(1), 0, 0
@@ -53,7 +70,9 @@ func PatchedAssignment(d []float64, n int, tour []int) error {
 		cycles = append(rest, best) // as tools/tsp_patch.py: the merged cycle last
 	}
 	copy(tour, cycles[0])
-	return nil
+	for k, c := range tour {
+		succ[c] = tour[(k+1)%n]
+	}
 }
 
 // successorCycles splits the permutation succ (vertex i is followed by succ[i]) into its cycles,

@@ -89,3 +89,42 @@ func identity(n int) []int {
 	}
 	return out
 }
+
+// TestPatchSuccessor checks the successor action's repair on random successor functions, self-loops
+// included: the result is one tour, succ is rewritten to follow it, a successor function that is
+// already one tour comes back unchanged, and two cycles are joined by their cheapest exchange.
+func TestPatchSuccessor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n := 1 + rng.IntN(10)
+		pts := uniformPoints(rng, n)
+		d := make([]float64, n*n)
+		DistanceMatrix(d, pts, pts)
+		succ := rng.Perm(n)
+		cycles := successorCycles(succ)
+		was := slices.Clone(succ)
+		tour := make([]int, n)
+		PatchSuccessor(d, n, succ, tour)
+		if !slices.Equal(slices.Sorted(slices.Values(tour)), identity(n)) {
+			t.Fatalf("trial %d: %v is not a tour of %d cities", trial, tour, n)
+		}
+		for k, c := range tour {
+			if succ[c] != tour[(k+1)%n] {
+				t.Fatalf("trial %d: succ %v does not follow the tour %v", trial, succ, tour)
+			}
+		}
+		if len(cycles) == 1 && !slices.Equal(succ, was) {
+			t.Fatalf("trial %d: one tour %v patched into %v", trial, was, succ)
+		}
+		if len(cycles) == 2 {
+			added, _ := mergeCycles(d, n, cycles[0], cycles[1])
+			var before float64
+			for i, s := range was {
+				before += d[i*n+s]
+			}
+			if l := TourLength(pts, tour); math.Abs(l-before-added) > 1e-9 {
+				t.Fatalf("trial %d: two cycles of %v patched to %v, the cheapest exchange gives %v", trial, before, l, before+added)
+			}
+		}
+	}
+}

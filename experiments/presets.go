@@ -124,6 +124,6 @@ func sizeArms() []Arm {
 	steps := func(task envs.Task) int { return run.RecipeSteps(run.RecipeBest, run.DefaultConfig(task, 20)) }
 	return []Arm{
 		{Label: "SPG+Pairwise · MWM-20", Model: run.ModelPairwise, Task: envs.TaskMWM, N: 20, Steps: steps(envs.TaskMWM), Apply: best, TestSizes: transferSizes},
-		{Label: "SPG+Factored · TSP-20", Model: run.ModelFactored, Task: envs.TaskTSP, N: 20, Steps: steps(envs.TaskTSP), Apply: best, TestSizes: transferSizes},
+		{Label: "SPG+Successor · TSP-20", Model: run.ModelSuccessor, Task: envs.TaskTSP, N: 20, Steps: steps(envs.TaskTSP), Apply: best, TestSizes: transferSizes},
 	}
 }

@@ -29,6 +29,10 @@ type Model struct {
 	// AnyN marks the models whose networks have no layer sized by N (every parameter is shared
 	// across items, or pairs of items): a checkpoint trained at one N solves instances of any.
 	AnyN bool
+	// Successor marks the models whose action is a successor matrix (tsp: P_ij = 1 when city j
+	// follows city i) rather than the tour's places: its rounding, a cycle cover, is patched
+	// into one tour before it is executed (envs.PatchSuccessor).
+	Successor bool
 }
 
 // ModelKind is how a model learns, which decides what a run of it has: a replay buffer,
@@ -75,6 +79,11 @@ var Models = []Model{
 	// all the cities (agent/nets/attention.go).
 	{Name: ModelAttention, Title: "SPG+Attention", Tasks: []envs.Task{envs.TaskTSP},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
+	// SPG+Pairwise for tsp with a successor action: the pair MLP over each ordered pair of cities
+	// scores "j follows i", with a bilinear critic that can represent the tour length <P, D>
+	// exactly (agent/nets/successor.go).
+	{Name: ModelSuccessor, Title: "SPG+Successor", Tasks: []envs.Task{envs.TaskTSP},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
@@ -123,6 +132,9 @@ const ModelFactored = "spg-factored"
 
 // ModelAttention is SPG+Factored with a self-attention encoder over the cities, for tsp.
 const ModelAttention = "spg-attention"
+
+// ModelSuccessor is SPG+Pairwise over ordered pairs of cities with a successor action, for tsp.
+const ModelSuccessor = "spg-successor"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

@@ -55,7 +55,8 @@ func TestRecipes(t *testing.T) {
 	}{
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, ModelPairwise, 1e-4},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--actor-lr", "3e-4"}, ModelFactored, 3e-4},
-		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelFactored, 1e-4},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, ModelSuccessor, 1e-4},
+		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best", "--model", ModelFactored}, ModelFactored, 1e-4},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--model", ModelPairwise}, ModelPairwise, 1e-4},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--model", "spg-matching", "--critic", "bilinear"}, "spg-matching", 1e-4},
 	} {
@@ -72,7 +73,7 @@ func TestRecipes(t *testing.T) {
 	}{
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
 		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, func(Config) int { return 1000 }},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, func(Config) int { return 2000 }},
 		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, func(c Config) int { return 5 * c.StepsPerEpoch() }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--steps", "77"}, func(Config) int { return 77 }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--epochs", "2"}, func(c Config) int { return 2 * c.StepsPerEpoch() }},
@@ -120,6 +121,21 @@ func TestRecipes(t *testing.T) {
 		c, err := parseTrainFlags(tc.args...)
 		if err != nil || c.CriticPenalty != tc.penalty || c.Buffer != tc.buffer {
 			t.Errorf("%v: critic penalty %v, buffer %d, %v; want %v, %d", tc.args, c.CriticPenalty, c.Buffer, err, tc.penalty, tc.buffer)
+		}
+	}
+
+	// best's actor ascends a slow target critic on tsp only; --target-critic wins.
+	for _, tc := range []struct {
+		args []string
+		rate float64
+	}{
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.01},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--target-critic", "0"}, 0},
+		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, 0},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "paper"}, 0},
+	} {
+		if c, err := parseTrainFlags(tc.args...); err != nil || c.TargetCritic != tc.rate {
+			t.Errorf("%v: target critic %g, %v; want %g", tc.args, c.TargetCritic, err, tc.rate)
 		}
 	}
 

@@ -43,7 +43,7 @@ func init() {
 		if h%attnHeads != 0 {
 			return nil, fmt.Errorf("hidden width %d: must be a multiple of its %d attention heads", h, attnHeads)
 		}
-		return attention{f: factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth}}}, nil
+		return attention{f: factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}}}, nil
 	})
 }
 

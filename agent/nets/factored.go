@@ -42,9 +42,9 @@ func init() {
 	registerArch("spg-factored", func(n, h int, layout envs.Layout) (Arch, error) {
 		switch layout {
 		case envs.LayoutTour:
-			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth}}, nil
+			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}}, nil
 		case envs.LayoutValues:
-			return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth}}, nil
+			return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth, rows: ops.Values}}, nil
 		}
 		return nil, errLayout
 	})

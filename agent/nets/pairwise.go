@@ -23,25 +23,29 @@ import (
 // of the instance relabels X and G the same way, where the paper's GRU reads the rows in an
 // arbitrary order. The MWM reward <P, C(s)>/N is linear in the action with C_ij a function of
 // the pair (i, j) alone, so G can represent it exactly, and so can X the Hungarian optimum.
-type pairwise struct{ n, h, width int }
+type pairwise struct {
+	n, h, width int
+	rows        ops.PairRows
+}
 
 func init() {
 	registerArch("spg-pairwise", func(n, h int, layout envs.Layout) (Arch, error) {
 		switch layout {
 		case envs.LayoutTwoSets:
-			return pairwise{n: n, h: h, width: pairs.MatchingWidth}, nil
+			return pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}, nil
 		case envs.LayoutValues:
-			return pairwise{n: n, h: h, width: pairs.SortWidth}, nil
+			return pairwise{n: n, h: h, width: pairs.SortWidth, rows: ops.Values}, nil
 		}
 		return nil, errLayout
 	})
 }
 
-func (a pairwise) matching() bool { return a.width == pairs.MatchingWidth }
-
 func (a pairwise) StateShape(b int) []int {
-	if a.matching() {
+	switch a.rows {
+	case ops.TwoPointSets:
 		return []int{b, 2 * a.n, 2}
+	case ops.OnePointSet:
+		return []int{b, a.n, 2}
 	}
 	return []int{b, a.n, 1}
 }
@@ -56,11 +60,7 @@ func (a pairwise) BNLayers() []string       { return nil }
 
 // scores adds the pair MLP over x's pair features: (B, N, N).
 func (a pairwise) scores(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
-	rows := ops.Values
-	if a.matching() {
-		rows = ops.TwoPointSets
-	}
-	f, err := ops.PairFeatures(x, rows)
+	f, err := ops.PairFeatures(x, a.rows)
 	if err != nil {
 		return nil, err
 	}

@@ -19,11 +19,14 @@ const (
 	TwoPointSets PairRows = iota
 	// Values: (B, N, 1), one number per item (pairs.Sort).
 	Values
+	// OnePointSet: (B, N, 2), the cities of a tour (pairs.Tour).
+	OnePointSet
 )
 
 // PairFeatures adds the per-pair input features of the pairwise networks as one node: for
 // TwoPointSets states x (B, 2N, 2) it gives (B, N, N, pairs.MatchingWidth) (pairs.Matching), for
-// Values states x (B, N, 1) it gives (B, N, N, pairs.SortWidth) (pairs.Sort). x is data: no
+// Values states x (B, N, 1) it gives (B, N, N, pairs.SortWidth) (pairs.Sort), for OnePointSet
+// states x (B, N, 2) it gives (B, N, N, pairs.TourWidth) (pairs.Tour). x is data: no
 // gradient flows back into it.
 func PairFeatures(x *G.Node, rows PairRows) (*G.Node, error) {
 	if x != nil && x.Dtype() == tensor.Float32 {
@@ -45,10 +48,15 @@ func (k *pairFeatures[T]) OutShape(in []tensor.Shape) (tensor.Shape, error) {
 			return tensor.Shape{s[0], s[1] / 2, s[1] / 2, pairs.MatchingWidth}, nil
 		case k.rows == Values && s[2] == 1:
 			return tensor.Shape{s[0], s[1], s[1], pairs.SortWidth}, nil
+		case k.rows == OnePointSet && s[2] == 2:
+			return tensor.Shape{s[0], s[1], s[1], pairs.TourWidth}, nil
 		}
 	}
-	if k.rows == TwoPointSets {
+	switch k.rows {
+	case TwoPointSets:
 		return nil, fmt.Errorf("input shape %v, want (B, 2N, 2): two point sets", in)
+	case OnePointSet:
+		return nil, fmt.Errorf("input shape %v, want (B, N, 2): one point set", in)
 	}
 	return nil, fmt.Errorf("input shape %v, want (B, N, 1): one value per item", in)
 }
@@ -57,9 +65,12 @@ func (k *pairFeatures[T]) Differentiable(int) bool { return false }
 
 func (k *pairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	s := in[0].Shape()
-	if k.rows == TwoPointSets {
+	switch k.rows {
+	case TwoPointSets:
 		pairs.Matching(Data[T](out), Data[T](in[0]), s[0], s[1]/2)
-	} else {
+	case OnePointSet:
+		pairs.Tour(Data[T](out), Data[T](in[0]), s[0], s[1])
+	default:
 		pairs.Sort(Data[T](out), Data[T](in[0]), s[0], s[1])
 	}
 	return nil

@@ -21,6 +21,7 @@ func TestPairFeatures(t *testing.T) {
 	}{
 		{"mwm", []int{2, 6, 2}, TwoPointSets, pairs.MatchingWidth, pairs.Matching[float64]},
 		{"sort", []int{2, 4, 1}, Values, pairs.SortWidth, pairs.Sort[float64]},
+		{"tsp", []int{2, 5, 2}, OnePointSet, pairs.TourWidth, pairs.Tour[float64]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x := randDense(rng, c.shape...)
@@ -55,5 +56,8 @@ func TestPairFeatures(t *testing.T) {
 	cities := G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 4, 2), G.WithName("cities"))
 	if _, err := PairFeatures(cities, Values); err == nil {
 		t.Error("PairFeatures read (B, N, 2) states as values")
+	}
+	if _, err := PairFeatures(G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 4, 1), G.WithName("values")), OnePointSet); err == nil {
+		t.Error("PairFeatures read (B, N, 1) states as cities")
 	}
 }

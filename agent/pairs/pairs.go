@@ -37,6 +37,33 @@ func Matching[T Float](dst, x []T, b, n int) {
 	}
 }
 
+// TourWidth is the number of features of one (i, j) pair of a TSP instance.
+const TourWidth = 6
+
+// Tour writes, for each of b TSP states x (each n x 2: the cities) and each pair (i, j), the
+// features of city i followed by city j into dst (b x n x n x TourWidth, row i for the city left,
+// column j for the city entered next, as the successor action's rows and columns):
+//
+//	c_i.x, c_i.y, c_j.x, c_j.y, c_i.x - c_j.x, c_i.y - c_j.y.
+//
+// These are Matching's features with both sets the cities: linear in the coordinates, so the
+// network must learn the distance the tour's length is made of.
+func Tour[T Float](dst, x []T, b, n int) {
+	const w = TourWidth
+	for s := range b {
+		c := x[s*2*n:][:2*n]
+		out := dst[s*n*n*w:][:n*n*w]
+		for i := range n {
+			ix, iy := c[2*i], c[2*i+1]
+			for j := range n {
+				jx, jy := c[2*j], c[2*j+1]
+				f := out[(i*n+j)*w:][:w]
+				f[0], f[1], f[2], f[3], f[4], f[5] = ix, iy, jx, jy, ix-jx, iy-jy
+			}
+		}
+	}
+}
+
 // SortWidth is the number of features of one (i, j) pair of a sorting instance.
 const SortWidth = 2
 

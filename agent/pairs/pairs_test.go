@@ -34,6 +34,33 @@ func TestMatching(t *testing.T) {
 	}
 }
 
+// TestTour checks every feature against the definition: Matching's with both sets the cities.
+func TestTour(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const b, n = 3, 5
+	x := make([]float64, b*2*n)
+	for i := range x {
+		x[i] = rng.Float64()
+	}
+	dst := make([]float64, b*n*n*TourWidth)
+	Tour(dst, x, b, n)
+	for s := range b {
+		for i := range n {
+			for j := range n {
+				ix, iy := x[s*2*n+2*i], x[s*2*n+2*i+1]
+				jx, jy := x[s*2*n+2*j], x[s*2*n+2*j+1]
+				want := []float64{ix, iy, jx, jy, ix - jx, iy - jy}
+				got := dst[((s*n+i)*n+j)*TourWidth:][:TourWidth]
+				for f := range want {
+					if got[f] != want[f] {
+						t.Fatalf("state %d pair (%d,%d) feature %d: %g, want %g", s, i, j, f, got[f], want[f])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestSort checks every feature against the definition: on permutations of 0..n-1 (the first
 // two states) the value feature is exactly v_i/n, as before the values were scaled by their
 // span, so that models trained then see the same inputs; on integers from a wider range (the

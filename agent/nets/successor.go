@@ -1,0 +1,44 @@
+package nets
+
+import (
+	G "gorgonia.org/gorgonia"
+
+	"spg-tui/agent/ops"
+	"spg-tui/agent/pairs"
+	"spg-tui/envs"
+)
+
+// successor is SPG+Successor, for tsp: the action is a successor matrix, P_ij = 1 when city j
+// follows city i, not the tour places of SPG+Factored. The tour's length is then linear in the
+// action, <P, D> with D the distances, so the bilinear critic can represent the reward exactly,
+// and the actor's scores X_ij need only say which city should follow which.
+//
+// The networks are SPG+Pairwise's over the features of each ordered pair of cities (pairs.Tour),
+// with the self-loops barred: X_ii = SelfLoopScore before Sinkhorn. The Hungarian rounding of M
+// is then a cycle cover, which the learner patches into one tour (envs.PatchSuccessor); the
+// patched P is the action executed, stored and criticised.
+type successor struct{ pairwise }
+
+// SelfLoopScore is the score the successor actor gives every self-loop X_ii: far below any
+// learned score, so that exp(X_ii / tau) is zero in float32 and the rounding never picks i -> i.
+const SelfLoopScore = -1e4
+
+func init() {
+	registerArch("spg-successor", func(n, h int, layout envs.Layout) (Arch, error) {
+		if layout != envs.LayoutTour {
+			return nil, errLayout
+		}
+		return successor{pairwise{n: n, h: h, width: pairs.TourWidth, rows: ops.OnePointSet}}, nil
+	})
+}
+
+func (a successor) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+	y, err := a.scores(x, p, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if y, err = ops.BarDiagonal(y, SelfLoopScore); err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(y, tau, iters)
+}
