@@ -232,6 +232,37 @@ func TestEvalAtAnotherSizeCLI(t *testing.T) {
 	}
 }
 
+// eval samples each model at its own default noise scale unless --gumbel-scale is given:
+// SPG+Successor at 96, measured for its off-diagonal spread; it solves a file of another N too.
+func TestEvalSuccessorNoiseCLI(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	args := append(tinyTrain(run, "--model", "spg-successor"), "--task", "tsp")
+	if out, err := spgTUI(args...).CombinedOutput(); err != nil {
+		t.Fatalf("train: %v: %s", err, out)
+	}
+	inst := filepath.Join(dir, "tsp6.json")
+	gen, err := spgTUI("gen", "--task", "tsp", "--n", "6", "--count", "3").Output()
+	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
+		t.Fatal("writing the instance file")
+	}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, "gumbel-scale 96 relative"},
+		{[]string{"--gumbel-scale", "12"}, "gumbel-scale 12 relative"},
+		{[]string{"--gumbel-noise", "absolute"}, "gumbel-scale 12 absolute"},
+	} {
+		cmd := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst, "--samples", "4"}, c.extra...)...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil || strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("eval %v: %v: stdout %q, stderr %q; want %q", c.extra, err, out.String(), errOut.String(), c.want)
+		}
+	}
+}
+
 func TestTrainEvalResumeCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd := spgTUI(tinyTrain(dir, "--json")...)
