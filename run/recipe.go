@@ -3,6 +3,7 @@ package run
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strings"
 
 	"spg-tui/envs"
@@ -61,7 +62,7 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name:   RecipeBest,
-		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort: spg-factored; tsp: spg-successor; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides); sort: epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M; tsp: no critic penalty, rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01); runs of 1,000 steps (mwm, sort), 2,000 (tsp), 5 epochs (gm)",
+		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort: spg-factored; tsp: spg-successor; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides); sort: epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M; tsp: no critic penalty, actor 1e-4 up to N = 20, 3e-5 at N = 50 and the power law through them elsewhere (about 1/N^1.3), rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01); runs of 1,000 steps (mwm, sort), 2,000 (tsp), 5 epochs (gm)",
 		epochs: 5,
 		// The lengths of the measured runs (docs/recipes.md). Five epochs of mwm's training set
 		// are 19,530 steps, past step 1,000 the halvings every 250 steps leave rates below
@@ -132,13 +133,18 @@ var bestTuning = map[envs.Task]func(c *Config){
 	// actor ascends a slow copy of the critic (Polyak rate 0.01): with the live one, seed 2's
 	// validation drifted from 3.921 at step 700 to 3.999 at 2,000 and seed 3 stayed near 4.03;
 	// with the copy the three ended at 3.908 / 3.912 / 3.91x and still fell at step 1,000,
-	// hence 2,000 steps (TSP-20, 3 seeds).
+	// hence 2,000 steps (TSP-20, 3 seeds). At N = 50 the actor at 1e-4 still drifted on two
+	// seeds of three (validation 6.04 to 6.85 and 6.09 to 6.32); at 3e-5 all three held and
+	// ended at 5.96-5.99, where at N = 20 3e-5 was slower (3.96 against 3.91 on seed 1). So the
+	// actor's rate falls with N: 1e-4 up to N = 20, 3e-5 at 50, a power law between and beyond
+	// (bestTSPActorLR; measured at 20 and 50 only).
 	envs.TaskTSP: func(c *Config) {
 		c.CriticPenalty = false
 		c.LRDecayEvery, c.Buffer = 1000, bestRecentBuffer
 		c.EvalEvery = min(c.EvalEvery, bestTSPEvalEvery)
 		c.ActorAt, c.Rounding = ActorAtHard, RoundingLog
 		c.TargetCritic = bestTSPTargetCritic
+		c.ActorLR = bestTSPActorLR(c.N)
 	},
 }
 
@@ -150,6 +156,16 @@ const bestTSPEvalEvery = 250
 
 // bestTSPTargetCritic is the best recipe's Polyak rate of the slow critic the actor ascends on tsp.
 const bestTSPTargetCritic = 0.01
+
+// bestTSPActorLR is the best recipe's actor rate on tsp at size n: 1e-4 up to n = 20 and
+// 3e-5 at n = 50, the two rates measured, and the power law through them, 3e-5 (50/n)^p with
+// p = log(10/3)/log(5/2) = 1.31, elsewhere above 20.
+func bestTSPActorLR(n int) float64 {
+	if n <= 20 {
+		return 1e-4
+	}
+	return 3e-5 * math.Pow(50/float64(n), math.Log(10.0/3)/math.Log(2.5))
+}
 
 // bestMWMDecayEvery is the best recipe's interval between halvings of the rates on mwm, in steps.
 const bestMWMDecayEvery = 250

@@ -124,6 +124,26 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
+	// best's tsp actor slows with N: 1e-4 up to 20, 3e-5 at 50 (the rates measured), between
+	// them in between; --actor-lr wins.
+	for _, tc := range []struct {
+		args []string
+		lr   float64
+	}{
+		{[]string{"--task", "tsp", "--n", "10", "--recipe", "best"}, 1e-4},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 1e-4},
+		{[]string{"--task", "tsp", "--n", "50", "--recipe", "best"}, 3e-5},
+		{[]string{"--task", "tsp", "--n", "50", "--recipe", "best", "--actor-lr", "1e-4"}, 1e-4},
+		{[]string{"--task", "mwm", "--n", "50", "--recipe", "best"}, 1e-4},
+	} {
+		if c, err := parseTrainFlags(tc.args...); err != nil || c.ActorLR != tc.lr {
+			t.Errorf("%v: actor LR %g, %v; want %g", tc.args, c.ActorLR, err, tc.lr)
+		}
+	}
+	if lr := bestTSPActorLR(30); !(lr < 1e-4 && lr > 3e-5) {
+		t.Errorf("best's tsp actor LR at N = 30: %g, want between 3e-5 and 1e-4", lr)
+	}
+
 	// best's actor ascends a slow target critic on tsp only; --target-critic wins.
 	for _, tc := range []struct {
 		args []string
