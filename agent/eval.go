@@ -179,7 +179,7 @@ func newEvalSet(split envs.Split, ds envs.Dataset) *evalSet {
 // actDeterministic runs the deterministic policy (Sinkhorn at h's tau and L, Hungarian rounding,
 // no exploration) on insts, featurised as states, evalChunk at a time, and writes each instance's
 // task permutation into perms (len(insts) x n). visit, if not nil, sees each instance's M and
-// rowToCol (the executed action: for a successor action, after patching).
+// rowToCol (the rounded action: for a successor action the cover, before its patching).
 func actDeterministic(l Learner, task envs.Task, n int, insts []envs.Instance, states []float32, h Hyper,
 	perms []int, visit func(i int, m []float32, rowToCol []int)) error {
 	sl, size := nets.StateLen(task, n), len(insts)

@@ -9,14 +9,16 @@ import (
 )
 
 // successor is SPG+Successor, for tsp: the action is a successor matrix, P_ij = 1 when city j
-// follows city i, not the tour places of SPG+Factored. The tour's length is then linear in the
-// action, <P, D> with D the distances, so the bilinear critic can represent the reward exactly,
-// and the actor's scores X_ij need only say which city should follow which.
+// follows city i, not the tour places of SPG+Factored. A tour's length is then linear in the
+// action, <P, D> with D the distances, and the actor's scores X_ij need only say which city should
+// follow which.
 //
 // The networks are SPG+Pairwise's over the features of each ordered pair of cities (pairs.Tour),
 // with the self-loops barred: X_ii = SelfLoopScore before Sinkhorn. The Hungarian rounding of M
-// is then a cycle cover, which the learner patches into one tour (envs.PatchSuccessor); the
-// patched P is the action executed, stored and criticised.
+// is then a cycle cover, which the environment patches into one tour (envs.PatchSuccessor). The
+// cover is the action the bilinear critic learns from, with the patched tour's reward; its value
+// is only nearly linear in the cover, and the actor that ascended the live critic drifted
+// towards covers the critic over-scored, which best's slow target critic stops.
 type successor struct{ pairwise }
 
 // SelfLoopScore is the score the successor actor gives every self-loop X_ii: far below any
