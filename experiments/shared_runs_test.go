@@ -54,25 +54,8 @@ func TestSharedRunFinishedMeanwhile(t *testing.T) {
 // in use by process N"), which then exited 1. It must train its other runs meanwhile, wait
 // for the run, and score it once the other process has finished it.
 func TestSharedRunLockedMeanwhile(t *testing.T) {
-	defer func(p time.Duration) { lockPoll = p }(lockPoll)
-	lockPoll = 10 * time.Millisecond
-	base := t.TempDir()
-	o := tinyOptions("penalty", 1)
-	o.RunsDir = filepath.Join(base, "runs")
-	pr, err := Prepare(o, filepath.Join(base, "penalty"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr, dir, other := heldSharedRun(t)
 	shared := pr.Mine[0]
-	dir := pr.Manifest.runDir(pr.Dir, shared.ID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// The other process: it holds the run from the start.
-	other, err := run.LockDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	refused, startedOther := make(chan struct{}), make(chan struct{})
 	var refusedOnce, otherOnce sync.Once
 	mc := machine()
@@ -132,6 +115,31 @@ func TestSharedRunLockedMeanwhile(t *testing.T) {
 	}
 }
 
+// heldSharedRun prepares a one-seed penalty experiment whose runs directory another process
+// shares, polling for held runs every 10 ms, and locks its first run's directory dir as the
+// other process would hold it from the start.
+func heldSharedRun(t *testing.T) (pr *Prepared, dir string, other *run.DirLock) {
+	t.Helper()
+	poll := lockPoll
+	t.Cleanup(func() { lockPoll = poll })
+	lockPoll = 10 * time.Millisecond
+	base := t.TempDir()
+	o := tinyOptions("penalty", 1)
+	o.RunsDir = filepath.Join(base, "runs")
+	pr, err := Prepare(o, filepath.Join(base, "penalty"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = pr.Manifest.runDir(pr.Dir, pr.Mine[0].ID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if other, err = run.LockDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	return pr, dir, other
+}
+
 // lockingStart starts a scripted run holding its directory's lock until it ends, and refuses a
 // complete run, as the real trainer does.
 func lockingStart(cfg run.Config, dir string) (run.Engine, error) {
@@ -161,23 +169,7 @@ func lockingStart(cfg run.Config, dir string) (run.Engine, error) {
 // TestStopWhileWaitingForSharedRun: a stop while a run is held by another process skips that
 // run at once (the same command continues it), rather than waiting for the holder.
 func TestStopWhileWaitingForSharedRun(t *testing.T) {
-	defer func(p time.Duration) { lockPoll = p }(lockPoll)
-	lockPoll = 10 * time.Millisecond
-	base := t.TempDir()
-	o := tinyOptions("penalty", 1)
-	o.RunsDir = filepath.Join(base, "runs")
-	pr, err := Prepare(o, filepath.Join(base, "penalty"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := pr.Manifest.runDir(pr.Dir, pr.Mine[0].ID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	other, err := run.LockDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr, _, other := heldSharedRun(t)
 	defer other.Release()
 	stop := make(chan struct{})
 	var once sync.Once
