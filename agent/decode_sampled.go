@@ -62,8 +62,11 @@ const DefaultGumbelScale = 12
 const SuccessorGumbelScale = 96
 
 // DefaultGumbelScaleOf is the relative --gumbel-scale measured best for model m.
-func DefaultGumbelScaleOf(m run.Model) float64 {
-	if m.Successor {
+func DefaultGumbelScaleOf(m run.Model) float64 { return defaultGumbelScale(m.Successor) }
+
+// defaultGumbelScale is the relative scale measured best for a successor action or another.
+func defaultGumbelScale(successor bool) float64 {
+	if successor {
 		return SuccessorGumbelScale
 	}
 	return DefaultGumbelScale
@@ -116,11 +119,7 @@ var errNoScores = errors.New("this model has no Sinkhorn layer to sample from: u
 // decode.
 func sampledEval(l Learner, env envs.Env, set *evalSet, h Hyper, k int, seed uint64) (*run.SampledEval, error) {
 	perms := make([]int, len(set.insts)*env.N())
-	scale := float64(DefaultGumbelScale)
-	if h.Successor {
-		scale = SuccessorGumbelScale
-	}
-	dec := Decoding{Samples: k, GumbelScale: scale, Seed: seed}
+	dec := Decoding{Samples: k, GumbelScale: defaultGumbelScale(h.Successor), Seed: seed}
 	if err := actSampled(l, env, set.insts, h, dec, perms); err != nil {
 		return nil, err
 	}
@@ -210,6 +209,7 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 	if dec.Noise != run.NoiseAbsolute {
 		scale *= float32(ScoreSpread(x, n, h.Successor) / float64(n*n))
 	}
+	c.action.setInstance(h, inst)
 	for s := range dec.Samples {
 		soft := m
 		if s > 0 {
@@ -226,7 +226,7 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 		if err := round(&c.solver, soft, n, c.rowToCol); err != nil {
 			return err
 		}
-		c.action.toPerm(h, inst, c.rowToCol, c.perm)
+		c.action.toPerm(h, c.rowToCol, c.perm)
 		obj := env.Objective(inst, c.perm)
 		if first || better(env, obj, *bestObj) {
 			copy(bestPerm, c.perm)
@@ -281,30 +281,9 @@ func offDiagonalSpread(x []float32, n int) float64 {
 	for k, v := range x {
 		y[k] = float64(v)
 	}
-	inv := 1 / float64(n-1)
 	for range offDiagonalRounds {
-		for i := range n {
-			var s float64
-			for j := range n {
-				if j != i {
-					s += y[i*n+j]
-				}
-			}
-			for j := range n {
-				y[i*n+j] -= s * inv
-			}
-		}
-		for j := range n {
-			var s float64
-			for i := range n {
-				if i != j {
-					s += y[i*n+j]
-				}
-			}
-			for i := range n {
-				y[i*n+j] -= s * inv
-			}
-		}
+		removeOffDiagonalMeans(y, n, n, 1) // rows
+		removeOffDiagonalMeans(y, n, 1, n) // columns
 	}
 	var ss float64
 	for i := range n {
@@ -315,6 +294,25 @@ func offDiagonalSpread(x []float32, n int) float64 {
 		}
 	}
 	return math.Sqrt(ss / float64(n*(n-1)))
+}
+
+// removeOffDiagonalMeans subtracts from each of the n lines of the n x n matrix y (line l's k-th
+// entry at l*lineStride + k*step: rows with (n, 1), columns with (1, n)) the mean of its n - 1
+// entries off the diagonal.
+func removeOffDiagonalMeans(y []float64, n, lineStride, step int) {
+	inv := 1 / float64(n-1)
+	for l := range n {
+		line := l * lineStride
+		var s float64
+		for k := range n {
+			if k != l {
+				s += y[line+k*step]
+			}
+		}
+		for k := range n {
+			y[line+k*step] -= s * inv
+		}
+	}
 }
 
 // gumbel draws from Gumbel(0, 1) by inversion, -log(-log u) with u uniform in (0, 1).

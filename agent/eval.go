@@ -200,7 +200,8 @@ func actDeterministic(l Learner, task envs.Task, n int, insts []envs.Instance, s
 		}
 		for i := range k {
 			rc := rowToCol[i*n : (i+1)*n]
-			dec.toPerm(h, insts[lo+i], rc, perms[(lo+i)*n:(lo+i+1)*n])
+			dec.setInstance(h, insts[lo+i])
+			dec.toPerm(h, rc, perms[(lo+i)*n:(lo+i+1)*n])
 			if visit != nil {
 				visit(lo+i, m[i*n*n:(i+1)*n*n], rc)
 			}

@@ -89,13 +89,16 @@ func TestActionDecoder(t *testing.T) {
 		rowToCol := rng.Perm(n)
 		old := slices.Clone(rowToCol)
 		perm := make([]int, n)
-		dec.toPerm(Hyper{}, inst, rowToCol, perm)
+		dec.setInstance(Hyper{}, inst)
+		dec.toPerm(Hyper{}, rowToCol, perm)
 		want := make([]int, n)
 		nets.ActionToPerm(old, want)
 		if !slices.Equal(perm, want) || !slices.Equal(rowToCol, old) {
 			t.Fatalf("trial %d: places action %v gave %v, want its inverse %v", trial, old, perm, want)
 		}
-		dec.toPerm(Hyper{Successor: true}, inst, rowToCol, perm)
+		h := Hyper{Successor: true}
+		dec.setInstance(h, inst)
+		dec.toPerm(h, rowToCol, perm)
 		if !slices.Equal(rowToCol, old) {
 			t.Fatalf("trial %d: the cover %v was changed to %v", trial, old, rowToCol)
 		}

@@ -171,7 +171,8 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 			perm.CycleRows(p, 1, rows)
 			perm.CycleRows(m, n, rows)
 		}
-		l.decoder.toPerm(h, l.insts[i], p, l.perm)
+		l.decoder.setInstance(h, l.insts[i])
+		l.decoder.toPerm(h, p, l.perm)
 		r := l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))
