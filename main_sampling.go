@@ -26,13 +26,12 @@ func checkNoiseFlags(fs *flag.FlagSet, dec agent.Decoding) error {
 	if !dec.Single() {
 		return nil
 	}
-	var err error
-	fs.Visit(func(f *flag.Flag) {
-		if err == nil && (f.Name == "gumbel-noise" || f.Name == "gumbel-scale") {
-			err = fmt.Errorf("--%s: the single decode adds no noise (give --samples K > 1 or --augment)", f.Name)
+	for _, name := range []string{"gumbel-noise", "gumbel-scale"} {
+		if flagGiven(fs, name) {
+			return fmt.Errorf("--%s: the single decode adds no noise (give --samples K > 1 or --augment)", name)
 		}
-	})
-	return err
+	}
+	return nil
 }
 
 // flagGiven reports whether the command line set the flag called name.
