@@ -15,8 +15,7 @@ func TestMergeCyclesIsTheCheapestExchange(t *testing.T) {
 	for trial := range 200 {
 		n := 4 + rng.IntN(7)
 		pts := uniformPoints(rng, n)
-		d := make([]float64, n*n)
-		DistanceMatrix(d, pts, pts)
+		d := distances(pts)
 		perm := rng.Perm(n)
 		k := 2 + rng.IntN(n-3)
 		a, b := perm[:k], perm[k:]
@@ -59,8 +58,7 @@ func TestPatchedAssignment(t *testing.T) {
 	for trial := range 100 {
 		n := 2 + rng.IntN(9)
 		pts := uniformPoints(rng, n)
-		d := make([]float64, n*n)
-		DistanceMatrix(d, pts, pts)
+		d := distances(pts)
 		tour := make([]int, n)
 		if err := PatchedAssignment(d, n, tour); err != nil {
 			t.Fatal(err)
@@ -98,8 +96,7 @@ func TestPatchSuccessor(t *testing.T) {
 	for trial := range 300 {
 		n := 1 + rng.IntN(10)
 		pts := uniformPoints(rng, n)
-		d := make([]float64, n*n)
-		DistanceMatrix(d, pts, pts)
+		d := distances(pts)
 		succ := rng.Perm(n)
 		cycles := successorCycles(succ)
 		was := slices.Clone(succ)
