@@ -37,6 +37,8 @@ var stepShapes = []benchShape{
 	{name: "dense-head-fwd-N10", m: 1280, n: 10, k: 128, alpha: 1},
 	{name: "dense-head-dW-N10", tA: true, m: 128, n: 10, k: 1280, alpha: 1},
 	{name: "outer-fwd-N10", tB: true, m: 10, n: 10, k: 128, alpha: 1},
+	{name: "outer-bwd-N10", tA: true, m: 10, n: 128, k: 10, alpha: 1},
+	{name: "outer-dx-N10", m: 10, n: 128, k: 10, alpha: 1},
 	{name: "square-256", m: 256, n: 256, k: 256, alpha: 1},
 }
 

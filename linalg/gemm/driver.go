@@ -83,10 +83,11 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 			}
 			for ic := 0; ic < m; ic += mcBlock {
 				mc := min(mcBlock, m-ic)
-				// The last row group, when partial, overlaps the one before it if the kernel can
-				// leave rows alone and m allows; otherwise it is packed once for the block.
+				// The last row group, when partial, overlaps the one before it if m allows and
+				// the kernel can leave rows alone, or beta is zero and it rewrites them with
+				// equal values; otherwise it is packed once for the block.
 				full := mc - mc%mr
-				overlap := kn.partial && m >= mr
+				overlap := m >= mr && (kn.partial || betaBlock == 0)
 				edgeStride := mr
 				packed := packA && mc >= 16 && kc >= 16
 				if packed { // row i of the block is row i of ws.a, stride kcBlock
@@ -107,7 +108,22 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 					default:
 						bp = ws.bEdge
 					}
-					for ir := 0; ir < mc; ir += mr {
+					// A kernel without partial tiles may take the last panel in its narrower
+					// edge variant; whole tiles of either run down the block in one sweep.
+					tk := kn
+					if !kn.partial && kn.edge != nil && nw <= kn.edge.nr {
+						tk = kn.edge
+					}
+					ir := 0
+					if tk.sweep != nil && nw == tk.nr && full > 0 {
+						ap, rs, ps := a[ic*rsA+pc*psA:], rsA, psA
+						if packed {
+							ap, rs, ps = ws.a, kcBlock, 1
+						}
+						tk.sweep(kc, ap, rs, ps, bp, bs, c[ic*ldc+jc+jr:], ldc, alpha, betaBlock, full/mr)
+						ir = full
+					}
+					for ; ir < mc; ir += mr {
 						i, r0, r1 := ic+ir, 0, min(mr, mc-ir)
 						ap, rs, ps := a[i*rsA+pc*psA:], rsA, psA
 						switch {
@@ -121,15 +137,7 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 							ap, rs, ps = ws.aEdge, 1, edgeStride
 						}
 						ci := i*ldc + jc + jr
-						if kn.partial || r1 == mr && nw == nr {
-							kn.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
-							continue
-						}
-						tk := kn
-						if kn.edge != nil && nw <= kn.edge.nr {
-							tk = kn.edge
-						}
-						if r1 == mr && nw == tk.nr {
+						if kn.partial || r1 == mr && nw == tk.nr {
 							tk.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
 							continue
 						}
@@ -150,7 +158,7 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 // OpenBLAS's speed with the AVX2 kernel). The copy pays where at least three panels of b reuse
 // it; elsewhere it measured slower.
 func packTransA(kn *microKernel, tA bool, m, n, k, lda int) bool {
-	return tA && kn.transpose16 != nil && lda%256 == 0 && n >= 3*kn.nr && m >= 16 && k >= 16
+	return tA && kn.transpose16 != nil && (lda%256 == 0 || kn.packsTransA && m >= 32) && n >= 3*kn.nr && m >= 16 && k >= 16
 }
 
 // mergeTile sets the mh x nw block c to alpha t + beta c, not reading c when beta is zero.

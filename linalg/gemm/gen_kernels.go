@@ -62,7 +62,9 @@ func write(name string, b []byte) {
 // partial tiles merged in Go round the same and results do not depend on the tiling), where
 // acc = sum over p < kc of the outer product of column p of a (element r at a[r*rs + p*ps]) and row p of b (b[p*bs:][:nr]).
 // The rows of a are reached from mr/3 base registers, each row r = 3g+j as base_g + j*rs, so
-// that a needs no packing whether it is stored by rows or by columns. A masked kernel takes
+// that a needs no packing whether it is stored by rows or by columns. An unmasked kernel takes
+// one more argument, groups int, and computes that many tiles down consecutive row groups (the
+// tile of rows g*mr.. from a + g*mr*rs into c + g*mr*ldc) in one call. A masked kernel takes
 // three more arguments, rows, mask0, mask1 int, and writes only the rows of c whose bits are
 // set in rows and in them the columns whose bits are set in mask0 (columns 0-15) and mask1
 // (16-31, AVX-512 opmasks), reading no others.
@@ -74,22 +76,33 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	bc := func(i int) string { return fmt.Sprintf("%s%d", kn.reg, kn.vecs+i%kn.bcasts) } // broadcasts
 	first := kn.vecs + kn.bcasts
 	acc := func(r, v int) string { return fmt.Sprintf("%s%d", kn.reg, first+r*kn.vecs+v) }
-	args, size := "", 72
+	args, size := ", groups int", 80
 	if kn.masked {
 		args, size = ", rows, mask0, mask1 int", 96
 	}
 	fmt.Fprintf(w, "\n// func %s(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32%s)\n", kn.name, args)
 	fmt.Fprintf(w, "// Tile %d x %d; see gen_kernels.go.\n", kn.mr, nr)
 	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", kn.name, size)
-	p("MOVQ kc+0(FP), CX")
-	p("MOVQ a+8(FP), AX")
 	p("MOVQ rs+16(FP), R11")
 	p("SHLQ $2, R11")
 	p("MOVQ ps+24(FP), R12")
 	p("SHLQ $2, R12")
-	p("MOVQ b+32(FP), DI")
 	p("MOVQ bs+40(FP), R13")
 	p("SHLQ $2, R13")
+	if kn.masked {
+		p("MOVQ a+8(FP), AX")
+	} else { // a sweep down row groups: R9 and R10 hold a and c of the group, R14 the groups left
+		if len(bases) > 2 {
+			panic("an unmasked kernel's rows need at most two base registers")
+		}
+		p("MOVQ a+8(FP), R9")
+		p("MOVQ c+48(FP), R10")
+		p("MOVQ groups+72(FP), R14")
+		w.WriteString("\ngroup:\n")
+		p("MOVQ R9, AX")
+	}
+	p("MOVQ kc+0(FP), CX")
+	p("MOVQ b+32(FP), DI")
 	p("LEAQ (R11)(R11*2), SI") // 3 rows
 	for g := 1; g < len(bases); g++ {
 		p("LEAQ (%s)(SI*1), %s", bases[g-1], bases[g])
@@ -125,7 +138,11 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	// broadcast registers.
 	alpha, beta, tmp := vb(0), bc(0), bc(1)
 	w.WriteString("\n")
-	p("MOVQ c+48(FP), DX")
+	if kn.masked {
+		p("MOVQ c+48(FP), DX")
+	} else {
+		p("MOVQ R10, DX")
+	}
 	p("MOVQ ldc+56(FP), R8")
 	p("SHLQ $2, R8")
 	if kn.masked {
@@ -162,8 +179,12 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 		}
 		endRow(w, p, kn, r, "beta")
 	}
-	p("VZEROUPPER")
-	p("RET")
+	if kn.masked {
+		p("VZEROUPPER")
+		p("RET")
+	} else {
+		p("JMP next")
+	}
 	w.WriteString("\noverwrite:\n")
 	for r := range kn.mr {
 		startRow(p, kn, r, "over")
@@ -172,6 +193,15 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 			p("VMOVUPS %s, %s%d(DX)", acc(r, v), mask(v), v*kn.lanes*4)
 		}
 		endRow(w, p, kn, r, "over")
+	}
+	if !kn.masked { // the next row group: a and c move down mr rows
+		w.WriteString("\nnext:\n")
+		p("LEAQ (R11)(R11*2), SI")
+		p("LEAQ (R9)(SI*%d), R9", kn.mr/3)
+		p("LEAQ (R8)(R8*2), SI")
+		p("LEAQ (R10)(SI*%d), R10", kn.mr/3)
+		p("DECQ R14")
+		p("JNZ group")
 	}
 	p("VZEROUPPER")
 	p("RET")

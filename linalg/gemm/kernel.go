@@ -10,6 +10,10 @@ type microKernel struct {
 	// b[p*bs + j] for rows r < mr and columns j < nr. kc >= 1. Only rows r0 <= r < r1 and
 	// columns < nw of c are read or written; kernels without partial take the whole tile only.
 	tile func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int)
+	// sweep, when not nil, is tile over groups whole tiles down consecutive row groups in one
+	// call: the tile of rows g*mr.. reads a[g*mr*rs:] and sets c[g*mr*ldc:], for g < groups.
+	// It saves a call per tile where kc is small.
+	sweep func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, groups int)
 	// partial says tile handles partial tiles itself; for other kernels the driver computes
 	// those in a scratch tile and merges it into c.
 	partial bool
@@ -20,6 +24,9 @@ type microKernel struct {
 	// the same rows, fewer columns. Unlike narrow it is used within a product, so it rounds
 	// as the kernel does (every kernel does) and has the same mr.
 	edge *microKernel
+	// packsTransA says the kernel reads a transposed a faster from a copy in rows whatever lda
+	// is (see packTransA).
+	packsTransA bool
 	// transpose16, when not nil, sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 	transpose16 func(dst []float32, lddst int, src []float32, ldsrc int)
 }
@@ -32,7 +39,8 @@ var active = &goKernel
 var supported = []*microKernel{&goKernel}
 
 // checkTile panics unless a, b and c hold the elements a kernel call with these strides reads
-// and writes: the assembly kernels index with raw pointers, so this is their bounds check.
+// and writes: the assembly kernels index with raw pointers, so this is their bounds check. A
+// sweep over g row groups checks as one tile of g*mr rows.
 func checkTile(mr, nr, kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc, r0, r1, nw int) {
 	if len(a) <= (mr-1)*rs+(kc-1)*ps || len(b) < (kc-1)*bs+nr || len(c) < (r1-1)*ldc+nw ||
 		r0 < 0 || r0 >= r1 || r1 > mr || nw < 1 || nw > nr {

@@ -17,15 +17,15 @@ func kernelAVX512(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32
 //go:noescape
 func kernelAVX512N16(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, rows, mask0, mask1 int)
 
-// kernelAVX2 is microKernel.tile for 6 x 16 tiles (two YMM registers per row).
+// kernelAVX2 is microKernel.sweep for 6 x 16 tiles (two YMM registers per row).
 //
 //go:noescape
-func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32)
+func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
 
 // kernelAVX2N8 is kernelAVX2 for 6 x 8 tiles (one YMM register per row).
 //
 //go:noescape
-func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32)
+func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
 
 // transpose16AVX512 sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 //
@@ -73,11 +73,18 @@ func transpose16(dst []float32, lddst int, src []float32, ldsrc int) {
 var avx2Kernel = microKernel{
 	name: "avx2", mr: 6, nr: 16,
 	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
-		checkTile(6, 16, kc, a, rs, ps, b, bs, c, ldc, 0, 6, 16)
-		kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta)
+		sweepAVX2(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1)
 	},
+	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
+	packsTransA: true,
 	transpose16: transpose16ByEights,
+}
+
+// sweepAVX2 is avx2Kernel's microKernel.sweep.
+func sweepAVX2(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, groups int) {
+	checkTile(6*groups, 16, kc, a, rs, ps, b, bs, c, ldc, 0, 6*groups, 16)
+	kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, groups)
 }
 
 // avx2EdgeKernel is avx2Kernel for the last panel of a product when it has at most 8 columns
@@ -85,9 +92,15 @@ var avx2Kernel = microKernel{
 var avx2EdgeKernel = microKernel{
 	name: "avx2-n8", mr: 6, nr: 8,
 	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
-		checkTile(6, 8, kc, a, rs, ps, b, bs, c, ldc, 0, 6, 8)
-		kernelAVX2N8(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta)
+		sweepAVX2N8(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1)
 	},
+	sweep: sweepAVX2N8,
+}
+
+// sweepAVX2N8 is avx2EdgeKernel's microKernel.sweep.
+func sweepAVX2N8(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, groups int) {
+	checkTile(6*groups, 8, kc, a, rs, ps, b, bs, c, ldc, 0, 6*groups, 8)
+	kernelAVX2N8(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, groups)
 }
 
 // transpose16ByEights is microKernel.transpose16 on AVX2: four 8 x 8 register transposes.

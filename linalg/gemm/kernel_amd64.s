@@ -7,15 +7,15 @@
 // func kernelAVX512(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, rows, mask0, mask1 int)
 // Tile 12 x 32; see gen_kernels.go.
 TEXT ·kernelAVX512(SB), NOSPLIT, $0-96
-	MOVQ kc+0(FP), CX
-	MOVQ a+8(FP), AX
 	MOVQ rs+16(FP), R11
 	SHLQ $2, R11
 	MOVQ ps+24(FP), R12
 	SHLQ $2, R12
-	MOVQ b+32(FP), DI
 	MOVQ bs+40(FP), R13
 	SHLQ $2, R13
+	MOVQ a+8(FP), AX
+	MOVQ kc+0(FP), CX
+	MOVQ b+32(FP), DI
 	LEAQ (R11)(R11*2), SI
 	LEAQ (AX)(SI*1), BX
 	LEAQ (BX)(SI*1), R9
@@ -377,15 +377,15 @@ over_skip11:
 // func kernelAVX512N16(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, rows, mask0, mask1 int)
 // Tile 12 x 16; see gen_kernels.go.
 TEXT ·kernelAVX512N16(SB), NOSPLIT, $0-96
-	MOVQ kc+0(FP), CX
-	MOVQ a+8(FP), AX
 	MOVQ rs+16(FP), R11
 	SHLQ $2, R11
 	MOVQ ps+24(FP), R12
 	SHLQ $2, R12
-	MOVQ b+32(FP), DI
 	MOVQ bs+40(FP), R13
 	SHLQ $2, R13
+	MOVQ a+8(FP), AX
+	MOVQ kc+0(FP), CX
+	MOVQ b+32(FP), DI
 	LEAQ (R11)(R11*2), SI
 	LEAQ (AX)(SI*1), BX
 	LEAQ (BX)(SI*1), R9
@@ -633,18 +633,23 @@ over_skip11:
 	VZEROUPPER
 	RET
 
-// func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32)
+// func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
 // Tile 6 x 16; see gen_kernels.go.
-TEXT ·kernelAVX2(SB), NOSPLIT, $0-72
-	MOVQ kc+0(FP), CX
-	MOVQ a+8(FP), AX
+TEXT ·kernelAVX2(SB), NOSPLIT, $0-80
 	MOVQ rs+16(FP), R11
 	SHLQ $2, R11
 	MOVQ ps+24(FP), R12
 	SHLQ $2, R12
-	MOVQ b+32(FP), DI
 	MOVQ bs+40(FP), R13
 	SHLQ $2, R13
+	MOVQ a+8(FP), R9
+	MOVQ c+48(FP), R10
+	MOVQ groups+72(FP), R14
+
+group:
+	MOVQ R9, AX
+	MOVQ kc+0(FP), CX
+	MOVQ b+32(FP), DI
 	LEAQ (R11)(R11*2), SI
 	LEAQ (AX)(SI*1), BX
 	VXORPS Y4, Y4, Y4
@@ -687,7 +692,7 @@ loop:
 	DECQ CX
 	JNZ loop
 
-	MOVQ c+48(FP), DX
+	MOVQ R10, DX
 	MOVQ ldc+56(FP), R8
 	SHLQ $2, R8
 	VBROADCASTSS alpha+64(FP), Y0
@@ -748,8 +753,7 @@ loop:
 	VMULPS 32(DX), Y2, Y3
 	VADDPS Y3, Y15, Y15
 	VMOVUPS Y15, 32(DX)
-	VZEROUPPER
-	RET
+	JMP next
 
 overwrite:
 	VMULPS Y0, Y4, Y4
@@ -781,21 +785,34 @@ overwrite:
 	VMOVUPS Y14, 0(DX)
 	VMULPS Y0, Y15, Y15
 	VMOVUPS Y15, 32(DX)
+
+next:
+	LEAQ (R11)(R11*2), SI
+	LEAQ (R9)(SI*2), R9
+	LEAQ (R8)(R8*2), SI
+	LEAQ (R10)(SI*2), R10
+	DECQ R14
+	JNZ group
 	VZEROUPPER
 	RET
 
-// func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32)
+// func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
 // Tile 6 x 8; see gen_kernels.go.
-TEXT ·kernelAVX2N8(SB), NOSPLIT, $0-72
-	MOVQ kc+0(FP), CX
-	MOVQ a+8(FP), AX
+TEXT ·kernelAVX2N8(SB), NOSPLIT, $0-80
 	MOVQ rs+16(FP), R11
 	SHLQ $2, R11
 	MOVQ ps+24(FP), R12
 	SHLQ $2, R12
-	MOVQ b+32(FP), DI
 	MOVQ bs+40(FP), R13
 	SHLQ $2, R13
+	MOVQ a+8(FP), R9
+	MOVQ c+48(FP), R10
+	MOVQ groups+72(FP), R14
+
+group:
+	MOVQ R9, AX
+	MOVQ kc+0(FP), CX
+	MOVQ b+32(FP), DI
 	LEAQ (R11)(R11*2), SI
 	LEAQ (AX)(SI*1), BX
 	VXORPS Y3, Y3, Y3
@@ -825,7 +842,7 @@ loop:
 	DECQ CX
 	JNZ loop
 
-	MOVQ c+48(FP), DX
+	MOVQ R10, DX
 	MOVQ ldc+56(FP), R8
 	SHLQ $2, R8
 	VBROADCASTSS alpha+64(FP), Y0
@@ -862,8 +879,7 @@ loop:
 	VMULPS 0(DX), Y1, Y2
 	VADDPS Y2, Y8, Y8
 	VMOVUPS Y8, 0(DX)
-	VZEROUPPER
-	RET
+	JMP next
 
 overwrite:
 	VMULPS Y0, Y3, Y3
@@ -883,5 +899,13 @@ overwrite:
 	ADDQ R8, DX
 	VMULPS Y0, Y8, Y8
 	VMOVUPS Y8, 0(DX)
+
+next:
+	LEAQ (R11)(R11*2), SI
+	LEAQ (R9)(SI*2), R9
+	LEAQ (R8)(R8*2), SI
+	LEAQ (R10)(SI*2), R10
+	DECQ R14
+	JNZ group
 	VZEROUPPER
 	RET

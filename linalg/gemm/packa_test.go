@@ -8,7 +8,8 @@ import (
 
 // TestSgemmPackedTransA checks the products whose transposed a is copied back into rows
 // (packTransA) against the naive product, and bit for bit against the same product read in
-// place (the same a with lda one larger, which is not copied): the copy changes no rounding.
+// place (the same a with lda one larger, which a kernel without packsTransA does not copy):
+// the copy changes no rounding.
 func TestSgemmPackedTransA(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, kn := range supported {
@@ -28,15 +29,20 @@ func TestSgemmPackedTransA(t *testing.T) {
 				a, b, c := p.operands(rng)
 				check(t, kn, p, a, b, c)
 
+				inPlace := *kn
+				inPlace.packsTransA = false
 				q := p
 				q.lda++
+				if packTransA(&inPlace, true, q.m, q.n, q.k, q.lda) {
+					t.Fatalf("%s: %v: packed", kn.name, q)
+				}
 				aq := make([]float32, (k-1)*q.lda+m)
 				for l := range k {
 					copy(aq[l*q.lda:][:m], a[l*p.lda:][:m])
 				}
 				got, want := append([]float32(nil), c...), append([]float32(nil), c...)
 				sgemm(kn, trans(true), trans(false), m, n, k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
-				sgemm(kn, trans(true), trans(false), m, n, k, q.alpha, aq, q.lda, b, q.ldb, q.beta, want, q.ldc)
+				sgemm(&inPlace, trans(true), trans(false), m, n, k, q.alpha, aq, q.lda, b, q.ldb, q.beta, want, q.ldc)
 				for i := range got {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("%s: %v: c[%d] = %v packed, %v in place", kn.name, p, i, got[i], want[i])
