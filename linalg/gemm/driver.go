@@ -21,6 +21,7 @@ type workspace struct {
 	b      []float32 // a transposed b block, in column panels of nr: up to kcBlock x ncBlock, grown on demand
 	a      []float32 // a transposed a block transposed back: mcBlock + maxMR rows of kcBlock, made on demand
 	bEdge  []float32 // the last, partial column panel of an untransposed b: kcBlock x nr
+	bPanel []float32 // a whole column panel of an untransposed b, copied: kcBlock x nr
 	aEdge  []float32 // the last, partial row group of a, column by column: kcBlock x 16
 	rows16 []float32 // rows to transpose in blocks of 16: 16 x kcBlock
 	tile   []float32 // a partial tile of c: mr x nr
@@ -29,6 +30,7 @@ type workspace struct {
 var workspaces = sync.Pool{New: func() any {
 	return &workspace{
 		bEdge:  aligned(kcBlock * maxNR),
+		bPanel: aligned(kcBlock * maxNR),
 		aEdge:  aligned(kcBlock * 16),
 		rows16: aligned(16 * kcBlock),
 		tile:   aligned(maxMR * maxNR),
@@ -57,6 +59,11 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 	if tA {
 		rsA, psA = 1, lda
 	}
+	// An untransposed b is read in place, one row of a panel per k step, ldb floats apart, or,
+	// by kernels with copyPanel and where at least four row groups reuse it, from a copy made
+	// contiguous just before the panel's sweep: in place, with the AVX2 kernel, the GRU's
+	// weight gradients ran at 88% of OpenBLAS's speed; the copy stays in L1.
+	packB := !tB && kn.copyPanel != nil && m >= 4*mr
 	if tB { // the packed b is sized for this product: the pool is emptied by every other GC
 		if need := min(k, kcBlock) * (min(n, ncBlock) + nr); len(ws.b) < need {
 			ws.b = aligned(need)
@@ -85,14 +92,18 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 				mc := min(mcBlock, m-ic)
 				// The last row group, when partial, overlaps the one before it if m allows and
 				// the kernel can leave rows alone, or beta is zero and it rewrites them with
-				// equal values; otherwise it is packed once for the block.
+				// equal values. Otherwise it is read in place where a holds a whole group's
+				// extent from there (the rows past m read what follows them, computed but not
+				// stored; for a transposed a, the same cache lines as the rows before), and
+				// else packed once for the block.
 				full := mc - mc%mr
 				overlap := m >= mr && (kn.partial || betaBlock == 0)
+				edgeInPlace := (ic+full+mr-1)*rsA+(pc+kc-1)*psA < len(a)
 				edgeStride := mr
 				packed := packA && mc >= 16 && kc >= 16
 				if packed { // row i of the block is row i of ws.a, stride kcBlock
 					kn.transposeBlocks(ws.a, kcBlock, a[pc*lda+ic:], lda, kc, mc)
-				} else if full < mc && !overlap {
+				} else if full < mc && !overlap && !edgeInPlace {
 					edgeStride = kn.packEdgeA(ws.aEdge, ws.rows16, a, rsA, psA, ic+full, mc-full, pc, kc)
 				}
 				for jr := 0; jr < nc; jr += nr {
@@ -103,6 +114,9 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 					switch {
 					case tB:
 						bp = ws.b[jr*kc:]
+					case nw == nr && packB:
+						kn.copyPanel(ws.bPanel, b[pc*ldb+jc+jr:], ldb, kc)
+						bp = ws.bPanel
 					case nw == nr:
 						bp, bs = b[pc*ldb+jc+jr:], ldb
 					default:
@@ -133,7 +147,7 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 							r0, r1 = mr-r1, mr
 							i -= r0
 							ap = a[i*rsA+pc*psA:]
-						case r1 < mr:
+						case r1 < mr && !edgeInPlace:
 							ap, rs, ps = ws.aEdge, 1, edgeStride
 						}
 						ci := i*ldc + jc + jr

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_kernels writes kernel_amd64.s, the register-blocked micro-kernels, and transpose_amd64.s,
-// the transposing packers (AVX-512 and AVX2): run `go generate` in this directory. The kernels are generated because
+// the packers (AVX-512 and AVX2 transposes, panel copies): run `go generate` in this directory. The kernels are generated because
 // they are long runs of the same few instructions, one line per accumulator, and must agree
 // with the tile sizes in kernel_amd64.go.
 package main
@@ -41,6 +41,7 @@ func main() {
 	t.WriteString(header)
 	genTranspose(&t)
 	genTranspose8AVX2(&t)
+	genCopyPanel(&t, "copyPanel16AVX", 2)
 	write("transpose_amd64.s", t.Bytes())
 }
 
@@ -318,6 +319,36 @@ func genTranspose8AVX2(w *bytes.Buffer) {
 		p("VMOVUPS %s, (DI)", y(8+i))
 		p("ADDQ R8, DI")
 	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// genCopyPanel writes
+//
+//	func name(dst, src *float32, lds, rows int)
+//
+// which copies rows rows of 8*vecs floats, row r from src + r*lds, to dst one after another: a
+// panel of an untransposed b made contiguous, vecs YMM registers per row.
+func genCopyPanel(w *bytes.Buffer, name string, vecs int) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
+	fmt.Fprintf(w, "\n// func %s(dst, src *float32, lds, rows int)\n", name)
+	fmt.Fprintf(w, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+	p("MOVQ dst+0(FP), DI")
+	p("MOVQ src+8(FP), SI")
+	p("MOVQ lds+16(FP), R8")
+	p("SHLQ $2, R8")
+	p("MOVQ rows+24(FP), CX")
+	w.WriteString("\nloop:\n")
+	for v := range vecs {
+		p("VMOVUPS %d(SI), Y%d", 32*v, v)
+	}
+	for v := range vecs {
+		p("VMOVUPS Y%d, %d(DI)", v, 32*v)
+	}
+	p("ADDQ R8, SI")
+	p("ADDQ $%d, DI", 32*vecs)
+	p("DECQ CX")
+	p("JNZ loop")
 	p("VZEROUPPER")
 	p("RET")
 }

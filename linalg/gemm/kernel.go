@@ -27,6 +27,9 @@ type microKernel struct {
 	// packsTransA says the kernel reads a transposed a faster from a copy in rows whatever lda
 	// is (see packTransA).
 	packsTransA bool
+	// copyPanel, when not nil, copies kc rows of nr floats, row p from src[p*lds:], into dst
+	// one after another (kc >= 1).
+	copyPanel func(dst, src []float32, lds, kc int)
 	// transpose16, when not nil, sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 	transpose16 func(dst []float32, lddst int, src []float32, ldsrc int)
 }

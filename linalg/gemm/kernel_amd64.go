@@ -27,6 +27,20 @@ func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, 
 //go:noescape
 func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
 
+// copyPanel16AVX copies rows rows of 16 floats, row r from src + r*lds, to dst one after
+// another.
+//
+//go:noescape
+func copyPanel16AVX(dst, src *float32, lds, rows int)
+
+// copyPanel16 is microKernel.copyPanel for panels of 16 columns.
+func copyPanel16(dst, src []float32, lds, kc int) {
+	if len(dst) < 16*kc || len(src) < (kc-1)*lds+16 {
+		panic("gemm: panel copy operands out of range")
+	}
+	copyPanel16AVX(&dst[0], &src[0], lds, kc)
+}
+
 // transpose16AVX512 sets dst[i*lddst+j] = src[j*ldsrc+i] for i, j < 16.
 //
 //go:noescape
@@ -78,6 +92,7 @@ var avx2Kernel = microKernel{
 	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
 	packsTransA: true,
+	copyPanel:   copyPanel16,
 	transpose16: transpose16ByEights,
 }
 

@@ -56,3 +56,75 @@ func TestSgemmSweepMatchesTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSgemmCopiedPanelsMatchInPlace checks the products whose untransposed b is copied panel
+// by panel (copyPanel) against the naive product, and bit for bit against the same kernel
+// reading b in place: the copy changes no rounding.
+func TestSgemmCopiedPanelsMatchInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, kn := range supported {
+		if kn.copyPanel == nil {
+			continue
+		}
+		inPlace := *kn
+		inPlace.copyPanel = nil
+		for _, sh := range [][3]int{{4 * kn.mr, kn.nr, 1}, {4*kn.mr + 1, 2*kn.nr + 3, 17}, {100, 70, 300}, {193, 128, 513}} {
+			for _, tA := range []bool{false, true} {
+				for _, s := range scalars[:3] {
+					p := problem{tA: tA, m: sh[0], n: sh[1], k: sh[2], alpha: s[0], beta: s[1]}.withPads(rng.IntN(3), rng.IntN(40), rng.IntN(3))
+					a, b, c := p.operands(rng)
+					check(t, kn, p, a, b, c)
+					got, want := append([]float32(nil), c...), append([]float32(nil), c...)
+					sgemm(kn, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
+					sgemm(&inPlace, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: %v: c[%d] = %v copied, %v in place", kn.name, p, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSgemmEdgeInPlace checks a last, partial row group read in place, where a extends past it,
+// against the same product with a cut to its last element (the group packed): the same bits,
+// and nothing of what follows the rows leaks into c, though it is all NaN here.
+func TestSgemmEdgeInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	nan := float32(math.NaN())
+	for _, kn := range supported {
+		for _, sh := range [][3]int{{1, 5, 7}, {kn.mr - 1, 17, 3}, {kn.mr + 1, 40, 300}, {3*kn.mr + 2, 33, 20}} {
+			for _, tA := range []bool{false, true} {
+				for _, s := range [][2]float32{{0.5, 1}, {-1.25, 0.75}, {1, 0}} {
+					p := problem{tA: tA, m: sh[0], n: sh[1], k: sh[2], alpha: s[0], beta: s[1]}.withPads(1+rng.IntN(3), rng.IntN(3), rng.IntN(3))
+					a, b, c := p.operands(rng)
+					rows, cols := p.m, p.k
+					if tA {
+						rows, cols = p.k, p.m
+					}
+					for r := range rows { // the padding of every row, then a tail, NaN
+						for j := cols; j < p.lda; j++ {
+							a[r*p.lda+j] = nan
+						}
+					}
+					exact := a[:p.lda*(rows-1)+cols]
+					long := append(append([]float32(nil), a...), make([]float32, kn.mr*p.lda)...)
+					for i := len(a); i < len(long); i++ {
+						long[i] = nan
+					}
+					check(t, kn, p, long, b, c)
+					got, want := append([]float32(nil), c...), append([]float32(nil), c...)
+					sgemm(kn, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, long, p.lda, b, p.ldb, p.beta, got, p.ldc)
+					sgemm(kn, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, exact, p.lda, b, p.ldb, p.beta, want, p.ldc)
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: %v: c[%d] = %v in place, %v packed", kn.name, p, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}

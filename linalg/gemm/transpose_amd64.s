@@ -209,3 +209,23 @@ TEXT ·transpose8AVX2(SB), NOSPLIT, $0-32
 	ADDQ R8, DI
 	VZEROUPPER
 	RET
+
+// func copyPanel16AVX(dst, src *float32, lds, rows int)
+TEXT ·copyPanel16AVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lds+16(FP), R8
+	SHLQ $2, R8
+	MOVQ rows+24(FP), CX
+
+loop:
+	VMOVUPS 0(SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ R8, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ loop
+	VZEROUPPER
+	RET
