@@ -1,7 +1,6 @@
 package gemm
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -43,11 +42,7 @@ func TestSgemmPackedTransA(t *testing.T) {
 				got, want := append([]float32(nil), c...), append([]float32(nil), c...)
 				sgemm(kn, trans(true), trans(false), m, n, k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
 				sgemm(&inPlace, trans(true), trans(false), m, n, k, q.alpha, aq, q.lda, b, q.ldb, q.beta, want, q.ldc)
-				for i := range got {
-					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-						t.Fatalf("%s: %v: c[%d] = %v packed, %v in place", kn.name, p, i, got[i], want[i])
-					}
-				}
+				sameBits(t, kn, p, got, "packed", want, "in place")
 			}
 		}
 	}

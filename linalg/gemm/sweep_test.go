@@ -42,14 +42,8 @@ func TestSgemmSweepMatchesTiles(t *testing.T) {
 							}
 							sgemm(kn, trans(tA), trans(tB), 1, p.n, p.k, p.alpha, a[ai:], p.lda, b, p.ldb, p.beta, byRows[i*p.ldc:], p.ldc)
 						}
-						for i := range got {
-							if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-								t.Fatalf("%s: %v: c[%d] = %v swept, %v tile by tile", kn.name, p, i, got[i], want[i])
-							}
-							if math.Float32bits(got[i]) != math.Float32bits(byRows[i]) {
-								t.Fatalf("%s: %v: c[%d] = %v, %v row by row", kn.name, p, i, got[i], byRows[i])
-							}
-						}
+						sameBits(t, kn, p, got, "swept", want, "tile by tile")
+						sameBits(t, kn, p, got, "swept", byRows, "row by row")
 					}
 				}
 			}
@@ -77,11 +71,7 @@ func TestSgemmCopiedPanelsMatchInPlace(t *testing.T) {
 					got, want := append([]float32(nil), c...), append([]float32(nil), c...)
 					sgemm(kn, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
 					sgemm(&inPlace, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
-					for i := range got {
-						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-							t.Fatalf("%s: %v: c[%d] = %v copied, %v in place", kn.name, p, i, got[i], want[i])
-						}
-					}
+					sameBits(t, kn, p, got, "copied", want, "in place")
 				}
 			}
 		}
@@ -118,13 +108,20 @@ func TestSgemmEdgeInPlace(t *testing.T) {
 					got, want := append([]float32(nil), c...), append([]float32(nil), c...)
 					sgemm(kn, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, long, p.lda, b, p.ldb, p.beta, got, p.ldc)
 					sgemm(kn, trans(tA), trans(false), p.m, p.n, p.k, p.alpha, exact, p.lda, b, p.ldb, p.beta, want, p.ldc)
-					for i := range got {
-						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-							t.Fatalf("%s: %v: c[%d] = %v in place, %v packed", kn.name, p, i, got[i], want[i])
-						}
-					}
+					sameBits(t, kn, p, got, "in place", want, "packed")
 				}
 			}
+		}
+	}
+}
+
+// sameBits fails the test unless got and want, c of the product p computed by kernel kn two
+// ways (named gotHow and wantHow), agree bit for bit.
+func sameBits(t *testing.T, kn *microKernel, p problem, got []float32, gotHow string, want []float32, wantHow string) {
+	t.Helper()
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s: %v: c[%d] = %v %s, %v %s", kn.name, p, i, got[i], gotHow, want[i], wantHow)
 		}
 	}
 }
