@@ -9,14 +9,15 @@
 // transposed or not, and op(b) row by row, so an untransposed b is too (the AVX2 kernel reads
 // each panel of it from a contiguous copy made just before the panel's sweep). A transposed b
 // is copied into column panels (16 x 16 register transposes), and a transposed a back into rows
-// where its row stride would crowd L1, or always for the AVX2 kernel (see packTransA). The AVX2
-// kernels sweep all whole row groups of a block down one panel in one call. At the edges the
-// AVX-512 kernel stores only the rows and columns inside c (opmasks), so a partial last row
-// group overlaps the one before it; the other kernels overlap it too when beta is zero
-// (rewriting equal values), compute other partial tiles into a scratch tile that is merged
-// into c, and read a last partial row group in place where a extends past it. The last columns
-// of an untransposed b, and the last rows of a where a ends with them, go through small
-// buffers. All buffers come from a sync.Pool, so a call does not allocate.
+// where its row stride would crowd L1, or always for the AVX2 kernel (see packTransA). A block
+// is computed panel by panel, or, where its k is at most 32 and c is the traffic, row group by
+// row group; the AVX2 kernels sweep a panel's whole row groups, or a row group's whole panels,
+// in one call. At the edges the AVX-512 kernel stores only the rows and columns inside c
+// (opmasks), so a partial last row group overlaps the one before it; the other kernels overlap
+// it too when beta is zero (rewriting equal values), compute other partial tiles into a scratch
+// tile that is merged into c, and read a last partial row group in place where a extends past
+// it. The last columns of an untransposed b, and the last rows of a where a ends with them, go
+// through small buffers. All buffers come from a sync.Pool, so a call does not allocate.
 //
 // Every element of c is the same sequence of float32 operations whatever its place in the
 // tiling (the kernels round alpha acc and beta c separately, as the merge does), so splitting

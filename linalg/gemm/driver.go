@@ -54,16 +54,15 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 	ws := workspaces.Get().(*workspace)
 	defer workspaces.Put(ws)
 	mr, nr := kn.mr, kn.nr
-	// op(a)[i][p] is a[i*rsA + p*psA].
-	rsA, psA := lda, 1
-	if tA {
-		rsA, psA = 1, lda
+	bl := block{kn: kn, ws: ws, a: a, rsA: lda, psA: 1, b: b, ldb: ldb, tB: tB, c: c, ldc: ldc, alpha: alpha}
+	if tA { // op(a)[i][p] is a[i*rsA + p*psA]
+		bl.rsA, bl.psA = 1, lda
 	}
 	// An untransposed b is read in place, one row of a panel per k step, ldb floats apart, or,
 	// by kernels with copyPanel and where at least four row groups reuse it, from a copy made
 	// contiguous just before the panel's sweep: in place, with the AVX2 kernel, the GRU's
 	// weight gradients ran at 88% of OpenBLAS's speed; the copy stays in L1.
-	packB := !tB && kn.copyPanel != nil && m >= 4*mr
+	copyB := !tB && kn.copyPanel != nil && m >= 4*mr
 	if tB { // the packed b is sized for this product: the pool is emptied by every other GC
 		if need := min(k, kcBlock) * (min(n, ncBlock) + nr); len(ws.b) < need {
 			ws.b = aligned(need)
@@ -74,94 +73,181 @@ func (kn *microKernel) gemm(tA, tB bool, m, n, k int, alpha float32, a []float32
 		ws.a = aligned((mcBlock + maxMR) * kcBlock)
 	}
 	for pc := 0; pc < k; pc += kcBlock {
-		kc := min(kcBlock, k-pc)
-		betaBlock := beta // later blocks of k add to the first
+		bl.pc, bl.kc = pc, min(kcBlock, k-pc)
+		bl.beta = beta // later blocks of k add to the first
 		if pc > 0 {
-			betaBlock = 1
+			bl.beta = 1
 		}
+		// Where kc is small the tiles are quick to compute and c is the traffic: c is then
+		// written row group by row group, across the panels (b's rows, few, stay in L1), and
+		// down the panels otherwise, so that a panel of b is reused from L1.
+		byRowGroups := bl.kc <= smallKC
+		bl.copyB = copyB && !byRowGroups
 		for jc := 0; jc < n; jc += ncBlock {
-			nc := min(ncBlock, n-jc)
+			bl.jc, bl.nc = jc, min(ncBlock, n-jc)
 			// A transposed b is packed whole, an untransposed one only in its last, partial
 			// panel.
 			if tB {
-				kn.packTransB(ws.b, ws.rows16, b, ldb, pc, kc, jc, nc)
-			} else if edge := nc % nr; edge != 0 {
-				packEdgeB(ws.bEdge, nr, b, ldb, pc, kc, jc+nc-edge, edge)
+				kn.packTransB(ws.b, ws.rows16, b, ldb, pc, bl.kc, jc, bl.nc)
+			} else if edge := bl.nc % nr; edge != 0 {
+				packEdgeB(ws.bEdge, nr, b, ldb, pc, bl.kc, jc+bl.nc-edge, edge)
 			}
 			for ic := 0; ic < m; ic += mcBlock {
-				mc := min(mcBlock, m-ic)
-				// The last row group, when partial, overlaps the one before it if m allows and
-				// the kernel can leave rows alone, or beta is zero and it rewrites them with
-				// equal values. Otherwise it is read in place where a holds a whole group's
-				// extent from there (the rows past m read what follows them, computed but not
-				// stored; for a transposed a, the same cache lines as the rows before), and
-				// else packed once for the block.
-				full := mc - mc%mr
-				overlap := m >= mr && (kn.partial || betaBlock == 0)
-				edgeInPlace := (ic+full+mr-1)*rsA+(pc+kc-1)*psA < len(a)
-				edgeStride := mr
-				packed := packA && mc >= 16 && kc >= 16
-				if packed { // row i of the block is row i of ws.a, stride kcBlock
-					kn.transposeBlocks(ws.a, kcBlock, a[pc*lda+ic:], lda, kc, mc)
-				} else if full < mc && !overlap && !edgeInPlace {
-					edgeStride = kn.packEdgeA(ws.aEdge, ws.rows16, a, rsA, psA, ic+full, mc-full, pc, kc)
-				}
-				for jr := 0; jr < nc; jr += nr {
-					nw := min(nr, nc-jr)
-					// op(b) rows pc.. of columns jc+jr..: in place, or packed.
-					var bp []float32
-					bs := nr
-					switch {
-					case tB:
-						bp = ws.b[jr*kc:]
-					case nw == nr && packB:
-						kn.copyPanel(ws.bPanel, b[pc*ldb+jc+jr:], ldb, kc)
-						bp = ws.bPanel
-					case nw == nr:
-						bp, bs = b[pc*ldb+jc+jr:], ldb
-					default:
-						bp = ws.bEdge
-					}
-					// A kernel without partial tiles may take the last panel in its narrower
-					// edge variant; whole tiles of either run down the block in one sweep.
-					tk := kn
-					if !kn.partial && kn.edge != nil && nw <= kn.edge.nr {
-						tk = kn.edge
-					}
-					ir := 0
-					if tk.sweep != nil && nw == tk.nr && full > 0 {
-						ap, rs, ps := a[ic*rsA+pc*psA:], rsA, psA
-						if packed {
-							ap, rs, ps = ws.a, kcBlock, 1
-						}
-						tk.sweep(kc, ap, rs, ps, bp, bs, c[ic*ldc+jc+jr:], ldc, alpha, betaBlock, full/mr)
-						ir = full
-					}
-					for ; ir < mc; ir += mr {
-						i, r0, r1 := ic+ir, 0, min(mr, mc-ir)
-						ap, rs, ps := a[i*rsA+pc*psA:], rsA, psA
-						switch {
-						case packed: // rows past mc are stale, computed but not stored
-							ap, rs, ps = ws.a[ir*kcBlock:], kcBlock, 1
-						case r1 < mr && overlap: // rows i-r0.. of which r0.. are new
-							r0, r1 = mr-r1, mr
-							i -= r0
-							ap = a[i*rsA+pc*psA:]
-						case r1 < mr && !edgeInPlace:
-							ap, rs, ps = ws.aEdge, 1, edgeStride
-						}
-						ci := i*ldc + jc + jr
-						if kn.partial || r1 == mr && nw == tk.nr {
-							tk.tile(kc, ap, rs, ps, bp, bs, c[ci:], ldc, alpha, betaBlock, r0, r1, nw)
-							continue
-						}
-						tk.tile(kc, ap, rs, ps, bp, bs, ws.tile, nr, 1, 0, 0, mr, tk.nr)
-						mergeTile(c[ci:], ldc, ws.tile, nr, r1, nw, alpha, betaBlock)
-					}
+				bl.setRows(ic, min(mcBlock, m-ic), m, packA)
+				if byRowGroups {
+					bl.acrossPanels()
+				} else {
+					bl.downRows()
 				}
 			}
 		}
 	}
+}
+
+// smallKC is the largest block of k for which gemm writes c row group by row group.
+const smallKC = 32
+
+// block is the product of one mc x kc block of op(a) (rows ic.., k offset pc) and one kc x nc
+// block of op(b) (columns jc..) into c, with what its tiles need.
+type block struct {
+	kn              *microKernel
+	ws              *workspace
+	a               []float32
+	rsA, psA        int // op(a)[i][p] is a[i*rsA + p*psA]
+	b               []float32
+	ldb             int
+	tB, copyB       bool // b transposed (packed whole); panels copied (see gemm)
+	c               []float32
+	ldc             int
+	alpha, beta     float32
+	pc, kc, jc, nc  int
+	ic, mc, full    int  // full: the rows in whole row groups
+	packed, overlap bool // a copied into rows (ws.a); a last partial group overlapping
+	edgeInPlace     bool // a last partial group read in place
+	edgeStride      int  // the column stride of ws.aEdge
+}
+
+// setRows sets the block's rows to ic..ic+mc (of m) and prepares a for them: the copy of a
+// transposed a into rows (packA), or the last, partial row group. That group overlaps the one
+// before it if m allows and the kernel can leave rows alone, or beta is zero and it rewrites
+// them with equal values. Otherwise it is read in place where a holds a whole group's extent
+// from there (the rows past m read what follows them, computed but not stored; for a
+// transposed a, the same cache lines as the rows before), and else packed once for the block.
+func (bl *block) setRows(ic, mc, m int, packA bool) {
+	kn, mr := bl.kn, bl.kn.mr
+	bl.ic, bl.mc, bl.full = ic, mc, mc-mc%mr
+	bl.overlap = m >= mr && (kn.partial || bl.beta == 0)
+	bl.edgeInPlace = (ic+bl.full+mr-1)*bl.rsA+(bl.pc+bl.kc-1)*bl.psA < len(bl.a)
+	bl.edgeStride = mr
+	bl.packed = packA && mc >= 16 && bl.kc >= 16
+	if bl.packed { // a is transposed (psA = lda); row i of the block is row i of ws.a, stride kcBlock
+		kn.transposeBlocks(bl.ws.a, kcBlock, bl.a[bl.pc*bl.psA+ic:], bl.psA, bl.kc, mc)
+	} else if bl.full < mc && !bl.overlap && !bl.edgeInPlace {
+		bl.edgeStride = kn.packEdgeA(bl.ws.aEdge, bl.ws.rows16, bl.a, bl.rsA, bl.psA, ic+bl.full, mc-bl.full, bl.pc, bl.kc)
+	}
+}
+
+// panel returns op(b) rows pc.. of the panel of columns jc+jr.. (nw of them) and its row
+// stride: in place, packed, or copied now (copyB).
+func (bl *block) panel(jr, nw int) ([]float32, int) {
+	ws, nr := bl.ws, bl.kn.nr
+	switch {
+	case bl.tB:
+		return ws.b[jr*bl.kc:], nr
+	case nw == nr && bl.copyB:
+		bl.kn.copyPanel(ws.bPanel, bl.b[bl.pc*bl.ldb+bl.jc+jr:], bl.ldb, bl.kc)
+		return ws.bPanel, nr
+	case nw == nr:
+		return bl.b[bl.pc*bl.ldb+bl.jc+jr:], bl.ldb
+	default:
+		return ws.bEdge, nr
+	}
+}
+
+// kernelFor returns the kernel for a panel of nw columns: a kernel without partial tiles may
+// take the last panel in its narrower edge variant.
+func (bl *block) kernelFor(nw int) *microKernel {
+	if kn := bl.kn; !kn.partial && kn.edge != nil && nw <= kn.edge.nr {
+		return kn.edge
+	}
+	return bl.kn
+}
+
+// rowGroup returns op(a) rows ir.. of the block from column pc and their strides.
+func (bl *block) rowGroup(ir int) ([]float32, int, int) {
+	if bl.packed {
+		return bl.ws.a[ir*kcBlock:], kcBlock, 1
+	}
+	return bl.a[(bl.ic+ir)*bl.rsA+bl.pc*bl.psA:], bl.rsA, bl.psA
+}
+
+// downRows computes the block panel by panel, each panel's whole row groups in one sweep.
+func (bl *block) downRows() {
+	nr, mr := bl.kn.nr, bl.kn.mr
+	for jr := 0; jr < bl.nc; jr += nr {
+		nw := min(nr, bl.nc-jr)
+		bp, bs := bl.panel(jr, nw)
+		tk := bl.kernelFor(nw)
+		ir := 0
+		if tk.sweep != nil && nw == tk.nr && bl.full > 0 {
+			ap, rs, ps := bl.rowGroup(0)
+			tk.sweep(bl.kc, ap, rs, ps, bp, bs, bl.c[bl.ic*bl.ldc+bl.jc+jr:], bl.ldc, bl.alpha, bl.beta, bl.full/mr, mr*rs, 0, mr*bl.ldc)
+			ir = bl.full
+		}
+		for ; ir < bl.mc; ir += mr {
+			bl.tile(tk, ir, jr, nw, bp, bs)
+		}
+	}
+}
+
+// acrossPanels computes the block row group by row group, each whole group's whole panels in
+// one sweep.
+func (bl *block) acrossPanels() {
+	nr, mr := bl.kn.nr, bl.kn.mr
+	whole := bl.nc - bl.nc%nr // columns in whole panels
+	for ir := 0; ir < bl.mc; ir += mr {
+		jr := 0
+		if kn := bl.kn; kn.sweep != nil && ir < bl.full && whole > 0 {
+			ap, rs, ps := bl.rowGroup(ir)
+			bp, bs := bl.panel(0, nr)
+			bStep := nr // the next panel: in place, or packed one after another
+			if bl.tB {
+				bStep = bl.kc * nr
+			}
+			kn.sweep(bl.kc, ap, rs, ps, bp, bs, bl.c[(bl.ic+ir)*bl.ldc+bl.jc:], bl.ldc, bl.alpha, bl.beta, whole/nr, 0, bStep, nr)
+			jr = whole
+		}
+		for ; jr < bl.nc; jr += nr {
+			nw := min(nr, bl.nc-jr)
+			bp, bs := bl.panel(jr, nw)
+			bl.tile(bl.kernelFor(nw), ir, jr, nw, bp, bs)
+		}
+	}
+}
+
+// tile computes the tile of rows ir.. and columns jr.. (nw of them) of the block with kernel
+// tk and the panel bp (row stride bs): in place, or through the scratch tile where the kernel
+// cannot store it whole.
+func (bl *block) tile(tk *microKernel, ir, jr, nw int, bp []float32, bs int) {
+	kn, mr, nr := bl.kn, bl.kn.mr, bl.kn.nr
+	i, r0, r1 := bl.ic+ir, 0, min(mr, bl.mc-ir)
+	ap, rs, ps := bl.rowGroup(ir) // packed: rows past mc are stale, computed but not stored
+	switch {
+	case bl.packed:
+	case r1 < mr && bl.overlap: // rows i-r0.. of which r0.. are new
+		r0, r1 = mr-r1, mr
+		i -= r0
+		ap = bl.a[i*bl.rsA+bl.pc*bl.psA:]
+	case r1 < mr && !bl.edgeInPlace:
+		ap, rs, ps = bl.ws.aEdge, 1, bl.edgeStride
+	}
+	ci := i*bl.ldc + bl.jc + jr
+	if kn.partial || r1 == mr && nw == tk.nr {
+		tk.tile(bl.kc, ap, rs, ps, bp, bs, bl.c[ci:], bl.ldc, bl.alpha, bl.beta, r0, r1, nw)
+		return
+	}
+	tk.tile(bl.kc, ap, rs, ps, bp, bs, bl.ws.tile, nr, 1, 0, 0, mr, tk.nr)
+	mergeTile(bl.c[ci:], bl.ldc, bl.ws.tile, nr, r1, nw, bl.alpha, bl.beta)
 }
 
 // packTransA reports whether gemm copies the blocks of a transposed a back into rows (by the

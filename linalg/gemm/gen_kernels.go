@@ -64,8 +64,9 @@ func write(name string, b []byte) {
 // acc = sum over p < kc of the outer product of column p of a (element r at a[r*rs + p*ps]) and row p of b (b[p*bs:][:nr]).
 // The rows of a are reached from mr/3 base registers, each row r = 3g+j as base_g + j*rs, so
 // that a needs no packing whether it is stored by rows or by columns. An unmasked kernel takes
-// one more argument, groups int, and computes that many tiles down consecutive row groups (the
-// tile of rows g*mr.. from a + g*mr*rs into c + g*mr*ldc) in one call. A masked kernel takes
+// four more arguments, tiles, aStep, bStep, cStep int, and computes that many tiles in one
+// call, tile t from a + t*aStep and b + t*bStep into c + t*cStep (in floats): down a panel's row
+// groups (aStep = mr*rs, cStep = mr*ldc) or across a row group's panels. A masked kernel takes
 // three more arguments, rows, mask0, mask1 int, and writes only the rows of c whose bits are
 // set in rows and in them the columns whose bits are set in mask0 (columns 0-15) and mask1
 // (16-31, AVX-512 opmasks), reading no others.
@@ -77,7 +78,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	bc := func(i int) string { return fmt.Sprintf("%s%d", kn.reg, kn.vecs+i%kn.bcasts) } // broadcasts
 	first := kn.vecs + kn.bcasts
 	acc := func(r, v int) string { return fmt.Sprintf("%s%d", kn.reg, first+r*kn.vecs+v) }
-	args, size := ", groups int", 80
+	args, size := ", tiles, aStep, bStep, cStep int", 104
 	if kn.masked {
 		args, size = ", rows, mask0, mask1 int", 96
 	}
@@ -92,13 +93,13 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 	p("SHLQ $2, R13")
 	if kn.masked {
 		p("MOVQ a+8(FP), AX")
-	} else { // a sweep down row groups: R9 and R10 hold a and c of the group, R14 the groups left
+	} else { // a sweep of tiles: R9 and R10 hold a and c of the tile, b+32(FP) its b, R14 the tiles left
 		if len(bases) > 2 {
 			panic("an unmasked kernel's rows need at most two base registers")
 		}
 		p("MOVQ a+8(FP), R9")
 		p("MOVQ c+48(FP), R10")
-		p("MOVQ groups+72(FP), R14")
+		p("MOVQ tiles+72(FP), R14")
 		w.WriteString("\ngroup:\n")
 		p("MOVQ R9, AX")
 	}
@@ -195,12 +196,15 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 		}
 		endRow(w, p, kn, r, "over")
 	}
-	if !kn.masked { // the next row group: a and c move down mr rows
+	if !kn.masked { // the next tile: a, b and c move on by their steps
 		w.WriteString("\nnext:\n")
-		p("LEAQ (R11)(R11*2), SI")
-		p("LEAQ (R9)(SI*%d), R9", kn.mr/3)
-		p("LEAQ (R8)(R8*2), SI")
-		p("LEAQ (R10)(SI*%d), R10", kn.mr/3)
+		p("MOVQ aStep+80(FP), SI")
+		p("LEAQ (R9)(SI*4), R9")
+		p("MOVQ bStep+88(FP), SI")
+		p("SHLQ $2, SI")
+		p("ADDQ SI, b+32(FP)")
+		p("MOVQ cStep+96(FP), SI")
+		p("LEAQ (R10)(SI*4), R10")
 		p("DECQ R14")
 		p("JNZ group")
 	}

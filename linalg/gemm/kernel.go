@@ -10,10 +10,10 @@ type microKernel struct {
 	// b[p*bs + j] for rows r < mr and columns j < nr. kc >= 1. Only rows r0 <= r < r1 and
 	// columns < nw of c are read or written; kernels without partial take the whole tile only.
 	tile func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int)
-	// sweep, when not nil, is tile over groups whole tiles down consecutive row groups in one
-	// call: the tile of rows g*mr.. reads a[g*mr*rs:] and sets c[g*mr*ldc:], for g < groups.
-	// It saves a call per tile where kc is small.
-	sweep func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, groups int)
+	// sweep, when not nil, is tile over tiles whole tiles in one call: tile t reads a[t*aStep:]
+	// and b[t*bStep:] and sets c[t*cStep:], for t < tiles. The driver sweeps down a panel's
+	// row groups, or, where kc is small, across a row group's panels; it saves a call per tile.
+	sweep func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
 	// partial says tile handles partial tiles itself; for other kernels the driver computes
 	// those in a scratch tile and merges it into c.
 	partial bool
@@ -42,11 +42,19 @@ var active = &goKernel
 var supported = []*microKernel{&goKernel}
 
 // checkTile panics unless a, b and c hold the elements a kernel call with these strides reads
-// and writes: the assembly kernels index with raw pointers, so this is their bounds check. A
-// sweep over g row groups checks as one tile of g*mr rows.
+// and writes: the assembly kernels index with raw pointers, so this is their bounds check.
 func checkTile(mr, nr, kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc, r0, r1, nw int) {
 	if len(a) <= (mr-1)*rs+(kc-1)*ps || len(b) < (kc-1)*bs+nr || len(c) < (r1-1)*ldc+nw ||
 		r0 < 0 || r0 >= r1 || r1 > mr || nw < 1 || nw > nr {
 		panic("gemm: micro-kernel operands out of range")
+	}
+}
+
+// checkSweep is checkTile for a sweep of tiles whole tiles (see microKernel.sweep).
+func checkSweep(mr, nr, kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc, tiles, aStep, bStep, cStep int) {
+	last := tiles - 1
+	if tiles < 1 || aStep < 0 || bStep < 0 || cStep < 0 || len(a) <= last*aStep+(mr-1)*rs+(kc-1)*ps ||
+		len(b) < last*bStep+(kc-1)*bs+nr || len(c) < last*cStep+(mr-1)*ldc+nr {
+		panic("gemm: micro-kernel sweep operands out of range")
 	}
 }

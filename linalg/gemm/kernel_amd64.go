@@ -20,12 +20,12 @@ func kernelAVX512N16(kc int, a *float32, rs, ps int, b *float32, bs int, c *floa
 // kernelAVX2 is microKernel.sweep for 6 x 16 tiles (two YMM registers per row).
 //
 //go:noescape
-func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
+func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
 
 // kernelAVX2N8 is kernelAVX2 for 6 x 8 tiles (one YMM register per row).
 //
 //go:noescape
-func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
+func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
 
 // copyPanel16AVX copies rows rows of 16 floats, row r from src + r*lds, to dst one after
 // another.
@@ -87,7 +87,7 @@ func transpose16(dst []float32, lddst int, src []float32, ldsrc int) {
 var avx2Kernel = microKernel{
 	name: "avx2", mr: 6, nr: 16,
 	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
-		sweepAVX2(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1)
+		sweepAVX2(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1, 0, 0, 0)
 	},
 	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
@@ -97,9 +97,9 @@ var avx2Kernel = microKernel{
 }
 
 // sweepAVX2 is avx2Kernel's microKernel.sweep.
-func sweepAVX2(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, groups int) {
-	checkTile(6*groups, 16, kc, a, rs, ps, b, bs, c, ldc, 0, 6*groups, 16)
-	kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, groups)
+func sweepAVX2(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int) {
+	checkSweep(6, 16, kc, a, rs, ps, b, bs, c, ldc, tiles, aStep, bStep, cStep)
+	kernelAVX2(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, tiles, aStep, bStep, cStep)
 }
 
 // avx2EdgeKernel is avx2Kernel for the last panel of a product when it has at most 8 columns
@@ -107,15 +107,15 @@ func sweepAVX2(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32
 var avx2EdgeKernel = microKernel{
 	name: "avx2-n8", mr: 6, nr: 8,
 	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
-		sweepAVX2N8(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1)
+		sweepAVX2N8(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1, 0, 0, 0)
 	},
 	sweep: sweepAVX2N8,
 }
 
 // sweepAVX2N8 is avx2EdgeKernel's microKernel.sweep.
-func sweepAVX2N8(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, groups int) {
-	checkTile(6*groups, 8, kc, a, rs, ps, b, bs, c, ldc, 0, 6*groups, 8)
-	kernelAVX2N8(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, groups)
+func sweepAVX2N8(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int) {
+	checkSweep(6, 8, kc, a, rs, ps, b, bs, c, ldc, tiles, aStep, bStep, cStep)
+	kernelAVX2N8(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, tiles, aStep, bStep, cStep)
 }
 
 // transpose16ByEights is microKernel.transpose16 on AVX2: four 8 x 8 register transposes.

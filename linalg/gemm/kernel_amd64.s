@@ -633,9 +633,9 @@ over_skip11:
 	VZEROUPPER
 	RET
 
-// func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
+// func kernelAVX2(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
 // Tile 6 x 16; see gen_kernels.go.
-TEXT ·kernelAVX2(SB), NOSPLIT, $0-80
+TEXT ·kernelAVX2(SB), NOSPLIT, $0-104
 	MOVQ rs+16(FP), R11
 	SHLQ $2, R11
 	MOVQ ps+24(FP), R12
@@ -644,7 +644,7 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-80
 	SHLQ $2, R13
 	MOVQ a+8(FP), R9
 	MOVQ c+48(FP), R10
-	MOVQ groups+72(FP), R14
+	MOVQ tiles+72(FP), R14
 
 group:
 	MOVQ R9, AX
@@ -787,18 +787,21 @@ overwrite:
 	VMOVUPS Y15, 32(DX)
 
 next:
-	LEAQ (R11)(R11*2), SI
-	LEAQ (R9)(SI*2), R9
-	LEAQ (R8)(R8*2), SI
-	LEAQ (R10)(SI*2), R10
+	MOVQ aStep+80(FP), SI
+	LEAQ (R9)(SI*4), R9
+	MOVQ bStep+88(FP), SI
+	SHLQ $2, SI
+	ADDQ SI, b+32(FP)
+	MOVQ cStep+96(FP), SI
+	LEAQ (R10)(SI*4), R10
 	DECQ R14
 	JNZ group
 	VZEROUPPER
 	RET
 
-// func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, groups int)
+// func kernelAVX2N8(kc int, a *float32, rs, ps int, b *float32, bs int, c *float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
 // Tile 6 x 8; see gen_kernels.go.
-TEXT ·kernelAVX2N8(SB), NOSPLIT, $0-80
+TEXT ·kernelAVX2N8(SB), NOSPLIT, $0-104
 	MOVQ rs+16(FP), R11
 	SHLQ $2, R11
 	MOVQ ps+24(FP), R12
@@ -807,7 +810,7 @@ TEXT ·kernelAVX2N8(SB), NOSPLIT, $0-80
 	SHLQ $2, R13
 	MOVQ a+8(FP), R9
 	MOVQ c+48(FP), R10
-	MOVQ groups+72(FP), R14
+	MOVQ tiles+72(FP), R14
 
 group:
 	MOVQ R9, AX
@@ -901,10 +904,13 @@ overwrite:
 	VMOVUPS Y8, 0(DX)
 
 next:
-	LEAQ (R11)(R11*2), SI
-	LEAQ (R9)(SI*2), R9
-	LEAQ (R8)(R8*2), SI
-	LEAQ (R10)(SI*2), R10
+	MOVQ aStep+80(FP), SI
+	LEAQ (R9)(SI*4), R9
+	MOVQ bStep+88(FP), SI
+	SHLQ $2, SI
+	ADDQ SI, b+32(FP)
+	MOVQ cStep+96(FP), SI
+	LEAQ (R10)(SI*4), R10
 	DECQ R14
 	JNZ group
 	VZEROUPPER

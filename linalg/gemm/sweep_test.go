@@ -6,11 +6,13 @@ import (
 	"testing"
 )
 
-// TestSgemmSweepMatchesTiles checks the kernels that sweep down row groups in one call against
-// the naive product, and bit for bit against the same kernel called once per tile and against
-// the product taken one row at a time: neither the sweep nor a last row group that overlaps
-// the one before changes any rounding. The shapes have whole and partial row groups, packed
-// and in-place a, and a last panel for the edge kernel.
+// TestSgemmSweepMatchesTiles checks the kernels that sweep many tiles in one call (down a
+// panel's row groups, or across a row group's panels where k is small) against the naive
+// product, and bit for bit against the same kernel called once per tile and against the
+// product taken one row at a time: neither the sweep, nor the order of the tiles, nor a last
+// row group that overlaps the one before changes any rounding. The shapes have whole and
+// partial row groups and panels, packed and in-place a and b, small and large k, and a last
+// panel for the edge kernel.
 func TestSgemmSweepMatchesTiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, kn := range supported {
