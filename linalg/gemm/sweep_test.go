@@ -127,3 +127,33 @@ func sameBits(t *testing.T, kn *microKernel, p problem, got []float32, gotHow st
 		}
 	}
 }
+
+// TestSweepBoundsCheck checks that a sweep whose a, b or c is one element short of what its
+// tiles reach panics instead of running the assembly past the slice, and that the exact
+// lengths run.
+func TestSweepBoundsCheck(t *testing.T) {
+	for _, kn := range supported {
+		if kn.sweep == nil {
+			continue
+		}
+		const kc, tiles, rs, ps, bs, ldc = 5, 3, 7, 1, 40, 50
+		mr, nr := kn.mr, kn.nr
+		aStep, bStep, cStep := mr*rs, nr, nr
+		la := (tiles-1)*aStep + (mr-1)*rs + (kc-1)*ps + 1
+		lb := (tiles-1)*bStep + (kc-1)*bs + nr
+		lc := (tiles-1)*cStep + (mr-1)*ldc + nr
+		run := func(la, lb, lc int) (panicked bool) {
+			defer func() { panicked = recover() != nil }()
+			kn.sweep(kc, make([]float32, la), rs, ps, make([]float32, lb), bs, make([]float32, lc), ldc, 1, 0, tiles, aStep, bStep, cStep)
+			return false
+		}
+		if run(la, lb, lc) {
+			t.Fatalf("%s: a sweep with exact operands panicked", kn.name)
+		}
+		for i, short := range [][3]int{{la - 1, lb, lc}, {la, lb - 1, lc}, {la, lb, lc - 1}} {
+			if !run(short[0], short[1], short[2]) {
+				t.Errorf("%s: operand %d one short: no panic", kn.name, i)
+			}
+		}
+	}
+}
