@@ -100,7 +100,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 		p("MOVQ a+8(FP), R9")
 		p("MOVQ c+48(FP), R10")
 		p("MOVQ tiles+72(FP), R14")
-		w.WriteString("\ngroup:\n")
+		w.WriteString("\ntile:\n")
 		p("MOVQ R9, AX")
 	}
 	p("MOVQ kc+0(FP), CX")
@@ -206,7 +206,7 @@ func genKernel(w *bytes.Buffer, kn kernel) {
 		p("MOVQ cStep+96(FP), SI")
 		p("LEAQ (R10)(SI*4), R10")
 		p("DECQ R14")
-		p("JNZ group")
+		p("JNZ tile")
 	}
 	p("VZEROUPPER")
 	p("RET")

@@ -9,11 +9,11 @@ type microKernel struct {
 	// reading c when beta is zero, where acc = sum over p < kc of a[r*rs + p*ps] times
 	// b[p*bs + j] for rows r < mr and columns j < nr. kc >= 1. Only rows r0 <= r < r1 and
 	// columns < nw of c are read or written; kernels without partial take the whole tile only.
-	tile func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int)
+	tile tileFunc
 	// sweep, when not nil, is tile over tiles whole tiles in one call: tile t reads a[t*aStep:]
 	// and b[t*bStep:] and sets c[t*cStep:], for t < tiles. The driver sweeps down a panel's
 	// row groups, or, where kc is small, across a row group's panels; it saves a call per tile.
-	sweep func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
+	sweep sweepFunc
 	// partial says tile handles partial tiles itself; for other kernels the driver computes
 	// those in a scratch tile and merges it into c.
 	partial bool
@@ -47,6 +47,20 @@ func checkTile(mr, nr, kc int, a []float32, rs, ps int, b []float32, bs int, c [
 	if len(a) <= (mr-1)*rs+(kc-1)*ps || len(b) < (kc-1)*bs+nr || len(c) < (r1-1)*ldc+nw ||
 		r0 < 0 || r0 >= r1 || r1 > mr || nw < 1 || nw > nr {
 		panic("gemm: micro-kernel operands out of range")
+	}
+}
+
+// tileFunc is microKernel.tile.
+type tileFunc func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, r0, r1, nw int)
+
+// sweepFunc is microKernel.sweep.
+type sweepFunc func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, tiles, aStep, bStep, cStep int)
+
+// sweptTile returns microKernel.tile for a kernel without partial tiles that has sweep: a
+// sweep of one tile.
+func sweptTile(sweep sweepFunc) tileFunc {
+	return func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
+		sweep(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1, 0, 0, 0)
 	}
 }
 

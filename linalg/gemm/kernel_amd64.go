@@ -86,9 +86,7 @@ func transpose16(dst []float32, lddst int, src []float32, ldsrc int) {
 // avx2Kernel is the kernel of CPUs with AVX2 and FMA but not AVX-512: 6 x 16 tiles.
 var avx2Kernel = microKernel{
 	name: "avx2", mr: 6, nr: 16,
-	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
-		sweepAVX2(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1, 0, 0, 0)
-	},
+	tile:        sweptTile(sweepAVX2),
 	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
 	packsTransA: true,
@@ -106,9 +104,7 @@ func sweepAVX2(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32
 // (the 20 columns of an N = 20 head are 16 + 8, not 16 + 16).
 var avx2EdgeKernel = microKernel{
 	name: "avx2-n8", mr: 6, nr: 8,
-	tile: func(kc int, a []float32, rs, ps int, b []float32, bs int, c []float32, ldc int, alpha, beta float32, _, _, _ int) {
-		sweepAVX2N8(kc, a, rs, ps, b, bs, c, ldc, alpha, beta, 1, 0, 0, 0)
-	},
+	tile:  sweptTile(sweepAVX2N8),
 	sweep: sweepAVX2N8,
 }
 

@@ -646,7 +646,7 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-104
 	MOVQ c+48(FP), R10
 	MOVQ tiles+72(FP), R14
 
-group:
+tile:
 	MOVQ R9, AX
 	MOVQ kc+0(FP), CX
 	MOVQ b+32(FP), DI
@@ -795,7 +795,7 @@ next:
 	MOVQ cStep+96(FP), SI
 	LEAQ (R10)(SI*4), R10
 	DECQ R14
-	JNZ group
+	JNZ tile
 	VZEROUPPER
 	RET
 
@@ -812,7 +812,7 @@ TEXT ·kernelAVX2N8(SB), NOSPLIT, $0-104
 	MOVQ c+48(FP), R10
 	MOVQ tiles+72(FP), R14
 
-group:
+tile:
 	MOVQ R9, AX
 	MOVQ kc+0(FP), CX
 	MOVQ b+32(FP), DI
@@ -912,6 +912,6 @@ next:
 	MOVQ cStep+96(FP), SI
 	LEAQ (R10)(SI*4), R10
 	DECQ R14
-	JNZ group
+	JNZ tile
 	VZEROUPPER
 	RET
