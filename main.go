@@ -252,10 +252,14 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
 	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
 	applyCache := cacheFlag(fs)
+	applyDevice := deviceFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
 	if err := applyCache(); err != nil {
+		return fail(stderr, "train", err)
+	}
+	if err := applyDevice(); err != nil {
 		return fail(stderr, "train", err)
 	}
 	set := map[string]bool{}
@@ -360,12 +364,16 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
+	applyDevice := deviceFlag(fs)
 	criticMax := fs.Bool("critic-max", false, "decode by the critic instead of the actor: the permutation it rates highest, the Hungarian maximum of G(s) where Q(s, A) = <A, G(s)> (the bilinear critics on mwm and sort; a diagnostic of what the critic has learned)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
 	if *ckpt == "" {
 		return fail(stderr, "eval", errors.New("--checkpoint is required"))
+	}
+	if err := applyDevice(); err != nil {
+		return fail(stderr, "eval", err)
 	}
 	if *in == "" {
 		return fail(stderr, "eval", errors.New("--in is required (a file, or - for standard input)"))
@@ -484,8 +492,12 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
 	batch := fs.Int("batch", 128, "batch size")
 	steps := fs.Int("steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
+	applyDevice := deviceFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
+	}
+	if err := applyDevice(); err != nil {
+		return fail(stderr, "bench", err)
 	}
 	if *task == "" {
 		return fail(stderr, "bench", errors.New("--task is required ("+envs.TaskList()+")"))

@@ -117,10 +117,14 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
+	applyDevice := deviceFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
 	if err := applyCache(); err != nil {
+		return fail(stderr, cmd, err)
+	}
+	if err := applyDevice(); err != nil {
 		return fail(stderr, cmd, err)
 	}
 	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, RunsDir: *runsDir, Flags: map[string]string{}}

@@ -75,6 +75,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
 	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
 	applyCache := cacheFlag(fs)
+	applyDevice := deviceFlag(fs)
 	args, more := splitViewArgs(args)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return opts, status, false
@@ -100,6 +101,12 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 		return ui.Options{Compare: compare, Start: agent.StartRun, Score: scorePolicy}, 0, true
 	case *resume != "" && *out != "":
 		return refuse(errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
+	}
+	// Only a console that trains opens the device.
+	if err := applyDevice(); err != nil {
+		return refuse(err)
+	}
+	switch {
 	case *resume != "":
 		steps, err := resumeSteps(fs, *resume)
 		if err != nil {

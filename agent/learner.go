@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/nets"
 	"spg-tui/run"
 )
@@ -65,7 +67,8 @@ type Learner interface {
 
 // NewLearner returns the learner of cfg's model: an SPG learner (see newSPGLearner); a
 // critic-free REINFORCE learner (PN-AC, PN-AC+Matching, AC+Matching); or SPG+Random, the
-// untrained SPG actor. Its methods must not be called concurrently.
+// untrained SPG actor. Where a GPU is in use (package device) and the model has GPU kernels, the
+// SPG learner runs there. Its methods must not be called concurrently.
 func NewLearner(cfg run.Config) (Learner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -79,6 +82,12 @@ func NewLearner(cfg run.Config) (Learner, error) {
 		return newReinforceLearner(cfg, net), nil
 	case run.KindUntrained:
 		return newUntrainedLearner(cfg)
+	}
+	if dev := device.Current(); dev != nil {
+		l, err := newDeviceLearner(cfg, dev)
+		if !errors.Is(err, errNoGPUKernels) {
+			return l, err
+		}
 	}
 	l, err := newSPGLearner(cfg)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
-	"spg-tui/linalg/backend"
 	"spg-tui/run"
 )
 
@@ -128,7 +127,7 @@ func newTrainer(dir string, cfg run.Config, core *loop, h *checkpointHeader, his
 	t := &trainer{
 		info: run.RunInfo{
 			Model: run.ModelTitle(cfg), Title: run.Title(cfg),
-			Backend: backend.Name(), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+			Backend: learnerBackend(cfg, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 			History: len(history),
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
@@ -264,7 +263,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
 	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References,
-		RunID: runID(t.start), ResumedEarly: resumedEarly})
+		RunID: runID(t.start), ResumedEarly: resumedEarly, Device: learnerDevice(t.core.learner)})
 	t.setState(run.StateTraining)
 	t.clock.start()
 	// Every run evaluates its untrained policy first, so that each curve starts at step 0.

@@ -25,7 +25,14 @@ type BenchResult struct {
 	MedianMS float64 `json:"median_ms_per_step"`
 	MinMS    float64 `json:"min_ms"`
 	MaxMS    float64 `json:"max_ms"`
-	Backend  string  `json:"backend"`
+	// RoundMS is the median time of a step's Hungarian rounding of M (on the CPU whatever the
+	// device), and StepLessRoundMS the median of each step less its rounding: a device's own
+	// share of the step.
+	RoundMS         float64 `json:"round_ms"`
+	StepLessRoundMS float64 `json:"step_less_round_ms"`
+	Backend         string  `json:"backend"`
+	// Device is where the learner computes: "cpu" or the GPU's name.
+	Device string `json:"device"`
 	// CPU is the processor's model name and Cores the goroutines that run at once
 	// (GOMAXPROCS): machines differ, so every timing names its machine.
 	CPU    string    `json:"cpu"`
@@ -70,25 +77,35 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	if err != nil {
 		return BenchResult{}, err
 	}
-	ms := make([]float64, steps)
+	ms, round, rest := make([]float64, steps), make([]float64, steps), make([]float64, steps)
 	for t := range cfg.Steps {
 		began := time.Now()
 		if _, err := core.step(t, &cfg); err != nil {
 			return BenchResult{}, err
 		}
 		if t >= benchWarmup {
-			ms[t-benchWarmup] = float64(time.Since(began).Nanoseconds()) / 1e6
+			i := t - benchWarmup
+			ms[i] = float64(time.Since(began).Nanoseconds()) / 1e6
+			round[i] = float64(core.roundTime.Nanoseconds()) / 1e6
+			rest[i] = ms[i] - round[i]
 		}
 	}
-	slices.Sort(ms)
-	median := ms[steps/2]
-	if steps%2 == 0 {
-		median = (ms[steps/2-1] + ms[steps/2]) / 2
-	}
+	median := medianOf(ms)
 	return BenchResult{
-		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1], Backend: backend.Name(),
+		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
+		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
+		Backend: learnerBackend(cfg, l), Device: learnerDevice(l),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops,
 	}, nil
+}
+
+// medianOf sorts v and returns its median.
+func medianOf(v []float64) float64 {
+	slices.Sort(v)
+	if len(v)%2 == 0 {
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return v[len(v)/2]
 }

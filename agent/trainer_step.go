@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"time"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -40,6 +42,8 @@ type loop struct {
 	rng     *rand.Rand
 
 	n, b, stateLen int
+	// roundTime is how long the last step's Hungarian rounding took (bench reports it apart).
+	roundTime time.Duration
 	// rewardScale multiplies the environment's reward (Config.Reward).
 	rewardScale float64
 
@@ -150,9 +154,11 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	if err := checkFinite(l.m, "M", n*n); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
 	}
+	rounding := time.Now()
 	if err := assign.RoundBatchBy(l.m, b, n, l.rowToCol, h.RoundLog); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
 	}
+	l.roundTime = time.Since(rounding)
 	if l.kind == run.KindUntrained {
 		return l.untrainedStep(), nil
 	}

@@ -142,6 +142,10 @@ type Event struct {
 	// ResumedEarly, sent with "start", says that the run resumed from an early checkpoint, one
 	// without the replay buffer: from here on its numbers differ from an uninterrupted run's.
 	ResumedEarly bool `json:"resumed_early,omitempty"`
+	// Device, sent with "start", is where this stretch of the run trains: "cpu" or the GPU's
+	// name ("cuda: NVIDIA H200, driver 13.0, sm_90"). It is not part of the run's identity: a
+	// run may resume on another device.
+	Device string `json:"device,omitempty"`
 }
 
 // ReadRecords reads a metrics.jsonl file. A torn last line (a run killed mid-write) is ignored;

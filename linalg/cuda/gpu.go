@@ -41,13 +41,13 @@ type gpu struct {
 // the cache). Where no driver loads, or no GPU is found, the error wraps ErrNoDriver and says
 // why in one line.
 func Open(opts Options) (Device, error) {
-	hCuda, _, err := openLib("CUDA driver", cudaNames)
+	hCuda, _, err := openLib("the driver", cudaNames)
 	if err != nil {
-		return nil, fmt.Errorf("cuda: %w: %v", ErrNoDriver, err)
+		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
 	drv, err := loadDriver(hCuda)
 	if err != nil {
-		return nil, fmt.Errorf("cuda: %w: %v", ErrNoDriver, err)
+		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
 	g := &gpu{thread: newOSThread(), drv: drv, funcs: map[string]uintptr{}}
 	g.thread.do(func() { err = g.init(opts) })
@@ -62,14 +62,14 @@ func Open(opts Options) (Device, error) {
 func (g *gpu) init(opts Options) error {
 	d := g.drv
 	if r := d.cuInit(0); r != 0 {
-		return fmt.Errorf("cuda: %w: %v", ErrNoDriver, d.check("cuInit", r))
+		return fmt.Errorf("%w: %v", ErrNoDriver, d.check("cuInit", r))
 	}
 	var count, version int32
 	if err := d.check("cuDeviceGetCount", d.cuDeviceGetCount(&count)); err != nil {
-		return fmt.Errorf("cuda: %w: %v", ErrNoDriver, err)
+		return fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
 	if opts.Ordinal < 0 || int(count) <= opts.Ordinal {
-		return fmt.Errorf("cuda: %w: GPU %d asked, %d found", ErrNoDriver, opts.Ordinal, count)
+		return fmt.Errorf("%w: GPU %d asked, %d found", ErrNoDriver, opts.Ordinal, count)
 	}
 	if err := d.check("cuDeviceGet", d.cuDeviceGet(&g.dev, int32(opts.Ordinal))); err != nil {
 		return err

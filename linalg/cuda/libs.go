@@ -10,6 +10,10 @@ import (
 	"github.com/ebitengine/purego"
 )
 
+// RequireGPUEnv, set to anything, makes the GPU tests of every package fail where they would
+// skip for want of a GPU: tools/gpu-check.sh sets it on the GPU machine.
+const RequireGPUEnv = "SPG_TUI_REQUIRE_GPU"
+
 // LibEnv names a directory (or a colon-separated list) searched first for the CUDA libraries.
 const LibEnv = "SPG_TUI_CUDA_LIB"
 
@@ -73,5 +77,5 @@ func openLib(what string, names []string) (uintptr, string, error) {
 			}
 		}
 	}
-	return 0, "", fmt.Errorf("%s: none of %s loads (set %s to its directory)", what, strings.Join(names, ", "), LibEnv)
+	return 0, "", fmt.Errorf("%s: none of %s loads; set %s to its directory", what, strings.Join(names, ", "), LibEnv)
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs on a GPU machine, from the repository root, with gpu-kit/ built by tools/gpu-kit.sh:
+# every GPU test, then the step benchmark table of issue 32 (ours on the GPU and on the host's
+# CPU at all cores and at 2, and the PyTorch peer on the same GPU), into $OUT/report.md and
+# $OUT/*.jsonl. Meant to finish in under 8 minutes; each part has its own time limit, so one
+# that hangs costs its limit and the rest still runs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/gpu-check}"
+mkdir -p "$OUT"
+K=gpu-kit
+R="$OUT/report.md"
+export SPG_TUI_REQUIRE_GPU=1 # a GPU test that cannot open the GPU fails instead of skipping
+export XDG_CACHE_HOME="$OUT/cache"
+cores=$(nproc)
+{
+  echo "# gpu-check $(date -u +%FT%TZ)"
+  echo
+  echo '```'
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | head -3
+  grep -m1 'model name' /proc/cpuinfo
+  echo "cores: $cores"
+  python3 -c 'import torch; print("torch", torch.__version__, torch.cuda.is_available())' 2>&1 | tail -1
+  echo '```'
+} >"$R"
+
+echo "## Tests" >>"$R"
+for t in "$K"/*.test; do
+  name=$(basename "$t" .test)
+  timeout 150 "$t" -test.v -test.run 'Device|GPU|Cuda|CUDA' -test.timeout 140s >"$OUT/$name.log" 2>&1
+  rc=$?
+  pass=$(grep -c '^--- PASS' "$OUT/$name.log"); fail=$(grep -c '^--- FAIL' "$OUT/$name.log"); skip=$(grep -c '^--- SKIP' "$OUT/$name.log")
+  echo "- $name: exit $rc, $pass passed, $fail failed, $skip skipped (log $name.log)" >>"$R"
+  grep -A8 '^--- FAIL' "$OUT/$name.log" | head -40 | sed 's/^/    /' >>"$R"
+done
+
+# bench: one JSON line per point; the device line names where it ran.
+bench() { # label timeout args...
+  local label=$1 limit=$2; shift 2
+  local line
+  line=$(timeout "$limit" "$@" 2>"$OUT/bench-err.txt" | tail -1)
+  [ -n "$line" ] || line="{\"error\": \"$(head -c 300 "$OUT/bench-err.txt" | tr '\n"' ' ')\"}"
+  echo "{\"label\": \"$label\", \"result\": $line}" >>"$OUT/bench.jsonl"
+  echo "$label: $line"
+}
+: >"$OUT/bench.jsonl"
+{
+  echo "## MWM step (SPG+Matching, paper recipe), ms per step"
+  echo '```'
+  for n in 20 50 100; do
+    for b in 128 1024; do
+      bench "ours cuda mwm-$n b$b" 60 "$K/spg-tui" bench --device cuda --task mwm --n "$n" --batch "$b" --steps 10
+      bench "ours cpu$cores mwm-$n b$b" 60 "$K/spg-tui" bench --device cpu --task mwm --n "$n" --batch "$b" --steps 5
+      bench "torch cuda mwm-$n b$b" 90 python3 "$K/torch_spg_step.py" "$n" 10 4 cuda "$b"
+    done
+  done
+  echo '```'
+  echo "## CPU scaling (taskset to 2 cores against all $cores)"
+  echo '```'
+  for spec in "mwm 50 paper" "tsp 50 best" "mwm 20 best"; do
+    set -- $spec
+    bench "ours cpu2 $1-$2 $3" 90 taskset -c 0,1 env GOMAXPROCS=2 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5
+    bench "ours cpu$cores $1-$2 $3" 60 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5
+    bench "ours cuda $1-$2 $3" 60 "$K/spg-tui" bench --device cuda --task "$1" --n "$2" --recipe "$3" --steps 10
+  done
+  echo '```'
+} >>"$R" 2>&1
+
+echo "## The console on the GPU (tmux, 20 s)" >>"$R"
+if command -v tmux >/dev/null; then
+  tmux new-session -d -s gpucheck -x 120 -y 36 "$K/spg-tui tui --device cuda --task mwm --n 20 --out $OUT/tui-run --cache off"
+  sleep 20
+  tmux capture-pane -p -t gpucheck | head -3 | sed 's/^/    /' >>"$R"
+  tmux send-keys -t gpucheck q
+  sleep 3
+  tmux kill-session -t gpucheck 2>/dev/null
+else
+  echo "no tmux" >>"$R"
+fi
+cat "$R"
