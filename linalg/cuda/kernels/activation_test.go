@@ -7,6 +7,7 @@ import (
 
 	"spg-tui/linalg/backend"
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/fastmath"
 )
 
@@ -24,19 +25,19 @@ func withSpecials(x []float32) []float32 {
 func TestLeakyReLU(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range sizes {
-		x := withSpecials(normals(rng, n, 1))
+		x := withSpecials(emutest.Normals(rng, n, 1))
 		want := make([]float32, n)
 		fastmath.LeakyReLU(want, x, 0.01)
-		xb, yb := upload(t, x), zeros(t, n)
-		launch(t, "leaky_relu", blocks(n, 2), cuda.D1(256), yb, xb, int32(n), float32(0.01))
-		sameBits(t, "leaky_relu", download(t, yb, n), want)
+		xb, yb := emutest.Upload(t, x), emutest.Zeros(t, n)
+		emutest.Launch(t, "leaky_relu", blocks(n, 2), cuda.D1(256), yb, xb, int32(n), float32(0.01))
+		emutest.SameBits(t, "leaky_relu", emutest.Download(t, yb), want)
 
-		dy := normals(rng, n, 1)
+		dy := emutest.Normals(rng, n, 1)
 		wantG := make([]float32, n)
 		fastmath.LeakyReLUGrad(wantG, dy, want, 0.01)
-		dyb := upload(t, dy)
-		launch(t, "leaky_relu_grad", blocks(n, 2), cuda.D1(256), dyb, dyb, yb, int32(n), float32(0.01))
-		sameBits(t, "leaky_relu_grad", download(t, dyb, n), wantG)
+		dyb := emutest.Upload(t, dy)
+		emutest.Launch(t, "leaky_relu_grad", blocks(n, 2), cuda.D1(256), dyb, dyb, yb, int32(n), float32(0.01))
+		emutest.SameBits(t, "leaky_relu_grad", emutest.Download(t, dyb), wantG)
 	}
 }
 
@@ -45,7 +46,7 @@ func TestBiasLeakyRows(t *testing.T) {
 	for _, rows := range []int{1, 3, 100} {
 		for _, cols := range []int{1, 5, 64, 300} {
 			for _, slope := range []float32{0.01, 1} {
-				y, b := withSpecials(normals(rng, rows*cols, 1)), normals(rng, cols, 1)
+				y, b := withSpecials(emutest.Normals(rng, rows*cols, 1)), emutest.Normals(rng, cols, 1)
 				want := append([]float32(nil), y...)
 				for i := range want { // the CPU's expression (fastmath.BiasLeakyRows' scalar form)
 					v := want[i] + b[i%cols]
@@ -58,11 +59,11 @@ func TestBiasLeakyRows(t *testing.T) {
 				if fastmath.HasBiasLeakyRows() {
 					cpu := append([]float32(nil), y...)
 					fastmath.BiasLeakyRows(cpu, b, slope)
-					sameBits(t, "fastmath.BiasLeakyRows", cpu, want)
+					emutest.SameBits(t, "fastmath.BiasLeakyRows", cpu, want)
 				}
-				yb, bb := upload(t, y), upload(t, b)
-				launch(t, "bias_leaky_rows", blocks(rows*cols, 3), cuda.D1(256), yb, bb, int32(rows), int32(cols), slope)
-				sameBits(t, "bias_leaky_rows", download(t, yb, rows*cols), want)
+				yb, bb := emutest.Upload(t, y), emutest.Upload(t, b)
+				emutest.Launch(t, "bias_leaky_rows", blocks(rows*cols, 3), cuda.D1(256), yb, bb, int32(rows), int32(cols), slope)
+				emutest.SameBits(t, "bias_leaky_rows", emutest.Download(t, yb), want)
 			}
 		}
 	}
@@ -73,16 +74,16 @@ func TestColSums(t *testing.T) {
 	for _, m := range []int{1, 7, 300} {
 		for _, n := range []int{1, 31, 33, 70} {
 			lda := n + 3
-			a := normals(rng, m*lda, 1)
+			a := emutest.Normals(rng, m*lda, 1)
 			ones := make([]float32, m)
 			for i := range ones {
 				ones[i] = 1
 			}
 			want := make([]float32, n)
 			backend.ColSums(m, n, a, lda, ones, want)
-			ab, yb := upload(t, a), zeros(t, n)
-			launch(t, "col_sums", cuda.D1((n+31)/32), cuda.D1(256), yb, ab, int32(m), int32(n), int32(lda))
-			near(t, "col_sums", download(t, yb, n), want, 1e-5)
+			ab, yb := emutest.Upload(t, a), emutest.Zeros(t, n)
+			emutest.Launch(t, "col_sums", cuda.D1((n+31)/32), cuda.D1(256), yb, ab, int32(m), int32(n), int32(lda))
+			emutest.Near(t, "col_sums", emutest.Download(t, yb), want, 1e-5)
 		}
 	}
 }
