@@ -1,0 +1,244 @@
+// Package emu implements cuda.Device on the CPU by compiling the same kernel sources
+// (linalg/cuda/kernels) with the host's C++ compiler, so that every kernel, and whatever is
+// built from them, is tested on machines without a GPU. A prelude (prelude.h) defines CUDA's
+// built-ins; each CUDA thread is a coroutine and __syncthreads() a real barrier; blocks run one
+// after another on the calling thread, so a launch is deterministic. The library is compiled
+// once per source into a cache directory and loaded with purego. Memory is allocated by the
+// library, outside Go's heap, and every buffer passed in is checked against the allocations.
+// Products run on the CPU with backend.Gemm.
+package emu
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+
+	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/kernels"
+)
+
+// maxArgs is the most arguments a kernel may take here.
+const maxArgs = 64
+
+// launchMu serialises launches over every Device: the library's scheduler state is global and
+// a second Open of the same library shares it.
+var launchMu sync.Mutex
+
+// Device is the emulator. Its methods must be called from one goroutine at a time.
+type Device struct {
+	name    string
+	lib     uintptr
+	launch  func(k int32, args unsafe.Pointer, gx, gy, gz, bx, by, bz int32) int32
+	alloc   func(n int64) unsafe.Pointer
+	free    func(p unsafe.Pointer)
+	kernels map[string]kernel
+	allocs  []allocation // sorted by ptr
+	params  unsafe.Pointer
+}
+
+// kernel is a kernel's index in the library's table and its signature.
+type kernel struct {
+	index int32
+	args  []kernels.Kind
+}
+
+// allocation is one Alloc: its host address and length in elements.
+type allocation struct {
+	base unsafe.Pointer
+	ptr  cuda.Ptr
+	n    int
+}
+
+var _ cuda.Device = (*Device)(nil)
+
+// Open returns an emulator whose library is cached in the user cache directory
+// (spg-tui/emu), or a one-line error where no C++ compiler is found or the kernels do not
+// compile.
+func Open() (*Device, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("emu: no cache directory: %v", err)
+	}
+	return OpenIn(filepath.Join(dir, "spg-tui", "emu"))
+}
+
+// OpenIn is Open with the library cached in dir.
+func OpenIn(dir string) (*Device, error) {
+	ks, err := kernels.List()
+	if err != nil {
+		return nil, err
+	}
+	return open(dir, kernels.Source(), ks)
+}
+
+// open compiles (or finds in dir) and loads the library of src, whose kernels are ks.
+func open(dir, src string, ks []kernels.Kernel) (*Device, error) {
+	path, version, err := library(dir, src, ks)
+	if err != nil {
+		return nil, err
+	}
+	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return nil, fmt.Errorf("emu: loading %s: %v", path, err)
+	}
+	d := &Device{name: "emu: CPU emulator (" + version + ")", lib: lib, kernels: map[string]kernel{}}
+	purego.RegisterLibFunc(&d.launch, lib, "emu_launch")
+	purego.RegisterLibFunc(&d.alloc, lib, "emu_alloc")
+	purego.RegisterLibFunc(&d.free, lib, "emu_free")
+	for i, k := range ks {
+		d.kernels[k.Name] = kernel{index: int32(i), args: k.Args}
+	}
+	// Arguments as cuLaunchKernel takes them: maxArgs pointers, each to an 8-byte value slot.
+	d.params = d.alloc(4 * maxArgs * 4)
+	if d.params == nil {
+		return nil, fmt.Errorf("emu: out of memory")
+	}
+	for i := range maxArgs {
+		*(*unsafe.Pointer)(unsafe.Add(d.params, 8*maxArgs+8*i)) = unsafe.Add(d.params, 8*i)
+	}
+	return d, nil
+}
+
+// Name describes the emulator and the compiler that built it.
+func (d *Device) Name() string { return d.name }
+
+// Alloc returns a zeroed buffer of n float32s.
+func (d *Device) Alloc(n int) (cuda.Buf, error) {
+	if n < 0 {
+		return cuda.Buf{}, fmt.Errorf("emu: Alloc of %d elements", n)
+	}
+	p := d.alloc(int64(n))
+	if p == nil {
+		return cuda.Buf{}, fmt.Errorf("emu: out of memory allocating %d floats", n)
+	}
+	a := allocation{base: p, ptr: cuda.Ptr(uintptr(p)), n: n}
+	i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].ptr > a.ptr })
+	d.allocs = append(d.allocs, allocation{})
+	copy(d.allocs[i+1:], d.allocs[i:])
+	d.allocs[i] = a
+	return cuda.Buf{Ptr: a.ptr, N: n}, nil
+}
+
+// Free releases a buffer from Alloc; anything else is ignored.
+func (d *Device) Free(b cuda.Buf) {
+	i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].ptr >= b.Ptr })
+	if i == len(d.allocs) || d.allocs[i].ptr != b.Ptr {
+		return
+	}
+	d.free(d.allocs[i].base)
+	d.allocs = append(d.allocs[:i], d.allocs[i+1:]...)
+}
+
+// view returns the host memory of b's first n elements, or an error where b is not inside
+// one allocation or is shorter than n.
+func (d *Device) view(what string, b cuda.Buf, n int) ([]float32, error) {
+	if n > b.N || n < 0 {
+		return nil, fmt.Errorf("emu: %s needs %d elements, the buffer has %d", what, n, b.N)
+	}
+	i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].ptr > b.Ptr }) - 1
+	if i < 0 {
+		return nil, fmt.Errorf("emu: %s: address %#x is not in any allocation", what, b.Ptr)
+	}
+	a := d.allocs[i]
+	off := int(b.Ptr - a.ptr)
+	if off%4 != 0 || off/4+b.N > a.n {
+		return nil, fmt.Errorf("emu: %s: buffer of %d at element %d.%d of an allocation of %d", what, b.N, off/4, off%4, a.n)
+	}
+	return unsafe.Slice((*float32)(unsafe.Add(a.base, off)), b.N)[:n], nil
+}
+
+// Upload copies src into the first len(src) elements of dst.
+func (d *Device) Upload(dst cuda.Buf, src []float32) error {
+	v, err := d.view("Upload", dst, len(src))
+	if err != nil {
+		return err
+	}
+	copy(v, src)
+	return nil
+}
+
+// Download copies the first len(dst) elements of src into dst.
+func (d *Device) Download(dst []float32, src cuda.Buf) error {
+	v, err := d.view("Download", src, len(dst))
+	if err != nil {
+		return err
+	}
+	copy(dst, v)
+	return nil
+}
+
+// Launch runs kernel name on grid x block threads with the arguments checked against its
+// signature: a Buf for a pointer (checked to lie in an allocation), an int32 for an int and a
+// float32 for a float. It returns when the kernel has finished.
+func (d *Device) Launch(name string, grid, block cuda.Dim3, args ...any) error {
+	k, ok := d.kernels[name]
+	if !ok {
+		return fmt.Errorf("emu: no kernel %q", name)
+	}
+	if len(args) != len(k.args) {
+		return fmt.Errorf("emu: %s takes %d arguments, got %d", name, len(k.args), len(args))
+	}
+	launchMu.Lock()
+	defer launchMu.Unlock()
+	for i, a := range args {
+		slot := unsafe.Add(d.params, 8*i)
+		switch v := a.(type) {
+		case cuda.Buf:
+			if k.args[i] != kernels.Ptr {
+				return fmt.Errorf("emu: %s argument %d is a buffer, want %v", name, i, k.args[i])
+			}
+			h, err := d.view(fmt.Sprintf("%s argument %d", name, i), v, v.N)
+			if err != nil {
+				return err
+			}
+			*(*unsafe.Pointer)(slot) = unsafe.Pointer(unsafe.SliceData(h))
+		case int32:
+			if k.args[i] != kernels.Int {
+				return fmt.Errorf("emu: %s argument %d is an int32, want %v", name, i, k.args[i])
+			}
+			*(*int32)(slot) = v
+		case float32:
+			if k.args[i] != kernels.Float {
+				return fmt.Errorf("emu: %s argument %d is a float32, want %v", name, i, k.args[i])
+			}
+			*(*float32)(slot) = v
+		default:
+			return fmt.Errorf("emu: %s argument %d is a %T, want %v", name, i, a, k.args[i])
+		}
+	}
+	rc := d.launch(k.index, unsafe.Add(d.params, 8*maxArgs),
+		int32(grid.X), int32(grid.Y), int32(grid.Z), int32(block.X), int32(block.Y), int32(block.Z))
+	switch rc {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("emu: %s: bad launch size grid %v block %v (each >= 1, at most 1024 threads a block)", name, grid, block)
+	case 2:
+		return fmt.Errorf("emu: %s: out of memory for %d thread stacks", name, block.X*block.Y*block.Z)
+	case 3:
+		return fmt.Errorf("emu: %s: __syncthreads() not reached by every thread of a block", name)
+	}
+	return fmt.Errorf("emu: %s: launch returned %d", name, rc)
+}
+
+// Sync returns nil: every call of the emulator has finished, and reported its error, when
+// it returns.
+func (d *Device) Sync() error { return nil }
+
+// Close frees every allocation. The library stays loaded: another Device may share it.
+func (d *Device) Close() error {
+	for _, a := range d.allocs {
+		d.free(a.base)
+	}
+	d.allocs = nil
+	if d.params != nil {
+		d.free(d.params)
+		d.params = nil
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+// Package emutest runs tests of GPU code on the emulator: one emulator per test binary,
+// compiled in a temporary directory, and helpers to move data and compare results.
+package emutest
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/emu"
+)
+
+// dev is the emulator of the test binary; devErr is why it did not open.
+var (
+	dev    *emu.Device
+	devErr error
+)
+
+// Main opens the emulator in a temporary directory, runs the tests and removes the
+// directory. Call it from TestMain.
+func Main(m *testing.M) {
+	dir, err := os.MkdirTemp("", "spg-emu-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	dev, devErr = emu.OpenIn(dir)
+	code := m.Run()
+	if dev != nil {
+		dev.Close()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Device returns the emulator, skipping the test where no C++ compiler is found.
+func Device(t testing.TB) *emu.Device {
+	t.Helper()
+	if devErr != nil {
+		if strings.Contains(devErr.Error(), "no C++ compiler") {
+			t.Skip(devErr)
+		}
+		t.Fatal(devErr)
+	}
+	if dev == nil {
+		t.Fatal("emutest: call emutest.Main from TestMain")
+	}
+	return dev
+}
+
+// Upload allocates a device buffer holding v (at least one element); it is freed when the
+// test ends.
+func Upload(t testing.TB, v []float32) cuda.Buf {
+	t.Helper()
+	d := Device(t)
+	b, err := d.Alloc(max(len(v), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Free(b) })
+	if err := d.Upload(b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b.At(0, len(v))
+}
+
+// Zeros allocates a zeroed device buffer of n.
+func Zeros(t testing.TB, n int) cuda.Buf { return Upload(t, make([]float32, n)) }
+
+// Download returns the contents of b.
+func Download(t testing.TB, b cuda.Buf) []float32 {
+	t.Helper()
+	v := make([]float32, b.N)
+	if err := Device(t).Download(v, b); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// Launch runs a kernel, failing the test on an error.
+func Launch(t testing.TB, name string, grid, block cuda.Dim3, args ...any) {
+	t.Helper()
+	if err := Device(t).Launch(name, grid, block, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Normals returns n standard normal values times scale.
+func Normals(rng *rand.Rand, n int, scale float64) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64() * scale)
+	}
+	return v
+}
+
+// SameBits fails unless got and want are equal bit for bit.
+func SameBits(t testing.TB, what string, got, want []float32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s[%d] = %v, want %v exactly", what, i, got[i], want[i])
+		}
+	}
+}
+
+// Near fails unless |got - want| <= tol (scale + |want|) everywhere, scale being the largest
+// |want| (at least 1): a tolerance relative to the values' size, so that small entries of a
+// gradient are not held to a tighter bound than its rounding allows.
+func Near(t testing.TB, what string, got, want []float32, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	scale := 1.0
+	for _, w := range want {
+		scale = max(scale, math.Abs(float64(w)))
+	}
+	for i := range want {
+		g, w := float64(got[i]), float64(want[i])
+		if !(math.Abs(g-w) <= tol*(scale+math.Abs(w))) {
+			t.Fatalf("%s[%d] = %v, want %v (tolerance %g, scale %g)", what, i, g, w, tol, scale)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+// The emulator's prelude: what a CUDA kernel source expects of its compiler, defined for the
+// CPU, and the scheduler that runs a launch. Each CUDA thread of a block is a ucontext
+// coroutine with its own stack, all on the calling OS thread; __syncthreads() yields to the
+// scheduler, which resumes every thread of the block in index order, so a barrier means what
+// it means on a GPU. Blocks run one after another, which makes __shared__ arrays plain statics
+// and atomicAdd a plain add, and every launch deterministic.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#define __global__
+#define __device__ static inline
+#define __shared__ static
+
+struct emu_uint3 { unsigned int x, y, z; };
+
+static emu_uint3 threadIdx, blockIdx, blockDim, gridDim;
+
+static void __syncthreads();
+
+static inline float atomicAdd(float* p, float v)
+{
+    float old = *p;
+    *p = old + v;
+    return old;
+}
+
+// Stack of one emulated thread: the kernels keep a few scalars and call libm.
+static const size_t emu_stack = 64 * 1024;
+
+static ucontext_t emu_sched;      // the scheduler's context
+static ucontext_t* emu_ctx;       // one per thread of a block
+static char* emu_stacks;          // emu_stack bytes per thread
+static unsigned char* emu_done;   // whether each thread has returned
+static int emu_cap;               // threads the arrays above hold
+static int emu_cur;               // the thread running now
+static void (*emu_fn)(void**);    // the launch's trampoline
+static void** emu_args;           // its arguments, as for cuLaunchKernel
+
+static void __syncthreads()
+{
+    swapcontext(&emu_ctx[emu_cur], &emu_sched);
+}
+
+static void emu_entry()
+{
+    emu_fn(emu_args);
+    emu_done[emu_cur] = 1;
+}
+
+// Return codes of emu_run, read by the Go side.
+enum { emu_ok = 0, emu_bad_dims = 1, emu_no_memory = 2, emu_divergent_barrier = 3 };
+
+// emu_run runs fn(args) on a grid of gx*gy*gz blocks of bx*by*bz threads.
+static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz)
+{
+    if (gx < 1 || gy < 1 || gz < 1 || bx < 1 || by < 1 || bz < 1 || (long long)bx * by * bz > 1024) {
+        return emu_bad_dims;
+    }
+    int nt = bx * by * bz;
+    if (nt > emu_cap) {
+        free(emu_ctx);
+        free(emu_stacks);
+        free(emu_done);
+        emu_ctx = (ucontext_t*)malloc(nt * sizeof(ucontext_t));
+        emu_stacks = (char*)malloc(nt * emu_stack);
+        emu_done = (unsigned char*)malloc(nt);
+        if (!emu_ctx || !emu_stacks || !emu_done) {
+            emu_cap = 0;
+            return emu_no_memory;
+        }
+        emu_cap = nt;
+    }
+    emu_fn = fn;
+    emu_args = args;
+    gridDim = emu_uint3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
+    blockDim = emu_uint3{(unsigned)bx, (unsigned)by, (unsigned)bz};
+    for (int z = 0; z < gz; z++) {
+        for (int y = 0; y < gy; y++) {
+            for (int x = 0; x < gx; x++) {
+                blockIdx = emu_uint3{(unsigned)x, (unsigned)y, (unsigned)z};
+                for (int t = 0; t < nt; t++) {
+                    getcontext(&emu_ctx[t]);
+                    emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
+                    emu_ctx[t].uc_stack.ss_size = emu_stack;
+                    emu_ctx[t].uc_link = &emu_sched;
+                    makecontext(&emu_ctx[t], emu_entry, 0);
+                    emu_done[t] = 0;
+                }
+                // Rounds: each runs every waiting thread up to its next barrier or its end.
+                // A GPU needs every thread of the block at a barrier, so a round that ends
+                // with some threads returned and others waiting is an error.
+                for (;;) {
+                    int waiting = 0;
+                    for (int t = 0; t < nt; t++) {
+                        if (emu_done[t]) {
+                            continue;
+                        }
+                        emu_cur = t;
+                        threadIdx = emu_uint3{(unsigned)(t % bx), (unsigned)(t / bx % by), (unsigned)(t / (bx * by))};
+                        swapcontext(&emu_sched, &emu_ctx[t]);
+                        waiting += !emu_done[t];
+                    }
+                    if (waiting == 0) {
+                        break;
+                    }
+                    if (waiting < nt) {
+                        return emu_divergent_barrier;
+                    }
+                }
+            }
+        }
+    }
+    return emu_ok;
+}
+
+// Memory for the Go side, outside Go's heap.
+extern "C" void* emu_alloc(long long n) { return calloc(n > 0 ? n : 1, 4); }
+extern "C" void emu_free(void* p) { free(p); }
