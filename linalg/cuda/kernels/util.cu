@@ -1,0 +1,23 @@
+// Fills and copies of row-major blocks, which the drivers need between layers (the device has
+// no copy of its own): a whole buffer is one row.
+
+// fill_rows sets the rows x cols block of y (leading dimension ldy) to v. Grid-stride over the
+// rows*cols elements: any 1-D grid and block.
+extern "C" __global__ void fill_rows(float* y, int ldy, int rows, int cols, float v)
+{
+    int n = rows * cols;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x) {
+        y[(long long)(e / cols) * ldy + e % cols] = v;
+    }
+}
+
+// copy_rows copies the rows x cols block of x (leading dimension ldx) into y (ldy); they must
+// not overlap. Grid-stride as fill_rows.
+extern "C" __global__ void copy_rows(float* y, int ldy, const float* x, int ldx, int rows, int cols)
+{
+    int n = rows * cols;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x) {
+        int i = e / cols, j = e % cols;
+        y[(long long)i * ldy + j] = x[(long long)i * ldx + j];
+    }
+}
