@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/kernels"
 )
 
 // The modes of --device.
@@ -32,9 +33,19 @@ func Check(mode string) error {
 	return fmt.Errorf("--device %q: want auto, cpu or cuda", mode)
 }
 
-// Sources is the CUDA C the GPU compiles and the kernels it looks up, set by the package that
-// holds them (linalg/cuda/kernels) so that this package needs no import of it.
-var Sources = func() (src string, kernels []string) { return "", nil }
+// Options are what cuda.Open needs to run spg-tui's kernels (linalg/cuda/kernels), with
+// compiled PTX kept in cacheDir ("" for none).
+func Options(cacheDir string) (cuda.Options, error) {
+	list, err := kernels.List()
+	if err != nil {
+		return cuda.Options{}, err
+	}
+	names := make([]string, len(list))
+	for i, k := range list {
+		names[i] = k.Name
+	}
+	return cuda.Options{Source: kernels.Source(), Kernels: names, CacheDir: cacheDir}, nil
+}
 
 var (
 	mu      sync.Mutex
@@ -60,11 +71,14 @@ func Use(mode, cacheDir string) error {
 		desc = "cpu"
 		return nil
 	}
-	src, kernels := Sources()
 	if cacheDir != "" {
 		cacheDir = filepath.Join(cacheDir, "ptx")
 	}
-	d, err := cuda.Open(cuda.Options{Source: src, Kernels: kernels, CacheDir: cacheDir})
+	opts, err := Options(cacheDir)
+	if err != nil {
+		return err
+	}
+	d, err := cuda.Open(opts)
 	switch {
 	case err == nil:
 		current, desc = d, d.Name()

@@ -1,0 +1,111 @@
+package gpunet
+
+import (
+	"spg-tui/linalg/cuda"
+)
+
+// slope is LeakyReLU's negative slope in every SPG network; 1 makes the activation the identity.
+const slope = 0.01
+
+// denseForward computes y = act(x w + b) for x (rows x in), w (in x out) and b (out, or a
+// zero-length Buf for none), as ops.Dense: one product, then the bias and activation in place.
+func denseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, in, out int, leaky bool) error {
+	if err := dev.Sgemm(false, false, rows, out, in, 1, x, in, w, out, 0, y, out); err != nil {
+		return err
+	}
+	s := float32(1)
+	if leaky {
+		s = slope
+	}
+	switch {
+	case b.N > 0:
+		return launch1(dev, "bias_leaky_rows", rows*out, y, b, rows, out, s)
+	case leaky:
+		return launch1(dev, "leaky_relu", rows*out, y, y, rows*out, s)
+	}
+	return nil
+}
+
+// denseGrads says which gradients denseBackward computes and whether they add to what the
+// buffers hold (a layer applied twice, as the critic's action branch is).
+type denseGrads struct {
+	dx, dw, db cuda.Buf // zero-length: not wanted
+	accumulate bool
+}
+
+// denseBackward takes dy (rows x out) back through denseForward, given its output y (for the
+// activation) and input x: dw = x^T g, db = column sums of g, dx = g w^T with g = dy through
+// the activation. g is scratch of rows*out (it may be dy itself: dy is then overwritten);
+// colTmp, of out, holds the bias sums when they are accumulated.
+func denseBackward(dev cuda.Device, gr denseGrads, dy, y, x, w, g, colTmp cuda.Buf, rows, in, out int, leaky bool) error {
+	if leaky {
+		if err := launch1(dev, "leaky_relu_grad", rows*out, g, dy, y, rows*out, float32(slope)); err != nil {
+			return err
+		}
+	} else {
+		g = dy
+	}
+	beta := float32(0)
+	if gr.accumulate {
+		beta = 1
+	}
+	if gr.dw.N > 0 {
+		if err := dev.Sgemm(true, false, in, out, rows, 1, x, in, g, out, beta, gr.dw, out); err != nil {
+			return err
+		}
+	}
+	if gr.db.N > 0 {
+		dst := gr.db
+		if gr.accumulate {
+			dst = colTmp
+		}
+		if err := launch(dev, "col_sums", cuda.D1((out+31)/32), cuda.D1(256), dst, g, rows, out, out); err != nil {
+			return err
+		}
+		if gr.accumulate {
+			if err := addTo(dev, gr.db, colTmp, 1); err != nil {
+				return err
+			}
+		}
+	}
+	if gr.dx.N > 0 {
+		return dev.Sgemm(false, true, rows, in, out, 1, g, out, w, out, 0, gr.dx, in)
+	}
+	return nil
+}
+
+// addTo sets y += a x over x's length.
+func addTo(dev cuda.Device, y, x cuda.Buf, a float32) error {
+	return launch1(dev, "add_scaled", x.N, y, x, a, x.N)
+}
+
+// launch1 launches an elementwise (grid-stride) kernel over n elements.
+func launch1(dev cuda.Device, name string, n int, args ...any) error {
+	const block, maxBlocks = 256, 4096
+	return launch(dev, name, cuda.D1(max(1, min((n+block-1)/block, maxBlocks))), cuda.D1(block), args...)
+}
+
+// launch is dev.Launch with Go ints passed as the kernels' 32-bit ints (every size here is
+// far below 2^31: buffers are bounded by the batch and N).
+func launch(dev cuda.Device, name string, grid, block cuda.Dim3, args ...any) error {
+	for i, a := range args {
+		if v, ok := a.(int); ok {
+			args[i] = int32(v)
+		}
+	}
+	return dev.Launch(name, grid, block, args...)
+}
+
+// pairOuterForward sets e[b] = eB eA^T for each of count instances of x (count, 2n, h): eA its
+// first n rows, eB the next n, as ops.PairOuter.
+func pairOuterForward(dev cuda.Device, e, x cuda.Buf, count, n, h int) error {
+	return dev.SgemmStrided(false, true, n, n, h, 1, x.At(n*h, x.N-n*h), h, 2*n*h, x, h, 2*n*h, 0, e, n, n*n, count)
+}
+
+// pairOuterBackward sets dx from de: d eB = de eA, d eA = de^T eB, per instance.
+func pairOuterBackward(dev cuda.Device, dx, de, x cuda.Buf, count, n, h int) error {
+	if err := dev.SgemmStrided(false, false, n, h, n, 1, de, n, n*n, x, h, 2*n*h, 0, dx.At(n*h, dx.N-n*h), h, 2*n*h, count); err != nil {
+		return err
+	}
+	return dev.SgemmStrided(true, false, n, h, n, 1, de, n, n*n, x.At(n*h, x.N-n*h), h, 2*n*h, 0, dx, h, 2*n*h, count)
+}

@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+
+	"spg-tui/agent/gpunet"
+	"spg-tui/agent/nets"
+	"spg-tui/linalg/batchnorm"
+	"spg-tui/linalg/cuda"
+	"spg-tui/run"
+)
+
+func init() { deviceLearners["spg-matching"] = newGPUMatching }
+
+// gpuMatching is SPG+Matching's learner on a GPU: the step (acting, both updates, Adam) runs
+// on the device through gpunet; a CPU learner of the same configuration is the parameters'
+// home between steps, for checkpoints (the same bytes as a CPU run's), Q in inference mode and
+// the sampled decode, and keeps the critic's running batch-norm statistics, which change only
+// by the batch statistics each update reads back.
+type gpuMatching struct {
+	cfg  run.Config
+	dev  cuda.Device
+	net  *gpunet.Matching
+	host *spgLearner
+	// hostStale: the device's parameters are newer than the host's.
+	hostStale bool
+	chunk     []float32 // a padded chunk of states for Act
+	mChunk    []float32
+}
+
+// newGPUMatching builds cfg's learner on dev, or errNoGPUKernels for the options the device
+// step does not have (a target critic, the hard actor update, another critic).
+func newGPUMatching(cfg run.Config, dev cuda.Device) (Learner, error) {
+	if cfg.TargetCritic > 0 || (cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || (cfg.Critic != "" && cfg.Critic != run.CriticPaper) {
+		return nil, errNoGPUKernels
+	}
+	host, err := newSPGLearner(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n := cfg.N
+	sl := nets.StateLen(cfg.Task, n)
+	d := gpunet.Dims{B: cfg.Batch, N: n, K: sl / (2 * n), H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
+	net, err := gpunet.NewMatching(dev, d, specsOf(host.actor), specsOf(host.critic))
+	if err != nil {
+		return nil, err
+	}
+	l := &gpuMatching{cfg: cfg, dev: dev, net: net, host: host,
+		chunk: make([]float32, cfg.Batch*sl), mChunk: make([]float32, cfg.Batch*n*n)}
+	if err := l.upload(); err != nil {
+		net.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// maxLiveIters is the most Sinkhorn iterations a live change may ask of a GPU run: the saved
+// buffers are sized for it once.
+const maxLiveIters = 50
+
+// specsOf lists a parameter set's names and sizes.
+func specsOf(p *nets.Params) []gpunet.Spec {
+	s := make([]gpunet.Spec, len(p.Specs))
+	for i, sp := range p.Specs {
+		size := 1
+		for _, d := range sp.Shape {
+			size *= d
+		}
+		s[i] = gpunet.Spec{Name: sp.Name, Size: size}
+	}
+	return s
+}
+
+func (l *gpuMatching) deviceName() string { return l.dev.Name() }
+
+// upload copies the host's parameters and Adam state to the device.
+func (l *gpuMatching) upload() error {
+	h := l.host
+	mo := l.net.Moments()
+	err := errors.Join(
+		l.net.Actor.Upload(l.dev, h.actor.Float32s()), l.net.Critic.Upload(l.dev, h.critic.Float32s()),
+		mo[0].Upload(l.dev, h.actorOpt.m), mo[1].Upload(l.dev, h.actorOpt.v),
+		mo[2].Upload(l.dev, h.criticOpt.m), mo[3].Upload(l.dev, h.criticOpt.v))
+	l.net.AdamSteps = [2]int{h.actorOpt.step, h.criticOpt.step}
+	l.hostStale = false
+	return err
+}
+
+// syncHost copies the device's parameters and Adam state to the host where they are newer.
+func (l *gpuMatching) syncHost() error {
+	if !l.hostStale {
+		return nil
+	}
+	h := l.host
+	mo := l.net.Moments()
+	err := errors.Join(
+		l.net.Actor.Download(l.dev, h.actor.Float32s()), l.net.Critic.Download(l.dev, h.critic.Float32s()),
+		mo[0].Download(l.dev, h.actorOpt.m), mo[1].Download(l.dev, h.actorOpt.v),
+		mo[2].Download(l.dev, h.criticOpt.m), mo[3].Download(l.dev, h.criticOpt.v))
+	h.actorOpt.step, h.criticOpt.step = l.net.AdamSteps[0], l.net.AdamSteps[1]
+	if err == nil {
+		l.hostStale = false
+	}
+	return err
+}
+
+// Act implements Learner: chunks of the batch size, the last padded, as the CPU learner.
+func (l *gpuMatching) Act(states []float32, b int, h Hyper, m []float32) error {
+	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
+	if b < 1 || len(states) < b*sl || len(m) < b*nn {
+		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
+			b, len(states), len(m), b*sl, b*nn)
+	}
+	if err := checkHyper(h); err != nil {
+		return err
+	}
+	bs := l.cfg.Batch
+	for lo := 0; lo < b; lo += bs {
+		k := min(bs, b-lo)
+		padChunk(l.chunk, states[lo*sl:(lo+k)*sl], sl)
+		if err := l.net.Act(l.chunk, l.mChunk, float32(h.Tau), h.SinkhornIters); err != nil {
+			return fmt.Errorf("agent: Act: %w", err)
+		}
+		if err := finiteAll("M", l.mChunk[:k*nn]); err != nil {
+			return err
+		}
+		copy(m[lo*nn:], l.mChunk[:k*nn])
+	}
+	return nil
+}
+
+// Update implements Learner with the CPU learner's checks: nothing changes unless the losses,
+// the Q values and the gradient norm are finite.
+func (l *gpuMatching) Update(batch *Batch, h Hyper) (StepStats, error) {
+	var st StepStats
+	n, sl, b := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.Batch
+	if batch == nil || batch.B != b || len(batch.States) != b*sl || len(batch.P) != b*n*n ||
+		len(batch.M) != b*n*n || len(batch.Reward) != b {
+		return st, fmt.Errorf("agent: Update: the batch must hold exactly %d transitions", b)
+	}
+	if err := checkHyper(h); err != nil {
+		return st, err
+	}
+	w := 0.0
+	if h.CriticPenalty {
+		w = 1
+	}
+	out, err := l.net.CriticGrad(batch.States, batch.P, batch.M, batch.Reward, w)
+	if err != nil {
+		return st, fmt.Errorf("agent: critic update: %w", err)
+	}
+	st.CriticLoss, st.CriticHard, st.CriticPenalty = out.Loss, out.Hard, out.Penalty
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"critic loss", out.Loss}, {"critic hard loss", out.Hard}, {"critic penalty", out.Penalty}, {"critic gradient norm", out.GradNorm}} {
+		if err := finiteValue(v.name, v.x); err != nil {
+			return st, err
+		}
+	}
+	if err := errors.Join(finiteAll("Q(s,P)", out.QHard), finiteAll("Q(s,M)", out.QSoft)); err != nil {
+		return st, err
+	}
+	st.QHard, st.QSoft = mean32(out.QHard), mean32(out.QSoft)
+	l.foldRunning(out)
+	opt := gpunet.AdamConfig{Beta1: l.cfg.AdamBeta1, Beta2: l.cfg.AdamBeta2, Eps: l.cfg.AdamEps}
+	l.hostStale = true
+	if err := l.net.ApplyCritic(opt, h.CriticLR, clipScale(out.GradNorm, h.ClipNorm)); err != nil {
+		return st, err
+	}
+	if h.CriticOnly {
+		return st, nil
+	}
+	loss, norm, err := l.net.ActorGrad(float32(h.Tau), h.SinkhornIters)
+	if err != nil {
+		return st, fmt.Errorf("agent: actor update: %w", err)
+	}
+	st.ActorLoss = loss
+	if err := errors.Join(finiteValue("actor loss", loss), finiteValue("actor gradient norm", norm)); err != nil {
+		return st, err
+	}
+	return st, l.net.ApplyActor(opt, h.ActorLR, clipScale(norm, h.ClipNorm))
+}
+
+// foldRunning folds the update's batch statistics into the host's running estimates in
+// PyTorch's order, as the CPU learner's criticStep does.
+func (l *gpuMatching) foldRunning(out gpunet.CriticOut) {
+	b, n, hid := l.cfg.Batch, l.cfg.N, l.cfg.Hidden
+	for i, name := range []string{"c", "d", "f", "c", "d", "f"} {
+		f := hid
+		if name == "f" {
+			f = n
+		}
+		at := l.host.runningIndex(name)
+		mean, variance := l.host.running.Vals[at].Data().([]float32), l.host.running.Vals[at+1].Data().([]float32)
+		batchnorm.UpdateRunning(mean, variance, out.Mean[i], out.InvStd[i], b*f, float32(bnMomentum), float32(batchnorm.DefaultEps))
+	}
+}
+
+// Q implements Learner on the host (inference-mode batch norm with the running statistics).
+func (l *gpuMatching) Q(states, p, m []float32, b int, qHard, qSoft []float32) error {
+	if err := l.syncHost(); err != nil {
+		return err
+	}
+	return l.host.Q(states, p, m, b, qHard, qSoft)
+}
+
+// Scores implements scorer on the host.
+func (l *gpuMatching) Scores(states []float32, b int, h Hyper, x, m []float32) error {
+	if err := l.syncHost(); err != nil {
+		return err
+	}
+	return l.host.Scores(states, b, h, x, m)
+}
+
+// MarshalBinary implements Learner: the CPU learner's bytes.
+func (l *gpuMatching) MarshalBinary() ([]byte, error) {
+	if err := l.syncHost(); err != nil {
+		return nil, err
+	}
+	return l.host.MarshalBinary()
+}
+
+// UnmarshalBinary implements Learner: the CPU learner's bytes, then onto the device.
+func (l *gpuMatching) UnmarshalBinary(data []byte) error {
+	if err := l.host.UnmarshalBinary(data); err != nil {
+		return err
+	}
+	return l.upload()
+}
