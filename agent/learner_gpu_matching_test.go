@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"spg-tui/agent/device"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/linalg/assign"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu"
 	"spg-tui/run"
@@ -262,6 +265,92 @@ func TestGPUMatchingGradients(t *testing.T) {
 				if d := maxRelDiff(gotActor[i:i+1], wantActor[i:i+1]); d > 1e-4 {
 					t.Errorf("actor gradient of %s differs by %.2g", s.Name, d)
 				}
+			}
+		})
+	}
+}
+
+// TestGPUTrainResumesOnCPU trains SPG+Matching on each device, resumes the run on the CPU to a
+// longer end, and checks that the checkpoint acts alike on both: the same permutations for
+// the validation states. On the emulator the run is tiny; on a GPU it is MWM-20, 200 steps.
+func TestGPUTrainResumesOnCPU(t *testing.T) {
+	for _, dev := range testDevices(t) {
+		t.Run(dev.Name(), func(t *testing.T) {
+			cfg := tinyConfig(envs.TaskMWM, 5)
+			cfg.Hidden, cfg.Steps, cfg.ActorLR, cfg.CriticLR = 8, 12, 1e-3, 1e-3
+			if strings.HasPrefix(dev.Name(), "cuda") {
+				cfg = run.DefaultConfig(envs.TaskMWM, 20)
+				cfg.Steps, cfg.EvalEvery, cfg.LogEvery = 200, 100, 50
+				cfg.TrainSize, cfg.ValSize, cfg.TestSize = 25_600, 200, 200
+			}
+			dir := t.TempDir()
+			onDev := func(c run.Config) (Learner, error) { return newGPUMatching(c, dev) }
+			e, err := startRun(cfg, dir, onDev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitDone(t, e)
+			if err := e.Err(); err != nil {
+				t.Fatalf("training on %s: %v", dev.Name(), err)
+			}
+			e2, err := resumeRun(dir, cfg.Steps+4, NewLearner)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitDone(t, e2)
+			if err := e2.Err(); err != nil {
+				t.Fatalf("resumed on the CPU: %v", err)
+			}
+			recs, err := run.ReadRecords(filepath.Join(dir, run.MetricsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var devices []string
+			for _, r := range recs {
+				if r.Event != nil && r.Event.Event == run.EventStart {
+					devices = append(devices, r.Event.Device)
+				}
+			}
+			if len(devices) != 2 || devices[0] != dev.Name() || devices[1] != "cpu" {
+				t.Errorf("start records name devices %q, want %q then cpu", devices, dev.Name())
+			}
+			// The last checkpoint, restored on both, rounds to the same permutations.
+			ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ck.Close()
+			cpu, err := newSPGLearner(ck.header.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gl, err := newGPUMatching(ck.header.Config, dev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer gl.(*gpuMatching).net.Close()
+			if err := errors.Join(cpu.UnmarshalBinary(ck.learner), gl.UnmarshalBinary(ck.learner)); err != nil {
+				t.Fatal(err)
+			}
+			n, b := cfg.N, cfg.Batch
+			bt := randomBatch(rand.New(rand.NewPCG(11, 12)), cfg.Task, n, b)
+			h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+			mc, mg := make([]float32, b*n*n), make([]float32, b*n*n)
+			if err := errors.Join(cpu.Act(bt.States, b, h, mc), gl.Act(bt.States, b, h, mg)); err != nil {
+				t.Fatal(err)
+			}
+			pc, pg := make([]int, b*n), make([]int, b*n)
+			if err := errors.Join(assign.RoundBatch(mc, b, n, pc), assign.RoundBatch(mg, b, n, pg)); err != nil {
+				t.Fatal(err)
+			}
+			differ := 0
+			for i := range b {
+				if !slices.Equal(pc[i*n:(i+1)*n], pg[i*n:(i+1)*n]) {
+					differ++
+				}
+			}
+			if differ > 0 {
+				t.Errorf("%d of %d states round to other permutations on the CPU", differ, b)
 			}
 		})
 	}

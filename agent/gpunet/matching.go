@@ -246,14 +246,15 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 
 // norm returns the L2 norm of x: partial sums on the device, added here in float64.
 func (m *Matching) norm(x cuda.Buf) (float64, error) {
-	if err := launch(m.dev, "sum_squares_partial", cuda.D1(normBlocks), cuda.D1(256), m.part, x, x.N); err != nil {
+	blocks := max(1, min(normBlocks, (x.N+255)/256))
+	if err := launch(m.dev, "sum_squares_partial", cuda.D1(blocks), cuda.D1(256), m.part, x, x.N); err != nil {
 		return 0, err
 	}
-	if err := m.dev.Download(m.partHost, m.part); err != nil {
+	if err := m.dev.Download(m.partHost[:blocks], m.part); err != nil {
 		return 0, err
 	}
 	var s float64
-	for _, v := range m.partHost {
+	for _, v := range m.partHost[:blocks] {
 		s += float64(v)
 	}
 	return math.Sqrt(s), nil
