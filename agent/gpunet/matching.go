@@ -3,7 +3,6 @@ package gpunet
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/sinkhorn"
@@ -17,29 +16,18 @@ type Dims struct{ B, N, K, H, MaxIters int }
 // activation buffer of a training step allocated once. Its methods must not be called
 // concurrently.
 type Matching struct {
-	dev cuda.Device
-	d   Dims
-	mem allocator
-
-	Actor, Critic       *Flat // parameters
-	actorGrad, critGrad *Flat
-	actorM, actorV      *Flat // Adam's moments
-	critM, critV        *Flat
-	AdamSteps           [2]int // Adam's step counts: actor, critic
+	networks
+	d Dims
 
 	// the actor's forward pass
-	aTrunk          *trunk
-	ya, m, skSaved  cuda.Buf
-	dM, dYa, dHa    cuda.Buf
-	colN            cuda.Buf
-	crit            *critic
-	x, p, mIn, part cuda.Buf // inputs of an update, the norm's partial sums
-	partHost        []float32
-	qHost           []float32
+	aTrunk         *trunk
+	ya, m, skSaved cuda.Buf
+	dM, dYa, dHa   cuda.Buf
+	colN           cuda.Buf
+	crit           *critic
+	x, p, mIn      cuda.Buf // inputs of an update
+	qHost          []float32
 }
-
-// normBlocks is the number of partial sums of a gradient norm.
-const normBlocks = 512
 
 // NewMatching allocates a Matching for d with the parameters of actor and critic specs (in
 // nets' order), all zero until Upload.
@@ -47,17 +35,9 @@ func NewMatching(dev cuda.Device, d Dims, actor, critic []Spec) (*Matching, erro
 	if d.B < 2 || d.N < 1 || d.K < 1 || d.H < 1 || d.MaxIters < 1 {
 		return nil, fmt.Errorf("gpunet: Matching sizes %+v", d)
 	}
-	m := &Matching{dev: dev, d: d, mem: allocator{dev: dev}}
-	var err error
-	for _, f := range []struct {
-		dst   **Flat
-		specs []Spec
-	}{{&m.Actor, actor}, {&m.actorGrad, actor}, {&m.actorM, actor}, {&m.actorV, actor},
-		{&m.Critic, critic}, {&m.critGrad, critic}, {&m.critM, critic}, {&m.critV, critic}} {
-		if *f.dst, err = newFlat(dev, f.specs); err != nil {
-			m.Close()
-			return nil, err
-		}
+	m := &Matching{d: d}
+	if err := m.networks.init(dev, actor, critic); err != nil {
+		return nil, err
 	}
 	a := &m.mem
 	b, n, h, k := d.B, d.N, d.H, d.K
@@ -65,27 +45,14 @@ func NewMatching(dev cuda.Device, d Dims, actor, critic []Spec) (*Matching, erro
 	m.ya, m.m, m.skSaved = a.get(b*n*n), a.get(b*n*n), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
 	m.dM, m.dYa, m.dHa, m.colN = a.get(b*n*n), a.get(b*n*n), a.get(b*n*h), a.get(n)
 	m.crit = newCritic(a, b, n, h, k)
-	m.x, m.p, m.mIn, m.part = a.get(b*2*n*k), a.get(b*n*n), a.get(b*n*n), a.get(normBlocks)
-	m.partHost, m.qHost = make([]float32, normBlocks), make([]float32, 2*b)
+	m.x, m.p, m.mIn = a.get(b*2*n*k), a.get(b*n*n), a.get(b*n*n)
+	m.qHost = make([]float32, 2*b)
 	if a.err != nil {
 		m.Close()
 		return nil, fmt.Errorf("gpunet: allocating SPG+Matching's buffers (B %d, N %d): %w", b, n, a.err)
 	}
 	return m, nil
 }
-
-// Close frees every buffer.
-func (m *Matching) Close() {
-	for _, f := range []*Flat{m.Actor, m.actorGrad, m.actorM, m.actorV, m.Critic, m.critGrad, m.critM, m.critV} {
-		if f != nil {
-			f.free(m.dev)
-		}
-	}
-	m.mem.free()
-}
-
-// Moments returns the buffers of Adam's moments: actor m, v, then critic m, v.
-func (m *Matching) Moments() [4]*Flat { return [4]*Flat{m.actorM, m.actorV, m.critM, m.critV} }
 
 // actorForward computes M = Sinkhorn(h Wa + ba) for the states in m.x, saving what the
 // backward pass needs.
@@ -94,10 +61,10 @@ func (m *Matching) actorForward(tau float32, iters int) error {
 	if iters > d.MaxIters {
 		return fmt.Errorf("gpunet: %d Sinkhorn iterations, buffers sized for %d", iters, d.MaxIters)
 	}
-	if err := m.aTrunk.forward(m.dev, m.Actor, m.x); err != nil {
+	if err := m.aTrunk.forward(m.dev, m.actor, m.x); err != nil {
 		return err
 	}
-	if err := denseForward(m.dev, m.ya, m.aTrunk.out, m.Actor.get("out.W"), m.Actor.get("out.b"), d.B*d.N, d.H, d.N, false); err != nil {
+	if err := denseForward(m.dev, m.ya, m.aTrunk.out, m.actor.get("out.W"), m.actor.get("out.b"), d.B*d.N, d.H, d.N, false); err != nil {
 		return err
 	}
 	return sinkhornForward(m.dev, m.m, m.ya, m.skSaved.At(0, sinkhorn.SavedLen(d.B, d.N, iters)), d.B, d.N, tau, iters)
@@ -116,16 +83,6 @@ func (m *Matching) Act(states, out []float32, tau float32, iters int) error {
 		return err
 	}
 	return m.dev.Download(out, m.m)
-}
-
-// CriticOut are the numbers of a critic update, read back before anything is changed.
-type CriticOut struct {
-	Loss, Hard, Penalty float64
-	QHard, QSoft        []float32 // per state, valid until the next call
-	GradNorm            float64
-	// Mean and InvStd are the batch statistics of each batch-norm application in PyTorch's
-	// order (c, d, f on P, then c, d, f on M), for the running estimates the caller keeps.
-	Mean, InvStd [6][]float32
 }
 
 // CriticGrad runs the critic on states with the hard and soft actions p and m and rewards r,
@@ -147,7 +104,7 @@ func (m *Matching) CriticGrad(states, p, soft, r []float32, w float64) (CriticOu
 			return out, err
 		}
 	}
-	if err := c.forward(dev, m.Critic, m.x, m.p, m.mIn); err != nil {
+	if err := c.forward(dev, m.critic, m.x, m.p, m.mIn); err != nil {
 		return out, err
 	}
 	q := m.qHost
@@ -171,7 +128,7 @@ func (m *Matching) CriticGrad(states, p, soft, r []float32, w float64) (CriticOu
 		return out, err
 	}
 	for i, a := range []cuda.Buf{m.p, m.mIn} {
-		if err := c.actionBackward(dev, m.Critic, m.critGrad, i, a, c.dq.At(i*b, b), cuda.Buf{}, i > 0); err != nil {
+		if err := c.actionBackward(dev, m.critic, m.critGrad, i, a, c.dq.At(i*b, b), cuda.Buf{}, i > 0); err != nil {
 			return out, err
 		}
 		alpha, dst := float32(1), c.dyc
@@ -183,19 +140,24 @@ func (m *Matching) CriticGrad(states, p, soft, r []float32, w float64) (CriticOu
 			return out, err
 		}
 	}
-	if err := c.stateBackward(dev, m.Critic, m.critGrad, m.x); err != nil {
+	if err := c.stateBackward(dev, m.critic, m.critGrad, m.x); err != nil {
 		return out, err
 	}
 	var err error
 	if out.GradNorm, err = m.norm(m.critGrad.buf); err != nil {
 		return out, err
 	}
-	layers := []*bnLayer{&c.c, &c.act[0].d, &c.act[0].f, &c.c, &c.act[1].d, &c.act[1].f}
-	for i, l := range layers {
-		out.Mean[i], out.InvStd[i] = make([]float32, n), make([]float32, n)
-		if err := errors.Join(dev.Download(out.Mean[i], l.mean), dev.Download(out.InvStd[i], l.invStd)); err != nil {
+	// PyTorch's order of the batch-norm applications: c, d, f on P, then c, d, f on M.
+	for _, u := range []struct {
+		name string
+		l    *bnLayer
+		f    int
+	}{{"c", &c.c, d.H}, {"d", &c.act[0].d, d.H}, {"f", &c.act[0].f, n}, {"c", &c.c, d.H}, {"d", &c.act[1].d, d.H}, {"f", &c.act[1].f, n}} {
+		st := BNStats{Layer: u.name, Count: b * u.f, Mean: make([]float32, n), InvStd: make([]float32, n)}
+		if err := errors.Join(dev.Download(st.Mean, u.l.mean), dev.Download(st.InvStd, u.l.invStd)); err != nil {
 			return out, err
 		}
+		out.BN = append(out.BN, st)
 	}
 	return out, nil
 }
@@ -210,7 +172,7 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	if err := m.actorForward(tau, iters); err != nil {
 		return 0, 0, err
 	}
-	if err := c.forward(dev, m.Critic, m.x, m.m); err != nil {
+	if err := c.forward(dev, m.critic, m.x, m.m); err != nil {
 		return 0, 0, err
 	}
 	q := m.qHost[:b]
@@ -226,7 +188,7 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	if err := dev.Upload(c.dq, dq); err != nil {
 		return 0, 0, err
 	}
-	if err := c.actionBackward(dev, m.Critic, nil, 0, m.m, c.dq.At(0, b), m.dM, false); err != nil {
+	if err := c.actionBackward(dev, m.critic, nil, 0, m.m, c.dq.At(0, b), m.dM, false); err != nil {
 		return 0, 0, err
 	}
 	if err := sinkhornBackward(dev, m.dYa, m.dM, m.skSaved.At(0, sinkhorn.SavedLen(b, n, iters)), b, n, tau, iters); err != nil {
@@ -234,56 +196,13 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	}
 	g := m.actorGrad
 	gr := denseGrads{dx: m.dHa, dw: g.get("out.W"), db: g.get("out.b")}
-	if err := denseBackward(dev, gr, m.dYa, cuda.Buf{}, m.aTrunk.out, m.Actor.get("out.W"), cuda.Buf{}, cuda.Buf{}, b*n, h, n, false); err != nil {
+	if err := denseBackward(dev, gr, m.dYa, cuda.Buf{}, m.aTrunk.out, m.actor.get("out.W"), cuda.Buf{}, cuda.Buf{}, b*n, h, n, false); err != nil {
 		return 0, 0, err
 	}
-	if err := m.aTrunk.backward(dev, m.Actor, g, m.x, m.dHa); err != nil {
+	if err := m.aTrunk.backward(dev, m.actor, g, m.x, m.dHa); err != nil {
 		return 0, 0, err
 	}
 	norm, err = m.norm(g.buf)
 	return loss, norm, err
 }
-
-// norm returns the L2 norm of x: partial sums on the device, added here in float64.
-func (m *Matching) norm(x cuda.Buf) (float64, error) {
-	blocks := max(1, min(normBlocks, (x.N+255)/256))
-	if err := launch(m.dev, "sum_squares_partial", cuda.D1(blocks), cuda.D1(256), m.part, x, x.N); err != nil {
-		return 0, err
-	}
-	if err := m.dev.Download(m.partHost[:blocks], m.part); err != nil {
-		return 0, err
-	}
-	var s float64
-	for _, v := range m.partHost[:blocks] {
-		s += float64(v)
-	}
-	return math.Sqrt(s), nil
-}
-
-// AdamConfig are Adam's constants (agent's adam).
-type AdamConfig struct{ Beta1, Beta2, Eps float64 }
-
-// ApplyActor and ApplyCritic take one Adam step of rate lr on the actor's or the critic's
-// parameters with their last gradients scaled by scale (the clip factor).
-func (m *Matching) ApplyActor(a AdamConfig, lr, scale float64) error {
-	m.AdamSteps[0]++
-	return m.adam(a, m.Actor, m.actorGrad, m.actorM, m.actorV, m.AdamSteps[0], lr, scale)
-}
-
-func (m *Matching) ApplyCritic(a AdamConfig, lr, scale float64) error {
-	m.AdamSteps[1]++
-	return m.adam(a, m.Critic, m.critGrad, m.critM, m.critV, m.AdamSteps[1], lr, scale)
-}
-
-// adam is agent's adam.update on the device, with the same float32 constants.
-func (m *Matching) adam(a AdamConfig, p, g, mom, vel *Flat, step int, lr, scale float64) error {
-	t := float64(step)
-	stepSize := float32(lr / (1 - math.Pow(a.Beta1, t)))
-	invSqrtBC2 := float32(1 / math.Sqrt(1-math.Pow(a.Beta2, t)))
-	n := p.buf.N
-	return launch1(m.dev, "adam_step", n, p.buf, g.buf, mom.buf, vel.buf, n,
-		float32(a.Beta1), float32(a.Beta2), float32(1-a.Beta1), float32(1-a.Beta2), stepSize, invSqrtBC2, float32(a.Eps), float32(scale))
-}
-
-// Grads returns the buffers of the last gradients: the actor's, then the critic's.
-func (m *Matching) Grads() (actor, critic *Flat) { return m.actorGrad, m.critGrad }
+var _ Net = (*Matching)(nil)

@@ -132,7 +132,7 @@ func TestGPUMatchingEqualsCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gpu := gl.(*gpuMatching)
+			gpu := gl.(*gpuLearner)
 			defer gpu.net.Close()
 			rng := rand.New(rand.NewPCG(7, 8))
 			n, nn := cfg.N, cfg.N*cfg.N
@@ -217,7 +217,7 @@ func TestGPUMatchingGradients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gpu := gl.(*gpuMatching)
+			gpu := gl.(*gpuLearner)
 			defer gpu.net.Close()
 			bt := randomBatch(rand.New(rand.NewPCG(9, 10)), cfg.Task, cfg.N, cfg.Batch)
 			h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
@@ -328,7 +328,7 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer gl.(*gpuMatching).net.Close()
+			defer gl.(*gpuLearner).net.Close()
 			if err := errors.Join(cpu.UnmarshalBinary(ck.learner), gl.UnmarshalBinary(ck.learner)); err != nil {
 				t.Fatal(err)
 			}

@@ -13,15 +13,15 @@ import (
 
 func init() { deviceLearners["spg-matching"] = newGPUMatching }
 
-// gpuMatching is SPG+Matching's learner on a GPU: the step (acting, both updates, Adam) runs
-// on the device through gpunet; a CPU learner of the same configuration is the parameters'
+// gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the
+// device through a gpunet.Net; a CPU learner of the same configuration is the parameters'
 // home between steps, for checkpoints (the same bytes as a CPU run's), Q in inference mode and
 // the sampled decode, and keeps the critic's running batch-norm statistics, which change only
 // by the batch statistics each update reads back.
-type gpuMatching struct {
+type gpuLearner struct {
 	cfg  run.Config
 	dev  cuda.Device
-	net  *gpunet.Matching
+	net  gpunet.Net
 	host *spgLearner
 	// hostStale: the device's parameters are newer than the host's.
 	hostStale bool
@@ -29,25 +29,37 @@ type gpuMatching struct {
 	mChunk    []float32
 }
 
-// newGPUMatching builds cfg's learner on dev, or errNoGPUKernels for the options the device
-// step does not have (a target critic, the hard actor update, another critic).
+// newGPUMatching builds SPG+Matching's learner of cfg on dev, or errNoGPUKernels for the
+// options the device step does not have (a target critic, the hard actor update, another critic).
 func newGPUMatching(cfg run.Config, dev cuda.Device) (Learner, error) {
 	if cfg.TargetCritic > 0 || (cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || (cfg.Critic != "" && cfg.Critic != run.CriticPaper) {
 		return nil, errNoGPUKernels
 	}
+	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
+		n := cfg.N
+		d := gpunet.Dims{B: cfg.Batch, N: n, K: nets.StateLen(cfg.Task, n) / (2 * n), H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
+		return gpunet.NewMatching(dev, d, specsOf(host.actor), specsOf(host.critic))
+	})
+	if err != nil {
+		return nil, err // not a nil *gpuLearner inside a non-nil Learner
+	}
+	return l, nil
+}
+
+// newGPULearner builds the CPU learner of cfg, then its network on dev with build, and copies
+// the CPU learner's initial parameters there.
+func newGPULearner(cfg run.Config, dev cuda.Device, build func(host *spgLearner) (gpunet.Net, error)) (*gpuLearner, error) {
 	host, err := newSPGLearner(cfg)
 	if err != nil {
 		return nil, err
 	}
-	n := cfg.N
-	sl := nets.StateLen(cfg.Task, n)
-	d := gpunet.Dims{B: cfg.Batch, N: n, K: sl / (2 * n), H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
-	net, err := gpunet.NewMatching(dev, d, specsOf(host.actor), specsOf(host.critic))
+	net, err := build(host)
 	if err != nil {
 		return nil, err
 	}
-	l := &gpuMatching{cfg: cfg, dev: dev, net: net, host: host,
-		chunk: make([]float32, cfg.Batch*sl), mChunk: make([]float32, cfg.Batch*n*n)}
+	sl, nn := nets.StateLen(cfg.Task, cfg.N), cfg.N*cfg.N
+	l := &gpuLearner{cfg: cfg, dev: dev, net: net, host: host,
+		chunk: make([]float32, cfg.Batch*sl), mChunk: make([]float32, cfg.Batch*nn)}
 	if err := l.upload(); err != nil {
 		net.Close()
 		return nil, err
@@ -72,33 +84,33 @@ func specsOf(p *nets.Params) []gpunet.Spec {
 	return s
 }
 
-func (l *gpuMatching) deviceName() string { return l.dev.Name() }
+func (l *gpuLearner) deviceName() string { return l.dev.Name() }
 
 // upload copies the host's parameters and Adam state to the device.
-func (l *gpuMatching) upload() error {
+func (l *gpuLearner) upload() error {
 	h := l.host
-	mo := l.net.Moments()
+	actor, critic, mo, steps := l.net.State()
 	err := errors.Join(
-		l.net.Actor.Upload(l.dev, h.actor.Float32s()), l.net.Critic.Upload(l.dev, h.critic.Float32s()),
+		actor.Upload(l.dev, h.actor.Float32s()), critic.Upload(l.dev, h.critic.Float32s()),
 		mo[0].Upload(l.dev, h.actorOpt.m), mo[1].Upload(l.dev, h.actorOpt.v),
 		mo[2].Upload(l.dev, h.criticOpt.m), mo[3].Upload(l.dev, h.criticOpt.v))
-	l.net.AdamSteps = [2]int{h.actorOpt.step, h.criticOpt.step}
+	*steps = [2]int{h.actorOpt.step, h.criticOpt.step}
 	l.hostStale = false
 	return err
 }
 
 // syncHost copies the device's parameters and Adam state to the host where they are newer.
-func (l *gpuMatching) syncHost() error {
+func (l *gpuLearner) syncHost() error {
 	if !l.hostStale {
 		return nil
 	}
 	h := l.host
-	mo := l.net.Moments()
+	actor, critic, mo, steps := l.net.State()
 	err := errors.Join(
-		l.net.Actor.Download(l.dev, h.actor.Float32s()), l.net.Critic.Download(l.dev, h.critic.Float32s()),
+		actor.Download(l.dev, h.actor.Float32s()), critic.Download(l.dev, h.critic.Float32s()),
 		mo[0].Download(l.dev, h.actorOpt.m), mo[1].Download(l.dev, h.actorOpt.v),
 		mo[2].Download(l.dev, h.criticOpt.m), mo[3].Download(l.dev, h.criticOpt.v))
-	h.actorOpt.step, h.criticOpt.step = l.net.AdamSteps[0], l.net.AdamSteps[1]
+	h.actorOpt.step, h.criticOpt.step = steps[0], steps[1]
 	if err == nil {
 		l.hostStale = false
 	}
@@ -106,7 +118,7 @@ func (l *gpuMatching) syncHost() error {
 }
 
 // Act implements Learner: chunks of the batch size, the last padded, as the CPU learner.
-func (l *gpuMatching) Act(states []float32, b int, h Hyper, m []float32) error {
+func (l *gpuLearner) Act(states []float32, b int, h Hyper, m []float32) error {
 	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
 	if b < 1 || len(states) < b*sl || len(m) < b*nn {
 		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
@@ -132,7 +144,7 @@ func (l *gpuMatching) Act(states []float32, b int, h Hyper, m []float32) error {
 
 // Update implements Learner with the CPU learner's checks: nothing changes unless the losses,
 // the Q values and the gradient norm are finite.
-func (l *gpuMatching) Update(batch *Batch, h Hyper) (StepStats, error) {
+func (l *gpuLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
 	var st StepStats
 	n, sl, b := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.Batch
 	if batch == nil || batch.B != b || len(batch.States) != b*sl || len(batch.P) != b*n*n ||
@@ -185,21 +197,16 @@ func (l *gpuMatching) Update(batch *Batch, h Hyper) (StepStats, error) {
 
 // foldRunning folds the update's batch statistics into the host's running estimates in
 // PyTorch's order, as the CPU learner's criticStep does.
-func (l *gpuMatching) foldRunning(out gpunet.CriticOut) {
-	b, n, hid := l.cfg.Batch, l.cfg.N, l.cfg.Hidden
-	for i, name := range []string{"c", "d", "f", "c", "d", "f"} {
-		f := hid
-		if name == "f" {
-			f = n
-		}
-		at := l.host.runningIndex(name)
+func (l *gpuLearner) foldRunning(out gpunet.CriticOut) {
+	for _, st := range out.BN {
+		at := l.host.runningIndex(st.Layer)
 		mean, variance := l.host.running.Vals[at].Data().([]float32), l.host.running.Vals[at+1].Data().([]float32)
-		batchnorm.UpdateRunning(mean, variance, out.Mean[i], out.InvStd[i], b*f, float32(bnMomentum), float32(batchnorm.DefaultEps))
+		batchnorm.UpdateRunning(mean, variance, st.Mean, st.InvStd, st.Count, float32(bnMomentum), float32(batchnorm.DefaultEps))
 	}
 }
 
 // Q implements Learner on the host (inference-mode batch norm with the running statistics).
-func (l *gpuMatching) Q(states, p, m []float32, b int, qHard, qSoft []float32) error {
+func (l *gpuLearner) Q(states, p, m []float32, b int, qHard, qSoft []float32) error {
 	if err := l.syncHost(); err != nil {
 		return err
 	}
@@ -207,7 +214,7 @@ func (l *gpuMatching) Q(states, p, m []float32, b int, qHard, qSoft []float32) e
 }
 
 // Scores implements scorer on the host.
-func (l *gpuMatching) Scores(states []float32, b int, h Hyper, x, m []float32) error {
+func (l *gpuLearner) Scores(states []float32, b int, h Hyper, x, m []float32) error {
 	if err := l.syncHost(); err != nil {
 		return err
 	}
@@ -215,7 +222,7 @@ func (l *gpuMatching) Scores(states []float32, b int, h Hyper, x, m []float32) e
 }
 
 // MarshalBinary implements Learner: the CPU learner's bytes.
-func (l *gpuMatching) MarshalBinary() ([]byte, error) {
+func (l *gpuLearner) MarshalBinary() ([]byte, error) {
 	if err := l.syncHost(); err != nil {
 		return nil, err
 	}
@@ -223,7 +230,7 @@ func (l *gpuMatching) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary implements Learner: the CPU learner's bytes, then onto the device.
-func (l *gpuMatching) UnmarshalBinary(data []byte) error {
+func (l *gpuLearner) UnmarshalBinary(data []byte) error {
 	if err := l.host.UnmarshalBinary(data); err != nil {
 		return err
 	}

@@ -1,0 +1,139 @@
+package gpunet
+
+import (
+	"math"
+
+	"spg-tui/linalg/cuda"
+)
+
+// Net is an SPG actor-critic pair on a device, as agent's GPU learner drives it: acting, the
+// critic's and the actor's gradients, Adam steps once the caller has checked the gradients.
+type Net interface {
+	// Act writes the actor's M (B x N x N) for B featurised states.
+	Act(states, out []float32, tau float32, iters int) error
+	// CriticGrad computes the critic's loss (hard MSE + w penalty) and its gradient for the
+	// states, the hard and soft actions and the rewards, changing no parameter.
+	CriticGrad(states, p, soft, r []float32, w float64) (CriticOut, error)
+	// ActorGrad computes -mean Q(s, M') with M' fresh from the actor on the last CriticGrad's
+	// states, and its gradient; it returns the loss and the gradient's norm.
+	ActorGrad(tau float32, iters int) (loss, norm float64, err error)
+	ApplyActor(a AdamConfig, lr, scale float64) error
+	ApplyCritic(a AdamConfig, lr, scale float64) error
+	// State returns the parameters, Adam's moments (actor m, v, critic m, v) and step counts.
+	State() (actor, critic *Flat, moments [4]*Flat, steps *[2]int)
+	// Grads returns the last gradients' buffers: the actor's, then the critic's.
+	Grads() (actor, critic *Flat)
+	Close()
+}
+
+// CriticOut are the numbers of a critic update, read back before anything is changed.
+type CriticOut struct {
+	Loss, Hard, Penalty float64
+	QHard, QSoft        []float32 // per state, valid until the next call
+	GradNorm            float64
+	// BN are the batch statistics of each batch-norm application in PyTorch's order, for the
+	// running estimates the caller keeps (none for a critic without batch norm).
+	BN []BNStats
+}
+
+// BNStats are one batch-norm application's statistics: layer Layer over Count values per
+// channel.
+type BNStats struct {
+	Layer        string
+	Count        int
+	Mean, InvStd []float32
+}
+
+// AdamConfig are Adam's constants (agent's adam).
+type AdamConfig struct{ Beta1, Beta2, Eps float64 }
+
+// networks is what every Net has: its device and buffers, the two networks' parameters, their
+// gradients and Adam's state.
+type networks struct {
+	dev cuda.Device
+	mem allocator
+
+	actor, critic       *Flat
+	actorGrad, critGrad *Flat
+	actorM, actorV      *Flat
+	critM, critV        *Flat
+	steps               [2]int // Adam's step counts: actor, critic
+
+	part     cuda.Buf // a gradient norm's partial sums
+	partHost []float32
+}
+
+// normBlocks is the most partial sums of a gradient norm.
+const normBlocks = 512
+
+// init allocates the parameter, gradient and moment buffers.
+func (w *networks) init(dev cuda.Device, actor, critic []Spec) error {
+	w.dev, w.mem = dev, allocator{dev: dev}
+	var err error
+	for _, f := range []struct {
+		dst   **Flat
+		specs []Spec
+	}{{&w.actor, actor}, {&w.actorGrad, actor}, {&w.actorM, actor}, {&w.actorV, actor},
+		{&w.critic, critic}, {&w.critGrad, critic}, {&w.critM, critic}, {&w.critV, critic}} {
+		if *f.dst, err = newFlat(dev, f.specs); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	w.part, w.partHost = w.mem.get(normBlocks), make([]float32, normBlocks)
+	return w.mem.err
+}
+
+// Close frees every buffer.
+func (w *networks) Close() {
+	for _, f := range []*Flat{w.actor, w.actorGrad, w.actorM, w.actorV, w.critic, w.critGrad, w.critM, w.critV} {
+		if f != nil {
+			f.free(w.dev)
+		}
+	}
+	w.mem.free()
+}
+
+func (w *networks) State() (actor, critic *Flat, moments [4]*Flat, steps *[2]int) {
+	return w.actor, w.critic, [4]*Flat{w.actorM, w.actorV, w.critM, w.critV}, &w.steps
+}
+
+func (w *networks) Grads() (actor, critic *Flat) { return w.actorGrad, w.critGrad }
+
+// norm returns the L2 norm of x: partial sums on the device, added here in float64.
+func (w *networks) norm(x cuda.Buf) (float64, error) {
+	blocks := max(1, min(normBlocks, (x.N+255)/256))
+	if err := launch(w.dev, "sum_squares_partial", cuda.D1(blocks), cuda.D1(256), w.part, x, x.N); err != nil {
+		return 0, err
+	}
+	if err := w.dev.Download(w.partHost[:blocks], w.part); err != nil {
+		return 0, err
+	}
+	var s float64
+	for _, v := range w.partHost[:blocks] {
+		s += float64(v)
+	}
+	return math.Sqrt(s), nil
+}
+
+// ApplyActor and ApplyCritic take one Adam step of rate lr on the actor's or the critic's
+// parameters with their last gradients scaled by scale (the clip factor).
+func (w *networks) ApplyActor(a AdamConfig, lr, scale float64) error {
+	w.steps[0]++
+	return w.adam(a, w.actor, w.actorGrad, w.actorM, w.actorV, w.steps[0], lr, scale)
+}
+
+func (w *networks) ApplyCritic(a AdamConfig, lr, scale float64) error {
+	w.steps[1]++
+	return w.adam(a, w.critic, w.critGrad, w.critM, w.critV, w.steps[1], lr, scale)
+}
+
+// adam is agent's adam.update on the device, with the same float32 constants.
+func (w *networks) adam(a AdamConfig, p, g, mom, vel *Flat, step int, lr, scale float64) error {
+	t := float64(step)
+	stepSize := float32(lr / (1 - math.Pow(a.Beta1, t)))
+	invSqrtBC2 := float32(1 / math.Sqrt(1-math.Pow(a.Beta2, t)))
+	n := p.buf.N
+	return launch1(w.dev, "adam_step", n, p.buf, g.buf, mom.buf, vel.buf, n,
+		float32(a.Beta1), float32(a.Beta2), float32(1-a.Beta1), float32(1-a.Beta2), stepSize, invSqrtBC2, float32(a.Eps), float32(scale))
+}
