@@ -205,4 +205,5 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	norm, err = m.norm(g.buf)
 	return loss, norm, err
 }
+
 var _ Net = (*Matching)(nil)
