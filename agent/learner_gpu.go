@@ -6,12 +6,16 @@ import (
 
 	"spg-tui/agent/gpunet"
 	"spg-tui/agent/nets"
+	"spg-tui/envs"
 	"spg-tui/linalg/batchnorm"
 	"spg-tui/linalg/cuda"
 	"spg-tui/run"
 )
 
-func init() { deviceLearners["spg-matching"] = newGPUMatching }
+func init() {
+	deviceLearners["spg-matching"] = newGPUMatching
+	deviceLearners["spg-pairwise"] = newGPUPairwise
+}
 
 // gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the
 // device through a gpunet.Net; a CPU learner of the same configuration is the parameters'
@@ -42,6 +46,23 @@ func newGPUMatching(cfg run.Config, dev cuda.Device) (Learner, error) {
 	})
 	if err != nil {
 		return nil, err // not a nil *gpuLearner inside a non-nil Learner
+	}
+	return l, nil
+}
+
+// newGPUPairwise builds SPG+Pairwise's learner of cfg on dev for MWM, or errNoGPUKernels for
+// another task (sort's features are not on the device) or the options the device step does
+// not have (a target critic, the hard actor update, the exact critic).
+func newGPUPairwise(cfg run.Config, dev cuda.Device) (Learner, error) {
+	if cfg.Task != envs.TaskMWM || cfg.TargetCritic > 0 || (cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
+		return nil, errNoGPUKernels
+	}
+	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
+		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
+		return gpunet.NewPairwise(dev, d, specsOf(host.actor), specsOf(host.critic))
+	})
+	if err != nil {
+		return nil, err
 	}
 	return l, nil
 }

@@ -31,6 +31,9 @@ func denseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, in, out int, leaky
 type denseGrads struct {
 	dx, dw, db cuda.Buf // zero-length: not wanted
 	accumulate bool
+	// ones, at least rows long and all ones, makes the bias gradient one product ones^T g
+	// (for tall layers, where the column-sums kernel has too little parallelism).
+	ones cuda.Buf
 }
 
 // denseBackward takes dy (rows x out) back through denseForward, given its output y (for the
@@ -54,7 +57,11 @@ func denseBackward(dev cuda.Device, gr denseGrads, dy, y, x, w, g, colTmp cuda.B
 			return err
 		}
 	}
-	if gr.db.N > 0 {
+	if gr.db.N > 0 && gr.ones.N >= rows {
+		if err := dev.Sgemm(false, false, 1, out, rows, 1, gr.ones, rows, g, out, beta, gr.db, out); err != nil {
+			return err
+		}
+	} else if gr.db.N > 0 {
 		dst := gr.db
 		if gr.accumulate {
 			dst = colTmp

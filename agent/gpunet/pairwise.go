@@ -1,0 +1,236 @@
+package gpunet
+
+import (
+	"fmt"
+
+	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/sinkhorn"
+)
+
+// PairDims are a Pairwise's sizes: batch B, size N, hidden width H, and the Sinkhorn
+// iterations its saved buffers are sized for (at most). Its states are MWM's two point sets.
+type PairDims struct{ B, N, H, MaxIters int }
+
+// pairWidth is the number of features of a pair (pairs.MatchingWidth).
+const pairWidth = 6
+
+// Pairwise is SPG+Pairwise on a device: the actor X_ij = MLP(f_ij), M = Sinkhorn(X / tau), and
+// the bilinear critic Q(s, A) = <A, G(s)> with G the same MLP under its own weights (see nets'
+// pairwise), with every buffer of a step allocated once.
+type Pairwise struct {
+	networks
+	d PairDims
+
+	x, feats, ones cuda.Buf // states, pair features (B N^2 x 6), ones for bias sums
+	actorMLP       mlp
+	criticMLP      mlp
+	m, skSaved     cuda.Buf // M and what Sinkhorn's backward reads
+	p, soft        cuda.Buf // an update's actions
+	q, dq          cuda.Buf // Q at P then M (2B), and its gradient
+	dG, dM, dX     cuda.Buf
+	qHost          []float32
+}
+
+// mlp is the pair MLP's activations and backward scratch over R = B N^2 rows.
+type mlp struct {
+	y1, y2, out cuda.Buf // R x H, R x H, R
+	g1, g2      cuda.Buf // the gradients through the activations, R x H
+}
+
+func newMLP(a *allocator, rows, h int) mlp {
+	return mlp{y1: a.get(rows * h), y2: a.get(rows * h), out: a.get(rows), g1: a.get(rows * h), g2: a.get(rows * h)}
+}
+
+// NewPairwise allocates a Pairwise for d with the parameters of actor and critic specs (p1, p2,
+// p3 each), all zero until uploaded.
+func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, error) {
+	if d.B < 1 || d.N < 1 || d.H < 1 || d.MaxIters < 1 {
+		return nil, fmt.Errorf("gpunet: Pairwise sizes %+v", d)
+	}
+	w := &Pairwise{d: d}
+	if err := w.networks.init(dev, actor, critic); err != nil {
+		return nil, err
+	}
+	a := &w.mem
+	b, n, h := d.B, d.N, d.H
+	r := b * n * n
+	w.x, w.feats, w.ones = a.get(b*2*n*2), a.get(r*pairWidth), a.get(r)
+	w.actorMLP, w.criticMLP = newMLP(a, r, h), newMLP(a, r, h)
+	w.m, w.skSaved = a.get(r), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
+	w.p, w.soft, w.q, w.dq = a.get(r), a.get(r), a.get(2*b), a.get(2*b)
+	w.dG, w.dM, w.dX = a.get(r), a.get(r), a.get(r)
+	w.qHost = make([]float32, 2*b)
+	if a.err == nil {
+		ones := make([]float32, r)
+		for i := range ones {
+			ones[i] = 1
+		}
+		a.err = dev.Upload(w.ones, ones)
+	}
+	if a.err != nil {
+		w.Close()
+		return nil, fmt.Errorf("gpunet: allocating SPG+Pairwise's buffers (B %d, N %d): %w", b, n, a.err)
+	}
+	return w, nil
+}
+
+// features uploads states and computes their pair features.
+func (w *Pairwise) features(states []float32) error {
+	if len(states) != w.x.N {
+		return fmt.Errorf("gpunet: %d state floats, want %d", len(states), w.x.N)
+	}
+	if err := w.dev.Upload(w.x, states); err != nil {
+		return err
+	}
+	return launch1(w.dev, "pair_features_matching", w.d.B*w.d.N*w.d.N, w.feats, w.x, w.d.B, w.d.N)
+}
+
+// forward runs the pair MLP with parameters p over the features into l.out.
+func (w *Pairwise) forward(p *Flat, l *mlp) error {
+	r, h := w.d.B*w.d.N*w.d.N, w.d.H
+	if err := denseForward(w.dev, l.y1, w.feats, p.get("p1.W"), p.get("p1.b"), r, pairWidth, h, true); err != nil {
+		return err
+	}
+	if err := denseForward(w.dev, l.y2, l.y1, p.get("p2.W"), p.get("p2.b"), r, h, h, true); err != nil {
+		return err
+	}
+	return denseForward(w.dev, l.out, l.y2, p.get("p3.W"), p.get("p3.b"), r, h, 1, false)
+}
+
+// backward takes dOut (R) back through the pair MLP into g's gradients (overwritten); dOut
+// and l.g1 are used as scratch. The features are data: no gradient flows into them.
+func (w *Pairwise) backward(p, g *Flat, l *mlp, dOut cuda.Buf) error {
+	r, h := w.d.B*w.d.N*w.d.N, w.d.H
+	dev := w.dev
+	gr := denseGrads{dx: l.g2, dw: g.get("p3.W"), db: g.get("p3.b"), ones: w.ones}
+	if err := denseBackward(dev, gr, dOut, cuda.Buf{}, l.y2, p.get("p3.W"), cuda.Buf{}, cuda.Buf{}, r, h, 1, false); err != nil {
+		return err
+	}
+	gr = denseGrads{dx: l.g1, dw: g.get("p2.W"), db: g.get("p2.b"), ones: w.ones}
+	if err := denseBackward(dev, gr, l.g2, l.y2, l.y1, p.get("p2.W"), l.g2, cuda.Buf{}, r, h, h, true); err != nil {
+		return err
+	}
+	gr = denseGrads{dw: g.get("p1.W"), db: g.get("p1.b"), ones: w.ones}
+	return denseBackward(dev, gr, l.g1, l.y1, w.feats, p.get("p1.W"), l.g1, cuda.Buf{}, r, pairWidth, h, true)
+}
+
+// actorForward computes M for the states whose features are current.
+func (w *Pairwise) actorForward(tau float32, iters int) error {
+	d := w.d
+	if iters > d.MaxIters {
+		return fmt.Errorf("gpunet: %d Sinkhorn iterations, buffers sized for %d", iters, d.MaxIters)
+	}
+	if err := w.forward(w.actor, &w.actorMLP); err != nil {
+		return err
+	}
+	return sinkhornForward(w.dev, w.m, w.actorMLP.out, w.skSaved.At(0, sinkhorn.SavedLen(d.B, d.N, iters)), d.B, d.N, tau, iters)
+}
+
+func (w *Pairwise) Act(states, out []float32, tau float32, iters int) error {
+	if len(out) != w.m.N {
+		return fmt.Errorf("gpunet: Act: %d floats of M, want %d", len(out), w.m.N)
+	}
+	if err := w.features(states); err != nil {
+		return err
+	}
+	if err := w.actorForward(tau, iters); err != nil {
+		return err
+	}
+	return w.dev.Download(out, w.m)
+}
+
+func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticOut, error) {
+	var out CriticOut
+	b, nn := w.d.B, w.d.N*w.d.N
+	if len(r) != b || len(p) != b*nn || len(soft) != b*nn {
+		return out, fmt.Errorf("gpunet: CriticGrad: %d rewards, %d and %d action floats for a batch of %d", len(r), len(p), len(soft), b)
+	}
+	dev := w.dev
+	if err := w.features(states); err != nil {
+		return out, err
+	}
+	if err := dev.Upload(w.p, p); err != nil {
+		return out, err
+	}
+	if err := dev.Upload(w.soft, soft); err != nil {
+		return out, err
+	}
+	if err := w.forward(w.critic, &w.criticMLP); err != nil {
+		return out, err
+	}
+	g := w.criticMLP.out
+	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q, w.p, g, b, nn); err != nil {
+		return out, err
+	}
+	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q.At(b, b), w.soft, g, b, nn); err != nil {
+		return out, err
+	}
+	q := w.qHost
+	if err := dev.Download(q, w.q); err != nil {
+		return out, err
+	}
+	out.QHard, out.QSoft = q[:b], q[b:]
+	dq := make([]float32, 2*b)
+	var hard, pen float64
+	for i := range b {
+		eh, ep := float64(q[i]-r[i]), float64(q[b+i]-q[i])
+		hard += eh * eh
+		pen += ep * ep
+		dq[i] = float32(2 * eh / float64(b))
+		dq[b+i] = float32(wt * 2 * ep / float64(b))
+	}
+	out.Hard, out.Penalty = hard/float64(b), pen/float64(b)
+	out.Loss = out.Hard + wt*out.Penalty
+	if err := dev.Upload(w.dq, dq); err != nil {
+		return out, err
+	}
+	// dG = dQ(s,P) P + dQ(s,M) M, row by row.
+	if err := launch1(dev, "scale_rows2", b*nn, w.dG, w.p, w.soft, w.dq, w.dq.At(b, b), b, nn); err != nil {
+		return out, err
+	}
+	if err := w.backward(w.critic, w.critGrad, &w.criticMLP, w.dG); err != nil {
+		return out, err
+	}
+	var err error
+	out.GradNorm, err = w.norm(w.critGrad.buf)
+	return out, err
+}
+
+func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err error) {
+	d := w.d
+	b, n := d.B, d.N
+	dev := w.dev
+	if err := w.actorForward(tau, iters); err != nil {
+		return 0, 0, err
+	}
+	// The critic's G on these states: the critic changed since CriticGrad computed it.
+	if err := w.forward(w.critic, &w.criticMLP); err != nil {
+		return 0, 0, err
+	}
+	g := w.criticMLP.out
+	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q, w.m, g, b, n*n); err != nil {
+		return 0, 0, err
+	}
+	q := w.qHost[:b]
+	if err := dev.Download(q, w.q.At(0, b)); err != nil {
+		return 0, 0, err
+	}
+	for _, v := range q {
+		loss -= float64(v)
+	}
+	loss /= float64(b)
+	// d(-mean <M, G>)/dM = -G / B.
+	if err := launch1(dev, "scale_into", b*n*n, w.dM, g, float32(-1/float64(b)), b*n*n); err != nil {
+		return 0, 0, err
+	}
+	if err := sinkhornBackward(dev, w.dX, w.dM, w.skSaved.At(0, sinkhorn.SavedLen(b, n, iters)), b, n, tau, iters); err != nil {
+		return 0, 0, err
+	}
+	if err := w.backward(w.actor, w.actorGrad, &w.actorMLP, w.dX); err != nil {
+		return 0, 0, err
+	}
+	norm, err = w.norm(w.actorGrad.buf)
+	return loss, norm, err
+}
+
+var _ Net = (*Pairwise)(nil)
