@@ -259,20 +259,26 @@ func (g *gpu) SgemmStrided(transA, transB bool, m, n, k int, alpha float32, a Bu
 	if err := CheckGemm(transA, transB, m, n, k, a, lda, b, ldb, c, ldc, strideA, strideB, strideC, count); err != nil {
 		return err
 	}
-	if 3*count > g.ptrs.N/2 {
-		g.Free(g.ptrs)
-		var err error
-		if g.ptrs, err = g.Alloc(2 * 3 * count); err != nil { // two floats per 8-byte address
+	// The operand addresses go through one scratch buffer, so the upload and the product run
+	// in one call on the device thread: another goroutine's product cannot come between them.
+	return g.call(func() error {
+		d := g.drv
+		if 3*count > len(g.ptrHost) {
+			if g.ptrs.Ptr != 0 {
+				d.cuMemFree(uint64(g.ptrs.Ptr))
+			}
+			var p uint64
+			if err := d.check("cuMemAlloc", d.cuMemAlloc(&p, uint64(8*3*count))); err != nil {
+				g.ptrs, g.ptrHost = Buf{}, nil
+				return err
+			}
+			g.ptrs, g.ptrHost = Buf{Ptr: Ptr(p), N: 2 * 3 * count}, make([]uint64, 3*count)
+		}
+		host := g.ptrHost[:3*count]
+		pointerArrays(host, a, b, c, strideA, strideB, strideC, count)
+		if err := d.check("cuMemcpyHtoD", d.cuMemcpyHtoD(uint64(g.ptrs.Ptr), unsafe.Pointer(&host[0]), uint64(8*len(host)))); err != nil {
 			return err
 		}
-		g.ptrHost = make([]uint64, 3*count)
-	}
-	host := g.ptrHost[:3*count]
-	pointerArrays(host, a, b, c, strideA, strideB, strideC, count)
-	if err := g.Upload(g.ptrs, unsafe.Slice((*float32)(unsafe.Pointer(&host[0])), 2*len(host))); err != nil {
-		return err
-	}
-	return g.call(func() error {
 		return g.blas.gemmBatched(transA, transB, m, n, k, alpha, lda, ldb, beta, ldc, g.ptrs.Ptr, count)
 	})
 }
@@ -283,8 +289,10 @@ func (g *gpu) Sync() error {
 
 func (g *gpu) Close() error {
 	err := g.Sync()
-	g.Free(g.ptrs)
 	g.call(func() error {
+		if g.ptrs.Ptr != 0 {
+			g.drv.cuMemFree(uint64(g.ptrs.Ptr))
+		}
 		if g.blas != nil {
 			g.blas.destroy(g.blas.handle)
 		}
