@@ -55,7 +55,7 @@ func newCritic(a *allocator, b, n, h, k int) *critic {
 	}
 	c.dq, c.dv, c.dyf, c.dPreF = a.get(2*b), a.get(r), a.get(r*n), a.get(r*n)
 	c.ds, c.dPreD, c.dyc, c.dPreC, c.dh = a.get(r*h), a.get(r*h), a.get(r*h), a.get(r*h), a.get(r*h)
-	c.colH, c.colN, c.tmpN = a.get(h), a.get(n), a.get(2*n)
+	c.tmpN = a.get(2 * n)
 	return c
 }
 
@@ -138,14 +138,14 @@ func (c *critic) actionBackward(dev cuda.Device, p, g *Flat, i int, a, dq, da cu
 		return err
 	}
 	gr := denseGrads{dx: c.ds, dw: grad("f.W"), db: grad("f.b"), accumulate: accumulate}
-	if err := denseBackward(dev, gr, c.dPreF, cuda.Buf{}, ca.s, p.get("f.W"), cuda.Buf{}, c.colN, r, h, n, false); err != nil {
+	if err := denseBackward(dev, gr, c.dPreF, cuda.Buf{}, ca.s, p.get("f.W"), cuda.Buf{}, c.trunk.ones, r, h, n, false); err != nil {
 		return err
 	}
 	if err := c.bnBackward(dev, &ca.d, g, "d", c.dPreD, c.ds, p.get("d.gamma"), b, n, h, accumulate); err != nil {
 		return err
 	}
 	gr = denseGrads{dx: da, dw: grad("d.W"), db: grad("d.b"), accumulate: accumulate}
-	return denseBackward(dev, gr, c.dPreD, cuda.Buf{}, a, p.get("d.W"), cuda.Buf{}, c.colH, r, n, h, false)
+	return denseBackward(dev, gr, c.dPreD, cuda.Buf{}, a, p.get("d.W"), cuda.Buf{}, c.trunk.ones, r, n, h, false)
 }
 
 // bnBackward is l.backward with the gradients of layer name's gamma and beta overwritten in g,
@@ -178,7 +178,7 @@ func (c *critic) stateBackward(dev cuda.Device, p, g *Flat, x cuda.Buf) error {
 		return err
 	}
 	gr := denseGrads{dx: c.dh, dw: g.get("c.W"), db: g.get("c.b")}
-	if err := denseBackward(dev, gr, c.dPreC, cuda.Buf{}, c.trunk.out, p.get("c.W"), cuda.Buf{}, cuda.Buf{}, r, h, h, false); err != nil {
+	if err := denseBackward(dev, gr, c.dPreC, cuda.Buf{}, c.trunk.out, p.get("c.W"), cuda.Buf{}, c.trunk.ones, r, h, h, false); err != nil {
 		return err
 	}
 	return c.trunk.backward(dev, p, g, x, c.dh)

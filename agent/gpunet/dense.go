@@ -31,16 +31,14 @@ func denseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, in, out int, leaky
 type denseGrads struct {
 	dx, dw, db cuda.Buf // zero-length: not wanted
 	accumulate bool
-	// ones, at least rows long and all ones, makes the bias gradient one product ones^T g
-	// (for tall layers, where the column-sums kernel has too little parallelism).
-	ones cuda.Buf
 }
 
 // denseBackward takes dy (rows x out) back through denseForward, given its output y (for the
-// activation) and input x: dw = x^T g, db = column sums of g, dx = g w^T with g = dy through
-// the activation. g is scratch of rows*out (it may be dy itself: dy is then overwritten);
-// colTmp, of out, holds the bias sums when they are accumulated.
-func denseBackward(dev cuda.Device, gr denseGrads, dy, y, x, w, g, colTmp cuda.Buf, rows, in, out int, leaky bool) error {
+// activation) and input x: dw = x^T g, db = ones^T g (the column sums as one product: a
+// column-sums kernel has too little parallelism for tall layers), dx = g w^T with g = dy
+// through the activation. g is scratch of rows*out (it may be dy itself: dy is then
+// overwritten); ones holds at least rows ones.
+func denseBackward(dev cuda.Device, gr denseGrads, dy, y, x, w, g, ones cuda.Buf, rows, in, out int, leaky bool) error {
 	if leaky {
 		if err := launch1(dev, "leaky_relu_grad", rows*out, g, dy, y, rows*out, float32(slope)); err != nil {
 			return err
@@ -57,28 +55,28 @@ func denseBackward(dev cuda.Device, gr denseGrads, dy, y, x, w, g, colTmp cuda.B
 			return err
 		}
 	}
-	if gr.db.N > 0 && gr.ones.N >= rows {
-		if err := dev.Sgemm(false, false, 1, out, rows, 1, gr.ones, rows, g, out, beta, gr.db, out); err != nil {
+	if gr.db.N > 0 {
+		if err := dev.Sgemm(false, false, 1, out, rows, 1, ones, rows, g, out, beta, gr.db, out); err != nil {
 			return err
-		}
-	} else if gr.db.N > 0 {
-		dst := gr.db
-		if gr.accumulate {
-			dst = colTmp
-		}
-		if err := launch(dev, "col_sums", cuda.D1((out+31)/32), cuda.D1(256), dst, g, rows, out, out); err != nil {
-			return err
-		}
-		if gr.accumulate {
-			if err := addTo(dev, gr.db, colTmp, 1); err != nil {
-				return err
-			}
 		}
 	}
 	if gr.dx.N > 0 {
 		return dev.Sgemm(false, true, rows, in, out, 1, g, out, w, out, 0, gr.dx, in)
 	}
 	return nil
+}
+
+// newOnes returns a buffer of n ones.
+func newOnes(a *allocator, n int) cuda.Buf {
+	b := a.get(n)
+	if a.err == nil {
+		ones := make([]float32, n)
+		for i := range ones {
+			ones[i] = 1
+		}
+		a.err = a.dev.Upload(b, ones)
+	}
+	return b
 }
 
 // addTo sets y += a x over x's length.

@@ -43,7 +43,7 @@ func NewMatching(dev cuda.Device, d Dims, actor, critic []Spec) (*Matching, erro
 	b, n, h, k := d.B, d.N, d.H, d.K
 	m.aTrunk = newTrunk(a, b, n, h, k)
 	m.ya, m.m, m.skSaved = a.get(b*n*n), a.get(b*n*n), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
-	m.dM, m.dYa, m.dHa, m.colN = a.get(b*n*n), a.get(b*n*n), a.get(b*n*h), a.get(n)
+	m.dM, m.dYa, m.dHa = a.get(b*n*n), a.get(b*n*n), a.get(b*n*h)
 	m.crit = newCritic(a, b, n, h, k)
 	m.x, m.p, m.mIn = a.get(b*2*n*k), a.get(b*n*n), a.get(b*n*n)
 	m.qHost = make([]float32, 2*b)
@@ -196,7 +196,7 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	}
 	g := m.actorGrad
 	gr := denseGrads{dx: m.dHa, dw: g.get("out.W"), db: g.get("out.b")}
-	if err := denseBackward(dev, gr, m.dYa, cuda.Buf{}, m.aTrunk.out, m.actor.get("out.W"), cuda.Buf{}, cuda.Buf{}, b*n, h, n, false); err != nil {
+	if err := denseBackward(dev, gr, m.dYa, cuda.Buf{}, m.aTrunk.out, m.actor.get("out.W"), cuda.Buf{}, m.aTrunk.ones, b*n, h, n, false); err != nil {
 		return 0, 0, err
 	}
 	if err := m.aTrunk.backward(dev, m.actor, g, m.x, m.dHa); err != nil {

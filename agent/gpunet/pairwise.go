@@ -54,19 +54,12 @@ func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, 
 	a := &w.mem
 	b, n, h := d.B, d.N, d.H
 	r := b * n * n
-	w.x, w.feats, w.ones = a.get(b*2*n*2), a.get(r*pairWidth), a.get(r)
+	w.x, w.feats, w.ones = a.get(b*2*n*2), a.get(r*pairWidth), newOnes(a, r)
 	w.actorMLP, w.criticMLP = newMLP(a, r, h), newMLP(a, r, h)
 	w.m, w.skSaved = a.get(r), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
 	w.p, w.soft, w.q, w.dq = a.get(r), a.get(r), a.get(2*b), a.get(2*b)
 	w.dG, w.dM, w.dX = a.get(r), a.get(r), a.get(r)
 	w.qHost = make([]float32, 2*b)
-	if a.err == nil {
-		ones := make([]float32, r)
-		for i := range ones {
-			ones[i] = 1
-		}
-		a.err = dev.Upload(w.ones, ones)
-	}
 	if a.err != nil {
 		w.Close()
 		return nil, fmt.Errorf("gpunet: allocating SPG+Pairwise's buffers (B %d, N %d): %w", b, n, a.err)
@@ -102,16 +95,16 @@ func (w *Pairwise) forward(p *Flat, l *mlp) error {
 func (w *Pairwise) backward(p, g *Flat, l *mlp, dOut cuda.Buf) error {
 	r, h := w.d.B*w.d.N*w.d.N, w.d.H
 	dev := w.dev
-	gr := denseGrads{dx: l.g2, dw: g.get("p3.W"), db: g.get("p3.b"), ones: w.ones}
-	if err := denseBackward(dev, gr, dOut, cuda.Buf{}, l.y2, p.get("p3.W"), cuda.Buf{}, cuda.Buf{}, r, h, 1, false); err != nil {
+	gr := denseGrads{dx: l.g2, dw: g.get("p3.W"), db: g.get("p3.b")}
+	if err := denseBackward(dev, gr, dOut, cuda.Buf{}, l.y2, p.get("p3.W"), cuda.Buf{}, w.ones, r, h, 1, false); err != nil {
 		return err
 	}
-	gr = denseGrads{dx: l.g1, dw: g.get("p2.W"), db: g.get("p2.b"), ones: w.ones}
-	if err := denseBackward(dev, gr, l.g2, l.y2, l.y1, p.get("p2.W"), l.g2, cuda.Buf{}, r, h, h, true); err != nil {
+	gr = denseGrads{dx: l.g1, dw: g.get("p2.W"), db: g.get("p2.b")}
+	if err := denseBackward(dev, gr, l.g2, l.y2, l.y1, p.get("p2.W"), l.g2, w.ones, r, h, h, true); err != nil {
 		return err
 	}
-	gr = denseGrads{dw: g.get("p1.W"), db: g.get("p1.b"), ones: w.ones}
-	return denseBackward(dev, gr, l.g1, l.y1, w.feats, p.get("p1.W"), l.g1, cuda.Buf{}, r, pairWidth, h, true)
+	gr = denseGrads{dw: g.get("p1.W"), db: g.get("p1.b")}
+	return denseBackward(dev, gr, l.g1, l.y1, w.feats, p.get("p1.W"), l.g1, w.ones, r, pairWidth, h, true)
 }
 
 // actorForward computes M for the states whose features are current.

@@ -15,6 +15,7 @@ type trunk struct {
 	// backward: gradients of the pair products and of the embeddings
 	dPairs, dE cuda.Buf
 	gEmb       cuda.Buf // the embedding's gradient through LeakyReLU
+	ones       cuda.Buf // b*2n ones, for bias gradients
 }
 
 func (t *trunk) dims() gru.Dims { return gru.Dims{B: t.b, T: t.n, I: t.n, H: t.h} }
@@ -26,6 +27,7 @@ func newTrunk(a *allocator, b, n, h, k int) *trunk {
 	t.e, t.pairs, t.out = a.get(b*2*n*h), a.get(b*n*n), a.get(b*n*h)
 	t.saved, t.work = a.get(gru.SavedLen(d)), a.get(gruWorkLen(d))
 	t.dPairs, t.dE, t.gEmb = a.get(b*n*n), a.get(b*2*n*h), a.get(b*2*n*h)
+	t.ones = newOnes(a, b*2*n)
 	return t
 }
 
@@ -53,5 +55,5 @@ func (t *trunk) backward(dev cuda.Device, p, g *Flat, x, dOut cuda.Buf) error {
 		return err
 	}
 	gr := denseGrads{dw: g.get("emb.W"), db: g.get("emb.b")}
-	return denseBackward(dev, gr, t.dE, t.e, x, p.get("emb.W"), t.gEmb, cuda.Buf{}, t.b*2*t.n, t.k, t.h, true)
+	return denseBackward(dev, gr, t.dE, t.e, x, p.get("emb.W"), t.gEmb, t.ones, t.b*2*t.n, t.k, t.h, true)
 }
