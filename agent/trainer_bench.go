@@ -9,6 +9,7 @@ import (
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
+	"spg-tui/linalg/parallel"
 	"spg-tui/run"
 	"spg-tui/sysmem"
 )
@@ -33,6 +34,13 @@ type BenchResult struct {
 	Backend         string  `json:"backend"`
 	// Device is where the learner computes: "cpu" or the GPU's name.
 	Device string `json:"device"`
+	// SerialMS is the median time of a step spent outside the kernels' parallel loops
+	// (parallel.For), ParallelMS the median wall time inside them, and ParallelEfficiency their
+	// chunks' summed time over that wall time times Cores, over all timed steps: where many
+	// cores are used poorly, these say whether by serial code or by loops that do not scale.
+	SerialMS           float64 `json:"serial_ms"`
+	ParallelMS         float64 `json:"parallel_ms"`
+	ParallelEfficiency float64 `json:"parallel_efficiency"`
 	// CPU is the processor's model name and Cores the goroutines that run at once
 	// (GOMAXPROCS): machines differ, so every timing names its machine.
 	CPU    string    `json:"cpu"`
@@ -78,7 +86,11 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 		return BenchResult{}, err
 	}
 	ms, round, rest := make([]float64, steps), make([]float64, steps), make([]float64, steps)
+	serial, par := make([]float64, steps), make([]float64, steps)
+	var wall, work time.Duration
+	defer parallel.Account(false)
 	for t := range cfg.Steps {
+		parallel.Account(t >= benchWarmup)
 		began := time.Now()
 		if _, err := core.step(t, &cfg); err != nil {
 			return BenchResult{}, err
@@ -88,12 +100,21 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 			ms[i] = float64(time.Since(began).Nanoseconds()) / 1e6
 			round[i] = float64(core.roundTime.Nanoseconds()) / 1e6
 			rest[i] = ms[i] - round[i]
+			a := parallel.Accounted()
+			par[i] = float64(a.Wall.Nanoseconds()) / 1e6
+			serial[i] = ms[i] - par[i]
+			wall, work = wall+a.Wall, work+a.Work
 		}
+	}
+	efficiency := 0.0
+	if wall > 0 {
+		efficiency = float64(work) / float64(wall) / float64(runtime.GOMAXPROCS(0))
 	}
 	median := medianOf(ms)
 	return BenchResult{
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
+		SerialMS: medianOf(serial), ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
 		Backend: learnerBackend(cfg, l), Device: learnerDevice(l),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,

@@ -29,12 +29,14 @@ func For(n int, fn func(worker, lo, hi int)) {
 	if n <= 0 {
 		return
 	}
+	e := enter()
+	defer e.leave()
 	w := Workers(n)
 	if w == 1 {
-		fn(0, 0, n)
+		e.work(fn, 0, 0, n)
 		return
 	}
-	c := &chunks{n: n, w: w, fn: fn}
+	c := &chunks{n: n, w: w, fn: fn, acct: e}
 	c.left.Store(int32(w))
 	offer(c, w-1)
 	c.claim()
@@ -45,6 +47,7 @@ func For(n int, fn func(worker, lo, hi int)) {
 type chunks struct {
 	n, w int
 	fn   func(worker, lo, hi int)
+	acct entry
 	next atomic.Int32 // the next chunk to claim
 	// left counts chunks not yet finished, not goroutines: the caller never waits for a helper
 	// that has not taken a chunk.
@@ -54,7 +57,7 @@ type chunks struct {
 // claim runs unclaimed chunks until none is left.
 func (c *chunks) claim() {
 	for k := int(c.next.Add(1)) - 1; k < c.w; k = int(c.next.Add(1)) - 1 {
-		c.fn(k, k*c.n/c.w, (k+1)*c.n/c.w)
+		c.acct.work(c.fn, k, k*c.n/c.w, (k+1)*c.n/c.w)
 		c.left.Add(-1)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestForCoversRangeOnce(t *testing.T) {
@@ -123,5 +124,31 @@ func TestHelpersStayBelowGOMAXPROCS(t *testing.T) {
 		if n > most-1 {
 			t.Fatalf("GOMAXPROCS up to %d: %d helpers", most, n)
 		}
+	}
+}
+
+// TestAccount: with accounting on, a top-level call's wall time and its chunks' summed time are
+// counted once (nested calls inside a chunk are that chunk's time); off, nothing is counted.
+func TestAccount(t *testing.T) {
+	spin := func(d time.Duration) {
+		for t0 := time.Now(); time.Since(t0) < d; {
+		}
+	}
+	Account(true)
+	For(4, func(_, lo, hi int) {
+		spin(time.Duration(hi-lo) * time.Millisecond)
+		For(2, func(int, int, int) { spin(time.Millisecond) })
+	})
+	got := Accounted()
+	Account(false)
+	if got.Work < 8*time.Millisecond || got.Wall < 3*time.Millisecond || got.Wall > got.Work+time.Millisecond {
+		t.Fatalf("accounted %+v: want work >= 8ms (4 chunks of 1ms + 2 nested ms each) and wall between 3ms and work", got)
+	}
+	For(4, func(int, int, int) { spin(time.Millisecond) })
+	if a := Accounted(); a.Wall != got.Wall || a.Work != got.Work {
+		t.Fatalf("accounting off still counted: %+v after %+v", a, got)
+	}
+	if acct.depth.Load() != 0 {
+		t.Fatalf("depth %d after the calls", acct.depth.Load())
 	}
 }
