@@ -8,11 +8,11 @@ import (
 	"strconv"
 )
 
-// gmEnv is graph matching on n nodes (Nowak et al. 2017's setting): G1 is drawn as data says
+// gmEnv is graph matching on n nodes (Nowak et al.'s setting): G1 is drawn as data says
 // (by default an Erdos-Renyi graph with edge probability 0.2) and G2 is a uniformly random
-// relabelling of G1 with each node pair flipped with probability data.Noise (0.05). perm[i] is the node of G2 matched to node i of G1; the
-// objective and the reward are the fraction of G1's edges that perm maps onto edges of G2
-// (GMObjective), maximised.
+// relabelling of G1 with noise (GMParams; new runs: Nowak et al. 2018's model, noise 0.05).
+// perm[i] is the node of G2 matched to node i of G1; the objective and the reward are the
+// fraction of G1's edges that perm maps onto edges of G2 (GMObjective), maximised.
 type gmEnv struct {
 	n    int
 	data GMParams
@@ -37,7 +37,8 @@ func init() {
 			}
 			return &gmEnv{n: n, data: data}, nil
 		},
-		DataUsage: gmDataUsage,
+		DataUsage:   gmDataUsage,
+		DefaultData: gmDefaultSpec,
 		Fields: []Field{
 			adjacencyField("g1", func(inst *Instance) *[][]int8 { return &inst.G1 }),
 			adjacencyField("g2", func(inst *Instance) *[][]int8 { return &inst.G2 }),
