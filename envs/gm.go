@@ -22,9 +22,9 @@ type gmEnv struct {
 const TaskGM Task = "gm"
 
 // gmSolvers lists the graph-matching solvers, the exact one first: branch and bound (n <=
-// GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, the planted
-// correspondence, and random.
-var gmSolvers = []string{"exact", "spectral", "2swap", "planted", "random"}
+// GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, Vogelstein et al.'s
+// FAQ (GMFAQ), the planted correspondence, and random.
+var gmSolvers = []string{"exact", "spectral", "2swap", "faq", "planted", "random"}
 
 func init() {
 	Register(&Facts{
@@ -128,12 +128,27 @@ func (e *gmEnv) Objective(inst Instance, perm []int) float64 {
 // Reward equals Objective.
 func (e *gmEnv) Reward(inst Instance, perm []int) float64 { return e.Objective(inst, perm) }
 
-// Solve runs exact, spectral, 2swap (spectral then 2-swap local search), planted or random.
+// Solve runs exact, spectral, 2swap (spectral then 2-swap local search), faq (from the
+// barycentre alone), planted or random.
 func (e *gmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+	return e.SolveRestarts(solver, inst, rng, 0)
+}
+
+// Restartable reports whether solver takes random restarts: faq.
+func (e *gmEnv) Restartable(solver string) bool { return solver == "faq" }
+
+// SolveRestarts is Solve with restarts random starts of faq beside its barycentre start
+// (GMFAQ); the other solvers take none.
+func (e *gmEnv) SolveRestarts(solver string, inst Instance, rng *rand.Rand, restarts int) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
 	}
+	if restarts != 0 && !e.Restartable(solver) {
+		return nil, fmt.Errorf("solver %q takes no restarts (only faq does)", solver)
+	}
 	switch solver {
+	case "faq":
+		return GMFAQ(inst.G1, inst.G2, restarts, rng)
 	case "exact":
 		return GMExact(inst.G1, inst.G2)
 	case "spectral":
