@@ -208,8 +208,12 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failOutput(stderr, "solve", err)
 	}
+	name := *solver
+	if *restarts > 0 {
+		name = fmt.Sprintf("%s with %d random restarts", name, *restarts)
+	}
 	fmt.Fprintf(stderr, "solve: %d %s-%d instances, solver %s, mean objective %.6g, %s\n",
-		len(sols), env.Task(), env.N(), *solver, mean, elapsed.Round(time.Microsecond))
+		len(sols), env.Task(), env.N(), name, mean, elapsed.Round(time.Microsecond))
 	return 0
 }
 

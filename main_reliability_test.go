@@ -355,7 +355,7 @@ func TestSolveRestarts(t *testing.T) {
 	}
 	status, _, one := runCLI(t, nil, "solve", "--solver", "faq", "--in", in)
 	status2, _, more := runCLI(t, nil, "solve", "--solver", "faq", "--in", in, "--restarts", "5")
-	if status != 0 || status2 != 0 || !(mean(more) >= mean(one)) {
+	if status != 0 || status2 != 0 || !(mean(more) >= mean(one)) || !strings.Contains(more, "solver faq with 5 random restarts") {
 		t.Errorf("faq: exit %d %q; --restarts 5: exit %d %q", status, one, status2, more)
 	}
 	status, out, msg = runCLI(t, nil, "solve", "--solver", "spectral", "--in", in, "--restarts", "2")
