@@ -8,7 +8,8 @@ check_faq.py SPG_TUI FILE [K]
       preserved; scipy's fun counts each preserved edge twice) instance by instance, to 1e-9.
       On 0/1 graphs the Frank-Wolfe subproblems tie (the first one's gradient, 2 A J B =
       (2/n) deg1 deg2^T, scores every degree-sorted matching alike), and two exact assignment
-      solvers may pick different optima, so the runs can part there; the script counts them.
+      solvers may pick different optima, so the runs can part there; the script counts the
+      instances on which they agree. The weighted check below is the exact one.
     - with K random restarts (spg-tui: --restarts K beside the barycentre; scipy: the
       barycentre and K runs from P0="randomized", the best kept) the random starts differ, so
       only the means are compared, with standard errors.
@@ -23,7 +24,7 @@ Needs Debian's python3-scipy and python3-numpy; run it with /usr/bin/python3.
 """
 import json, math, subprocess, sys
 import numpy as np
-from scipy.optimize import quadratic_assignment, linear_sum_assignment
+from scipy.optimize import quadratic_assignment
 
 
 def load(path):
@@ -108,7 +109,10 @@ def main():
     if len(sys.argv) not in (3, 4):
         sys.exit("usage: check_faq.py SPG_TUI FILE [K] | check_faq.py --weighted OUT")
     binary, path = sys.argv[1], sys.argv[2]
-    k = int(sys.argv[3]) if len(sys.argv) == 4 else 9
+    k = sys.argv[3] if len(sys.argv) == 4 else "9"
+    if not k.isdigit():
+        sys.exit(f"check_faq: K = {k!r}, want a number of restarts, 0 or more")
+    k = int(k)
     insts = load(path)
     n = len(insts[0][0]) if insts else 0
 
