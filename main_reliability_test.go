@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -332,5 +333,33 @@ func TestRunErrorStatus(t *testing.T) {
 		if got := runErrorStatus(tc.err); got != tc.want {
 			t.Errorf("%v: status %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestSolveRestarts: --restarts reaches gm's faq (more starts keep at least as many edges) and
+// is refused in one line for a solver without random starts.
+func TestSolveRestarts(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "gm12.json")
+	status, out, msg := runCLI(t, nil, "gen", "--task", "gm", "--n", "12", "--count", "4")
+	if status != 0 || os.WriteFile(in, []byte(out), 0o644) != nil {
+		t.Fatalf("gen: %d %s", status, msg)
+	}
+	mean := func(msg string) float64 {
+		_, after, _ := strings.Cut(msg, "mean objective ")
+		v, _, _ := strings.Cut(after, ",")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return math.NaN()
+		}
+		return f
+	}
+	status, _, one := runCLI(t, nil, "solve", "--solver", "faq", "--in", in)
+	status2, _, more := runCLI(t, nil, "solve", "--solver", "faq", "--in", in, "--restarts", "5")
+	if status != 0 || status2 != 0 || !(mean(more) >= mean(one)) || !strings.Contains(more, "solver faq with 5 random restarts") {
+		t.Errorf("faq: exit %d %q; --restarts 5: exit %d %q", status, one, status2, more)
+	}
+	status, out, msg = runCLI(t, nil, "solve", "--solver", "spectral", "--in", in, "--restarts", "2")
+	if status == 0 || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `solver "spectral" takes no restarts`) {
+		t.Errorf("spectral --restarts 2: exit %d, stderr %q", status, msg)
 	}
 }

@@ -8,11 +8,11 @@ import (
 	"strconv"
 )
 
-// gmEnv is graph matching on n nodes (Nowak et al. 2017's setting): G1 is drawn as data says
+// gmEnv is graph matching on n nodes (Nowak et al.'s setting): G1 is drawn as data says
 // (by default an Erdos-Renyi graph with edge probability 0.2) and G2 is a uniformly random
-// relabelling of G1 with each node pair flipped with probability data.Noise (0.05). perm[i] is the node of G2 matched to node i of G1; the
-// objective and the reward are the fraction of G1's edges that perm maps onto edges of G2
-// (GMObjective), maximised.
+// relabelling of G1 with noise (GMParams; new runs: Nowak et al. 2018's model, noise 0.05).
+// perm[i] is the node of G2 matched to node i of G1; the objective and the reward are the
+// fraction of G1's edges that perm maps onto edges of G2 (GMObjective), maximised.
 type gmEnv struct {
 	n    int
 	data GMParams
@@ -22,9 +22,9 @@ type gmEnv struct {
 const TaskGM Task = "gm"
 
 // gmSolvers lists the graph-matching solvers, the exact one first: branch and bound (n <=
-// GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, the planted
-// correspondence, and random.
-var gmSolvers = []string{"exact", "spectral", "2swap", "planted", "random"}
+// GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, Vogelstein et al.'s
+// FAQ (GMFAQ), the planted correspondence, and random.
+var gmSolvers = []string{"exact", "spectral", "2swap", "faq", "planted", "random"}
 
 func init() {
 	Register(&Facts{
@@ -37,7 +37,8 @@ func init() {
 			}
 			return &gmEnv{n: n, data: data}, nil
 		},
-		DataUsage: gmDataUsage,
+		DataUsage:   gmDataUsage,
+		DefaultData: gmDefaultSpec,
 		Fields: []Field{
 			adjacencyField("g1", func(inst *Instance) *[][]int8 { return &inst.G1 }),
 			adjacencyField("g2", func(inst *Instance) *[][]int8 { return &inst.G2 }),
@@ -127,12 +128,27 @@ func (e *gmEnv) Objective(inst Instance, perm []int) float64 {
 // Reward equals Objective.
 func (e *gmEnv) Reward(inst Instance, perm []int) float64 { return e.Objective(inst, perm) }
 
-// Solve runs exact, spectral, 2swap (spectral then 2-swap local search), planted or random.
+// Solve runs exact, spectral, 2swap (spectral then 2-swap local search), faq (from the
+// barycentre alone), planted or random.
 func (e *gmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+	return e.SolveRestarts(solver, inst, rng, 0)
+}
+
+// Restartable reports whether solver takes random restarts: faq.
+func (e *gmEnv) Restartable(solver string) bool { return solver == "faq" }
+
+// SolveRestarts is Solve with restarts random starts of faq beside its barycentre start
+// (GMFAQ); the other solvers take none.
+func (e *gmEnv) SolveRestarts(solver string, inst Instance, rng *rand.Rand, restarts int) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
 	}
+	if restarts != 0 && !e.Restartable(solver) {
+		return nil, fmt.Errorf("solver %q takes no restarts (only faq does)", solver)
+	}
 	switch solver {
+	case "faq":
+		return GMFAQ(inst.G1, inst.G2, restarts, rng)
 	case "exact":
 		return GMExact(inst.G1, inst.G2)
 	case "spectral":

@@ -7,16 +7,23 @@ import (
 )
 
 // gmDataUsage says what --data may be for gm.
-const gmDataUsage = "gm: er[:p=P][,noise=X] (Erdos-Renyi G1 with edge probability P, default 0.2) or " +
-	"regular:d=D[,noise=X] (a random D-regular G1); noise is the probability that a node pair of G2 " +
-	"is flipped (default 0.05)"
+const gmDataUsage = "gm: er[:p=P][,noise=X][,noise-model=M] (Erdos-Renyi G1 with edge probability P, default 0.2) or " +
+	"regular:d=D[,noise=X][,noise-model=M] (a random D-regular G1); noise-model nowak (Nowak et al. 2018: " +
+	"each edge removed with probability X, each non-edge added with the probability that keeps the " +
+	"expected degree) or flip (each node pair flipped with probability X; what a spec without noise-model " +
+	"means); noise default 0.05; the default data is " + gmDefaultSpec
 
-// gmDefaultData is the data of "": Erdos-Renyi graphs with p = 0.2 and noise 0.05.
-var gmDefaultData = GMParams{Graph: GMErdosRenyi, P: 0.2, Noise: 0.05}
+// gmDefaultSpec is the data new gm runs and files use: Nowak et al.'s (2018) noise model on
+// their Erdos-Renyi graphs.
+const gmDefaultSpec = "er:p=0.2,noise=0.05,noise-model=nowak"
+
+// gmDefaultData is the data of "", that of runs and files made before gm named a default
+// spec: Erdos-Renyi graphs with p = 0.2 and each node pair flipped with probability 0.05.
+var gmDefaultData = GMParams{Graph: GMErdosRenyi, P: 0.2, Noise: 0.05, Model: GMFlip}
 
 // parseGMData reads a gm data specification for graphs on n nodes: a family ("er" or "regular"),
-// then after a colon comma-separated key=value settings (p for er, d for regular, noise for
-// both), at least one. Unset values keep gmDefaultData's; regular needs d.
+// then after a colon comma-separated key=value settings (p for er, d for regular, noise and
+// noise-model for both), at least one. Unset values keep gmDefaultData's; regular needs d.
 func parseGMData(n int, spec string) (GMParams, error) {
 	p := gmDefaultData
 	p.N = n
@@ -47,6 +54,10 @@ func parseGMData(n int, spec string) (GMParams, error) {
 		switch {
 		case key == "noise":
 			p.Noise, err = strconv.ParseFloat(value, 64)
+		case key == "noise-model":
+			if p.Model, ok = gmNoiseModels[value]; !ok {
+				return p, fmt.Errorf("data %s: unknown noise-model %s, want nowak or flip (%s)", quoteClip(spec), quoteClip(value), gmDataUsage)
+			}
 		case key == "p" && p.Graph == GMErdosRenyi:
 			p.P, err = strconv.ParseFloat(value, 64)
 		case key == "d" && p.Graph == GMRegular:
@@ -69,3 +80,6 @@ func parseGMData(n int, spec string) (GMParams, error) {
 	}
 	return p, nil
 }
+
+// gmNoiseModels are the values of noise-model.
+var gmNoiseModels = map[string]GMNoise{GMFlip.String(): GMFlip, GMNowak.String(): GMNowak}

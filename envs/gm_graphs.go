@@ -27,16 +27,63 @@ func (g GMGraph) String() string {
 	return fmt.Sprintf("GMGraph(%d)", int(g))
 }
 
+// GMNoise names how G2's edges are drawn from G1's.
+type GMNoise int
+
+// The noise models of graph matching.
+const (
+	// GMFlip flips each node pair (edge <-> non-edge) with probability Noise: the data of runs
+	// and files whose spec names no noise model. At density p it adds (1-p)/p times as many
+	// edges as it removes.
+	GMFlip GMNoise = iota
+	// GMNowak is Nowak, Villar, Bandeira and Bruna's (2018) model: each edge of G1 is removed
+	// with probability Noise and each non-edge added with probability Noise p/(1-p), p the
+	// family's edge density (P, or D/(N-1)), so that G2's expected degree is G1's.
+	GMNowak
+)
+
+// String returns the noise model's name in a data spec: "flip" or "nowak".
+func (m GMNoise) String() string {
+	switch m {
+	case GMFlip:
+		return "flip"
+	case GMNowak:
+		return "nowak"
+	}
+	return fmt.Sprintf("GMNoise(%d)", int(m))
+}
+
 // GMParams says how a graph-matching instance is drawn: G1 on N nodes from Graph (with edge
 // probability P for GMErdosRenyi, degree D for GMRegular), and G2 a uniformly random
-// relabelling of G1 with each node pair flipped (edge <-> non-edge) with probability Noise,
-// the setting of Nowak et al. (2017).
+// relabelling of G1 with noise Noise applied as Model says.
 type GMParams struct {
 	N     int
 	Graph GMGraph
 	P     float64
 	D     int
 	Noise float64
+	Model GMNoise
+}
+
+// density is the expected edge density of G1: P, or D/(N-1) for regular graphs.
+func (p GMParams) density() float64 {
+	if p.Graph == GMRegular {
+		return float64(p.D) / float64(p.N-1)
+	}
+	return p.P
+}
+
+// addProbability is the probability that noise makes a non-edge of G1 an edge of G2: Noise
+// under GMFlip, Noise p/(1-p) under GMNowak (0 when G1 is complete and has no non-edges).
+func (p GMParams) addProbability() float64 {
+	if p.Model == GMFlip {
+		return p.Noise
+	}
+	d := p.density()
+	if d >= 1 {
+		return 0
+	}
+	return p.Noise * d / (1 - d)
 }
 
 // Validate returns a one-line error naming the first invalid field of p.
@@ -62,13 +109,24 @@ func (p GMParams) Validate() error {
 	default:
 		return fmt.Errorf("gm: unknown graph family %v", p.Graph)
 	}
+	switch p.Model {
+	case GMFlip:
+	case GMNowak:
+		if q := p.addProbability(); q > 1 {
+			return fmt.Errorf("gm: noise = %v at edge density %.4g would add non-edges with probability %.4g > 1 (nowak keeps the expected degree); need noise <= %.4g",
+				p.Noise, p.density(), q, (1-p.density())/p.density())
+		}
+	default:
+		return fmt.Errorf("gm: unknown noise model %v", p.Model)
+	}
 	return nil
 }
 
 // GenerateGM draws one graph-matching instance from rng: the adjacency matrices g1 and g2
 // (symmetric, 0/1, zero diagonal; int8 rows so that JSON writes them as arrays of numbers)
 // and the planted correspondence, planted[i] = the node of G2 that node i of G1 became.
-// The draws are, in order: G1, the relabelling, the flips. It panics if p is invalid.
+// The draws are, in order: G1, the relabelling, then one number per node pair in row order
+// (none when Noise is 0). It panics if p is invalid.
 func GenerateGM(rng *rand.Rand, p GMParams) (g1, g2 [][]int8, planted []int) {
 	if err := p.Validate(); err != nil {
 		panic(err)
@@ -81,11 +139,20 @@ func GenerateGM(rng *rand.Rand, p GMParams) (g1, g2 [][]int8, planted []int) {
 	}
 	planted = rng.Perm(n)
 	g2 = newAdjacency(n)
+	add := p.addProbability()
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			e := g1[i][j]
-			if p.Noise > 0 && rng.Float64() < p.Noise {
-				e ^= 1
+			if p.Noise > 0 {
+				// One draw per pair under either model, so that noise 0.05 of flip and of
+				// nowak differ only in which pairs change.
+				change := p.Noise
+				if e == 0 {
+					change = add
+				}
+				if rng.Float64() < change {
+					e ^= 1
+				}
 			}
 			a, b := planted[i], planted[j]
 			g2[a][b], g2[b][a] = e, e

@@ -33,7 +33,36 @@ func CheckSolver(e Env, solver string) error {
 // in input order. Instance i's randomised solver draws from a generator seeded by (seed, i), so
 // the results do not depend on the number of cores.
 func SolveAll(e Env, solver string, insts []Instance, seed uint64) ([]Solution, error) {
+	return SolveAllRestarts(e, solver, insts, seed, 0)
+}
+
+// restarter is an Env with solvers that take random restarts beside their deterministic start.
+type restarter interface {
+	// Restartable reports whether solver takes restarts.
+	Restartable(solver string) bool
+	// SolveRestarts is Solve with restarts random starts, drawn from rng, beside the
+	// deterministic one, the best kept.
+	SolveRestarts(solver string, inst Instance, rng *rand.Rand, restarts int) ([]int, error)
+}
+
+// CheckRestarts reports whether solver of e takes restarts random restarts: any solver takes
+// 0, and only solvers that restart (gm's faq) take more.
+func CheckRestarts(e Env, solver string, restarts int) error {
+	if restarts < 0 {
+		return fmt.Errorf("restarts = %d, need at least 0", restarts)
+	}
+	if r, ok := e.(restarter); restarts > 0 && !(ok && r.Restartable(solver)) {
+		return fmt.Errorf("solver %q takes no restarts (only gm's faq does)", solver)
+	}
+	return nil
+}
+
+// SolveAllRestarts is SolveAll with restarts random restarts per instance (CheckRestarts).
+func SolveAllRestarts(e Env, solver string, insts []Instance, seed uint64, restarts int) ([]Solution, error) {
 	if err := CheckSolver(e, solver); err != nil {
+		return nil, err
+	}
+	if err := CheckRestarts(e, solver, restarts); err != nil {
 		return nil, err
 	}
 	if err := checkSolveMemory(e, solver, len(insts)); err != nil {
@@ -44,7 +73,13 @@ func SolveAll(e Env, solver string, insts []Instance, seed uint64) ([]Solution, 
 	parallel.For(len(insts), func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			rng := rand.New(rand.NewPCG(seed, uint64(i)))
-			p, err := e.Solve(solver, insts[i], rng)
+			var p []int
+			var err error
+			if restarts > 0 {
+				p, err = e.(restarter).SolveRestarts(solver, insts[i], rng, restarts)
+			} else {
+				p, err = e.Solve(solver, insts[i], rng)
+			}
 			if err != nil {
 				errs[i] = fmt.Errorf("instance %d: %w", i, err)
 				continue

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -27,15 +28,45 @@ func TestConfigData(t *testing.T) {
 	if _, err := parseTrainFlags("--task", "gm", "--n", "9", "--data", "regular:d=3"); err == nil {
 		t.Error("gm n = 9 regular:d=3 (n*d odd) accepted")
 	}
-	plain, err := parseTrainFlags("--task", "gm", "--n", "10")
+	plain, err := parseTrainFlags("--task", "mwm", "--n", "10")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := json.Marshal(plain); strings.Contains(string(data), `"data"`) {
-		t.Errorf("a run without --data records %s: configurations, and so run identities, of earlier runs would change", data)
+		t.Errorf("an mwm run records %s: configurations, and so run identities, of earlier runs would change", data)
 	}
-	if _, err := envs.NewData(plain.Task, plain.N, plain.Data); err != nil {
-		t.Error(err)
+}
+
+// TestConfigGMData checks that a new gm run without --data names Nowak et al.'s noise model,
+// gm's default, and that a gm configuration without a data field, as runs made before that
+// default wrote, reads as "" and so resumes on the node-pair flips it trained on.
+func TestConfigGMData(t *testing.T) {
+	cfg, err := parseTrainFlags("--task", "gm", "--n", "10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "er:p=0.2,noise=0.05,noise-model=nowak"; cfg.Data != want || DefaultConfig(envs.TaskGM, 10).Data != want {
+		t.Errorf("a new gm run has data %q (DefaultConfig %q), want %q", cfg.Data, DefaultConfig(envs.TaskGM, 10).Data, want)
+	}
+	old := DefaultConfig(envs.TaskGM, 10)
+	if err := json.Unmarshal([]byte(`{"task":"gm","n":10,"seed":1,"model":"spg-gm"}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	if old.Data != "" {
+		t.Fatalf("an earlier gm run's configuration reads data %q, want \"\"", old.Data)
+	}
+	earlier, err := envs.NewData(old.Task, old.N, old.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flip, err := envs.NewData(old.Task, old.N, "er:p=0.2,noise=0.05,noise-model=flip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if !reflect.DeepEqual(earlier.Generate(old.Seed, i), flip.Generate(old.Seed, i)) {
+			t.Fatalf("instance %d of an earlier gm run is not the flip model's", i)
+		}
 	}
 }
 
