@@ -33,7 +33,11 @@ var (
 func testDevices(t *testing.T) []cuda.Device {
 	t.Helper()
 	testDevicesOnce.Do(func() {
+		// On a GPU machine (tools/gpu-check.sh) the GPU alone is checked: the emulator ran here.
 		dir, err := os.MkdirTemp("", "spg-agent-emu-")
+		if os.Getenv(cuda.RequireGPUEnv) != "" {
+			err = errors.New("not run where a GPU is required")
+		}
 		if err == nil {
 			var d *emu.Device
 			if d, err = emu.OpenIn(dir); err == nil {

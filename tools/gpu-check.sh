@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Runs on a GPU machine, from the repository root, with gpu-kit/ built by tools/gpu-kit.sh:
+# Runs on a GPU machine, from the repository root, with gpu-kit.tgz built by tools/gpu-kit.sh:
 # every GPU test, then the step benchmark table of issue 32 (ours on the GPU and on the host's
 # CPU at all cores and at 2, and the PyTorch peer on the same GPU), into $OUT/report.md and
 # $OUT/*.jsonl. Meant to finish in under 8 minutes; each part has its own time limit, so one
-# that hangs costs its limit and the rest still runs.
+# that hangs costs its limit and the rest still runs. SIZES, BATCHES and SCALING override the
+# points (a quick try: SIZES=20 BATCHES=128 SCALING=none; SCALING is comma-separated "task n recipe").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/gpu-check}"
 mkdir -p "$OUT"
 K=gpu-kit
+[ -d "$K" ] || tar xzf gpu-kit.tgz
 R="$OUT/report.md"
 export SPG_TUI_REQUIRE_GPU=1 # a GPU test that cannot open the GPU fails instead of skipping
 export XDG_CACHE_HOME="$OUT/cache"
@@ -47,17 +49,21 @@ bench() { # label timeout args...
 {
   echo "## MWM step (SPG+Matching, paper recipe), ms per step"
   echo '```'
-  for n in 20 50 100; do
-    for b in 128 1024; do
+  for n in ${SIZES:-20 50 100}; do
+    for b in ${BATCHES:-128 1024}; do
       bench "ours cuda mwm-$n b$b" 60 "$K/spg-tui" bench --device cuda --task mwm --n "$n" --batch "$b" --steps 10
       bench "ours cpu$cores mwm-$n b$b" 60 "$K/spg-tui" bench --device cpu --task mwm --n "$n" --batch "$b" --steps 5
       bench "torch cuda mwm-$n b$b" 90 python3 "$K/torch_spg_step.py" "$n" 10 4 cuda "$b"
+      bench "torch rounding mwm-$n b$b" 60 python3 "$K/torch_round_time.py" "$n" "$b" cuda 3
     done
   done
   echo '```'
   echo "## CPU scaling (taskset to 2 cores against all $cores)"
   echo '```'
-  for spec in "mwm 50 paper" "tsp 50 best" "mwm 20 best"; do
+  specs=("mwm 50 paper" "tsp 50 best" "mwm 20 best")
+  [ -n "${SCALING:-}" ] && IFS=',' read -ra specs <<<"$SCALING"
+  for spec in "${specs[@]}"; do
+    [ "$spec" = none ] && continue
     set -- $spec
     bench "ours cpu2 $1-$2 $3" 90 taskset -c 0,1 env GOMAXPROCS=2 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5
     bench "ours cpu$cores $1-$2 $3" 60 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5
@@ -77,4 +83,23 @@ if command -v tmux >/dev/null; then
 else
   echo "no tmux" >>"$R"
 fi
+
+# The table: one row per bench point, the device beside every figure.
+python3 - "$OUT/bench.jsonl" >>"$R" <<'PY'
+import json, sys
+print("\n## Summary (median ms per step)\n")
+print("| point | ms/step | rounding ms | step less rounding | serial ms | parallel eff. | device / backend |")
+print("|---|---|---|---|---|---|---|")
+for line in open(sys.argv[1]):
+    r = json.loads(line); x = r["result"]
+    if "error" in x:
+        print(f"| {r['label']} | error: {x['error'][:80]} |  |  |  |  |  |"); continue
+    if x.get("peer") == "pytorch-rounding":
+        print(f"| {r['label']} | {x['median_ms']} |  |  |  |  | torch rounding alone (copy + scipy) |"); continue
+    if x.get("peer") == "pytorch":
+        print(f"| {r['label']} | {x['median_ms_per_step']} |  |  |  |  | torch {x['version']} {x['device']} |"); continue
+    if "median_ms_per_step" in x:  # ours
+        print(f"| {r['label']} | {x['median_ms_per_step']:.1f} | {x.get('round_ms', 0):.1f} | {x.get('step_less_round_ms', 0):.1f} | "
+              f"{x.get('serial_ms', 0):.1f} | {x.get('parallel_efficiency', 0):.2f} | {x.get('device')} / {x.get('backend')}, {x.get('cores')} cores |")
+PY
 cat "$R"

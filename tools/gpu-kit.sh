@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Builds what tools/gpu-check.sh runs on a GPU machine (which has no Go): the spg-tui binary, the
-# GPU test binaries and the PyTorch peer, all into gpu-kit/ (ignored by git; the device tool's
-# `carry` takes it). Run from the repository root, with ../shared beside it.
-#   bash tools/gpu-kit.sh && <device run> 'bash tools/gpu-check.sh' carrying gpu-kit
+# test binaries with GPU tests and the PyTorch peer, stripped and packed into gpu-kit.tgz (ignored
+# by git; the device tool's `carry` takes it, 64 MiB at most). Run from the repository root, with
+# ../shared beside it.
+#   bash tools/gpu-kit.sh && <device run> 'bash tools/gpu-check.sh' carrying gpu-kit.tgz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf gpu-kit && mkdir -p gpu-kit
 export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:--buildvcs=false}"
-go build -o gpu-kit/spg-tui .
-# Every package with tests that run on a GPU when one opens (they skip elsewhere).
-for pkg in ./linalg/cuda/ ./linalg/cuda/kernels/ ./linalg/cuda/layers/ ./agent/; do
-  [ -d "$pkg" ] || continue
+go build -ldflags='-s -w' -o gpu-kit/spg-tui .
+# The packages whose tests run on a GPU when one opens (they skip elsewhere): the driver's, and
+# the learners' (every kernel, composed, against the CPU learner).
+for pkg in ./linalg/cuda/ ./agent/; do
   name=$(echo "${pkg#./}" | tr / _ | sed 's/_$//')
-  go test -c -o "gpu-kit/$name.test" "$pkg"
+  go test -c -ldflags='-s -w' -o "gpu-kit/$name.test" "$pkg"
 done
-cp ../shared/bench/torch_spg_step.py tools/torch_succ_step.py gpu-kit/
-ls -la gpu-kit
+cp ../shared/bench/torch_spg_step.py tools/torch_succ_step.py tools/torch_round_time.py gpu-kit/
+tar czf gpu-kit.tgz gpu-kit
+rm -rf gpu-kit
+ls -la gpu-kit.tgz
