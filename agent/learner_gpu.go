@@ -15,6 +15,7 @@ import (
 func init() {
 	deviceLearners["spg-matching"] = newGPUMatching
 	deviceLearners["spg-pairwise"] = newGPUPairwise
+	deviceLearners["spg-successor"] = newGPUSuccessor
 }
 
 // gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the
@@ -67,6 +68,25 @@ func newGPUPairwise(cfg run.Config, dev cuda.Device) (Learner, error) {
 	return l, nil
 }
 
+// newGPUSuccessor builds SPG+Successor's learner of cfg on dev (tsp), with its slow target
+// critic and the hard actor update where cfg asks (best's), or errNoGPUKernels for the exact
+// critic.
+func newGPUSuccessor(cfg run.Config, dev cuda.Device) (Learner, error) {
+	if cfg.Critic == run.CriticExact {
+		return nil, errNoGPUKernels
+	}
+	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
+		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters),
+			Successor: true, SelfLoop: nets.SelfLoopScore, TargetRate: cfg.TargetCritic,
+			HardActor: cfg.ActorAt == run.ActorAtHard, RoundLog: cfg.Rounding == run.RoundingLog}
+		return gpunet.NewPairwise(dev, d, specsOf(host.actor), specsOf(host.critic))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
 // newGPULearner builds the CPU learner of cfg, then its network on dev with build, and copies
 // the CPU learner's initial parameters there.
 func newGPULearner(cfg run.Config, dev cuda.Device, build func(host *spgLearner) (gpunet.Net, error)) (*gpuLearner, error) {
@@ -110,12 +130,16 @@ func (l *gpuLearner) deviceName() string { return l.dev.Name() }
 // upload copies the host's parameters and Adam state to the device.
 func (l *gpuLearner) upload() error {
 	h := l.host
-	actor, critic, mo, steps := l.net.State()
+	st := l.net.State()
+	mo := st.Moments
 	err := errors.Join(
-		actor.Upload(l.dev, h.actor.Float32s()), critic.Upload(l.dev, h.critic.Float32s()),
+		st.Actor.Upload(l.dev, h.actor.Float32s()), st.Critic.Upload(l.dev, h.critic.Float32s()),
 		mo[0].Upload(l.dev, h.actorOpt.m), mo[1].Upload(l.dev, h.actorOpt.v),
 		mo[2].Upload(l.dev, h.criticOpt.m), mo[3].Upload(l.dev, h.criticOpt.v))
-	*steps = [2]int{h.actorOpt.step, h.criticOpt.step}
+	if st.Target != nil {
+		err = errors.Join(err, st.Target.Upload(l.dev, h.target.Float32s()))
+	}
+	*st.Steps = [2]int{h.actorOpt.step, h.criticOpt.step}
 	l.hostStale = false
 	return err
 }
@@ -126,12 +150,16 @@ func (l *gpuLearner) syncHost() error {
 		return nil
 	}
 	h := l.host
-	actor, critic, mo, steps := l.net.State()
+	st := l.net.State()
+	mo := st.Moments
 	err := errors.Join(
-		actor.Download(l.dev, h.actor.Float32s()), critic.Download(l.dev, h.critic.Float32s()),
+		st.Actor.Download(l.dev, h.actor.Float32s()), st.Critic.Download(l.dev, h.critic.Float32s()),
 		mo[0].Download(l.dev, h.actorOpt.m), mo[1].Download(l.dev, h.actorOpt.v),
 		mo[2].Download(l.dev, h.criticOpt.m), mo[3].Download(l.dev, h.criticOpt.v))
-	h.actorOpt.step, h.criticOpt.step = steps[0], steps[1]
+	if st.Target != nil {
+		err = errors.Join(err, st.Target.Download(l.dev, h.target.Float32s()))
+	}
+	h.actorOpt.step, h.criticOpt.step = st.Steps[0], st.Steps[1]
 	if err == nil {
 		l.hostStale = false
 	}

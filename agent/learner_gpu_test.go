@@ -73,15 +73,19 @@ func testDevices(t *testing.T) []cuda.Device {
 }
 
 // gpuModels are the models with GPU learners, each with the recipe it is checked under.
-var gpuModels = []struct{ model, recipe string }{{"spg-matching", run.RecipePaper}, {"spg-pairwise", run.RecipeBest}}
+var gpuModels = []struct {
+	task          envs.Task
+	model, recipe string
+}{{envs.TaskMWM, "spg-matching", run.RecipePaper}, {envs.TaskMWM, "spg-pairwise", run.RecipeBest}, {envs.TaskTSP, "spg-successor", run.RecipeBest}}
 
-// recipeConfig is train's configuration of model under recipe on MWM-n, through the flag rules.
-func recipeConfig(t *testing.T, model, recipe string, n int) run.Config {
+// recipeConfig is train's configuration of model under recipe on task at size n, through the
+// flag rules.
+func recipeConfig(t *testing.T, task envs.Task, model, recipe string, n int) run.Config {
 	t.Helper()
-	cfg := run.DefaultConfig(envs.TaskMWM, n)
+	cfg := run.DefaultConfig(task, n)
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	finish := run.RegisterFlags(fs, &cfg)
-	if err := fs.Parse([]string{"--task", "mwm", "--n", strconv.Itoa(n), "--recipe", recipe, "--model", model}); err != nil {
+	if err := fs.Parse([]string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe, "--model", model}); err != nil {
 		t.Fatal(err)
 	}
 	if err := finish(); err != nil {
@@ -91,8 +95,8 @@ func recipeConfig(t *testing.T, model, recipe string, n int) run.Config {
 }
 
 // gpuTestConfig is a small configuration of model under recipe for the device tests.
-func gpuTestConfig(t *testing.T, model, recipe string) run.Config {
-	cfg := recipeConfig(t, model, recipe, 5)
+func gpuTestConfig(t *testing.T, task envs.Task, model, recipe string) run.Config {
+	cfg := recipeConfig(t, task, model, recipe, 5)
 	cfg.Batch, cfg.Hidden, cfg.SinkhornIters, cfg.Tau = 6, 8, 4, 0.5
 	cfg.TrainSize, cfg.ValSize, cfg.TestSize = 60, 12, 12
 	return cfg
@@ -148,7 +152,7 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, gm := range gpuModels {
 			t.Run(dev.Name()+"/"+gm.model, func(t *testing.T) {
-				cfg := gpuTestConfig(t, gm.model, gm.recipe)
+				cfg := gpuTestConfig(t, gm.task, gm.model, gm.recipe)
 				cpu, err := newSPGLearner(cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -200,6 +204,11 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 					if d := maxRelDiff(gpu.host.running.Float32s(), cpu.running.Float32s()); d > 1e-4 {
 						t.Errorf("step %d: running statistics differ by %.2g", step, d)
 					}
+					if cpu.target != nil {
+						if d := maxRelDiff(gpu.host.target.Float32s(), cpu.target.Float32s()); d > 1e-4 {
+							t.Errorf("step %d: target critics differ by %.2g", step, d)
+						}
+					}
 					if t.Failed() {
 						return
 					}
@@ -235,7 +244,7 @@ func TestGPULearnerGradients(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, gm := range gpuModels {
 			t.Run(dev.Name()+"/"+gm.model, func(t *testing.T) {
-				cfg := gpuTestConfig(t, gm.model, gm.recipe)
+				cfg := gpuTestConfig(t, gm.task, gm.model, gm.recipe)
 				cpu, err := newSPGLearner(cfg)
 				if err != nil {
 					t.Fatal(err)
@@ -305,12 +314,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, gm := range gpuModels {
 			t.Run(dev.Name()+"/"+gm.model, func(t *testing.T) {
-				tiny := tinyConfig(envs.TaskMWM, 5)
-				cfg := gpuTestConfig(t, gm.model, gm.recipe)
+				tiny := tinyConfig(gm.task, 5)
+				cfg := gpuTestConfig(t, gm.task, gm.model, gm.recipe)
 				cfg.Steps, cfg.Batch, cfg.Buffer, cfg.EvalEvery, cfg.LogEvery = 12, tiny.Batch, tiny.Buffer, tiny.EvalEvery, tiny.LogEvery
 				cfg.ActorLR, cfg.CriticLR = 1e-3, 1e-3
 				if strings.HasPrefix(dev.Name(), "cuda") {
-					cfg = recipeConfig(t, gm.model, gm.recipe, 20)
+					cfg = recipeConfig(t, gm.task, gm.model, gm.recipe, 20)
 					cfg.Steps, cfg.EvalEvery, cfg.LogEvery = 200, 100, 50
 					cfg.TrainSize, cfg.ValSize, cfg.TestSize = 25_600, 200, 200
 				}

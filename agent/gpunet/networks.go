@@ -19,8 +19,8 @@ type Net interface {
 	ActorGrad(tau float32, iters int) (loss, norm float64, err error)
 	ApplyActor(a AdamConfig, lr, scale float64) error
 	ApplyCritic(a AdamConfig, lr, scale float64) error
-	// State returns the parameters, Adam's moments (actor m, v, critic m, v) and step counts.
-	State() (actor, critic *Flat, moments [4]*Flat, steps *[2]int)
+	// State returns the parameters, Adam's state and the target critic.
+	State() State
 	// Grads returns the last gradients' buffers: the actor's, then the critic's.
 	Grads() (actor, critic *Flat)
 	Close()
@@ -44,6 +44,16 @@ type BNStats struct {
 	Mean, InvStd []float32
 }
 
+// State are a Net's buffers that a checkpoint holds.
+type State struct {
+	Actor, Critic *Flat
+	// Target is the slow copy of the critic the actor's update ascends; nil without one.
+	Target *Flat
+	// Moments are Adam's: actor m, v, then critic m, v; Steps its step counts, actor then critic.
+	Moments [4]*Flat
+	Steps   *[2]int
+}
+
 // AdamConfig are Adam's constants (agent's adam).
 type AdamConfig struct{ Beta1, Beta2, Eps float64 }
 
@@ -58,6 +68,10 @@ type networks struct {
 	actorM, actorV      *Flat
 	critM, critV        *Flat
 	steps               [2]int // Adam's step counts: actor, critic
+	// target is the slow copy of the critic (nil without one), moved towards it at targetRate
+	// after each critic step.
+	target     *Flat
+	targetRate float64
 
 	part     cuda.Buf // a gradient norm's partial sums
 	partHost []float32
@@ -86,7 +100,7 @@ func (w *networks) init(dev cuda.Device, actor, critic []Spec) error {
 
 // Close frees every buffer.
 func (w *networks) Close() {
-	for _, f := range []*Flat{w.actor, w.actorGrad, w.actorM, w.actorV, w.critic, w.critGrad, w.critM, w.critV} {
+	for _, f := range []*Flat{w.actor, w.actorGrad, w.actorM, w.actorV, w.critic, w.critGrad, w.critM, w.critV, w.target} {
 		if f != nil {
 			f.free(w.dev)
 		}
@@ -94,8 +108,24 @@ func (w *networks) Close() {
 	w.mem.free()
 }
 
-func (w *networks) State() (actor, critic *Flat, moments [4]*Flat, steps *[2]int) {
-	return w.actor, w.critic, [4]*Flat{w.actorM, w.actorV, w.critM, w.critV}, &w.steps
+func (w *networks) State() State {
+	return State{Actor: w.actor, Critic: w.critic, Target: w.target, Moments: [4]*Flat{w.actorM, w.actorV, w.critM, w.critV}, Steps: &w.steps}
+}
+
+// withTarget adds a target critic moved at rate after each critic step.
+func (w *networks) withTarget(specs []Spec, rate float64) error {
+	var err error
+	w.target, err = newFlat(w.dev, specs)
+	w.targetRate = rate
+	return err
+}
+
+// criticInUse is the critic the actor's update ascends: the target where there is one.
+func (w *networks) criticInUse() *Flat {
+	if w.target != nil {
+		return w.target
+	}
+	return w.critic
 }
 
 func (w *networks) Grads() (actor, critic *Flat) { return w.actorGrad, w.critGrad }
@@ -123,9 +153,17 @@ func (w *networks) ApplyActor(a AdamConfig, lr, scale float64) error {
 	return w.adam(a, w.actor, w.actorGrad, w.actorM, w.actorV, w.steps[0], lr, scale)
 }
 
+// ApplyCritic also moves the target critic, where there is one, as agent's criticStep does.
 func (w *networks) ApplyCritic(a AdamConfig, lr, scale float64) error {
 	w.steps[1]++
-	return w.adam(a, w.critic, w.critGrad, w.critM, w.critV, w.steps[1], lr, scale)
+	if err := w.adam(a, w.critic, w.critGrad, w.critM, w.critV, w.steps[1], lr, scale); err != nil {
+		return err
+	}
+	if w.target == nil {
+		return nil
+	}
+	n := w.critic.buf.N
+	return launch1(w.dev, "lerp_to", n, w.target.buf, w.critic.buf, float32(w.targetRate), n)
 }
 
 // adam is agent's adam.update on the device, with the same float32 constants.

@@ -3,20 +3,34 @@ package gpunet
 import (
 	"fmt"
 
+	"spg-tui/linalg/assign"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/sinkhorn"
 )
 
-// PairDims are a Pairwise's sizes: batch B, size N, hidden width H, and the Sinkhorn
-// iterations its saved buffers are sized for (at most). Its states are MWM's two point sets.
-type PairDims struct{ B, N, H, MaxIters int }
+// PairDims are a Pairwise's sizes and variant: batch B, size N, hidden width H, and the
+// Sinkhorn iterations its saved buffers are sized for (at most).
+type PairDims struct {
+	B, N, H, MaxIters int
+	// Successor makes it SPG+Successor: a tour's cities for states (pairs.Tour), the actor's
+	// self-loops barred at SelfLoop; otherwise the states are MWM's two point sets.
+	Successor bool
+	SelfLoop  float32
+	// TargetRate, above 0, gives the actor's update a slow target critic moved at that rate.
+	TargetRate float64
+	// HardActor reports the actor's loss at Hungarian(M') (of log M' with RoundLog), the
+	// action it would execute: the bilinear critic's gradient is the same at any action, so
+	// only the loss differs from the soft update (the straight-through estimator).
+	HardActor, RoundLog bool
+}
 
-// pairWidth is the number of features of a pair (pairs.MatchingWidth).
+// pairWidth is the number of features of a pair (pairs.MatchingWidth, pairs.TourWidth).
 const pairWidth = 6
 
 // Pairwise is SPG+Pairwise on a device: the actor X_ij = MLP(f_ij), M = Sinkhorn(X / tau), and
 // the bilinear critic Q(s, A) = <A, G(s)> with G the same MLP under its own weights (see nets'
-// pairwise), with every buffer of a step allocated once.
+// pairwise), with every buffer of a step allocated once; with PairDims.Successor it is
+// SPG+Successor (nets' successor).
 type Pairwise struct {
 	networks
 	d PairDims
@@ -29,6 +43,9 @@ type Pairwise struct {
 	q, dq          cuda.Buf // Q at P then M (2B), and its gradient
 	dG, dM, dX     cuda.Buf
 	qHost          []float32
+	// the hard actor's rounding on the host
+	mHost, pHost []float32
+	perms        []int
 }
 
 // mlp is the pair MLP's activations and backward scratch over R = B N^2 rows.
@@ -51,20 +68,37 @@ func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, 
 	if err := w.networks.init(dev, actor, critic); err != nil {
 		return nil, err
 	}
+	if d.TargetRate > 0 {
+		if err := w.withTarget(critic, d.TargetRate); err != nil {
+			w.Close()
+			return nil, err
+		}
+	}
 	a := &w.mem
 	b, n, h := d.B, d.N, d.H
 	r := b * n * n
-	w.x, w.feats, w.ones = a.get(b*2*n*2), a.get(r*pairWidth), newOnes(a, r)
+	w.x, w.feats, w.ones = a.get(b*w.points()*2), a.get(r*pairWidth), newOnes(a, r)
 	w.actorMLP, w.criticMLP = newMLP(a, r, h), newMLP(a, r, h)
 	w.m, w.skSaved = a.get(r), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
 	w.p, w.soft, w.q, w.dq = a.get(r), a.get(r), a.get(2*b), a.get(2*b)
 	w.dG, w.dM, w.dX = a.get(r), a.get(r), a.get(r)
 	w.qHost = make([]float32, 2*b)
+	if d.HardActor {
+		w.mHost, w.pHost, w.perms = make([]float32, r), make([]float32, r), make([]int, b*n)
+	}
 	if a.err != nil {
 		w.Close()
 		return nil, fmt.Errorf("gpunet: allocating SPG+Pairwise's buffers (B %d, N %d): %w", b, n, a.err)
 	}
 	return w, nil
+}
+
+// points is the number of points of a state: 2N for two sets, N for a tour.
+func (w *Pairwise) points() int {
+	if w.d.Successor {
+		return w.d.N
+	}
+	return 2 * w.d.N
 }
 
 // features uploads states and computes their pair features.
@@ -75,7 +109,11 @@ func (w *Pairwise) features(states []float32) error {
 	if err := w.dev.Upload(w.x, states); err != nil {
 		return err
 	}
-	return launch1(w.dev, "pair_features_matching", w.d.B*w.d.N*w.d.N, w.feats, w.x, w.d.B, w.d.N)
+	k := "pair_features_matching"
+	if w.d.Successor {
+		k = "pair_features_tour"
+	}
+	return launch1(w.dev, k, w.d.B*w.d.N*w.d.N, w.feats, w.x, w.d.B, w.d.N)
 }
 
 // forward runs the pair MLP with parameters p over the features into l.out.
@@ -115,6 +153,11 @@ func (w *Pairwise) actorForward(tau float32, iters int) error {
 	}
 	if err := w.forward(w.actor, &w.actorMLP); err != nil {
 		return err
+	}
+	if d.Successor {
+		if err := launch1(w.dev, "set_diagonal", d.B*d.N, w.actorMLP.out, d.B, d.N, d.SelfLoop); err != nil {
+			return err
+		}
 	}
 	return sinkhornForward(w.dev, w.m, w.actorMLP.out, w.skSaved.At(0, sinkhorn.SavedLen(d.B, d.N, iters)), d.B, d.N, tau, iters)
 }
@@ -197,11 +240,16 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 		return 0, 0, err
 	}
 	// The critic's G on these states: the critic changed since CriticGrad computed it.
-	if err := w.forward(w.critic, &w.criticMLP); err != nil {
+	if err := w.forward(w.criticInUse(), &w.criticMLP); err != nil {
 		return 0, 0, err
 	}
-	g := w.criticMLP.out
-	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q, w.m, g, b, n*n); err != nil {
+	g, act := w.criticMLP.out, w.m
+	if d.HardActor {
+		if act, err = w.rounded(); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q, act, g, b, n*n); err != nil {
 		return 0, 0, err
 	}
 	q := w.qHost[:b]
@@ -212,18 +260,42 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 		loss -= float64(v)
 	}
 	loss /= float64(b)
-	// d(-mean <M, G>)/dM = -G / B.
+	// d(-mean <A, G>)/dA = -G / B, at M' or, straight through the rounding, at Hungarian(M').
 	if err := launch1(dev, "scale_into", b*n*n, w.dM, g, float32(-1/float64(b)), b*n*n); err != nil {
 		return 0, 0, err
 	}
 	if err := sinkhornBackward(dev, w.dX, w.dM, w.skSaved.At(0, sinkhorn.SavedLen(b, n, iters)), b, n, tau, iters); err != nil {
 		return 0, 0, err
 	}
+	if d.Successor { // the barred self-loops are constants
+		if err := launch1(dev, "set_diagonal", b*n, w.dX, b, n, float32(0)); err != nil {
+			return 0, 0, err
+		}
+	}
 	if err := w.backward(w.actor, w.actorGrad, &w.actorMLP, w.dX); err != nil {
 		return 0, 0, err
 	}
 	norm, err = w.norm(w.actorGrad.buf)
 	return loss, norm, err
+}
+
+// rounded returns Hungarian(M') (of log M' with RoundLog) as 0/1 matrices on the device,
+// rounded on the host as the CPU's straight-through op does.
+func (w *Pairwise) rounded() (cuda.Buf, error) {
+	b, n := w.d.B, w.d.N
+	if err := w.dev.Download(w.mHost, w.m); err != nil {
+		return cuda.Buf{}, err
+	}
+	if err := assign.RoundBatchBy(w.mHost, b, n, w.perms, w.d.RoundLog); err != nil {
+		return cuda.Buf{}, err
+	}
+	clear(w.pHost)
+	for k := range b {
+		for i, j := range w.perms[k*n : (k+1)*n] {
+			w.pHost[k*n*n+i*n+j] = 1
+		}
+	}
+	return w.p, w.dev.Upload(w.p, w.pHost)
 }
 
 var _ Net = (*Pairwise)(nil)

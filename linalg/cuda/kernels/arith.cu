@@ -64,3 +64,12 @@ extern "C" __global__ void adam_step(float* p, const float* g, float* m, float* 
         p[i] -= stepSize * mj / (sqrtf(vj) * invSqrtBC2 + eps);
     }
 }
+
+// lerp_to sets y[i] += a * (x[i] - y[i]) for i < n: a slow target network's Polyak step
+// towards x at rate a, as agent's polyak. Grid-stride: any 1-D grid and block.
+extern "C" __global__ void lerp_to(float* y, const float* x, float a, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        y[i] += a * (x[i] - y[i]);
+    }
+}

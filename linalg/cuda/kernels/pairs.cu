@@ -1,5 +1,5 @@
-// The per-pair input features of SPG+Pairwise on MWM (agent/pairs) and the bilinear critic's
-// sums: the pairwise model's step stays on the device from the states on.
+// The per-pair input features of the pairwise networks (agent/pairs), the bilinear critic's
+// sums and the barred self-loops: their steps stay on the device from the states on.
 
 // pair_features_matching writes, for each of b MWM states x (2n x 2: A's points, then B's) and
 // each pair (i, j), the six features b_i.x, b_i.y, a_j.x, a_j.y, b_i.x - a_j.x, b_i.y - a_j.y
@@ -54,5 +54,30 @@ extern "C" __global__ void scale_rows2(float* y, const float* a, const float* b,
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
         int r = i / cols;
         y[i] = s1[r] * a[i] + s2[r] * b[i];
+    }
+}
+
+// pair_features_tour writes, for each of b TSP states x (n x 2: the cities) and each pair
+// (i, j), the six features c_i.x, c_i.y, c_j.x, c_j.y, c_i.x - c_j.x, c_i.y - c_j.y into out
+// (b, n, n, 6), as pairs.Tour. Grid-stride over the b*n*n pairs.
+extern "C" __global__ void pair_features_tour(float* out, const float* x, int b, int n)
+{
+    int total = b * n * n;
+    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < total; p += gridDim.x * blockDim.x) {
+        int s = p / (n * n), i = (p / n) % n, j = p % n;
+        const float* c = x + (long long)s * 2 * n;
+        float ix = c[2 * i], iy = c[2 * i + 1], jx = c[2 * j], jy = c[2 * j + 1];
+        float* f = out + (long long)p * 6;
+        f[0] = ix; f[1] = iy; f[2] = jx; f[3] = jy; f[4] = ix - jx; f[5] = iy - jy;
+    }
+}
+
+// set_diagonal sets the diagonal of each of b n x n matrices of x to v: SPG+Successor's barred
+// self-loops (v = nets.SelfLoopScore forward, 0 for their gradient). Grid-stride over b*n.
+extern "C" __global__ void set_diagonal(float* x, int b, int n, float v)
+{
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < b * n; k += gridDim.x * blockDim.x) {
+        int m = k / n, i = k % n;
+        x[(long long)m * n * n + i * n + i] = v;
     }
 }
