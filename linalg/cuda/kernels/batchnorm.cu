@@ -5,23 +5,6 @@
 // threads), each thread striding over the channel's b*f values; the block's sums are added in
 // a fixed tree, so the result does not depend on timing.
 
-// bn_block_sum returns the sum of v over the block's threads (blockDim.x <= 256); part is the
-// caller's shared array of 256.
-__device__ double bn_block_sum(double v, double* part)
-{
-    part[threadIdx.x] = v;
-    __syncthreads();
-    for (int s = 128; s > 0; s >>= 1) {
-        if (threadIdx.x < s && threadIdx.x + s < blockDim.x) {
-            part[threadIdx.x] += part[threadIdx.x + s];
-        }
-        __syncthreads();
-    }
-    double r = part[0];
-    __syncthreads();
-    return r;
-}
-
 // bn_index returns the offset of the e-th value (of b*f) of channel ch.
 __device__ long long bn_index(int e, int ch, int c, int f)
 {
@@ -39,13 +22,13 @@ extern "C" __global__ void batchnorm_forward(float* y, const float* x, const flo
     for (int e = threadIdx.x; e < m; e += blockDim.x) {
         s += x[bn_index(e, ch, c, f)];
     }
-    double mu = bn_block_sum(s, part) / m;
+    double mu = block_sum(s, part) / m;
     double q = 0;
     for (int e = threadIdx.x; e < m; e += blockDim.x) {
         double d = x[bn_index(e, ch, c, f)] - mu;
         q += d * d;
     }
-    double is = 1 / sqrt(bn_block_sum(q, part) / m + (double)eps);
+    double is = 1 / sqrt(block_sum(q, part) / m + (double)eps);
     float muf = (float)mu, scale = gamma[ch] * (float)is, shift = beta[ch];
     if (threadIdx.x == 0) {
         mean[ch] = muf;
@@ -91,8 +74,8 @@ extern "C" __global__ void batchnorm_backward(float* dx, float* dgamma, float* d
         s += g;
         p += (double)g * ((x[i] - mu) * is);
     }
-    double sdy = bn_block_sum(s, part);
-    double sdyx = bn_block_sum(p, part);
+    double sdy = block_sum(s, part);
+    double sdyx = block_sum(p, part);
     if (params && threadIdx.x == 0) {
         dbeta[ch] = (float)sdy;
         dgamma[ch] = (float)sdyx;

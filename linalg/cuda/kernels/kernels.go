@@ -62,8 +62,9 @@ func Sources() map[string]string {
 	return m
 }
 
-// Source returns every .cu file concatenated in name order: one translation unit, which is
-// what NVRTC and the emulator compile.
+// Source returns every .cu file concatenated, common.cu (the shared device functions) first
+// and the others in name order: one translation unit, which is what NVRTC and the emulator
+// compile.
 func Source() string {
 	var b strings.Builder
 	for _, n := range fileNames() {
@@ -72,7 +73,10 @@ func Source() string {
 	return b.String()
 }
 
-// fileNames returns the embedded .cu files' names, sorted.
+// commonFile holds the device functions other files use; it comes first.
+const commonFile = "common.cu"
+
+// fileNames returns the embedded .cu files' names, common.cu first and the rest sorted.
 func fileNames() []string {
 	ents, err := files.ReadDir(".")
 	if err != nil {
@@ -82,7 +86,17 @@ func fileNames() []string {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	slices.Sort(names)
+	slices.SortFunc(names, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == commonFile:
+			return -1
+		case b == commonFile:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	return names
 }
 

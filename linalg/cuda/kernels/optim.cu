@@ -20,8 +20,7 @@ extern "C" __global__ void adam_update(float* p, float* m, float* v, const float
 
 // sum_squares sets out[0] + out[1] to the sum of x[i]^2 over i < n, accumulated in double and
 // returned as two floats (the rounded sum and the rounding's remainder) so that the host gets
-// about 48 bits of it. One block (grid 1) of at most 256 threads; the partial sums are added in
-// a fixed tree.
+// about 48 bits of it. One block (grid 1) of at most 256 threads.
 extern "C" __global__ void sum_squares(float* out, const float* x, int n)
 {
     __shared__ double part[256];
@@ -29,17 +28,10 @@ extern "C" __global__ void sum_squares(float* out, const float* x, int n)
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
         s += (double)x[i] * x[i];
     }
-    part[threadIdx.x] = s;
-    __syncthreads();
-    for (int k = 128; k > 0; k >>= 1) {
-        if (threadIdx.x < k && threadIdx.x + k < blockDim.x) {
-            part[threadIdx.x] += part[threadIdx.x + k];
-        }
-        __syncthreads();
-    }
+    double t = block_sum(s, part);
     if (threadIdx.x == 0) {
-        float hi = (float)part[0];
+        float hi = (float)t;
         out[0] = hi;
-        out[1] = (float)(part[0] - hi);
+        out[1] = (float)(t - hi);
     }
 }
