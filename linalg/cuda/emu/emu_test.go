@@ -1,7 +1,9 @@
 package emu
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,8 +54,23 @@ extern "C" __global__ void t_args(float* out, int* iout, int a, float b)
 }
 `
 
-// openTest returns an emulator of testSource compiled in a temporary directory, skipping the
-// test where no C++ compiler is found.
+// testDir is the library cache the tests share, so that testSource is compiled once.
+var testDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "emu-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// openTest returns an emulator of testSource compiled in dir, skipping the test where no C++
+// compiler is found.
 func openTest(t *testing.T, dir string) *Device {
 	t.Helper()
 	ks, err := kernels.Parse("test.cu", testSource)
@@ -95,7 +112,7 @@ func download(t *testing.T, d *Device, b cuda.Buf, n int) []float32 {
 }
 
 func TestIndexCoversGrid(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	grid, block := cuda.Dim3{X: 3, Y: 2, Z: 2}, cuda.Dim3{X: 5, Y: 3, Z: 2}
 	n := 3 * 2 * 2 * 5 * 3 * 2
 	out := upload(t, d, make([]float32, n+7))
@@ -122,7 +139,7 @@ func TestIndexCoversGrid(t *testing.T) {
 // TestBarrier reverses each block's values through shared memory: without a real barrier
 // thread 0 would read s[last] before the last thread wrote it (here, the previous block's value).
 func TestBarrier(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	const blocks, threads = 3, 100
 	in := make([]float32, blocks*threads)
 	for i := range in {
@@ -143,7 +160,7 @@ func TestBarrier(t *testing.T) {
 }
 
 func TestDivergentBarrierFails(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	out := upload(t, d, make([]float32, 32))
 	err := d.Launch("t_diverge", cuda.D1(1), cuda.D1(32), out)
 	if err == nil || !strings.Contains(err.Error(), "__syncthreads() not reached by every thread") {
@@ -152,7 +169,7 @@ func TestDivergentBarrierFails(t *testing.T) {
 }
 
 func TestAtomicAddAllThreads(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	out := upload(t, d, []float32{1})
 	if err := d.Launch("t_atomic", cuda.D1(4), cuda.D1(64), out, float32(0.5)); err != nil {
 		t.Fatal(err)
@@ -163,7 +180,7 @@ func TestAtomicAddAllThreads(t *testing.T) {
 }
 
 func TestLaunchArguments(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	f, i := upload(t, d, make([]float32, 2)), upload(t, d, make([]float32, 2))
 	if err := d.Launch("t_args", cuda.D1(1), cuda.D1(1), f, i, int32(7), float32(0.25)); err != nil {
 		t.Fatal(err)
@@ -208,7 +225,7 @@ func TestLaunchArguments(t *testing.T) {
 }
 
 func TestCopiesChecked(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	b := upload(t, d, make([]float32, 4))
 	if err := d.Upload(b, make([]float32, 5)); err == nil {
 		t.Error("Upload of 5 into 4: no error")
