@@ -44,12 +44,12 @@ func program(src string, ks []kernels.Kernel) string {
 		fmt.Fprintf(&b, "emu_call_%d, ", i)
 	}
 	b.WriteString("0};\n")
-	fmt.Fprintf(&b, `extern "C" int emu_launch(int k, void** a, int gx, int gy, int gz, int bx, int by, int bz)
+	fmt.Fprintf(&b, `extern "C" int emu_launch(int k, void** a, int gx, int gy, int gz, int bx, int by, int bz, int reverse)
 {
     if (k < 0 || k >= %d) {
         return emu_bad_dims;
     }
-    return emu_run(emu_table[k], a, gx, gy, gz, bx, by, bz);
+    return emu_run(emu_table[k], a, gx, gy, gz, bx, by, bz, reverse);
 }
 `, len(ks))
 	return b.String()

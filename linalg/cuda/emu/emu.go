@@ -10,6 +10,7 @@ package emu
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,12 +34,15 @@ var launchMu sync.Mutex
 type Device struct {
 	name    string
 	lib     uintptr
-	launch  func(k int32, args unsafe.Pointer, gx, gy, gz, bx, by, bz int32) int32
+	launch  func(k int32, args unsafe.Pointer, gx, gy, gz, bx, by, bz, reverse int32) int32
 	alloc   func(n int64) unsafe.Pointer
 	free    func(p unsafe.Pointer)
 	kernels map[string]kernel
 	allocs  []allocation // sorted by ptr
 	params  unsafe.Pointer
+	// checkOrder makes every launch run twice, in reverse order then in index order, and
+	// compare all memory (see CheckOrder).
+	checkOrder bool
 }
 
 // kernel is a kernel's index in the library's table and its signature.
@@ -211,8 +215,56 @@ func (d *Device) Launch(name string, grid, block cuda.Dim3, args ...any) error {
 			return fmt.Errorf("emu: %s argument %d is a %T, want %v", name, i, a, k.args[i])
 		}
 	}
-	rc := d.launch(k.index, unsafe.Add(d.params, 8*maxArgs),
-		int32(grid.X), int32(grid.Y), int32(grid.Z), int32(block.X), int32(block.Y), int32(block.Z))
+	if !d.checkOrder {
+		return d.run(name, k.index, grid, block, 0)
+	}
+	before := d.snapshot()
+	if err := d.run(name, k.index, grid, block, 1); err != nil {
+		return err
+	}
+	reversed := d.snapshot()
+	d.restore(before)
+	if err := d.run(name, k.index, grid, block, 0); err != nil {
+		return err
+	}
+	for i, a := range d.allocs {
+		got := unsafe.Slice((*uint32)(a.base), a.n)
+		for j, v := range reversed[i] {
+			if got[j] != v {
+				return fmt.Errorf("emu: %s: its result depends on the order of blocks or threads (a race): element %d of the allocation at %#x is %v in index order, %v in reverse order",
+					name, j, a.ptr, math.Float32frombits(got[j]), math.Float32frombits(v))
+			}
+		}
+	}
+	return nil
+}
+
+// CheckOrder sets whether every launch runs twice, with blocks and threads in reverse order
+// and then in index order, failing where any allocation differs. A GPU runs blocks and
+// threads between barriers in no set order, so such a kernel has a race; tests turn this on.
+// It costs two copies of all allocated memory a launch.
+func (d *Device) CheckOrder(on bool) { d.checkOrder = on }
+
+// snapshot returns a copy of every allocation's bits.
+func (d *Device) snapshot() [][]uint32 {
+	s := make([][]uint32, len(d.allocs))
+	for i, a := range d.allocs {
+		s[i] = append([]uint32(nil), unsafe.Slice((*uint32)(a.base), a.n)...)
+	}
+	return s
+}
+
+// restore writes a snapshot back.
+func (d *Device) restore(s [][]uint32) {
+	for i, a := range d.allocs {
+		copy(unsafe.Slice((*uint32)(a.base), a.n), s[i])
+	}
+}
+
+// run launches kernel index on grid x block threads with the arguments already packed.
+func (d *Device) run(name string, index int32, grid, block cuda.Dim3, reverse int32) error {
+	rc := d.launch(index, unsafe.Add(d.params, 8*maxArgs),
+		int32(grid.X), int32(grid.Y), int32(grid.Z), int32(block.X), int32(block.Y), int32(block.Z), reverse)
 	switch rc {
 	case 0:
 		return nil

@@ -42,6 +42,18 @@ extern "C" __global__ void t_diverge(float* out)
     out[threadIdx.x] = 1;
 }
 
+extern "C" __global__ void t_race_threads(float* out)
+{
+    int t = threadIdx.x;
+    out[t] = t;
+    out[t] += out[(t + 1) % blockDim.x];
+}
+
+extern "C" __global__ void t_race_blocks(float* out)
+{
+    out[0] = blockIdx.x;
+}
+
 extern "C" __global__ void t_atomic(float* out, float v)
 {
     atomicAdd(out, v);
@@ -156,6 +168,33 @@ func TestBarrier(t *testing.T) {
 				t.Fatalf("block %d out[%d] = %v, want %v", b, i, got[b*threads+i], want)
 			}
 		}
+	}
+}
+
+func TestCheckOrder(t *testing.T) {
+	d := openTest(t, testDir)
+	out := upload(t, d, make([]float32, 64))
+	d.CheckOrder(true)
+	for _, c := range []struct {
+		name        string
+		grid, block int
+	}{{"t_race_threads", 1, 64}, {"t_race_blocks", 3, 1}} {
+		err := d.Launch(c.name, cuda.D1(c.grid), cuda.D1(c.block), out)
+		if err == nil || !strings.Contains(err.Error(), "depends on the order of blocks or threads") {
+			t.Errorf("%s: err = %v, want a race", c.name, err)
+		}
+	}
+	// A barrier orders what the race above did not.
+	in := upload(t, d, make([]float32, 64))
+	if err := d.Launch("t_reverse", cuda.D1(1), cuda.D1(64), out, in); err != nil {
+		t.Error(err)
+	}
+	d.CheckOrder(false)
+	if err := d.Launch("t_race_blocks", cuda.D1(3), cuda.D1(1), out); err != nil {
+		t.Fatal(err)
+	}
+	if got := download(t, d, out, 1)[0]; got != 2 {
+		t.Fatalf("out[0] = %v after blocks in index order, want 2", got)
 	}
 }
 

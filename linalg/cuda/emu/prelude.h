@@ -52,8 +52,10 @@ static void emu_entry()
 // Return codes of emu_run, read by the Go side.
 enum { emu_ok = 0, emu_bad_dims = 1, emu_no_memory = 2, emu_divergent_barrier = 3 };
 
-// emu_run runs fn(args) on a grid of gx*gy*gz blocks of bx*by*bz threads.
-static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz)
+// emu_run runs fn(args) on a grid of gx*gy*gz blocks of bx*by*bz threads: blocks in index
+// order and, between barriers, threads in index order, or both in reverse order where reverse
+// is not 0. A GPU promises neither, so a kernel whose result depends on it has a race.
+static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz, int reverse)
 {
     if (gx < 1 || gy < 1 || gz < 1 || bx < 1 || by < 1 || bz < 1 || (long long)bx * by * bz > 1024) {
         return emu_bad_dims;
@@ -76,39 +78,38 @@ static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int 
     emu_args = args;
     gridDim = emu_uint3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
     blockDim = emu_uint3{(unsigned)bx, (unsigned)by, (unsigned)bz};
-    for (int z = 0; z < gz; z++) {
-        for (int y = 0; y < gy; y++) {
-            for (int x = 0; x < gx; x++) {
-                blockIdx = emu_uint3{(unsigned)x, (unsigned)y, (unsigned)z};
-                for (int t = 0; t < nt; t++) {
-                    getcontext(&emu_ctx[t]);
-                    emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
-                    emu_ctx[t].uc_stack.ss_size = emu_stack;
-                    emu_ctx[t].uc_link = &emu_sched;
-                    makecontext(&emu_ctx[t], emu_entry, 0);
-                    emu_done[t] = 0;
+    long long nb = (long long)gx * gy * gz;
+    for (long long bl = 0; bl < nb; bl++) {
+        long long bi = reverse ? nb - 1 - bl : bl;
+        blockIdx = emu_uint3{(unsigned)(bi % gx), (unsigned)(bi / gx % gy), (unsigned)(bi / ((long long)gx * gy))};
+        for (int t = 0; t < nt; t++) {
+            getcontext(&emu_ctx[t]);
+            emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
+            emu_ctx[t].uc_stack.ss_size = emu_stack;
+            emu_ctx[t].uc_link = &emu_sched;
+            makecontext(&emu_ctx[t], emu_entry, 0);
+            emu_done[t] = 0;
+        }
+        // Rounds: each runs every waiting thread up to its next barrier or its end. A GPU
+        // needs every thread of the block at a barrier, so a round that ends with some
+        // threads returned and others waiting is an error.
+        for (;;) {
+            int waiting = 0;
+            for (int ti = 0; ti < nt; ti++) {
+                int t = reverse ? nt - 1 - ti : ti;
+                if (emu_done[t]) {
+                    continue;
                 }
-                // Rounds: each runs every waiting thread up to its next barrier or its end.
-                // A GPU needs every thread of the block at a barrier, so a round that ends
-                // with some threads returned and others waiting is an error.
-                for (;;) {
-                    int waiting = 0;
-                    for (int t = 0; t < nt; t++) {
-                        if (emu_done[t]) {
-                            continue;
-                        }
-                        emu_cur = t;
-                        threadIdx = emu_uint3{(unsigned)(t % bx), (unsigned)(t / bx % by), (unsigned)(t / (bx * by))};
-                        swapcontext(&emu_sched, &emu_ctx[t]);
-                        waiting += !emu_done[t];
-                    }
-                    if (waiting == 0) {
-                        break;
-                    }
-                    if (waiting < nt) {
-                        return emu_divergent_barrier;
-                    }
-                }
+                emu_cur = t;
+                threadIdx = emu_uint3{(unsigned)(t % bx), (unsigned)(t / bx % by), (unsigned)(t / (bx * by))};
+                swapcontext(&emu_sched, &emu_ctx[t]);
+                waiting += !emu_done[t];
+            }
+            if (waiting == 0) {
+                break;
+            }
+            if (waiting < nt) {
+                return emu_divergent_barrier;
             }
         }
     }

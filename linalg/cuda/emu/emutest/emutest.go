@@ -20,8 +20,8 @@ var (
 	devErr error
 )
 
-// Main opens the emulator in a temporary directory, runs the tests and removes the
-// directory. Call it from TestMain.
+// Main opens the emulator in a temporary directory, with every launch checked for races
+// (emu.Device.CheckOrder), runs the tests and removes the directory. Call it from TestMain.
 func Main(m *testing.M) {
 	dir, err := os.MkdirTemp("", "spg-emu-")
 	if err != nil {
@@ -29,6 +29,9 @@ func Main(m *testing.M) {
 		os.Exit(1)
 	}
 	dev, devErr = emu.OpenIn(dir)
+	if dev != nil {
+		dev.CheckOrder(true)
+	}
 	code := m.Run()
 	if dev != nil {
 		dev.Close()
