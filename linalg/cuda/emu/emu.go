@@ -274,6 +274,8 @@ func (d *Device) run(name string, index int32, grid, block cuda.Dim3, reverse in
 		return fmt.Errorf("emu: %s: out of memory for %d thread stacks", name, block.X*block.Y*block.Z)
 	case 3:
 		return fmt.Errorf("emu: %s: __syncthreads() not reached by every thread of a block", name)
+	case 4:
+		return fmt.Errorf("emu: %s: reached __syncthreads() where kernels.List found none", name)
 	}
 	return fmt.Errorf("emu: %s: launch returned %d", name, rc)
 }

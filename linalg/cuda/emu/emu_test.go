@@ -54,6 +54,13 @@ extern "C" __global__ void t_race_blocks(float* out)
     out[0] = blockIdx.x;
 }
 
+#define HIDDEN_SYNC __syncthreads
+extern "C" __global__ void t_hidden_barrier(float* out)
+{
+    HIDDEN_SYNC();
+    out[threadIdx.x] = 1;
+}
+
 extern "C" __global__ void t_atomic(float* out, float v)
 {
     atomicAdd(out, v);
@@ -204,6 +211,17 @@ func TestDivergentBarrierFails(t *testing.T) {
 	err := d.Launch("t_diverge", cuda.D1(1), cuda.D1(32), out)
 	if err == nil || !strings.Contains(err.Error(), "__syncthreads() not reached by every thread") {
 		t.Fatalf("err = %v, want a divergent barrier", err)
+	}
+}
+
+// TestHiddenBarrierFails: a barrier that kernels.List does not see (behind a macro) is
+// reported, not skipped: the emulator runs such a kernel's threads as plain calls.
+func TestHiddenBarrierFails(t *testing.T) {
+	d := openTest(t, testDir)
+	out := upload(t, d, make([]float32, 4))
+	err := d.Launch("t_hidden_barrier", cuda.D1(1), cuda.D1(4), out)
+	if err == nil || !strings.Contains(err.Error(), "reached __syncthreads() where kernels.List found none") {
+		t.Fatalf("err = %v, want an unexpected barrier", err)
 	}
 }
 

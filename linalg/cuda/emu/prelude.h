@@ -38,8 +38,15 @@ static int emu_cur;               // the thread running now
 static void (*emu_fn)(void**);    // the launch's trampoline
 static void** emu_args;           // its arguments, as for cuLaunchKernel
 
+static int emu_direct;             // whether threads run as plain calls (no barrier expected)
+static int emu_missed_barrier;     // whether a plain call reached __syncthreads() anyway
+
 static void __syncthreads()
 {
+    if (emu_direct) {
+        emu_missed_barrier = 1;
+        return;
+    }
     swapcontext(&emu_ctx[emu_cur], &emu_sched);
 }
 
@@ -50,17 +57,41 @@ static void emu_entry()
 }
 
 // Return codes of emu_run, read by the Go side.
-enum { emu_ok = 0, emu_bad_dims = 1, emu_no_memory = 2, emu_divergent_barrier = 3 };
+enum { emu_ok = 0, emu_bad_dims = 1, emu_no_memory = 2, emu_divergent_barrier = 3, emu_unexpected_barrier = 4 };
+
+// emu_call runs every thread of the grid as a plain call, for a kernel without barriers.
+static int emu_call(void (*fn)(void**), void** args, long long nb, int nt, int reverse)
+{
+    emu_direct = 1;
+    emu_missed_barrier = 0;
+    for (long long bl = 0; bl < nb; bl++) {
+        long long bi = reverse ? nb - 1 - bl : bl;
+        blockIdx = emu_uint3{(unsigned)(bi % gridDim.x), (unsigned)(bi / gridDim.x % gridDim.y), (unsigned)(bi / ((long long)gridDim.x * gridDim.y))};
+        for (int ti = 0; ti < nt; ti++) {
+            int t = reverse ? nt - 1 - ti : ti;
+            threadIdx = emu_uint3{(unsigned)(t % blockDim.x), (unsigned)(t / blockDim.x % blockDim.y), (unsigned)(t / (blockDim.x * blockDim.y))};
+            fn(args);
+        }
+    }
+    emu_direct = 0;
+    return emu_missed_barrier ? emu_unexpected_barrier : emu_ok;
+}
 
 // emu_run runs fn(args) on a grid of gx*gy*gz blocks of bx*by*bz threads: blocks in index
 // order and, between barriers, threads in index order, or both in reverse order where reverse
-// is not 0. A GPU promises neither, so a kernel whose result depends on it has a race.
-static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz, int reverse)
+// is not 0. A GPU promises neither, so a kernel whose result depends on it has a race. Where
+// barrier is 0 the kernel has no __syncthreads() and each thread is a plain call.
+static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz, int reverse, int barrier)
 {
     if (gx < 1 || gy < 1 || gz < 1 || bx < 1 || by < 1 || bz < 1 || (long long)bx * by * bz > 1024) {
         return emu_bad_dims;
     }
     int nt = bx * by * bz;
+    gridDim = emu_uint3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
+    blockDim = emu_uint3{(unsigned)bx, (unsigned)by, (unsigned)bz};
+    if (!barrier) {
+        return emu_call(fn, args, (long long)gx * gy * gz, nt, reverse);
+    }
     if (nt > emu_cap) {
         free(emu_ctx);
         free(emu_stacks);
@@ -76,8 +107,6 @@ static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int 
     }
     emu_fn = fn;
     emu_args = args;
-    gridDim = emu_uint3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
-    blockDim = emu_uint3{(unsigned)bx, (unsigned)by, (unsigned)bz};
     long long nb = (long long)gx * gy * gz;
     for (long long bl = 0; bl < nb; bl++) {
         long long bi = reverse ? nb - 1 - bl : bl;
