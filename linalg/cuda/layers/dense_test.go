@@ -42,7 +42,7 @@ func TestDense(t *testing.T) {
 					t.Fatal(err)
 				}
 				loss := G.Must(G.Sum(G.Must(G.HadamardProd(y, mat(g, "dy", dy, rows, nOut)))))
-				run(t, g, loss, wrt...)
+				runGraph(t, g, loss, wrt...)
 
 				slope := float32(1)
 				if act == ops.LeakyReLU {

@@ -23,8 +23,8 @@ func vec(g *G.ExprGraph, name string, v []float32) *G.Node {
 		G.WithValue(tensor.New(tensor.WithShape(len(v)), tensor.WithBacking(append([]float32(nil), v...)))))
 }
 
-// run differentiates loss with respect to wrt on a tape machine, as agent's learner does.
-func run(t *testing.T, g *G.ExprGraph, loss *G.Node, wrt ...*G.Node) {
+// runGraph differentiates loss with respect to wrt on a tape machine, as agent's learner does.
+func runGraph(t *testing.T, g *G.ExprGraph, loss *G.Node, wrt ...*G.Node) {
 	t.Helper()
 	if _, err := G.Grad(loss, wrt...); err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestCriticLoss(t *testing.T) {
 			}
 			penalty := mse(qs, target)
 			loss := G.Must(G.Add(hard, G.Must(G.Mul(wn, penalty))))
-			run(t, g, loss, qh, qs)
+			runGraph(t, g, loss, qh, qs)
 
 			out, dqh, dqs := emutest.Zeros(t, 3), emutest.Zeros(t, b), emutest.Zeros(t, b)
 			if err := layers.CriticLoss(dev, out, dqh, dqs, emutest.Upload(t, qHard), emutest.Upload(t, qSoft), emutest.Upload(t, r), b, w); err != nil {
@@ -85,7 +85,7 @@ func TestActorLoss(t *testing.T) {
 		g := G.NewGraph()
 		qn := vec(g, "q", q)
 		loss := G.Must(G.Neg(G.Must(G.Mean(qn))))
-		run(t, g, loss, qn)
+		runGraph(t, g, loss, qn)
 
 		out, dq := emutest.Zeros(t, 1), emutest.Zeros(t, b)
 		if err := layers.ActorLoss(dev, out, dq, emutest.Upload(t, q), b); err != nil {

@@ -30,7 +30,7 @@ func TestPairOuter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run(t, g, G.Must(G.Sum(G.Must(G.HadamardProd(e, tensor3(g, "de", de, b, n, n))))), xn)
+		runGraph(t, g, G.Must(G.Sum(G.Must(G.HadamardProd(e, tensor3(g, "de", de, b, n, n))))), xn)
 
 		xb, eb, dxb := emutest.Upload(t, x), emutest.Zeros(t, b*n*n), emutest.Zeros(t, len(x))
 		if err := layers.PairOuterForward(dev, eb, xb, b, n, h); err != nil {
