@@ -51,11 +51,27 @@ type kernel struct {
 	args  []kernels.Kind
 }
 
-// allocation is one Alloc: its host address and length in elements.
+// allocation is one Alloc: its host address and length in elements, with guard elements on
+// either side from start on.
 type allocation struct {
-	base unsafe.Pointer
-	ptr  cuda.Ptr
-	n    int
+	start unsafe.Pointer
+	base  unsafe.Pointer
+	ptr   cuda.Ptr
+	n     int
+}
+
+// guard is how many elements lie before and after each allocation holding guardBits, checked
+// after every launch: a kernel that writes just outside its buffers fails there instead of
+// silently corrupting its neighbours (a write further off may still land in another buffer).
+const (
+	guard     = 16
+	guardBits = 0x7fc0dead // a NaN no arithmetic produces
+)
+
+// guards returns the guard elements of a.
+func (a allocation) guards() (before, after []uint32) {
+	all := unsafe.Slice((*uint32)(a.start), a.n+2*guard)
+	return all[:guard], all[guard+a.n:]
 }
 
 var _ cuda.Device = (*Device)(nil)
@@ -116,11 +132,16 @@ func (d *Device) Alloc(n int) (cuda.Buf, error) {
 	if n < 0 {
 		return cuda.Buf{}, fmt.Errorf("emu: Alloc of %d elements", n)
 	}
-	p := d.alloc(int64(n))
+	p := d.alloc(int64(n + 2*guard))
 	if p == nil {
 		return cuda.Buf{}, fmt.Errorf("emu: out of memory allocating %d floats", n)
 	}
-	a := allocation{base: p, ptr: cuda.Ptr(uintptr(p)), n: n}
+	base := unsafe.Add(p, 4*guard)
+	a := allocation{start: p, base: base, ptr: cuda.Ptr(uintptr(base)), n: n}
+	before, after := a.guards()
+	for i := range guard {
+		before[i], after[i] = guardBits, guardBits
+	}
 	i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].ptr > a.ptr })
 	d.allocs = append(d.allocs, allocation{})
 	copy(d.allocs[i+1:], d.allocs[i:])
@@ -134,7 +155,7 @@ func (d *Device) Free(b cuda.Buf) {
 	if i == len(d.allocs) || d.allocs[i].ptr != b.Ptr {
 		return
 	}
-	d.free(d.allocs[i].base)
+	d.free(d.allocs[i].start)
 	d.allocs = append(d.allocs[:i], d.allocs[i+1:]...)
 }
 
@@ -245,6 +266,25 @@ func (d *Device) Launch(name string, grid, block cuda.Dim3, args ...any) error {
 // It costs two copies of all allocated memory a launch.
 func (d *Device) CheckOrder(on bool) { d.checkOrder = on }
 
+// checkGuards returns an error naming the first allocation whose guards a launch of name
+// overwrote, and restores them.
+func (d *Device) checkGuards(name string) error {
+	var err error
+	for _, a := range d.allocs {
+		before, after := a.guards()
+		for i := range guard {
+			if err == nil && before[i] != guardBits {
+				err = fmt.Errorf("emu: %s wrote element %d of a buffer of %d at %#x, outside it", name, i-guard, a.n, a.ptr)
+			}
+			if err == nil && after[i] != guardBits {
+				err = fmt.Errorf("emu: %s wrote element %d of a buffer of %d at %#x, outside it", name, a.n+i, a.n, a.ptr)
+			}
+			before[i], after[i] = guardBits, guardBits
+		}
+	}
+	return err
+}
+
 // snapshot returns a copy of every allocation's bits.
 func (d *Device) snapshot() [][]uint32 {
 	s := make([][]uint32, len(d.allocs))
@@ -261,13 +301,14 @@ func (d *Device) restore(s [][]uint32) {
 	}
 }
 
-// run launches kernel index on grid x block threads with the arguments already packed.
+// run launches kernel index on grid x block threads with the arguments already packed, and
+// checks the allocations' guards.
 func (d *Device) run(name string, index int32, grid, block cuda.Dim3, reverse int32) error {
 	rc := d.launch(index, unsafe.Add(d.params, 8*maxArgs),
 		int32(grid.X), int32(grid.Y), int32(grid.Z), int32(block.X), int32(block.Y), int32(block.Z), reverse)
 	switch rc {
 	case 0:
-		return nil
+		return d.checkGuards(name)
 	case 1:
 		return fmt.Errorf("emu: %s: bad launch size grid %v block %v (each >= 1, at most 1024 threads a block)", name, grid, block)
 	case 2:
@@ -287,7 +328,7 @@ func (d *Device) Sync() error { return nil }
 // Close frees every allocation. The library stays loaded: another Device may share it.
 func (d *Device) Close() error {
 	for _, a := range d.allocs {
-		d.free(a.base)
+		d.free(a.start)
 	}
 	d.allocs = nil
 	if d.params != nil {

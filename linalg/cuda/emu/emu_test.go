@@ -61,6 +61,11 @@ extern "C" __global__ void t_hidden_barrier(float* out)
     out[threadIdx.x] = 1;
 }
 
+extern "C" __global__ void t_overrun(float* out, int i)
+{
+    out[i] = 1;
+}
+
 extern "C" __global__ void t_atomic(float* out, float v)
 {
     atomicAdd(out, v);
@@ -222,6 +227,24 @@ func TestHiddenBarrierFails(t *testing.T) {
 	err := d.Launch("t_hidden_barrier", cuda.D1(1), cuda.D1(4), out)
 	if err == nil || !strings.Contains(err.Error(), "reached __syncthreads() where kernels.List found none") {
 		t.Fatalf("err = %v, want an unexpected barrier", err)
+	}
+}
+
+func TestWritesOutsideBuffersFail(t *testing.T) {
+	d := openTest(t, testDir)
+	out := upload(t, d, make([]float32, 10))
+	for _, c := range []struct {
+		i    int32
+		want string
+	}{{10, "wrote element 10 of a buffer of 10"}, {12, "wrote element 12 of a buffer of 10"}, {-1, "wrote element -1 of a buffer of 10"}} {
+		err := d.Launch("t_overrun", cuda.D1(1), cuda.D1(1), out, c.i)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("out[%d] = 1: err = %v, want %q", c.i, err, c.want)
+		}
+	}
+	// The guards were restored: a write inside passes.
+	if err := d.Launch("t_overrun", cuda.D1(1), cuda.D1(1), out, int32(9)); err != nil {
+		t.Fatal(err)
 	}
 }
 
