@@ -8,12 +8,17 @@ package layers
 
 import (
 	"fmt"
+	"math"
 
 	"spg-tui/linalg/cuda"
 )
 
-// need returns b's first n elements, or an error naming the buffer where it is shorter.
+// need returns b's first n elements, or an error naming the buffer where it is shorter or n
+// exceeds the kernels' int indices.
 func need(layer, name string, b cuda.Buf, n int) (cuda.Buf, error) {
+	if n > math.MaxInt32 {
+		return cuda.Buf{}, fmt.Errorf("%s: %s would have %d elements, more than the kernels index (%d)", layer, name, n, math.MaxInt32)
+	}
 	if b.N < n {
 		return cuda.Buf{}, fmt.Errorf("%s: %s has %d elements, want %d", layer, name, b.N, n)
 	}
@@ -30,5 +35,6 @@ const maxBlocks = 4096
 // elementBlock is the block size of the elementwise kernels.
 const elementBlock = 256
 
-// i32 converts a size for a kernel argument; the callers have checked it is small.
+// i32 converts a size for a kernel argument; the callers have checked it against their
+// buffers (need), which bounds it by math.MaxInt32.
 func i32(n int) int32 { return int32(n) }

@@ -81,8 +81,14 @@ func GRUForward(dev cuda.Device, d gru.Dims, out, x, h0, wih, whh, bih, bhh, sav
 	}
 	for s := range t {
 		ti := timeAt(s, t, reverse)
-		// The step's starting states are the (B x H) rows of saved's last column, T*5H apart.
-		if err := dev.Sgemm(false, true, b, 3*h, h, 1, from(saved, ti*sc*h+4*h), t*sc*h, whh, h, 0, gh, 3*h); err != nil {
+		// The step's starting states are the (B x H) rows of saved's last column, T*5H apart;
+		// from a zero state the projections are zeros, as on the CPU (whatever whh holds).
+		if s == 0 && h0.N == 0 {
+			err = Fill(dev, gh, 0)
+		} else {
+			err = dev.Sgemm(false, true, b, 3*h, h, 1, from(saved, ti*sc*h+4*h), t*sc*h, whh, h, 0, gh, 3*h)
+		}
+		if err != nil {
 			return err
 		}
 		next := -1
