@@ -81,3 +81,16 @@ extern "C" __global__ void scale_rows_add(float* y, const float* c, const float*
         y[e] = beta == 0 ? v : beta * y[e] + v;
     }
 }
+
+// pair_features_sort writes pairs.Sort's features into dst (b x n x n x 2) from the sorting
+// states' scaled values v (b x n, from sort_values): for item i at position j, v_i and j/n.
+extern "C" __global__ void pair_features_sort(float* dst, const float* v, int b, int n)
+{
+    int total = b * n * n;
+    float scale = 1.0f / n;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += gridDim.x * blockDim.x) {
+        int s = e / (n * n), i = e / n % n, j = e % n;
+        dst[2 * (long long)e] = v[s * n + i];
+        dst[2 * (long long)e + 1] = (float)j * scale;
+    }
+}

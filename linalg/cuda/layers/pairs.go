@@ -10,8 +10,8 @@ import (
 // The pairwise networks' own layers: their input features (ops.PairFeatures), the successor
 // model's barred diagonal (ops.BarDiagonal) and the bilinear critic (agent/nets' bilinearQ).
 
-// PairLayout is what the rows of a PairFeatures input are, as ops.PairRows (sorting states
-// have no kernel yet).
+// PairLayout is what the rows of a PairFeatures input are, as ops.PairRows (for sorting states
+// see PairFeaturesSort).
 type PairLayout int
 
 // The layouts PairFeatures reads.
@@ -43,6 +43,20 @@ func PairFeatures(dev cuda.Device, dst, x cuda.Buf, b, n int, layout PairLayout)
 		return err
 	}
 	return dev.Launch(kernel, grid1(b*n*n, elementBlock), cuda.D1(elementBlock), bs[0], bs[1], i32(b), i32(n))
+}
+
+// PairFeaturesSort writes pairs.Sort's features (b x n x n x 2) from the sorting states'
+// values as SortValues leaves them (b x n).
+func PairFeaturesSort(dev cuda.Device, dst, values cuda.Buf, b, n int) error {
+	const op = "PairFeaturesSort"
+	if b <= 0 || n <= 0 {
+		return fmt.Errorf("%s: b = %d, n = %d, want both > 0", op, b, n)
+	}
+	bs, err := bufs(op, "dst", dst, b*n*n*pairs.SortWidth, "values", values, b*n)
+	if err != nil {
+		return err
+	}
+	return dev.Launch("pair_features_sort", grid1(b*n*n, elementBlock), cuda.D1(elementBlock), bs[0], bs[1], i32(b), i32(n))
 }
 
 // BarDiagonal sets y (b x n x n) to x with every diagonal entry bar: ops.BarDiagonal's
