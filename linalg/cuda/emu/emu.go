@@ -33,7 +33,6 @@ var launchMu sync.Mutex
 // Device is the emulator. Its methods must be called from one goroutine at a time.
 type Device struct {
 	name    string
-	lib     uintptr
 	launch  func(k int32, args unsafe.Pointer, gx, gy, gz, bx, by, bz, reverse int32) int32
 	alloc   func(n int64) unsafe.Pointer
 	free    func(p unsafe.Pointer)
@@ -106,15 +105,19 @@ func open(dir, src string, ks []kernels.Kernel) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emu: loading %s: %v", path, err)
 	}
-	d := &Device{name: "emu: CPU emulator (" + version + ")", lib: lib, kernels: map[string]kernel{}}
+	d := &Device{name: "emu: CPU emulator (" + version + ")", kernels: map[string]kernel{}}
 	purego.RegisterLibFunc(&d.launch, lib, "emu_launch")
 	purego.RegisterLibFunc(&d.alloc, lib, "emu_alloc")
 	purego.RegisterLibFunc(&d.free, lib, "emu_free")
 	for i, k := range ks {
+		if len(k.Args) > maxArgs {
+			return nil, fmt.Errorf("emu: kernel %s takes %d arguments, the emulator at most %d", k.Name, len(k.Args), maxArgs)
+		}
 		d.kernels[k.Name] = kernel{index: int32(i), args: k.Args}
 	}
-	// Arguments as cuLaunchKernel takes them: maxArgs pointers, each to an 8-byte value slot.
-	d.params = d.alloc(4 * maxArgs * 4)
+	// Arguments as cuLaunchKernel takes them: maxArgs 8-byte value slots, then maxArgs
+	// pointers to them (16 bytes an argument, 4 floats).
+	d.params = d.alloc(4 * maxArgs)
 	if d.params == nil {
 		return nil, fmt.Errorf("emu: out of memory")
 	}
