@@ -42,6 +42,8 @@ type Device struct {
 	// checkOrder makes every launch run twice, in reverse order then in index order, and
 	// compare all memory (see CheckOrder).
 	checkOrder bool
+	// launched holds the kernels launched without an error.
+	launched map[string]bool
 }
 
 // kernel is a kernel's index in the library's table and its signature.
@@ -105,7 +107,7 @@ func open(dir, src string, ks []kernels.Kernel) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emu: loading %s: %v", path, err)
 	}
-	d := &Device{name: "emu: CPU emulator (" + version + ")", kernels: map[string]kernel{}}
+	d := &Device{name: "emu: CPU emulator (" + version + ")", kernels: map[string]kernel{}, launched: map[string]bool{}}
 	purego.RegisterLibFunc(&d.launch, lib, "emu_launch")
 	purego.RegisterLibFunc(&d.alloc, lib, "emu_alloc")
 	purego.RegisterLibFunc(&d.free, lib, "emu_free")
@@ -239,16 +241,29 @@ func (d *Device) Launch(name string, grid, block cuda.Dim3, args ...any) error {
 			return fmt.Errorf("emu: %s argument %d is a %T, want %v", name, i, a, k.args[i])
 		}
 	}
+	if err := d.launchChecked(name, k.index, grid, block); err != nil {
+		return err
+	}
+	d.launched[name] = true
+	return nil
+}
+
+// Launched reports whether kernel name has run without an error on d: tests check with it
+// that every kernel is covered.
+func (d *Device) Launched(name string) bool { return d.launched[name] }
+
+// launchChecked runs a launch whose arguments are packed, twice where checkOrder is set.
+func (d *Device) launchChecked(name string, index int32, grid, block cuda.Dim3) error {
 	if !d.checkOrder {
-		return d.run(name, k.index, grid, block, 0)
+		return d.run(name, index, grid, block, 0)
 	}
 	before := d.snapshot()
-	if err := d.run(name, k.index, grid, block, 1); err != nil {
+	if err := d.run(name, index, grid, block, 1); err != nil {
 		return err
 	}
 	reversed := d.snapshot()
 	d.restore(before)
-	if err := d.run(name, k.index, grid, block, 0); err != nil {
+	if err := d.run(name, index, grid, block, 0); err != nil {
 		return err
 	}
 	for i, a := range d.allocs {

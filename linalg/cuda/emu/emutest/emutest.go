@@ -3,6 +3,7 @@
 package emutest
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu"
+	"spg-tui/linalg/cuda/kernels"
 )
 
 // dev is the emulator of the test binary; devErr is why it did not open.
@@ -22,22 +24,52 @@ var (
 
 // Main opens the emulator in a temporary directory, with every launch checked for races
 // (emu.Device.CheckOrder), runs the tests and removes the directory. Call it from TestMain.
-func Main(m *testing.M) {
+func Main(m *testing.M) { os.Exit(run(m, false)) }
+
+// MainCoverAll is Main that also fails, naming them, where some kernels of
+// linalg/cuda/kernels were never launched, when every test ran (no -run or -skip) and passed:
+// every kernel must be tested on the emulator.
+func MainCoverAll(m *testing.M) { os.Exit(run(m, true)) }
+
+// run is Main's body; it returns the exit code.
+func run(m *testing.M, cover bool) int {
 	dir, err := os.MkdirTemp("", "spg-emu-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	dev, devErr = emu.OpenIn(dir)
 	if dev != nil {
 		dev.CheckOrder(true)
+		defer dev.Close()
 	}
 	code := m.Run()
-	if dev != nil {
-		dev.Close()
+	if code != 0 || !cover || dev == nil || flagSet("test.run") || flagSet("test.skip") {
+		return code
 	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	ks, err := kernels.List()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var missing []string
+	for _, k := range ks {
+		if !dev.Launched(k.Name) {
+			missing = append(missing, k.Name)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "emutest: no test launched the kernels %s\n", strings.Join(missing, ", "))
+		return 1
+	}
+	return 0
+}
+
+// flagSet reports whether the go test flag name has a non-empty value.
+func flagSet(name string) bool {
+	f := flag.Lookup(name)
+	return f != nil && f.Value.String() != ""
 }
 
 // Device returns the emulator, skipping the test where no C++ compiler is found.
