@@ -13,7 +13,8 @@ __device__ long long bn_index(int e, int ch, int c, int f)
 
 // batchnorm_forward normalises x into y with the batch statistics, then applies LeakyReLU with
 // slope: y = act(gamma (x - mean) invStd + beta). It writes mean and invStd = 1/sqrt(var + eps)
-// per channel (the variance from a second pass over x - mean).
+// per channel (the variance from a second pass over x - mean). Grid c blocks, one per channel;
+// block of at most 256 threads.
 extern "C" __global__ void batchnorm_forward(float* y, const float* x, const float* gamma, const float* beta, float* mean, float* invStd, int b, int c, int f, float eps, float slope)
 {
     __shared__ double part[256];
@@ -61,7 +62,7 @@ extern "C" __global__ void batchnorm_inference(float* y, const float* x, const f
 //	dbeta = sum g, dgamma = sum g xhat, dx = gamma invStd (g - dbeta/m - xhat dgamma/m).
 //
 // dgamma and dbeta are written where params is not 0 (gamma and beta not frozen). dx may be
-// dy. Grid c and block as batchnorm_forward.
+// dy. Grid c blocks, one per channel; block of at most 256 threads.
 extern "C" __global__ void batchnorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x, const float* y, const float* gamma, const float* mean, const float* invStd, int b, int c, int f, float slope, int params)
 {
     __shared__ double part[256];

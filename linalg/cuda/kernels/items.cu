@@ -4,7 +4,8 @@
 // 1-D grid and block, grid-stride.
 
 // centre_items sets y[s,i,k] = x[s,i,k] - mean_i x[s,i,k] for b instances of n items of w
-// features, the mean a float sum in item order divided by n. y may be x.
+// features, the mean a float sum in item order divided by n. y may be x. Grid-stride over the
+// b*w (instance, feature) pairs: any 1-D grid and block.
 extern "C" __global__ void centre_items(float* y, const float* x, int b, int n, int w)
 {
     int total = b * w;
@@ -22,7 +23,7 @@ extern "C" __global__ void centre_items(float* y, const float* x, int b, int n, 
 }
 
 // sort_values sets y[s,i] = (x[s,i] - min_s)/(max_s - min_s + 1) for b instances of n values:
-// pairs.SortValues. y may be x.
+// pairs.SortValues. y may be x. Grid-stride over the b instances: any 1-D grid and block.
 extern "C" __global__ void sort_values(float* y, const float* x, int b, int n)
 {
     for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < b; s += gridDim.x * blockDim.x) {

@@ -5,6 +5,7 @@
 // critic_loss computes hard = mean((qHard - r)^2), penalty = mean((qSoft - qHard)^2) with
 // qHard a constant there (stop_grad), and loss = hard + w penalty into out[0..2] = loss, hard,
 // penalty, and the gradients of loss: dqHard = 2 (qHard - r)/b, dqSoft = 2 w (qSoft - qHard)/b.
+// Grid 1; block of at most 256 threads.
 extern "C" __global__ void critic_loss(float* out, float* dqHard, float* dqSoft, const float* qHard, const float* qSoft, const float* r, int b, float w)
 {
     __shared__ double part[256];
@@ -26,7 +27,8 @@ extern "C" __global__ void critic_loss(float* out, float* dqHard, float* dqSoft,
     }
 }
 
-// actor_loss computes loss = -mean q into out[0] and its gradient dq = -1/b.
+// actor_loss computes loss = -mean q into out[0] and its gradient dq = -1/b. Grid 1; block of
+// at most 256 threads.
 extern "C" __global__ void actor_loss(float* out, float* dq, const float* q, int b)
 {
     __shared__ double part[256];

@@ -5,7 +5,8 @@
 
 // pair_features_matching writes pairs.Matching's features for b MWM states x (each 2n x 2:
 // the n points of A, then the n points of B) into dst (b x n x n x 6): for row i (b_i) and
-// column j (a_j), b_i.x, b_i.y, a_j.x, a_j.y, b_i.x - a_j.x, b_i.y - a_j.y.
+// column j (a_j), b_i.x, b_i.y, a_j.x, a_j.y, b_i.x - a_j.x, b_i.y - a_j.y. Grid-stride over
+// the b*n*n pairs.
 extern "C" __global__ void pair_features_matching(float* dst, const float* x, int b, int n)
 {
     int total = b * n * n;
@@ -26,7 +27,7 @@ extern "C" __global__ void pair_features_matching(float* dst, const float* x, in
 
 // pair_features_tour writes pairs.Tour's features for b TSP states x (each n x 2: the cities)
 // into dst (b x n x n x 6): for row i and column j, c_i.x, c_i.y, c_j.x, c_j.y, c_i.x - c_j.x,
-// c_i.y - c_j.y.
+// c_i.y - c_j.y. Grid-stride over the b*n*n pairs.
 extern "C" __global__ void pair_features_tour(float* dst, const float* x, int b, int n)
 {
     int total = b * n * n;
@@ -45,7 +46,8 @@ extern "C" __global__ void pair_features_tour(float* dst, const float* x, int b,
 }
 
 // set_diagonal sets the diagonal of each of the b n x n matrices of x to v: BarDiagonal's
-// forward pass (v the bar) and backward pass (v 0) after a copy.
+// forward pass (v the bar) and backward pass (v 0) after a copy. Grid-stride over the b*n
+// diagonal entries.
 extern "C" __global__ void set_diagonal(float* x, int b, int n, float v)
 {
     int total = b * n;
@@ -72,7 +74,8 @@ extern "C" __global__ void bilinear_q(float* q, const float* a, const float* g, 
 }
 
 // scale_rows_add sets y[s, k] = beta y[s, k] + c[s] x[s, k] for the b rows of nn: the
-// gradients of bilinear_q (dG = dq A summed over the actions, dA = dq G).
+// gradients of bilinear_q (dG = dq A summed over the actions, dA = dq G). Grid-stride over
+// the b*nn entries.
 extern "C" __global__ void scale_rows_add(float* y, const float* c, const float* x, int b, int nn, float beta)
 {
     int total = b * nn;
@@ -84,6 +87,7 @@ extern "C" __global__ void scale_rows_add(float* y, const float* c, const float*
 
 // pair_features_sort writes pairs.Sort's features into dst (b x n x n x 2) from the sorting
 // states' scaled values v (b x n, from sort_values): for item i at position j, v_i and j/n.
+// Grid-stride over the b*n*n pairs.
 extern "C" __global__ void pair_features_sort(float* dst, const float* v, int b, int n)
 {
     int total = b * n * n;
