@@ -2,6 +2,7 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 )
 
 // bnLayer is one application of a batch-norm layer followed by LeakyReLU over (b, n, f): its
@@ -80,7 +81,7 @@ func (c *critic) forward(dev cuda.Device, p *Flat, x cuda.Buf, acts ...cuda.Buf)
 		if err := ca.d.forward(dev, p.get("d.gamma"), p.get("d.beta"), b, n, h); err != nil {
 			return err
 		}
-		if err := launch1(dev, "add_into", r*h, ca.s, c.c.y, ca.d.y, r*h); err != nil {
+		if err := layers.Add(dev, ca.s, c.c.y, ca.d.y); err != nil {
 			return err
 		}
 		if err := denseForward(dev, ca.f.pre, ca.s, p.get("f.W"), p.get("f.b"), r, h, n, false); err != nil {

@@ -2,28 +2,20 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 )
 
 // slope is LeakyReLU's negative slope in every SPG network; 1 makes the activation the identity.
 const slope = 0.01
 
 // denseForward computes y = act(x w + b) for x (rows x in), w (in x out) and b (out, or a
-// zero-length Buf for none), as ops.Dense: one product, then the bias and activation in place.
+// zero-length Buf for none), as ops.Dense (layers.DenseForward).
 func denseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, in, out int, leaky bool) error {
-	if err := dev.Sgemm(false, false, rows, out, in, 1, x, in, w, out, 0, y, out); err != nil {
-		return err
-	}
 	s := float32(1)
 	if leaky {
 		s = slope
 	}
-	switch {
-	case b.N > 0:
-		return launch1(dev, "bias_leaky_rows", rows*out, y, b, rows, out, s)
-	case leaky:
-		return launch1(dev, "leaky_relu", rows*out, y, y, rows*out, s)
-	}
-	return nil
+	return layers.DenseForward(dev, y, x, w, b, rows, in, out, s)
 }
 
 // denseGrads says which gradients denseBackward computes and whether they add to what the
@@ -99,18 +91,4 @@ func launch(dev cuda.Device, name string, grid, block cuda.Dim3, args ...any) er
 		}
 	}
 	return dev.Launch(name, grid, block, args...)
-}
-
-// pairOuterForward sets e[b] = eB eA^T for each of count instances of x (count, 2n, h): eA its
-// first n rows, eB the next n, as ops.PairOuter.
-func pairOuterForward(dev cuda.Device, e, x cuda.Buf, count, n, h int) error {
-	return dev.SgemmStrided(false, true, n, n, h, 1, x.At(n*h, x.N-n*h), h, 2*n*h, x, h, 2*n*h, 0, e, n, n*n, count)
-}
-
-// pairOuterBackward sets dx from de: d eB = de eA, d eA = de^T eB, per instance.
-func pairOuterBackward(dev cuda.Device, dx, de, x cuda.Buf, count, n, h int) error {
-	if err := dev.SgemmStrided(false, false, n, h, n, 1, de, n, n*n, x, h, 2*n*h, 0, dx.At(n*h, dx.N-n*h), h, 2*n*h, count); err != nil {
-		return err
-	}
-	return dev.SgemmStrided(true, false, n, h, n, 1, de, n, n*n, x.At(n*h, x.N-n*h), h, 2*n*h, 0, dx, h, 2*n*h, count)
 }

@@ -1,9 +1,8 @@
 package gpunet
 
 import (
-	"math"
-
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 )
 
 // Net is an SPG actor-critic pair on a device, as agent's GPU learner drives it: acting, the
@@ -73,12 +72,8 @@ type networks struct {
 	target     *Flat
 	targetRate float64
 
-	part     cuda.Buf // a gradient norm's partial sums
-	partHost []float32
+	part cuda.Buf // a gradient norm's scratch
 }
-
-// normBlocks is the most partial sums of a gradient norm.
-const normBlocks = 512
 
 // init allocates the parameter, gradient and moment buffers.
 func (w *networks) init(dev cuda.Device, actor, critic []Spec) error {
@@ -94,7 +89,7 @@ func (w *networks) init(dev cuda.Device, actor, critic []Spec) error {
 			return err
 		}
 	}
-	w.part, w.partHost = w.mem.get(normBlocks), make([]float32, normBlocks)
+	w.part = w.mem.get(2)
 	return w.mem.err
 }
 
@@ -130,21 +125,8 @@ func (w *networks) criticInUse() *Flat {
 
 func (w *networks) Grads() (actor, critic *Flat) { return w.actorGrad, w.critGrad }
 
-// norm returns the L2 norm of x: partial sums on the device, added here in float64.
-func (w *networks) norm(x cuda.Buf) (float64, error) {
-	blocks := max(1, min(normBlocks, (x.N+255)/256))
-	if err := launch(w.dev, "sum_squares_partial", cuda.D1(blocks), cuda.D1(256), w.part, x, x.N); err != nil {
-		return 0, err
-	}
-	if err := w.dev.Download(w.partHost[:blocks], w.part); err != nil {
-		return 0, err
-	}
-	var s float64
-	for _, v := range w.partHost[:blocks] {
-		s += float64(v)
-	}
-	return math.Sqrt(s), nil
-}
+// norm returns the L2 norm of x (layers.GradNorm: summed in double on the device).
+func (w *networks) norm(x cuda.Buf) (float64, error) { return layers.GradNorm(w.dev, w.part, x) }
 
 // ApplyActor and ApplyCritic take one Adam step of rate lr on the actor's or the critic's
 // parameters with their last gradients scaled by scale (the clip factor).
@@ -166,12 +148,8 @@ func (w *networks) ApplyCritic(a AdamConfig, lr, scale float64) error {
 	return launch1(w.dev, "lerp_to", n, w.target.buf, w.critic.buf, float32(w.targetRate), n)
 }
 
-// adam is agent's adam.update on the device, with the same float32 constants.
+// adam is agent's adam.update on the device (layers.Adam), at Adam step step.
 func (w *networks) adam(a AdamConfig, p, g, mom, vel *Flat, step int, lr, scale float64) error {
-	t := float64(step)
-	stepSize := float32(lr / (1 - math.Pow(a.Beta1, t)))
-	invSqrtBC2 := float32(1 / math.Sqrt(1-math.Pow(a.Beta2, t)))
-	n := p.buf.N
-	return launch1(w.dev, "adam_step", n, p.buf, g.buf, mom.buf, vel.buf, n,
-		float32(a.Beta1), float32(a.Beta2), float32(1-a.Beta1), float32(1-a.Beta2), stepSize, invSqrtBC2, float32(a.Eps), float32(scale))
+	opt := layers.Adam{Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, Step: step - 1}
+	return opt.Update(w.dev, []cuda.Buf{p.buf}, []cuda.Buf{mom.buf}, []cuda.Buf{vel.buf}, []cuda.Buf{g.buf}, lr, scale)
 }

@@ -5,6 +5,7 @@ import (
 
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 	"spg-tui/linalg/sinkhorn"
 )
 
@@ -109,11 +110,11 @@ func (w *Pairwise) features(states []float32) error {
 	if err := w.dev.Upload(w.x, states); err != nil {
 		return err
 	}
-	k := "pair_features_matching"
+	layout := layers.TwoPointSets
 	if w.d.Successor {
-		k = "pair_features_tour"
+		layout = layers.OnePointSet
 	}
-	return launch1(w.dev, k, w.d.B*w.d.N*w.d.N, w.feats, w.x, w.d.B, w.d.N)
+	return layers.PairFeatures(w.dev, w.feats, w.x, w.d.B, w.d.N, layout)
 }
 
 // forward runs the pair MLP with parameters p over the features into l.out.
@@ -155,7 +156,7 @@ func (w *Pairwise) actorForward(tau float32, iters int) error {
 		return err
 	}
 	if d.Successor {
-		if err := launch1(w.dev, "set_diagonal", d.B*d.N, w.actorMLP.out, d.B, d.N, d.SelfLoop); err != nil {
+		if err := layers.BarDiagonal(w.dev, w.actorMLP.out, w.actorMLP.out, d.B, d.N, d.SelfLoop); err != nil {
 			return err
 		}
 	}
@@ -195,10 +196,10 @@ func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticO
 		return out, err
 	}
 	g := w.criticMLP.out
-	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q, w.p, g, b, nn); err != nil {
+	if err := layers.BilinearQ(dev, w.q, w.p, g, b, nn); err != nil {
 		return out, err
 	}
-	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q.At(b, b), w.soft, g, b, nn); err != nil {
+	if err := layers.BilinearQ(dev, w.q.At(b, b), w.soft, g, b, nn); err != nil {
 		return out, err
 	}
 	q := w.qHost
@@ -221,7 +222,10 @@ func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticO
 		return out, err
 	}
 	// dG = dQ(s,P) P + dQ(s,M) M, row by row.
-	if err := launch1(dev, "scale_rows2", b*nn, w.dG, w.p, w.soft, w.dq, w.dq.At(b, b), b, nn); err != nil {
+	if err := layers.ScaleRowsAdd(dev, w.dG, w.dq, w.p, b, nn, 0); err != nil {
+		return out, err
+	}
+	if err := layers.ScaleRowsAdd(dev, w.dG, w.dq.At(b, b), w.soft, b, nn, 1); err != nil {
 		return out, err
 	}
 	if err := w.backward(w.critic, w.critGrad, &w.criticMLP, w.dG); err != nil {
@@ -249,7 +253,7 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 			return 0, 0, err
 		}
 	}
-	if err := launch(dev, "row_dots", cuda.D1(b), cuda.D1(256), w.q, act, g, b, n*n); err != nil {
+	if err := layers.BilinearQ(dev, w.q.At(0, b), act, g, b, n*n); err != nil {
 		return 0, 0, err
 	}
 	q := w.qHost[:b]
@@ -268,7 +272,7 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 		return 0, 0, err
 	}
 	if d.Successor { // the barred self-loops are constants
-		if err := launch1(dev, "set_diagonal", b*n, w.dX, b, n, float32(0)); err != nil {
+		if err := layers.BarDiagonal(dev, w.dX, w.dX, b, n, 0); err != nil {
 			return 0, 0, err
 		}
 	}

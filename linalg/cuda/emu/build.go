@@ -22,7 +22,8 @@ var cxxFlags = []string{"-x", "c++", "-O2", "-shared", "-fPIC", "-ffp-contract=o
 
 // program returns the emulator's C++ translation unit: the prelude, the kernel sources src,
 // and one trampoline per kernel of ks (src's) that unpacks cuLaunchKernel-style arguments (an
-// array of pointers to the values) into a call, dispatched by emu_launch on the kernel's index.
+// array of pointers to the values) into a call, dispatched by emu_launch on the kernel's index
+// with whether the kernel has barriers.
 func program(src string, ks []kernels.Kernel) string {
 	var b strings.Builder
 	b.WriteString(prelude)
@@ -43,13 +44,21 @@ func program(src string, ks []kernels.Kernel) string {
 	for i := range ks {
 		fmt.Fprintf(&b, "emu_call_%d, ", i)
 	}
+	b.WriteString("0};\nstatic const int emu_barrier[] = {")
+	for _, k := range ks {
+		if k.Barrier {
+			b.WriteString("1, ")
+		} else {
+			b.WriteString("0, ")
+		}
+	}
 	b.WriteString("0};\n")
-	fmt.Fprintf(&b, `extern "C" int emu_launch(int k, void** a, int gx, int gy, int gz, int bx, int by, int bz)
+	fmt.Fprintf(&b, `extern "C" int emu_launch(int k, void** a, int gx, int gy, int gz, int bx, int by, int bz, int reverse)
 {
     if (k < 0 || k >= %d) {
         return emu_bad_dims;
     }
-    return emu_run(emu_table[k], a, gx, gy, gz, bx, by, bz);
+    return emu_run(emu_table[k], a, gx, gy, gz, bx, by, bz, reverse, emu_barrier[k]);
 }
 `, len(ks))
 	return b.String()

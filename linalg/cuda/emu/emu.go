@@ -10,6 +10,7 @@ package emu
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,13 +33,17 @@ var launchMu sync.Mutex
 // Device is the emulator. Its methods must be called from one goroutine at a time.
 type Device struct {
 	name    string
-	lib     uintptr
-	launch  func(k int32, args unsafe.Pointer, gx, gy, gz, bx, by, bz int32) int32
+	launch  func(k int32, args unsafe.Pointer, gx, gy, gz, bx, by, bz, reverse int32) int32
 	alloc   func(n int64) unsafe.Pointer
 	free    func(p unsafe.Pointer)
 	kernels map[string]kernel
 	allocs  []allocation // sorted by ptr
 	params  unsafe.Pointer
+	// checkOrder makes every launch run twice, in reverse order then in index order, and
+	// compare all memory (see CheckOrder).
+	checkOrder bool
+	// launched holds the kernels launched without an error.
+	launched map[string]bool
 }
 
 // kernel is a kernel's index in the library's table and its signature.
@@ -47,11 +52,27 @@ type kernel struct {
 	args  []kernels.Kind
 }
 
-// allocation is one Alloc: its host address and length in elements.
+// allocation is one Alloc: its host address and length in elements, with guard elements on
+// either side from start on.
 type allocation struct {
-	base unsafe.Pointer
-	ptr  cuda.Ptr
-	n    int
+	start unsafe.Pointer
+	base  unsafe.Pointer
+	ptr   cuda.Ptr
+	n     int
+}
+
+// guard is how many elements lie before and after each allocation holding guardBits, checked
+// after every launch: a kernel that writes just outside its buffers fails there instead of
+// silently corrupting its neighbours (a write further off may still land in another buffer).
+const (
+	guard     = 16
+	guardBits = 0x7fc0dead // a NaN no arithmetic produces
+)
+
+// guards returns the guard elements of a.
+func (a allocation) guards() (before, after []uint32) {
+	all := unsafe.Slice((*uint32)(a.start), a.n+2*guard)
+	return all[:guard], all[guard+a.n:]
 }
 
 var _ cuda.Device = (*Device)(nil)
@@ -86,15 +107,19 @@ func open(dir, src string, ks []kernels.Kernel) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emu: loading %s: %v", path, err)
 	}
-	d := &Device{name: "emu: CPU emulator (" + version + ")", lib: lib, kernels: map[string]kernel{}}
+	d := &Device{name: "emu: CPU emulator (" + version + ")", kernels: map[string]kernel{}, launched: map[string]bool{}}
 	purego.RegisterLibFunc(&d.launch, lib, "emu_launch")
 	purego.RegisterLibFunc(&d.alloc, lib, "emu_alloc")
 	purego.RegisterLibFunc(&d.free, lib, "emu_free")
 	for i, k := range ks {
+		if len(k.Args) > maxArgs {
+			return nil, fmt.Errorf("emu: kernel %s takes %d arguments, the emulator at most %d", k.Name, len(k.Args), maxArgs)
+		}
 		d.kernels[k.Name] = kernel{index: int32(i), args: k.Args}
 	}
-	// Arguments as cuLaunchKernel takes them: maxArgs pointers, each to an 8-byte value slot.
-	d.params = d.alloc(4 * maxArgs * 4)
+	// Arguments as cuLaunchKernel takes them: maxArgs 8-byte value slots, then maxArgs
+	// pointers to them (16 bytes an argument, 4 floats).
+	d.params = d.alloc(4 * maxArgs)
 	if d.params == nil {
 		return nil, fmt.Errorf("emu: out of memory")
 	}
@@ -112,11 +137,16 @@ func (d *Device) Alloc(n int) (cuda.Buf, error) {
 	if n < 0 {
 		return cuda.Buf{}, fmt.Errorf("emu: Alloc of %d elements", n)
 	}
-	p := d.alloc(int64(n))
+	p := d.alloc(int64(n + 2*guard))
 	if p == nil {
 		return cuda.Buf{}, fmt.Errorf("emu: out of memory allocating %d floats", n)
 	}
-	a := allocation{base: p, ptr: cuda.Ptr(uintptr(p)), n: n}
+	base := unsafe.Add(p, 4*guard)
+	a := allocation{start: p, base: base, ptr: cuda.Ptr(uintptr(base)), n: n}
+	before, after := a.guards()
+	for i := range guard {
+		before[i], after[i] = guardBits, guardBits
+	}
 	i := sort.Search(len(d.allocs), func(i int) bool { return d.allocs[i].ptr > a.ptr })
 	d.allocs = append(d.allocs, allocation{})
 	copy(d.allocs[i+1:], d.allocs[i:])
@@ -130,7 +160,7 @@ func (d *Device) Free(b cuda.Buf) {
 	if i == len(d.allocs) || d.allocs[i].ptr != b.Ptr {
 		return
 	}
-	d.free(d.allocs[i].base)
+	d.free(d.allocs[i].start)
 	d.allocs = append(d.allocs[:i], d.allocs[i+1:]...)
 }
 
@@ -211,17 +241,100 @@ func (d *Device) Launch(name string, grid, block cuda.Dim3, args ...any) error {
 			return fmt.Errorf("emu: %s argument %d is a %T, want %v", name, i, a, k.args[i])
 		}
 	}
-	rc := d.launch(k.index, unsafe.Add(d.params, 8*maxArgs),
-		int32(grid.X), int32(grid.Y), int32(grid.Z), int32(block.X), int32(block.Y), int32(block.Z))
+	if err := d.launchChecked(name, k.index, grid, block); err != nil {
+		return err
+	}
+	d.launched[name] = true
+	return nil
+}
+
+// Launched reports whether kernel name has run without an error on d: tests check with it
+// that every kernel is covered.
+func (d *Device) Launched(name string) bool { return d.launched[name] }
+
+// launchChecked runs a launch whose arguments are packed, twice where checkOrder is set.
+func (d *Device) launchChecked(name string, index int32, grid, block cuda.Dim3) error {
+	if !d.checkOrder {
+		return d.run(name, index, grid, block, 0)
+	}
+	before := d.snapshot()
+	if err := d.run(name, index, grid, block, 1); err != nil {
+		return err
+	}
+	reversed := d.snapshot()
+	d.restore(before)
+	if err := d.run(name, index, grid, block, 0); err != nil {
+		return err
+	}
+	for i, a := range d.allocs {
+		got := unsafe.Slice((*uint32)(a.base), a.n)
+		for j, v := range reversed[i] {
+			if got[j] != v {
+				return fmt.Errorf("emu: %s: its result depends on the order of blocks or threads (a race): element %d of the allocation at %#x is %v in index order, %v in reverse order",
+					name, j, a.ptr, math.Float32frombits(got[j]), math.Float32frombits(v))
+			}
+		}
+	}
+	return nil
+}
+
+// CheckOrder sets whether every launch runs twice, with blocks and threads in reverse order
+// and then in index order, failing where any allocation differs. A GPU runs blocks and
+// threads between barriers in no set order, so such a kernel has a race; tests turn this on.
+// It costs two copies of all allocated memory a launch.
+func (d *Device) CheckOrder(on bool) { d.checkOrder = on }
+
+// checkGuards returns an error naming the first allocation whose guards a launch of name
+// overwrote, and restores them.
+func (d *Device) checkGuards(name string) error {
+	var err error
+	for _, a := range d.allocs {
+		before, after := a.guards()
+		for i := range guard {
+			if err == nil && before[i] != guardBits {
+				err = fmt.Errorf("emu: %s wrote element %d of a buffer of %d at %#x, outside it", name, i-guard, a.n, a.ptr)
+			}
+			if err == nil && after[i] != guardBits {
+				err = fmt.Errorf("emu: %s wrote element %d of a buffer of %d at %#x, outside it", name, a.n+i, a.n, a.ptr)
+			}
+			before[i], after[i] = guardBits, guardBits
+		}
+	}
+	return err
+}
+
+// snapshot returns a copy of every allocation's bits.
+func (d *Device) snapshot() [][]uint32 {
+	s := make([][]uint32, len(d.allocs))
+	for i, a := range d.allocs {
+		s[i] = append([]uint32(nil), unsafe.Slice((*uint32)(a.base), a.n)...)
+	}
+	return s
+}
+
+// restore writes a snapshot back.
+func (d *Device) restore(s [][]uint32) {
+	for i, a := range d.allocs {
+		copy(unsafe.Slice((*uint32)(a.base), a.n), s[i])
+	}
+}
+
+// run launches kernel index on grid x block threads with the arguments already packed, and
+// checks the allocations' guards.
+func (d *Device) run(name string, index int32, grid, block cuda.Dim3, reverse int32) error {
+	rc := d.launch(index, unsafe.Add(d.params, 8*maxArgs),
+		int32(grid.X), int32(grid.Y), int32(grid.Z), int32(block.X), int32(block.Y), int32(block.Z), reverse)
 	switch rc {
 	case 0:
-		return nil
+		return d.checkGuards(name)
 	case 1:
 		return fmt.Errorf("emu: %s: bad launch size grid %v block %v (each >= 1, at most 1024 threads a block)", name, grid, block)
 	case 2:
 		return fmt.Errorf("emu: %s: out of memory for %d thread stacks", name, block.X*block.Y*block.Z)
 	case 3:
 		return fmt.Errorf("emu: %s: __syncthreads() not reached by every thread of a block", name)
+	case 4:
+		return fmt.Errorf("emu: %s: reached __syncthreads() where kernels.List found none", name)
 	}
 	return fmt.Errorf("emu: %s: launch returned %d", name, rc)
 }
@@ -233,7 +346,7 @@ func (d *Device) Sync() error { return nil }
 // Close frees every allocation. The library stays loaded: another Device may share it.
 func (d *Device) Close() error {
 	for _, a := range d.allocs {
-		d.free(a.base)
+		d.free(a.start)
 	}
 	d.allocs = nil
 	if d.params != nil {

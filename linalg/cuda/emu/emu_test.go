@@ -1,7 +1,9 @@
 package emu
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,6 +42,30 @@ extern "C" __global__ void t_diverge(float* out)
     out[threadIdx.x] = 1;
 }
 
+extern "C" __global__ void t_race_threads(float* out)
+{
+    int t = threadIdx.x;
+    out[t] = t;
+    out[t] += out[(t + 1) % blockDim.x];
+}
+
+extern "C" __global__ void t_race_blocks(float* out)
+{
+    out[0] = blockIdx.x;
+}
+
+#define HIDDEN_SYNC __syncthreads
+extern "C" __global__ void t_hidden_barrier(float* out)
+{
+    HIDDEN_SYNC();
+    out[threadIdx.x] = 1;
+}
+
+extern "C" __global__ void t_overrun(float* out, int i)
+{
+    out[i] = 1;
+}
+
 extern "C" __global__ void t_atomic(float* out, float v)
 {
     atomicAdd(out, v);
@@ -52,8 +78,23 @@ extern "C" __global__ void t_args(float* out, int* iout, int a, float b)
 }
 `
 
-// openTest returns an emulator of testSource compiled in a temporary directory, skipping the
-// test where no C++ compiler is found.
+// testDir is the library cache the tests share, so that testSource is compiled once.
+var testDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "emu-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// openTest returns an emulator of testSource compiled in dir, skipping the test where no C++
+// compiler is found.
 func openTest(t *testing.T, dir string) *Device {
 	t.Helper()
 	ks, err := kernels.Parse("test.cu", testSource)
@@ -95,7 +136,7 @@ func download(t *testing.T, d *Device, b cuda.Buf, n int) []float32 {
 }
 
 func TestIndexCoversGrid(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	grid, block := cuda.Dim3{X: 3, Y: 2, Z: 2}, cuda.Dim3{X: 5, Y: 3, Z: 2}
 	n := 3 * 2 * 2 * 5 * 3 * 2
 	out := upload(t, d, make([]float32, n+7))
@@ -122,7 +163,7 @@ func TestIndexCoversGrid(t *testing.T) {
 // TestBarrier reverses each block's values through shared memory: without a real barrier
 // thread 0 would read s[last] before the last thread wrote it (here, the previous block's value).
 func TestBarrier(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	const blocks, threads = 3, 100
 	in := make([]float32, blocks*threads)
 	for i := range in {
@@ -142,8 +183,35 @@ func TestBarrier(t *testing.T) {
 	}
 }
 
+func TestCheckOrder(t *testing.T) {
+	d := openTest(t, testDir)
+	out := upload(t, d, make([]float32, 64))
+	d.CheckOrder(true)
+	for _, c := range []struct {
+		name        string
+		grid, block int
+	}{{"t_race_threads", 1, 64}, {"t_race_blocks", 3, 1}} {
+		err := d.Launch(c.name, cuda.D1(c.grid), cuda.D1(c.block), out)
+		if err == nil || !strings.Contains(err.Error(), "depends on the order of blocks or threads") {
+			t.Errorf("%s: err = %v, want a race", c.name, err)
+		}
+	}
+	// A barrier orders what the race above did not.
+	in := upload(t, d, make([]float32, 64))
+	if err := d.Launch("t_reverse", cuda.D1(1), cuda.D1(64), out, in); err != nil {
+		t.Error(err)
+	}
+	d.CheckOrder(false)
+	if err := d.Launch("t_race_blocks", cuda.D1(3), cuda.D1(1), out); err != nil {
+		t.Fatal(err)
+	}
+	if got := download(t, d, out, 1)[0]; got != 2 {
+		t.Fatalf("out[0] = %v after blocks in index order, want 2", got)
+	}
+}
+
 func TestDivergentBarrierFails(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	out := upload(t, d, make([]float32, 32))
 	err := d.Launch("t_diverge", cuda.D1(1), cuda.D1(32), out)
 	if err == nil || !strings.Contains(err.Error(), "__syncthreads() not reached by every thread") {
@@ -151,8 +219,37 @@ func TestDivergentBarrierFails(t *testing.T) {
 	}
 }
 
+// TestHiddenBarrierFails: a barrier that kernels.List does not see (behind a macro) is
+// reported, not skipped: the emulator runs such a kernel's threads as plain calls.
+func TestHiddenBarrierFails(t *testing.T) {
+	d := openTest(t, testDir)
+	out := upload(t, d, make([]float32, 4))
+	err := d.Launch("t_hidden_barrier", cuda.D1(1), cuda.D1(4), out)
+	if err == nil || !strings.Contains(err.Error(), "reached __syncthreads() where kernels.List found none") {
+		t.Fatalf("err = %v, want an unexpected barrier", err)
+	}
+}
+
+func TestWritesOutsideBuffersFail(t *testing.T) {
+	d := openTest(t, testDir)
+	out := upload(t, d, make([]float32, 10))
+	for _, c := range []struct {
+		i    int32
+		want string
+	}{{10, "wrote element 10 of a buffer of 10"}, {12, "wrote element 12 of a buffer of 10"}, {-1, "wrote element -1 of a buffer of 10"}} {
+		err := d.Launch("t_overrun", cuda.D1(1), cuda.D1(1), out, c.i)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("out[%d] = 1: err = %v, want %q", c.i, err, c.want)
+		}
+	}
+	// The guards were restored: a write inside passes.
+	if err := d.Launch("t_overrun", cuda.D1(1), cuda.D1(1), out, int32(9)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestAtomicAddAllThreads(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	out := upload(t, d, []float32{1})
 	if err := d.Launch("t_atomic", cuda.D1(4), cuda.D1(64), out, float32(0.5)); err != nil {
 		t.Fatal(err)
@@ -163,7 +260,7 @@ func TestAtomicAddAllThreads(t *testing.T) {
 }
 
 func TestLaunchArguments(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	f, i := upload(t, d, make([]float32, 2)), upload(t, d, make([]float32, 2))
 	if err := d.Launch("t_args", cuda.D1(1), cuda.D1(1), f, i, int32(7), float32(0.25)); err != nil {
 		t.Fatal(err)
@@ -208,7 +305,7 @@ func TestLaunchArguments(t *testing.T) {
 }
 
 func TestCopiesChecked(t *testing.T) {
-	d := openTest(t, t.TempDir())
+	d := openTest(t, testDir)
 	b := upload(t, d, make([]float32, 4))
 	if err := d.Upload(b, make([]float32, 5)); err == nil {
 		t.Error("Upload of 5 into 4: no error")

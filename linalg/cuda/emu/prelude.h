@@ -38,8 +38,15 @@ static int emu_cur;               // the thread running now
 static void (*emu_fn)(void**);    // the launch's trampoline
 static void** emu_args;           // its arguments, as for cuLaunchKernel
 
+static int emu_direct;             // whether threads run as plain calls (no barrier expected)
+static int emu_missed_barrier;     // whether a plain call reached __syncthreads() anyway
+
 static void __syncthreads()
 {
+    if (emu_direct) {
+        emu_missed_barrier = 1;
+        return;
+    }
     swapcontext(&emu_ctx[emu_cur], &emu_sched);
 }
 
@@ -50,15 +57,41 @@ static void emu_entry()
 }
 
 // Return codes of emu_run, read by the Go side.
-enum { emu_ok = 0, emu_bad_dims = 1, emu_no_memory = 2, emu_divergent_barrier = 3 };
+enum { emu_ok = 0, emu_bad_dims = 1, emu_no_memory = 2, emu_divergent_barrier = 3, emu_unexpected_barrier = 4 };
 
-// emu_run runs fn(args) on a grid of gx*gy*gz blocks of bx*by*bz threads.
-static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz)
+// emu_call runs every thread of the grid as a plain call, for a kernel without barriers.
+static int emu_call(void (*fn)(void**), void** args, long long nb, int nt, int reverse)
+{
+    emu_direct = 1;
+    emu_missed_barrier = 0;
+    for (long long bl = 0; bl < nb; bl++) {
+        long long bi = reverse ? nb - 1 - bl : bl;
+        blockIdx = emu_uint3{(unsigned)(bi % gridDim.x), (unsigned)(bi / gridDim.x % gridDim.y), (unsigned)(bi / ((long long)gridDim.x * gridDim.y))};
+        for (int ti = 0; ti < nt; ti++) {
+            int t = reverse ? nt - 1 - ti : ti;
+            threadIdx = emu_uint3{(unsigned)(t % blockDim.x), (unsigned)(t / blockDim.x % blockDim.y), (unsigned)(t / (blockDim.x * blockDim.y))};
+            fn(args);
+        }
+    }
+    emu_direct = 0;
+    return emu_missed_barrier ? emu_unexpected_barrier : emu_ok;
+}
+
+// emu_run runs fn(args) on a grid of gx*gy*gz blocks of bx*by*bz threads: blocks in index
+// order and, between barriers, threads in index order, or both in reverse order where reverse
+// is not 0. A GPU promises neither, so a kernel whose result depends on it has a race. Where
+// barrier is 0 the kernel has no __syncthreads() and each thread is a plain call.
+static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int bx, int by, int bz, int reverse, int barrier)
 {
     if (gx < 1 || gy < 1 || gz < 1 || bx < 1 || by < 1 || bz < 1 || (long long)bx * by * bz > 1024) {
         return emu_bad_dims;
     }
     int nt = bx * by * bz;
+    gridDim = emu_uint3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
+    blockDim = emu_uint3{(unsigned)bx, (unsigned)by, (unsigned)bz};
+    if (!barrier) {
+        return emu_call(fn, args, (long long)gx * gy * gz, nt, reverse);
+    }
     if (nt > emu_cap) {
         free(emu_ctx);
         free(emu_stacks);
@@ -74,41 +107,38 @@ static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int 
     }
     emu_fn = fn;
     emu_args = args;
-    gridDim = emu_uint3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
-    blockDim = emu_uint3{(unsigned)bx, (unsigned)by, (unsigned)bz};
-    for (int z = 0; z < gz; z++) {
-        for (int y = 0; y < gy; y++) {
-            for (int x = 0; x < gx; x++) {
-                blockIdx = emu_uint3{(unsigned)x, (unsigned)y, (unsigned)z};
-                for (int t = 0; t < nt; t++) {
-                    getcontext(&emu_ctx[t]);
-                    emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
-                    emu_ctx[t].uc_stack.ss_size = emu_stack;
-                    emu_ctx[t].uc_link = &emu_sched;
-                    makecontext(&emu_ctx[t], emu_entry, 0);
-                    emu_done[t] = 0;
+    long long nb = (long long)gx * gy * gz;
+    for (long long bl = 0; bl < nb; bl++) {
+        long long bi = reverse ? nb - 1 - bl : bl;
+        blockIdx = emu_uint3{(unsigned)(bi % gx), (unsigned)(bi / gx % gy), (unsigned)(bi / ((long long)gx * gy))};
+        for (int t = 0; t < nt; t++) {
+            getcontext(&emu_ctx[t]);
+            emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
+            emu_ctx[t].uc_stack.ss_size = emu_stack;
+            emu_ctx[t].uc_link = &emu_sched;
+            makecontext(&emu_ctx[t], emu_entry, 0);
+            emu_done[t] = 0;
+        }
+        // Rounds: each runs every waiting thread up to its next barrier or its end. A GPU
+        // needs every thread of the block at a barrier, so a round that ends with some
+        // threads returned and others waiting is an error.
+        for (;;) {
+            int waiting = 0;
+            for (int ti = 0; ti < nt; ti++) {
+                int t = reverse ? nt - 1 - ti : ti;
+                if (emu_done[t]) {
+                    continue;
                 }
-                // Rounds: each runs every waiting thread up to its next barrier or its end.
-                // A GPU needs every thread of the block at a barrier, so a round that ends
-                // with some threads returned and others waiting is an error.
-                for (;;) {
-                    int waiting = 0;
-                    for (int t = 0; t < nt; t++) {
-                        if (emu_done[t]) {
-                            continue;
-                        }
-                        emu_cur = t;
-                        threadIdx = emu_uint3{(unsigned)(t % bx), (unsigned)(t / bx % by), (unsigned)(t / (bx * by))};
-                        swapcontext(&emu_sched, &emu_ctx[t]);
-                        waiting += !emu_done[t];
-                    }
-                    if (waiting == 0) {
-                        break;
-                    }
-                    if (waiting < nt) {
-                        return emu_divergent_barrier;
-                    }
-                }
+                emu_cur = t;
+                threadIdx = emu_uint3{(unsigned)(t % bx), (unsigned)(t / bx % by), (unsigned)(t / (bx * by))};
+                swapcontext(&emu_sched, &emu_ctx[t]);
+                waiting += !emu_done[t];
+            }
+            if (waiting == 0) {
+                break;
+            }
+            if (waiting < nt) {
+                return emu_divergent_barrier;
             }
         }
     }

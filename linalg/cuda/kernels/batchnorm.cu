@@ -5,23 +5,6 @@
 // threads), each thread striding over the channel's b*f values; the block's sums are added in
 // a fixed tree, so the result does not depend on timing.
 
-// bn_block_sum returns the sum of v over the block's threads (blockDim.x <= 256); part is the
-// caller's shared array of 256.
-__device__ double bn_block_sum(double v, double* part)
-{
-    part[threadIdx.x] = v;
-    __syncthreads();
-    for (int s = 128; s > 0; s >>= 1) {
-        if (threadIdx.x < s && threadIdx.x + s < blockDim.x) {
-            part[threadIdx.x] += part[threadIdx.x + s];
-        }
-        __syncthreads();
-    }
-    double r = part[0];
-    __syncthreads();
-    return r;
-}
-
 // bn_index returns the offset of the e-th value (of b*f) of channel ch.
 __device__ long long bn_index(int e, int ch, int c, int f)
 {
@@ -30,7 +13,8 @@ __device__ long long bn_index(int e, int ch, int c, int f)
 
 // batchnorm_forward normalises x into y with the batch statistics, then applies LeakyReLU with
 // slope: y = act(gamma (x - mean) invStd + beta). It writes mean and invStd = 1/sqrt(var + eps)
-// per channel (the variance from a second pass over x - mean).
+// per channel (the variance from a second pass over x - mean). Grid c blocks, one per channel;
+// block of at most 256 threads.
 extern "C" __global__ void batchnorm_forward(float* y, const float* x, const float* gamma, const float* beta, float* mean, float* invStd, int b, int c, int f, float eps, float slope)
 {
     __shared__ double part[256];
@@ -39,13 +23,13 @@ extern "C" __global__ void batchnorm_forward(float* y, const float* x, const flo
     for (int e = threadIdx.x; e < m; e += blockDim.x) {
         s += x[bn_index(e, ch, c, f)];
     }
-    double mu = bn_block_sum(s, part) / m;
+    double mu = block_sum(s, part) / m;
     double q = 0;
     for (int e = threadIdx.x; e < m; e += blockDim.x) {
         double d = x[bn_index(e, ch, c, f)] - mu;
         q += d * d;
     }
-    double is = 1 / sqrt(bn_block_sum(q, part) / m + (double)eps);
+    double is = 1 / sqrt(block_sum(q, part) / m + (double)eps);
     float muf = (float)mu, scale = gamma[ch] * (float)is, shift = beta[ch];
     if (threadIdx.x == 0) {
         mean[ch] = muf;
@@ -78,7 +62,7 @@ extern "C" __global__ void batchnorm_inference(float* y, const float* x, const f
 //	dbeta = sum g, dgamma = sum g xhat, dx = gamma invStd (g - dbeta/m - xhat dgamma/m).
 //
 // dgamma and dbeta are written where params is not 0 (gamma and beta not frozen). dx may be
-// dy. Grid c and block as batchnorm_forward.
+// dy. Grid c blocks, one per channel; block of at most 256 threads.
 extern "C" __global__ void batchnorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x, const float* y, const float* gamma, const float* mean, const float* invStd, int b, int c, int f, float slope, int params)
 {
     __shared__ double part[256];
@@ -91,8 +75,8 @@ extern "C" __global__ void batchnorm_backward(float* dx, float* dgamma, float* d
         s += g;
         p += (double)g * ((x[i] - mu) * is);
     }
-    double sdy = bn_block_sum(s, part);
-    double sdyx = bn_block_sum(p, part);
+    double sdy = block_sum(s, part);
+    double sdyx = block_sum(p, part);
     if (params && threadIdx.x == 0) {
         dbeta[ch] = (float)sdy;
         dgamma[ch] = (float)sdyx;

@@ -16,6 +16,8 @@ __device__ float gru_sigmoid(float v)
 //
 //	r = sigma(gi_r + (bi_r + gh_r + bh_r)), z likewise, hn = gh_n + bh_n,
 //	n = tanh(gi_n + (bi_n + r hn)), h' = n + z (hprev - n).
+//
+// Grid-stride over the b*h pairs: any 1-D grid and block.
 extern "C" __global__ void gru_gates(float* saved, const float* gh, const float* bih, const float* bhh, float* out, int b, int t, int h, int ti, int next)
 {
     int n = b * h;
@@ -44,6 +46,7 @@ extern "C" __global__ void gru_gates(float* saved, const float* gh, const float*
 // fastmath.GRUGatesBackward: with dh = dout + carry it writes the pre-activation gradients into
 // g's row of (b, ti) (4h at (b*T+ti)*4h) as [n input part | r | z | n hidden part = dn r] and
 // leaves dh z in carry (b x h), the direct part of the gradient for the previous state.
+// Grid-stride over the b*h pairs: any 1-D grid and block.
 extern "C" __global__ void gru_gates_backward(float* g, float* carry, const float* dout, const float* saved, int b, int t, int h, int ti)
 {
     int n = b * h;

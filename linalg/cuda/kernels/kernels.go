@@ -50,6 +50,9 @@ type Kernel struct {
 	// Types are the arguments' C types, normalised ("const float*", "int"): what a caller
 	// compiling the sources for the CPU casts to.
 	Types []string
+	// Barrier is whether the kernel may call __syncthreads(), itself or through a device
+	// function: the emulator runs the threads of a kernel without one as plain calls.
+	Barrier bool
 }
 
 // Sources returns the .cu files by name.
@@ -62,8 +65,9 @@ func Sources() map[string]string {
 	return m
 }
 
-// Source returns every .cu file concatenated in name order: one translation unit, which is
-// what NVRTC and the emulator compile.
+// Source returns every .cu file concatenated, common.cu (the shared device functions) first
+// and the others in name order: one translation unit, which is what NVRTC and the emulator
+// compile.
 func Source() string {
 	var b strings.Builder
 	for _, n := range fileNames() {
@@ -72,7 +76,10 @@ func Source() string {
 	return b.String()
 }
 
-// fileNames returns the embedded .cu files' names, sorted.
+// commonFile holds the device functions other files use; it comes first.
+const commonFile = "common.cu"
+
+// fileNames returns the embedded .cu files' names, common.cu first and the rest sorted.
 func fileNames() []string {
 	ents, err := files.ReadDir(".")
 	if err != nil {
@@ -82,7 +89,17 @@ func fileNames() []string {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	slices.Sort(names)
+	slices.SortFunc(names, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == commonFile:
+			return -1
+		case b == commonFile:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	return names
 }
 
@@ -105,7 +122,7 @@ func List() ([]Kernel, error) {
 	var ks []Kernel
 	seen := map[string]bool{}
 	for _, f := range fileNames() {
-		fks, err := Parse(f, read(f))
+		fks, err := parse(f, read(f))
 		if err != nil {
 			return nil, err
 		}
@@ -117,13 +134,32 @@ func List() ([]Kernel, error) {
 		}
 		ks = append(ks, fks...)
 	}
+	// A kernel may reach a barrier through a device function of another file.
+	b := barriers(Source())
+	for i := range ks {
+		ks[i].Barrier = b[ks[i].Name]
+	}
 	return ks, nil
 }
 
-// Parse returns the signatures of the kernels in src, the text of file. It fails, naming the
+// Parse returns the signatures of the kernels in src, the text of file, with whether each
+// reaches a barrier within src. It fails, naming the
 // kernel, where a __global__ function is not declared as the package doc says or takes an
 // argument of another type: the launchers pack arguments by these kinds.
 func Parse(file, src string) ([]Kernel, error) {
+	ks, err := parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	b := barriers(src)
+	for i := range ks {
+		ks[i].Barrier = b[ks[i].Name]
+	}
+	return ks, nil
+}
+
+// parse is Parse without Barrier.
+func parse(file, src string) ([]Kernel, error) {
 	ms := kernelRE.FindAllStringSubmatch(src, -1)
 	if n := len(globalRE.FindAllString(src, -1)); n != len(ms) {
 		return nil, fmt.Errorf("kernels: %s has %d __global__ but %d declared as `extern \"C\" __global__ void name(...)`", file, n, len(ms))

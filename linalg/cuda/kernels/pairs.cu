@@ -1,83 +1,100 @@
-// The per-pair input features of the pairwise networks (agent/pairs), the bilinear critic's
-// sums and the barred self-loops: their steps stay on the device from the states on.
+// The pairwise networks' own layers (agent/nets/pairwise.go, successor.go, bilinear.go): the
+// per-pair input features of agent/pairs, the successor model's barred diagonal, and the
+// bilinear critic Q = sum(A * G). Elementwise kernels are grid-stride over their outputs: any
+// 1-D grid and block.
 
-// pair_features_matching writes, for each of b MWM states x (2n x 2: A's points, then B's) and
-// each pair (i, j), the six features b_i.x, b_i.y, a_j.x, a_j.y, b_i.x - a_j.x, b_i.y - a_j.y
-// into out (b, n, n, 6), as pairs.Matching. Grid-stride over the b*n*n pairs.
-extern "C" __global__ void pair_features_matching(float* out, const float* x, int b, int n)
+// pair_features_matching writes pairs.Matching's features for b MWM states x (each 2n x 2:
+// the n points of A, then the n points of B) into dst (b x n x n x 6): for row i (b_i) and
+// column j (a_j), b_i.x, b_i.y, a_j.x, a_j.y, b_i.x - a_j.x, b_i.y - a_j.y. Grid-stride over
+// the b*n*n pairs.
+extern "C" __global__ void pair_features_matching(float* dst, const float* x, int b, int n)
 {
     int total = b * n * n;
-    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < total; p += gridDim.x * blockDim.x) {
-        int s = p / (n * n), i = (p / n) % n, j = p % n;
-        const float* st = x + (long long)s * 4 * n;
-        float ax = st[2 * j], ay = st[2 * j + 1];
-        float bx = st[2 * n + 2 * i], by = st[2 * n + 2 * i + 1];
-        float* f = out + (long long)p * 6;
-        f[0] = bx; f[1] = by; f[2] = ax; f[3] = ay; f[4] = bx - ax; f[5] = by - ay;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += gridDim.x * blockDim.x) {
+        int s = e / (n * n), i = e / n % n, j = e % n;
+        const float* a = x + (long long)s * 4 * n;
+        const float* bb = a + 2 * n;
+        float bx = bb[2 * i], by = bb[2 * i + 1], ax = a[2 * j], ay = a[2 * j + 1];
+        float* f = dst + (long long)e * 6;
+        f[0] = bx;
+        f[1] = by;
+        f[2] = ax;
+        f[3] = ay;
+        f[4] = bx - ax;
+        f[5] = by - ay;
     }
 }
 
-// row_dots sets q[r] = sum_c a[r*cols + c] * g[r*cols + c] for r < rows: the bilinear critic's
-// Q(s, A) = <A, G(s)> per state. One block of 256 threads per row (grid.x = rows); each
-// thread sums a strided part, then a tree in shared memory, so the order is fixed.
-extern "C" __global__ void row_dots(float* q, const float* a, const float* g, int rows, int cols)
-{
-    __shared__ float s[256];
-    int r = blockIdx.x;
-    float acc = 0;
-    if (r < rows) {
-        const float* ar = a + (long long)r * cols;
-        const float* gr = g + (long long)r * cols;
-        for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-            acc += ar[c] * gr[c];
-        }
-    }
-    s[threadIdx.x] = acc;
-    __syncthreads();
-    for (int w = blockDim.x / 2; w > 0; w /= 2) {
-        if (threadIdx.x < w) {
-            s[threadIdx.x] += s[threadIdx.x + w];
-        }
-        __syncthreads();
-    }
-    if (threadIdx.x == 0 && r < rows) {
-        q[r] = s[0];
-    }
-}
-
-// scale_rows2 sets y[r*cols + c] = s1[r] * a[r*cols + c] + s2[r] * b[r*cols + c]: the bilinear
-// critic's gradient with respect to G from the gradients s1, s2 of Q at two actions a, b.
-// Grid-stride over rows*cols.
-extern "C" __global__ void scale_rows2(float* y, const float* a, const float* b, const float* s1, const float* s2, int rows, int cols)
-{
-    int total = rows * cols;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
-        int r = i / cols;
-        y[i] = s1[r] * a[i] + s2[r] * b[i];
-    }
-}
-
-// pair_features_tour writes, for each of b TSP states x (n x 2: the cities) and each pair
-// (i, j), the six features c_i.x, c_i.y, c_j.x, c_j.y, c_i.x - c_j.x, c_i.y - c_j.y into out
-// (b, n, n, 6), as pairs.Tour. Grid-stride over the b*n*n pairs.
-extern "C" __global__ void pair_features_tour(float* out, const float* x, int b, int n)
+// pair_features_tour writes pairs.Tour's features for b TSP states x (each n x 2: the cities)
+// into dst (b x n x n x 6): for row i and column j, c_i.x, c_i.y, c_j.x, c_j.y, c_i.x - c_j.x,
+// c_i.y - c_j.y. Grid-stride over the b*n*n pairs.
+extern "C" __global__ void pair_features_tour(float* dst, const float* x, int b, int n)
 {
     int total = b * n * n;
-    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < total; p += gridDim.x * blockDim.x) {
-        int s = p / (n * n), i = (p / n) % n, j = p % n;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += gridDim.x * blockDim.x) {
+        int s = e / (n * n), i = e / n % n, j = e % n;
         const float* c = x + (long long)s * 2 * n;
         float ix = c[2 * i], iy = c[2 * i + 1], jx = c[2 * j], jy = c[2 * j + 1];
-        float* f = out + (long long)p * 6;
-        f[0] = ix; f[1] = iy; f[2] = jx; f[3] = jy; f[4] = ix - jx; f[5] = iy - jy;
+        float* f = dst + (long long)e * 6;
+        f[0] = ix;
+        f[1] = iy;
+        f[2] = jx;
+        f[3] = jy;
+        f[4] = ix - jx;
+        f[5] = iy - jy;
     }
 }
 
-// set_diagonal sets the diagonal of each of b n x n matrices of x to v: SPG+Successor's barred
-// self-loops (v = nets.SelfLoopScore forward, 0 for their gradient). Grid-stride over b*n.
+// set_diagonal sets the diagonal of each of the b n x n matrices of x to v: BarDiagonal's
+// forward pass (v the bar) and backward pass (v 0) after a copy. Grid-stride over the b*n
+// diagonal entries.
 extern "C" __global__ void set_diagonal(float* x, int b, int n, float v)
 {
-    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < b * n; k += gridDim.x * blockDim.x) {
-        int m = k / n, i = k % n;
-        x[(long long)m * n * n + i * n + i] = v;
+    int total = b * n;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += gridDim.x * blockDim.x) {
+        int s = e / n, i = e % n;
+        x[((long long)s * n + i) * n + i] = v;
+    }
+}
+
+// bilinear_q sets q[s] = sum_k a[s, k] g[s, k] over the nn entries of instance s, summed in
+// double. Grid b blocks, one per instance; block of at most 256 threads.
+extern "C" __global__ void bilinear_q(float* q, const float* a, const float* g, int nn)
+{
+    __shared__ double part[256];
+    long long o = (long long)blockIdx.x * nn;
+    double sum = 0;
+    for (int k = threadIdx.x; k < nn; k += blockDim.x) {
+        sum += (double)a[o + k] * g[o + k];
+    }
+    double t = block_sum(sum, part);
+    if (threadIdx.x == 0) {
+        q[blockIdx.x] = (float)t;
+    }
+}
+
+// scale_rows_add sets y[s, k] = beta y[s, k] + c[s] x[s, k] for the b rows of nn: the
+// gradients of bilinear_q (dG = dq A summed over the actions, dA = dq G). Grid-stride over
+// the b*nn entries.
+extern "C" __global__ void scale_rows_add(float* y, const float* c, const float* x, int b, int nn, float beta)
+{
+    int total = b * nn;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += gridDim.x * blockDim.x) {
+        float v = c[e / nn] * x[e];
+        y[e] = beta == 0 ? v : beta * y[e] + v;
+    }
+}
+
+// pair_features_sort writes pairs.Sort's features into dst (b x n x n x 2) from the sorting
+// states' scaled values v (b x n, from sort_values): for item i at position j, v_i and j/n.
+// Grid-stride over the b*n*n pairs.
+extern "C" __global__ void pair_features_sort(float* dst, const float* v, int b, int n)
+{
+    int total = b * n * n;
+    float scale = 1.0f / n;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < total; e += gridDim.x * blockDim.x) {
+        int s = e / (n * n), i = e / n % n, j = e % n;
+        dst[2 * (long long)e] = v[s * n + i];
+        dst[2 * (long long)e + 1] = (float)j * scale;
     }
 }

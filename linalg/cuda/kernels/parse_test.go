@@ -37,6 +37,45 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestBarriers(t *testing.T) {
+	src := `
+__device__ float plain(float v) { return v * 2; }
+__device__ double sum(double v, double* part)
+{
+    if (v > 0) {
+        __syncthreads();
+    }
+    return v;
+}
+__device__ double viaSum(double v, double* part) { return sum(v, part); }
+// __syncthreads() in a comment is not a barrier
+extern "C" __global__ void a(float* y) { y[0] = plain(y[0]); /* __syncthreads() */ }
+extern "C" __global__ void b(float* y) { for (int i = 0; i < 2; i++) { y[i] = viaSum(y[i], 0); } }
+extern "C" __global__ void c(float* y) { __syncthreads(); }
+`
+	ks, err := kernels.Parse("a.cu", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"a": false, "b": true, "c": true}
+	for _, k := range ks {
+		if k.Barrier != want[k.Name] {
+			t.Errorf("kernel %s: Barrier = %v, want %v", k.Name, k.Barrier, want[k.Name])
+		}
+	}
+	// Across files: batchnorm_forward reaches a barrier through common.cu's block_sum.
+	all, err := kernels.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]bool{"leaky_relu": false, "gru_gates": false, "col_sums": true, "batchnorm_forward": true, "sinkhorn_forward": true}
+	for _, k := range all {
+		if w, ok := want[k.Name]; ok && k.Barrier != w {
+			t.Errorf("kernel %s: Barrier = %v, want %v", k.Name, k.Barrier, w)
+		}
+	}
+}
+
 // TestSourcesPortable checks the rules of the package doc that a compiler would not: both
 // NVRTC and the emulator take these constructs, but the emulator would mean something else.
 func TestSourcesPortable(t *testing.T) {

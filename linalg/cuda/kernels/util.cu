@@ -1,5 +1,5 @@
-// Fills and copies of row-major blocks, which the drivers need between layers (the device has
-// no copy of its own): a whole buffer is one row.
+// Fills, copies and sums, which the drivers need between layers (the device has no copy of its
+// own): for the block kernels a whole buffer is one row.
 
 // fill_rows sets the rows x cols block of y (leading dimension ldy) to v. Grid-stride over the
 // rows*cols elements: any 1-D grid and block.
@@ -19,5 +19,13 @@ extern "C" __global__ void copy_rows(float* y, int ldy, const float* x, int ldx,
     for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x) {
         int i = e / cols, j = e % cols;
         y[(long long)i * ldy + j] = x[(long long)i * ldx + j];
+    }
+}
+
+// add_floats sets y[i] = a[i] + b[i] for i < n; y may be a or b. Grid-stride as fill_rows.
+extern "C" __global__ void add_floats(float* y, const float* a, const float* b, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        y[i] = a[i] + b[i];
     }
 }

@@ -26,28 +26,6 @@ func checkGRU(op string, d gru.Dims) error {
 	return nil
 }
 
-// bufs checks each named buffer against its length, in order, and returns them cut to it; a
-// length below 0 marks an optional buffer, kept empty when it is.
-func bufs(op string, named ...any) ([]cuda.Buf, error) {
-	out := make([]cuda.Buf, 0, len(named)/3)
-	for i := 0; i < len(named); i += 3 {
-		name, b, n := named[i].(string), named[i+1].(cuda.Buf), named[i+2].(int)
-		if n < 0 {
-			if b.N == 0 {
-				out = append(out, b)
-				continue
-			}
-			n = -n
-		}
-		b, err := need(op, name, b, n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
-
 // timeAt returns the time index of step s of t, as gru does.
 func timeAt(s, t int, reverse bool) int {
 	if reverse {
@@ -81,8 +59,14 @@ func GRUForward(dev cuda.Device, d gru.Dims, out, x, h0, wih, whh, bih, bhh, sav
 	}
 	for s := range t {
 		ti := timeAt(s, t, reverse)
-		// The step's starting states are the (B x H) rows of saved's last column, T*5H apart.
-		if err := dev.Sgemm(false, true, b, 3*h, h, 1, from(saved, ti*sc*h+4*h), t*sc*h, whh, h, 0, gh, 3*h); err != nil {
+		// The step's starting states are the (B x H) rows of saved's last column, T*5H apart;
+		// from a zero state the projections are zeros, as on the CPU (whatever whh holds).
+		if s == 0 && h0.N == 0 {
+			err = Fill(dev, gh, 0)
+		} else {
+			err = dev.Sgemm(false, true, b, 3*h, h, 1, from(saved, ti*sc*h+4*h), t*sc*h, whh, h, 0, gh, 3*h)
+		}
+		if err != nil {
 			return err
 		}
 		next := -1

@@ -1,6 +1,7 @@
 package layers_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -101,4 +102,23 @@ func TestGRUErrors(t *testing.T) {
 			t.Errorf("err = %v, want %q", c.err, c.want)
 		}
 	}
+}
+
+// TestGRUZeroStateIgnoresWhh: from a zero initial state the first step's hidden projections
+// are zeros, as on the CPU, even where whh holds an infinity (0 * Inf would be NaN).
+func TestGRUZeroStateIgnoresWhh(t *testing.T) {
+	dev := emutest.Device(t)
+	d := gru.Dims{B: 2, T: 1, I: 3, H: 4}
+	rng := rand.New(rand.NewPCG(43, 44))
+	x, wih, whh := emutest.Normals(rng, 2*3, 1), emutest.Normals(rng, 12*3, 1), emutest.Normals(rng, 12*4, 1)
+	bih, bhh := emutest.Normals(rng, 12, 1), emutest.Normals(rng, 12, 1)
+	whh[5] = float32(math.Inf(1))
+	want, saved := make([]float32, 2*4), make([]float32, gru.SavedLen(d))
+	gru.Forward(d, want, x, nil, wih, whh, bih, bhh, saved, make([]float32, gru.WorkLen(d)), false)
+	out := emutest.Zeros(t, len(want))
+	if err := layers.GRUForward(dev, d, out, emutest.Upload(t, x), cuda.Buf{}, emutest.Upload(t, wih), emutest.Upload(t, whh),
+		emutest.Upload(t, bih), emutest.Upload(t, bhh), emutest.Zeros(t, len(saved)), emutest.Zeros(t, layers.GRUWorkLen(d)), false); err != nil {
+		t.Fatal(err)
+	}
+	emutest.Near(t, "out", emutest.Download(t, out), want, 2e-6)
 }

@@ -6,4 +6,4 @@ import (
 	"spg-tui/linalg/cuda/emu/emutest"
 )
 
-func TestMain(m *testing.M) { emutest.Main(m) }
+func TestMain(m *testing.M) { emutest.MainCoverAll(m) }

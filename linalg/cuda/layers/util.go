@@ -60,5 +60,15 @@ func CopyRows(dev cuda.Device, y cuda.Buf, ldy int, x cuda.Buf, ldx, rows, cols 
 	return dev.Launch("copy_rows", grid1(rows*cols, elementBlock), cuda.D1(elementBlock), y, i32(ldy), x, i32(ldx), i32(rows), i32(cols))
 }
 
+// Add sets y = a + b elementwise over a.N elements (the sum of two layers' outputs, or of two
+// gradients with respect to one); y may be a or b.
+func Add(dev cuda.Device, y, a, b cuda.Buf) error {
+	bs, err := bufs("Add", "y", y, a.N, "b", b, a.N)
+	if err != nil || a.N == 0 {
+		return err
+	}
+	return dev.Launch("add_floats", grid1(a.N, elementBlock), cuda.D1(elementBlock), bs[0], a, bs[1], i32(a.N))
+}
+
 // from returns b from element off on.
 func from(b cuda.Buf, off int) cuda.Buf { return b.At(off, b.N-off) }

@@ -3,6 +3,7 @@
 package emutest
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu"
+	"spg-tui/linalg/cuda/kernels"
 )
 
 // dev is the emulator of the test binary; devErr is why it did not open.
@@ -20,21 +22,54 @@ var (
 	devErr error
 )
 
-// Main opens the emulator in a temporary directory, runs the tests and removes the
-// directory. Call it from TestMain.
-func Main(m *testing.M) {
+// Main opens the emulator in a temporary directory, with every launch checked for races
+// (emu.Device.CheckOrder), runs the tests and removes the directory. Call it from TestMain.
+func Main(m *testing.M) { os.Exit(run(m, false)) }
+
+// MainCoverAll is Main that also fails, naming them, where some kernels of
+// linalg/cuda/kernels were never launched, when every test ran (no -run or -skip) and passed:
+// every kernel must be tested on the emulator.
+func MainCoverAll(m *testing.M) { os.Exit(run(m, true)) }
+
+// run is Main's body; it returns the exit code.
+func run(m *testing.M, cover bool) int {
 	dir, err := os.MkdirTemp("", "spg-emu-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	dev, devErr = emu.OpenIn(dir)
-	code := m.Run()
 	if dev != nil {
-		dev.Close()
+		dev.CheckOrder(true)
+		defer dev.Close()
 	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	code := m.Run()
+	if code != 0 || !cover || dev == nil || flagSet("test.run") || flagSet("test.skip") {
+		return code
+	}
+	ks, err := kernels.List()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var missing []string
+	for _, k := range ks {
+		if !dev.Launched(k.Name) {
+			missing = append(missing, k.Name)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "emutest: no test launched the kernels %s\n", strings.Join(missing, ", "))
+		return 1
+	}
+	return 0
+}
+
+// flagSet reports whether the go test flag name has a non-empty value.
+func flagSet(name string) bool {
+	f := flag.Lookup(name)
+	return f != nil && f.Value.String() != ""
 }
 
 // Device returns the emulator, skipping the test where no C++ compiler is found.
@@ -111,21 +146,23 @@ func SameBits(t testing.TB, what string, got, want []float32) {
 	}
 }
 
-// Near fails unless |got - want| <= tol (scale + |want|) everywhere, scale being the largest
-// |want| (at least 1): a tolerance relative to the values' size, so that small entries of a
-// gradient are not held to a tighter bound than its rounding allows.
+// Near fails unless |got - want| <= tol (scale + |want|) + 1e-6 everywhere, scale being the
+// largest |want|: a tolerance relative to the values' size, so that small entries of a
+// gradient are not held to a tighter bound than its rounding allows, nor a small gradient to a
+// looser one. The 1e-6 is the rounding noise of a sum of O(1) float32 terms that cancel (a
+// gradient that is zero in exact arithmetic, as a bias before Sinkhorn's column steps).
 func Near(t testing.TB, what string, got, want []float32, tol float64) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
 	}
-	scale := 1.0
+	scale := 0.0
 	for _, w := range want {
 		scale = max(scale, math.Abs(float64(w)))
 	}
 	for i := range want {
 		g, w := float64(got[i]), float64(want[i])
-		if !(math.Abs(g-w) <= tol*(scale+math.Abs(w))) {
+		if !(math.Abs(g-w) <= tol*(scale+math.Abs(w))+1e-6) {
 			t.Fatalf("%s[%d] = %v, want %v (tolerance %g, scale %g)", what, i, g, w, tol, scale)
 		}
 	}

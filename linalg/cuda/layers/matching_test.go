@@ -1,0 +1,96 @@
+package layers_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"spg-tui/agent/nets"
+	"spg-tui/agent/ops"
+	"spg-tui/envs"
+	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/emu/emutest"
+	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/gru"
+	"spg-tui/linalg/sinkhorn"
+	"spg-tui/run"
+)
+
+// TestMatchingActor runs SPG+Matching's actor (agent/nets/matching.go: E = σ(B We + be)
+// σ(A We + be)^T, h = GRU(E), M = Sinkhorn(h Wa + ba)) forward and backward through the layer
+// drivers on the emulator and compares M and every parameter's gradient with the CPU graph's,
+// the loss being sum(M * dM) for a random dM.
+func TestMatchingActor(t *testing.T) {
+	dev := emutest.Device(t)
+	const b, n, hid, iters = 3, 6, 8, 5
+	const tau = 0.5
+	arch, err := nets.New(run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(25, 26))
+	params := nets.NewParams(arch.ActorSpecs(), tensor.Float32, rand.New(rand.NewPCG(27, 28)))
+	shape := arch.StateShape(b)
+	k := shape[2]
+	x, dm := emutest.Normals(rng, b*2*n*k, 1), emutest.Normals(rng, b*n*n, 1)
+
+	g := G.NewGraph()
+	nodes, list := params.Nodes(g, "")
+	xn := tensor3(g, "x", x, b, 2*n, k)
+	m, _, err := arch.Actor(xn, nodes, tau, iters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runGraph(t, g, G.Must(G.Sum(G.Must(G.HadamardProd(m, tensor3(g, "dm", dm, b, n, n))))), list...)
+
+	p := map[string]cuda.Buf{}
+	dp := map[string]cuda.Buf{}
+	for i, s := range params.Specs {
+		p[s.Name] = emutest.Upload(t, params.Vals[i].Float32s())
+		dp[s.Name] = emutest.Zeros(t, params.Vals[i].Shape().TotalSize())
+	}
+	d := gru.Dims{B: b, T: n, I: n, H: hid}
+	xb := emutest.Upload(t, x)
+	e1, e, h := emutest.Zeros(t, b*2*n*hid), emutest.Zeros(t, b*n*n), emutest.Zeros(t, b*n*hid)
+	y, mb := emutest.Zeros(t, b*n*n), emutest.Zeros(t, b*n*n)
+	gruSaved, work := emutest.Zeros(t, gru.SavedLen(d)), emutest.Zeros(t, layers.GRUWorkLen(d))
+	skSaved := emutest.Zeros(t, sinkhorn.SavedLen(b, n, iters))
+	none := cuda.Buf{}
+	steps := []func() error{
+		func() error {
+			return layers.DenseForward(dev, e1, xb, p["emb.W"], p["emb.b"], b*2*n, k, hid, ops.LeakySlope)
+		},
+		func() error { return layers.PairOuterForward(dev, e, e1, b, n, hid) },
+		func() error {
+			return layers.GRUForward(dev, d, h, e, none, p["gru.Wih"], p["gru.Whh"], p["gru.bih"], p["gru.bhh"], gruSaved, work, false)
+		},
+		func() error { return layers.DenseForward(dev, y, h, p["out.W"], p["out.b"], b*n, hid, n, 1) },
+		func() error { return layers.SinkhornForward(dev, mb, y, skSaved, b, n, tau, iters) },
+	}
+	dmb, dy, dh, de, de1 := emutest.Upload(t, dm), emutest.Zeros(t, b*n*n), emutest.Zeros(t, b*n*hid), emutest.Zeros(t, b*n*n), emutest.Zeros(t, b*2*n*hid)
+	steps = append(steps,
+		func() error { return layers.SinkhornBackward(dev, dy, dmb, skSaved, b, n, tau, iters) },
+		func() error {
+			return layers.DenseBackward(dev, dh, dp["out.W"], dp["out.b"], dy, dy, h, p["out.W"], y, b*n, hid, n, 1)
+		},
+		func() error {
+			return layers.GRUBackward(dev, d, de, none, dp["gru.Wih"], dp["gru.Whh"], dp["gru.bih"], dp["gru.bhh"],
+				dh, e, p["gru.Wih"], p["gru.Whh"], gruSaved, work, false)
+		},
+		func() error { return layers.PairOuterBackward(dev, de1, de, e1, b, n, hid) },
+		func() error {
+			return layers.DenseBackward(dev, none, dp["emb.W"], dp["emb.b"], de1, de1, xb, p["emb.W"], e1, b*2*n, k, hid, ops.LeakySlope)
+		},
+	)
+	for _, s := range steps {
+		if err := s(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emutest.Near(t, "M", emutest.Download(t, mb), m.Value().Data().([]float32), 1e-5)
+	for i, s := range params.Specs {
+		emutest.Near(t, "d"+s.Name, emutest.Download(t, dp[s.Name]), grad(t, list[i]), 1e-4)
+	}
+}
