@@ -16,6 +16,7 @@ func init() {
 	deviceLearners["spg-matching"] = newGPUMatching
 	deviceLearners["spg-pairwise"] = newGPUPairwise
 	deviceLearners["spg-successor"] = newGPUSuccessor
+	deviceLearners["spg-factored"] = newGPUFactored
 }
 
 // gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the
@@ -51,15 +52,32 @@ func newGPUMatching(cfg run.Config, dev cuda.Device) (Learner, error) {
 	return l, nil
 }
 
-// newGPUPairwise builds SPG+Pairwise's learner of cfg on dev for MWM, or errNoGPUKernels for
-// another task (sort's features are not on the device) or the options the device step does
-// not have (a target critic, the hard actor update, the exact critic).
+// newGPUPairwise builds SPG+Pairwise's learner of cfg on dev (MWM and sort), or
+// errNoGPUKernels for the options the device step does not have (a target critic, the hard
+// actor update, the exact critic).
 func newGPUPairwise(cfg run.Config, dev cuda.Device) (Learner, error) {
-	if cfg.Task != envs.TaskMWM || cfg.TargetCritic > 0 || (cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
+	return newGPUPairLike(cfg, dev, false)
+}
+
+// newGPUFactored builds SPG+Factored's learner of cfg on dev for sort (best's sorting model),
+// or errNoGPUKernels for tsp (its tour critic has no GPU kernels) and the options above.
+func newGPUFactored(cfg run.Config, dev cuda.Device) (Learner, error) {
+	if cfg.Task != envs.TaskSort {
+		return nil, errNoGPUKernels
+	}
+	return newGPUPairLike(cfg, dev, true)
+}
+
+// newGPUPairLike builds the learner of a model whose critic is the pair MLP: SPG+Pairwise, or
+// SPG+Factored's actor with factored.
+func newGPUPairLike(cfg run.Config, dev cuda.Device, factored bool) (Learner, error) {
+	if (cfg.Task != envs.TaskMWM && cfg.Task != envs.TaskSort) || cfg.TargetCritic > 0 ||
+		(cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
 		return nil, errNoGPUKernels
 	}
 	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
-		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
+		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters),
+			Sort: cfg.Task == envs.TaskSort, Factored: factored}
 		return gpunet.NewPairwise(dev, d, specsOf(host.actor), specsOf(host.critic))
 	})
 	if err != nil {

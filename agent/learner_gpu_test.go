@@ -76,7 +76,8 @@ func testDevices(t *testing.T) []cuda.Device {
 var gpuModels = []struct {
 	task          envs.Task
 	model, recipe string
-}{{envs.TaskMWM, "spg-matching", run.RecipePaper}, {envs.TaskMWM, "spg-pairwise", run.RecipeBest}, {envs.TaskTSP, "spg-successor", run.RecipeBest}}
+}{{envs.TaskMWM, "spg-matching", run.RecipePaper}, {envs.TaskMWM, "spg-pairwise", run.RecipeBest}, {envs.TaskTSP, "spg-successor", run.RecipeBest},
+	{envs.TaskSort, "spg-factored", run.RecipeBest}, {envs.TaskSort, "spg-pairwise", run.RecipeBest}}
 
 // recipeConfig is train's configuration of model under recipe on task at size n, through the
 // flag rules.
@@ -145,6 +146,12 @@ func maxRelDiff(a, b [][]float32) float64 {
 	return worst
 }
 
+// paramTol bounds the parameters' difference after a few Adam steps: Adam divides each gradient
+// by its own running magnitude, so an entry whose gradient is rounding noise on both sides moves
+// by up to the learning rate (1e-3 here) in either direction. The gradients themselves are held
+// to 1e-4 (TestGPULearnerGradients).
+const paramTol = 5e-4
+
 // TestGPULearnerEqualsCPU: each GPU learner on each device acts and updates as the CPU
 // learner does, to float32 tolerance, over several steps with the penalty on and off and a
 // critic-only update; its checkpoint is the CPU learner's format.
@@ -195,17 +202,17 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 					if err := gpu.syncHost(); err != nil {
 						t.Fatal(err)
 					}
-					if d := maxRelDiff(gpu.host.actor.Float32s(), cpu.actor.Float32s()); d > 1e-4 {
+					if d := maxRelDiff(gpu.host.actor.Float32s(), cpu.actor.Float32s()); d > paramTol {
 						t.Errorf("step %d: actor parameters differ by %.2g", step, d)
 					}
-					if d := maxRelDiff(gpu.host.critic.Float32s(), cpu.critic.Float32s()); d > 1e-4 {
+					if d := maxRelDiff(gpu.host.critic.Float32s(), cpu.critic.Float32s()); d > paramTol {
 						t.Errorf("step %d: critic parameters differ by %.2g", step, d)
 					}
 					if d := maxRelDiff(gpu.host.running.Float32s(), cpu.running.Float32s()); d > 1e-4 {
 						t.Errorf("step %d: running statistics differ by %.2g", step, d)
 					}
 					if cpu.target != nil {
-						if d := maxRelDiff(gpu.host.target.Float32s(), cpu.target.Float32s()); d > 1e-4 {
+						if d := maxRelDiff(gpu.host.target.Float32s(), cpu.target.Float32s()); d > paramTol {
 							t.Errorf("step %d: target critics differ by %.2g", step, d)
 						}
 					}
@@ -309,7 +316,8 @@ func TestGPULearnerGradients(t *testing.T) {
 
 // TestGPUTrainResumesOnCPU trains SPG+Matching on each device, resumes the run on the CPU to a
 // longer end, and checks that the checkpoint acts alike on both: the same permutations for
-// the validation states. On the emulator the run is tiny; on a GPU it is MWM-20, 200 steps.
+// the validation states. On the emulator the run is tiny; on a GPU the MWM models train MWM-20
+// for 200 steps (the others stay tiny: their exact references at N = 20 would take minutes).
 func TestGPUTrainResumesOnCPU(t *testing.T) {
 	for _, dev := range testDevices(t) {
 		for _, gm := range gpuModels {
@@ -318,7 +326,7 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 				cfg := gpuTestConfig(t, gm.task, gm.model, gm.recipe)
 				cfg.Steps, cfg.Batch, cfg.Buffer, cfg.EvalEvery, cfg.LogEvery = 12, tiny.Batch, tiny.Buffer, tiny.EvalEvery, tiny.LogEvery
 				cfg.ActorLR, cfg.CriticLR = 1e-3, 1e-3
-				if strings.HasPrefix(dev.Name(), "cuda") {
+				if strings.HasPrefix(dev.Name(), "cuda") && gm.task == envs.TaskMWM {
 					cfg = recipeConfig(t, gm.task, gm.model, gm.recipe, 20)
 					cfg.Steps, cfg.EvalEvery, cfg.LogEvery = 200, 100, 50
 					cfg.TrainSize, cfg.ValSize, cfg.TestSize = 25_600, 200, 200

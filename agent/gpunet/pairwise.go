@@ -23,20 +23,29 @@ type PairDims struct {
 	// action it would execute: the bilinear critic's gradient is the same at any action, so
 	// only the loss differs from the soft update (the straight-through estimator).
 	HardActor, RoundLog bool
+	// Sort: the states are sorting values (pairs.Sort's features, width 2); Factored makes the
+	// actor SPG+Factored's (factoredActor), the critic staying the pair MLP.
+	Sort, Factored bool
 }
 
-// pairWidth is the number of features of a pair (pairs.MatchingWidth, pairs.TourWidth).
-const pairWidth = 6
+// The number of features of a pair: pairs.MatchingWidth (= pairs.TourWidth), pairs.SortWidth.
+const (
+	pairWidth = 6
+	sortWidth = 2
+)
 
 // Pairwise is SPG+Pairwise on a device: the actor X_ij = MLP(f_ij), M = Sinkhorn(X / tau), and
 // the bilinear critic Q(s, A) = <A, G(s)> with G the same MLP under its own weights (see nets'
 // pairwise), with every buffer of a step allocated once; with PairDims.Successor it is
-// SPG+Successor (nets' successor).
+// SPG+Successor (nets' successor), with PairDims.Factored SPG+Factored on sorting.
 type Pairwise struct {
 	networks
 	d PairDims
 
-	x, feats, ones cuda.Buf // states, pair features (B N^2 x 6), ones for bias sums
+	x, feats, ones cuda.Buf // states, pair features (B N^2 x width), ones for bias sums
+	width          int      // features of a pair
+	values         cuda.Buf // sorting states' scaled values (B N)
+	fact           *factoredActor
 	actorMLP       mlp
 	criticMLP      mlp
 	m, skSaved     cuda.Buf // M and what Sinkhorn's backward reads
@@ -78,8 +87,21 @@ func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, 
 	a := &w.mem
 	b, n, h := d.B, d.N, d.H
 	r := b * n * n
-	w.x, w.feats, w.ones = a.get(b*w.points()*2), a.get(r*pairWidth), newOnes(a, r)
-	w.actorMLP, w.criticMLP = newMLP(a, r, h), newMLP(a, r, h)
+	w.width = pairWidth
+	if d.Sort {
+		w.width = sortWidth
+	}
+	w.x, w.feats, w.ones = a.get(b*w.stateLen()), a.get(r*w.width), newOnes(a, r)
+	if d.Sort {
+		w.values = a.get(b * n)
+	}
+	if d.Factored {
+		w.fact = newFactoredActor(a, b, n, h, w.values)
+	}
+	w.criticMLP = newMLP(a, r, h)
+	if !d.Factored {
+		w.actorMLP = newMLP(a, r, h)
+	}
 	w.m, w.skSaved = a.get(r), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
 	w.p, w.soft, w.q, w.dq = a.get(r), a.get(r), a.get(2*b), a.get(2*b)
 	w.dG, w.dM, w.dX = a.get(r), a.get(r), a.get(r)
@@ -94,12 +116,15 @@ func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, 
 	return w, nil
 }
 
-// points is the number of points of a state: 2N for two sets, N for a tour.
-func (w *Pairwise) points() int {
-	if w.d.Successor {
+// stateLen is the number of floats of a state: 2N points (MWM), N points (a tour) or N values.
+func (w *Pairwise) stateLen() int {
+	switch {
+	case w.d.Sort:
 		return w.d.N
+	case w.d.Successor:
+		return 2 * w.d.N
 	}
-	return 2 * w.d.N
+	return 4 * w.d.N
 }
 
 // features uploads states and computes their pair features.
@@ -109,6 +134,12 @@ func (w *Pairwise) features(states []float32) error {
 	}
 	if err := w.dev.Upload(w.x, states); err != nil {
 		return err
+	}
+	if w.d.Sort {
+		if err := layers.SortValues(w.dev, w.values, w.x, w.d.B, w.d.N); err != nil {
+			return err
+		}
+		return layers.PairFeaturesSort(w.dev, w.feats, w.values, w.d.B, w.d.N)
 	}
 	layout := layers.TwoPointSets
 	if w.d.Successor {
@@ -120,7 +151,7 @@ func (w *Pairwise) features(states []float32) error {
 // forward runs the pair MLP with parameters p over the features into l.out.
 func (w *Pairwise) forward(p *Flat, l *mlp) error {
 	r, h := w.d.B*w.d.N*w.d.N, w.d.H
-	if err := denseForward(w.dev, l.y1, w.feats, p.get("p1.W"), p.get("p1.b"), r, pairWidth, h, true); err != nil {
+	if err := denseForward(w.dev, l.y1, w.feats, p.get("p1.W"), p.get("p1.b"), r, w.width, h, true); err != nil {
 		return err
 	}
 	if err := denseForward(w.dev, l.y2, l.y1, p.get("p2.W"), p.get("p2.b"), r, h, h, true); err != nil {
@@ -143,7 +174,7 @@ func (w *Pairwise) backward(p, g *Flat, l *mlp, dOut cuda.Buf) error {
 		return err
 	}
 	gr = denseGrads{dw: g.get("p1.W"), db: g.get("p1.b")}
-	return denseBackward(dev, gr, l.g1, l.y1, w.feats, p.get("p1.W"), l.g1, w.ones, r, pairWidth, h, true)
+	return denseBackward(dev, gr, l.g1, l.y1, w.feats, p.get("p1.W"), l.g1, w.ones, r, w.width, h, true)
 }
 
 // actorForward computes M for the states whose features are current.
@@ -152,15 +183,21 @@ func (w *Pairwise) actorForward(tau float32, iters int) error {
 	if iters > d.MaxIters {
 		return fmt.Errorf("gpunet: %d Sinkhorn iterations, buffers sized for %d", iters, d.MaxIters)
 	}
-	if err := w.forward(w.actor, &w.actorMLP); err != nil {
+	scores := w.actorMLP.out
+	if w.fact != nil {
+		if err := w.fact.forward(w.dev, w.actor); err != nil {
+			return err
+		}
+		scores = w.fact.scores
+	} else if err := w.forward(w.actor, &w.actorMLP); err != nil {
 		return err
 	}
 	if d.Successor {
-		if err := layers.BarDiagonal(w.dev, w.actorMLP.out, w.actorMLP.out, d.B, d.N, d.SelfLoop); err != nil {
+		if err := layers.BarDiagonal(w.dev, scores, scores, d.B, d.N, d.SelfLoop); err != nil {
 			return err
 		}
 	}
-	return sinkhornForward(w.dev, w.m, w.actorMLP.out, w.skSaved.At(0, sinkhorn.SavedLen(d.B, d.N, iters)), d.B, d.N, tau, iters)
+	return sinkhornForward(w.dev, w.m, scores, w.skSaved.At(0, sinkhorn.SavedLen(d.B, d.N, iters)), d.B, d.N, tau, iters)
 }
 
 func (w *Pairwise) Act(states, out []float32, tau float32, iters int) error {
@@ -276,7 +313,12 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 			return 0, 0, err
 		}
 	}
-	if err := w.backward(w.actor, w.actorGrad, &w.actorMLP, w.dX); err != nil {
+	if w.fact != nil {
+		err = w.fact.backward(dev, w.actor, w.actorGrad, w.dX)
+	} else {
+		err = w.backward(w.actor, w.actorGrad, &w.actorMLP, w.dX)
+	}
+	if err != nil {
 		return 0, 0, err
 	}
 	norm, err = w.norm(w.actorGrad.buf)
