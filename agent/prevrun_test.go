@@ -80,10 +80,10 @@ func TestResumeRunOfThePreviousVersion(t *testing.T) {
 			}
 			got, want = timeless(got[len(history):]), timeless(want)
 			for i := range want {
-				// The previous version's start events carry no run identity.
+				// The previous version's start events carry no run identity, nor the device.
 				if e := got[i].Event; e != nil && want[i].Event != nil && want[i].Event.RunID == "" {
 					stripped := *e
-					stripped.RunID = ""
+					stripped.RunID, stripped.Device = "", ""
 					got[i].Event = &stripped
 				}
 				// Nor do its samples carry M's entropy and Birkhoff number.
