@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -296,7 +297,13 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 		for _, s := range set.ref.Best {
 			opt += s.Objective
 		}
-		ev.Gap = ev.Metric/(opt/float64(size)) - 1
+		gap := ev.Metric/(opt/float64(size)) - 1
+		if math.Abs(gap) < 1e-9 {
+			// Optimal tours summed in another order than the optimum's, or another optimal tour:
+			// rounding, which printed as a gap of -0.00%.
+			gap = 0
+		}
+		ev.Gap = &gap
 	}
 	return ev
 }

@@ -66,8 +66,9 @@ type Eval struct {
 	// RatioMedian and RatioOfMeans complete the mwm picture (0 for other tasks).
 	RatioMedian  float64 `json:"ratio_median,omitempty"`
 	RatioOfMeans float64 `json:"ratio_of_means,omitempty"`
-	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only).
-	Gap float64 `json:"gap,omitempty"`
+	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only); nil where
+	// no optimum is known, so that an optimal policy's 0 is written and told apart from it.
+	Gap *float64 `json:"gap,omitempty"`
 	// Also holds the task's other measures (envs.Facts.Also), each the mean over the instances
 	// where it applies: gm's "recovery".
 	Also map[string]float64 `json:"also,omitempty"`
