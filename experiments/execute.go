@@ -112,7 +112,11 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 	if err := run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest); err != nil {
 		return nil, err
 	}
-	sets := newTestSets(pr.Dir)
+	sets := newTestSets(pr.Dir, func(msg string) {
+		if mc.Progress != nil {
+			fmt.Fprintf(mc.Progress, "experiment %s: warning: %s\n", pr.Preset.Name, msg)
+		}
+	})
 	b := Batch{Name: pr.Preset.Name, Title: pr.Preset.Reproduces, Seeds: pr.Options.Seeds, Parallel: max(1, mc.Jobs)}
 	arms := map[int]int{} // preset arm -> batch variant
 	var armOf []int       // batch variant -> preset arm
