@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 
 	"spg-tui/agent/replay"
@@ -160,7 +161,8 @@ type checkpointFile struct {
 
 // openCheckpoint opens the checkpoint at path and reads its header and learner sections.
 func openCheckpoint(path string) (*checkpointFile, error) {
-	f, err := os.Open(path)
+	// Its sections are bounded by the file's size as they are read (readSection).
+	f, err := run.OpenRegular(path, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}

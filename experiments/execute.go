@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -214,14 +213,10 @@ func trained(dir string, cfg run.Config) bool {
 	if _, err := os.Stat(filepath.Join(dir, TestScoreFile)); err == nil {
 		return true
 	}
-	data, err := os.ReadFile(filepath.Join(dir, run.ResultFile))
-	if err != nil {
-		return false
-	}
 	var res struct {
 		Step int `json:"step"`
 	}
-	return json.Unmarshal(data, &res) == nil && res.Step == cfg.Steps
+	return run.ReadJSON(filepath.Join(dir, run.ResultFile), &res) == nil && res.Step == cfg.Steps
 }
 
 // waitReportEvery is how often follow reports while a run is in a long preparation.

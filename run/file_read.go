@@ -16,8 +16,8 @@ import (
 const (
 	// MaxConfigBytes bounds a run's config.json and an experiment's manifest (a few kB).
 	MaxConfigBytes = 1 << 20
-	// MaxJSONBytes bounds the other JSON files read whole (results, scores, test sets and
-	// references, whose own readers bound them closer where they know their size).
+	// MaxJSONBytes bounds the other files read whole: results, scores, manifests, the files
+	// merge copies, test sets and references (whose readers bound them closer, by their size).
 	MaxJSONBytes = 1 << 30
 	// MaxRecordLine bounds one line of metrics.jsonl: an evaluation record with its sample
 	// instances is the longest, well under it.
