@@ -151,7 +151,7 @@ func (ref *reference) checkReferences(env envs.Env, insts []envs.Instance, exact
 			sols[i] = envs.Solution{Index: i, Perm: p, Objective: env.Objective(inst, p)}
 		}
 		if got := metricMean(facts.Metric, sols, ref); !closeTo(v, got) {
-			return fmt.Errorf("its %s mean %.6g is not %.6g, solved again", name, v, got)
+			return fmt.Errorf("its %s mean %.6g is not what %s gives (%.6g)", name, v, name, got)
 		}
 	}
 	return nil
