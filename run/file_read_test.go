@@ -91,7 +91,7 @@ func TestMetricsReadersRefuseAHugeNULFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, MetricsFile)
 	sparseFile(t, path, 64<<30)
-	want := "metrics.jsonl line 1 is longer than 64.0 MiB: not a metrics file"
+	want := "metrics.jsonl line 1 is over 64.0 MiB: not a metrics file"
 	_, err := MetricsRunIDs(dir)
 	oneLine(t, err, want)
 	oneLine(t, TruncateMetrics(dir, 10), want)

@@ -18,6 +18,7 @@ type LineReader struct {
 	partial []byte
 	line    int
 	read    int64
+	stop    int64
 	err     error
 }
 
@@ -38,11 +39,14 @@ func (l *LineReader) Next() ([]byte, error) {
 		l.partial = l.partial[:0]
 	}
 	for {
+		if l.stop > 0 && l.read >= l.stop {
+			return nil, io.EOF // the line begun is kept, as at the end of the file
+		}
 		chunk, err := l.r.ReadSlice('\n')
 		l.partial = append(l.partial, chunk...)
 		l.read += int64(len(chunk))
 		if len(l.partial) > MaxRecordLine {
-			l.err = fmt.Errorf("%s line %d is longer than %s: not a metrics file", l.name, l.line+1, sysmem.Bytes(MaxRecordLine))
+			l.err = fmt.Errorf("%s line %d is over %s: not a metrics file", l.name, l.line+1, sysmem.Bytes(MaxRecordLine))
 			l.partial = nil
 			return nil, l.err
 		}
@@ -60,6 +64,10 @@ func (l *LineReader) Next() ([]byte, error) {
 		}
 	}
 }
+
+// StopAt makes Next return io.EOF, keeping the line begun, once at bytes are read in all, so
+// that a reader that must stay responsive reads a bounded amount per call; 0 is no stop.
+func (l *LineReader) StopAt(at int64) { l.stop = at }
 
 // Rest is the start of a line whose newline has not been read yet (a torn last line, or one
 // being written), after Next returned io.EOF; nil if none.

@@ -34,11 +34,11 @@ func openMetricsTail(path string) (*metricsTail, error) {
 }
 
 // read hands fn the records of the complete lines written since the last call, at most max of
-// them (all when max <= 0) and about tailBytesPerRead bytes; damaged lines are counted, not
-// handed, but count towards max.
+// them (all when max <= 0) and at most about tailBytesPerRead bytes; damaged lines are
+// counted, not handed, but count towards max.
 func (t *metricsTail) read(max int, fn func(run.Record)) error {
-	stop := t.lines.BytesRead() + tailBytesPerRead
-	for n := 0; (max <= 0 || n < max) && t.lines.BytesRead() < stop; n++ {
+	t.lines.StopAt(t.lines.BytesRead() + tailBytesPerRead)
+	for n := 0; max <= 0 || n < max; n++ {
 		line, err := t.lines.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
