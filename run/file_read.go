@@ -64,7 +64,11 @@ func checkRegular(path string, fi fs.FileInfo, max int64) error {
 		return fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > max {
-		return fmt.Errorf("%s is %s, more than the %s such a file can hold", path, sysmem.Bytes(fi.Size()), sysmem.Bytes(max))
+		size, bound := sysmem.Bytes(fi.Size()), sysmem.Bytes(max)
+		if size == bound { // just past the bound: rounded, both would read the same
+			size, bound = fmt.Sprintf("%d B", fi.Size()), fmt.Sprintf("%d B", max)
+		}
+		return fmt.Errorf("%s is %s, more than the %s such a file can hold", path, size, bound)
 	}
 	return nil
 }

@@ -67,6 +67,13 @@ func TestReadFileBoundedRefusesWhatIsNotARegularFileOfItsSize(t *testing.T) {
 	}
 	_, err := ReadFileBounded(plain, 4)
 	oneLine(t, err, "plain is 5 B, more than the 4 B such a file can hold")
+	_, err = ReadFileBounded(plain, 4<<10)
+	if err != nil {
+		t.Errorf("a file under the bound: %v", err)
+	}
+	os.WriteFile(plain, make([]byte, 1<<20+1), 0o644)
+	_, err = ReadFileBounded(plain, 1<<20)
+	oneLine(t, err, "plain is 1048577 B, more than the 1048576 B such a file can hold")
 	_, err = ReadFileBounded(big, MaxJSONBytes)
 	oneLine(t, err, "big is 64.0 GiB, more than the 1.0 GiB")
 	err = within(t, "reading a FIFO", func() error { _, err := ReadFileBounded(pipe, 10); return err })
