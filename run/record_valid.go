@@ -20,6 +20,9 @@ func ParseRecordLine(line []byte) (rec Record, ok bool) {
 	if !bytes.HasSuffix(line, []byte("\n")) {
 		return Record{}, false
 	}
+	if body := bytes.TrimLeft(line, " \t\r"); len(body) == 0 || body[0] != '{' {
+		return Record{}, false // not an object: refused before the decoder (a file of blank lines)
+	}
 	var head struct {
 		Step *int `json:"step"`
 	}
