@@ -24,6 +24,19 @@ const (
 	MaxRecordLine = 64 << 20
 )
 
+// RefusedFileError is a file read back that is refused before it is held: not a regular file,
+// past its bound, or (metrics.jsonl) with a line past MaxRecordLine. The file exists but cannot
+// be read as what it should be, so a command fails with it (exit 1), as with an I/O error, rather
+// than calling it bad input.
+type RefusedFileError struct{ msg string }
+
+func (e *RefusedFileError) Error() string { return e.msg }
+
+// refused is a RefusedFileError saying what fmt.Sprintf(format, args...) says.
+func refused(format string, args ...any) error {
+	return &RefusedFileError{fmt.Sprintf(format, args...)}
+}
+
 // OpenRegular opens the file at path for reading, refusing in one line anything that is not a
 // regular file (a FIFO, a device, a directory) and a file of more than max bytes. A FIFO is
 // opened without blocking, so one with no writer cannot hang the reader; the file returned
@@ -61,14 +74,14 @@ func openNonBlocking(path string) (int, error) {
 // checkRegular refuses fi, the file at path, if it is not a regular file of at most max bytes.
 func checkRegular(path string, fi fs.FileInfo, max int64) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
+		return refused("%s is %s, not a regular file", path, fileKind(fi.Mode()))
 	}
 	if fi.Size() > max {
 		size, bound := sysmem.Bytes(fi.Size()), sysmem.Bytes(max)
 		if size == bound { // just past the bound: rounded, both would read the same
 			size, bound = fmt.Sprintf("%d B", fi.Size()), fmt.Sprintf("%d B", max)
 		}
-		return fmt.Errorf("%s is %s, more than the %s such a file can hold", path, size, bound)
+		return refused("%s is %s, more than the %s such a file can hold", path, size, bound)
 	}
 	return nil
 }
@@ -103,7 +116,7 @@ func ReadFileBounded(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s grew past the %s such a file can hold while it was read", path, sysmem.Bytes(max))
+		return nil, refused("%s grew past the %s such a file can hold while it was read", path, sysmem.Bytes(max))
 	}
 	return data, nil
 }

@@ -3,7 +3,6 @@ package run
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io"
 
 	"spg-tui/sysmem"
@@ -46,7 +45,7 @@ func (l *LineReader) Next() ([]byte, error) {
 		l.partial = append(l.partial, chunk...)
 		l.read += int64(len(chunk))
 		if len(l.partial) > MaxRecordLine {
-			l.err = fmt.Errorf("%s line %d is over %s: not a metrics file", l.name, l.line+1, sysmem.Bytes(MaxRecordLine))
+			l.err = refused("%s line %d is over %s: not a metrics file", l.name, l.line+1, sysmem.Bytes(MaxRecordLine))
 			l.partial = nil
 			return nil, l.err
 		}
