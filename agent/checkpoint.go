@@ -13,6 +13,7 @@ import (
 
 	"spg-tui/agent/replay"
 	"spg-tui/run"
+	"spg-tui/sysmem"
 )
 
 // A checkpoint file is the magic string followed by three sections: a JSON header, the
@@ -201,6 +202,10 @@ func (c *checkpointFile) readHead() error {
 		return err
 	}
 	return readSection(c.r, fi.Size(), func(r io.Reader, length int64) error {
+		// A length within a sparse file can still be more than memory: refuse it, not crash.
+		if err := sysmem.Check("its learner section", length); err != nil {
+			return err
+		}
 		c.learner = make([]byte, length)
 		_, err := io.ReadFull(r, c.learner)
 		return truncated(err)
