@@ -57,18 +57,21 @@ func (ref *reference) fits(env envs.Env, ds envs.Dataset, baselines bool) bool {
 }
 
 // cachedReference returns the references of ds from the run directory's copy at runPath or
-// else from the shared cache, verified against insts, or computes them (counting the instances
-// solved in done) and writes both. A shared entry that cannot be used is told to note and
-// solved again; a shared cache that cannot be written is told and skipped.
+// else from the shared cache, each checked against insts (reference.check), or computes them
+// (counting the instances solved in done) and writes both. A copy or shared entry that is
+// wrong or unreadable is told to note and solved again (one without a checksum, from an older
+// version, quietly); a shared cache that cannot be written is told and skipped.
 func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool,
 	stop *atomic.Bool, done *atomic.Int64, note func(string)) (*reference, error) {
 	hash := instancesHash(insts)
 	var ref reference
 	switch err := readReference(runPath, ds, &ref); {
 	case err == nil && ref.fits(env, ds, baselines):
-		if err = ref.check(env, insts, hash); err == nil {
+		err = ref.check(env, insts, hash)
+		if err == nil {
 			return &ref, nil
-		} else if !errors.Is(err, errUnsealed) {
+		}
+		if !errors.Is(err, errUnsealed) {
 			note(fmt.Sprintf("the run's references %s are wrong (%v): solving them again", runPath, err))
 		}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
@@ -80,9 +83,11 @@ func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs
 		err := readReference(shared, ds, &ref)
 		switch {
 		case err == nil && ref.fits(env, ds, baselines):
-			if err = ref.check(env, insts, hash); err == nil {
+			err = ref.check(env, insts, hash)
+			if err == nil {
 				return &ref, writeReference(runPath, &ref)
-			} else if !errors.Is(err, errUnsealed) {
+			}
+			if !errors.Is(err, errUnsealed) {
 				note(fmt.Sprintf("the cached references %s are wrong (%v): solving them again", shared, err))
 			}
 		case err == nil && baselines && ref.References == nil:

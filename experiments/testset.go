@@ -111,6 +111,9 @@ func (ts *testSets) get(task envs.Task, n int, data string, size int) (TestSet, 
 	return e.set, e.err
 }
 
+// load returns the set want as written in the directory if it passes checkAgainst, or else
+// computes and writes it (with cachedOnly, errNotComputed instead). A file that is unreadable or
+// wrong is told to warn; one without a checksum, from an older version, is replaced quietly.
 func (ts *testSets) load(want TestSet) (TestSet, error) {
 	path := filepath.Join(ts.dir, want.Name()+".json")
 	then := "computing it again"
