@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 
 	"spg-tui/agent/replay"
 	"spg-tui/run"
+	"spg-tui/sysmem"
 )
 
 // A checkpoint file is the magic string followed by three sections: a JSON header, the
@@ -160,7 +162,8 @@ type checkpointFile struct {
 
 // openCheckpoint opens the checkpoint at path and reads its header and learner sections.
 func openCheckpoint(path string) (*checkpointFile, error) {
-	f, err := os.Open(path)
+	// Its sections are bounded by the file's size as they are read (readSection).
+	f, err := run.OpenRegular(path, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +202,10 @@ func (c *checkpointFile) readHead() error {
 		return err
 	}
 	return readSection(c.r, fi.Size(), func(r io.Reader, length int64) error {
+		// A length within a sparse file can still be more than memory: refuse it, not crash.
+		if err := sysmem.Check("its learner section", length); err != nil {
+			return err
+		}
 		c.learner = make([]byte, length)
 		_, err := io.ReadFull(r, c.learner)
 		return truncated(err)

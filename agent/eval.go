@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -45,6 +46,10 @@ type reference struct {
 	// InstancesSHA256 is instancesHash of the instances solved, which a shared cache entry must
 	// match; files written before it existed have none.
 	InstancesSHA256 string `json:"instances_sha256,omitempty"`
+	// Checksum binds the whole entry to the instances and envs.SolverVersion (checksum): the
+	// values that cannot be re-derived cheaply (a classical solver's mean) are trusted only
+	// through it. Files written before it existed have none and are solved again.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // computeReference solves every instance with the exact solver and, when baselines is set (or
@@ -143,17 +148,16 @@ func solutionObjectives(sols []envs.Solution) []float64 {
 // loadReference returns the cached reference of a dataset from path, or computes and caches it.
 func loadReference(path string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool, stop *atomic.Bool) (*reference, error) {
 	var ref reference
-	if run.ReadJSON(path, &ref) == nil && ref.fits(env, ds, baselines) {
+	hash := instancesHash(insts)
+	if readReference(path, ds, &ref) == nil && ref.fits(env, ds, baselines) && ref.check(env, insts, hash) == nil {
 		return &ref, nil
 	}
 	r, err := computeReference(env, ds.Seed, insts, baselines, stop, new(atomic.Int64))
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	return r, run.WriteJSONAtomic(path, r)
+	r.InstancesSHA256 = hash
+	return r, writeReference(path, r)
 }
 
 // evalSet is a dataset prepared for evaluation: instances, featurised states and references.
@@ -293,7 +297,13 @@ func score(env envs.Env, set *evalSet, perms []int) *run.Eval {
 		for _, s := range set.ref.Best {
 			opt += s.Objective
 		}
-		ev.Gap = ev.Metric/(opt/float64(size)) - 1
+		gap := ev.Metric/(opt/float64(size)) - 1
+		if math.Abs(gap) < 1e-9 {
+			// Optimal tours summed in another order than the optimum's, or another optimal tour:
+			// rounding, which printed as a gap of -0.00%.
+			gap = 0
+		}
+		ev.Gap = &gap
 	}
 	return ev
 }

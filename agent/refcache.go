@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -57,51 +56,40 @@ func (ref *reference) fits(env envs.Env, ds envs.Dataset, baselines bool) bool {
 		len(ref.Best) == ds.Size && len(ref.BestSolver) == ds.Size && (!baselines || ref.References != nil)
 }
 
-// check verifies a cached reference against insts: the hash of the instances, and each best
-// solution a permutation whose objective is the one recorded.
-func (ref *reference) check(env envs.Env, insts []envs.Instance, hash string) error {
-	if ref.InstancesSHA256 != hash {
-		return errors.New("it was solved for other instances")
-	}
-	n := env.N()
-	for i, s := range ref.Best {
-		seen := make([]bool, n)
-		for _, v := range s.Perm {
-			if v < 0 || v >= n || seen[v] {
-				return fmt.Errorf("instance %d: its solution is not a permutation of %d", i, n)
-			}
-			seen[v] = true
-		}
-		if len(s.Perm) != n || math.Abs(env.Objective(insts[i], s.Perm)-s.Objective) > 1e-9*math.Max(1, math.Abs(s.Objective)) {
-			return fmt.Errorf("instance %d: its solution does not have the recorded objective", i)
-		}
-	}
-	return nil
-}
-
 // cachedReference returns the references of ds from the run directory's copy at runPath or
-// else from the shared cache, verified against insts, or computes them (counting the instances
-// solved in done) and writes both. A shared entry that cannot be used is told to note and
-// solved again; a shared cache that cannot be written is told and skipped.
+// else from the shared cache, each checked against insts (reference.check), or computes them
+// (counting the instances solved in done) and writes both. A copy or shared entry that is
+// wrong or unreadable is told to note and solved again (one without a checksum, from an older
+// version, quietly); a shared cache that cannot be written is told and skipped.
 func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool,
 	stop *atomic.Bool, done *atomic.Int64, note func(string)) (*reference, error) {
 	hash := instancesHash(insts)
 	var ref reference
-	// A run directory's copy from before the hash existed is trusted, as it always was.
-	if run.ReadJSON(runPath, &ref) == nil && ref.fits(env, ds, baselines) &&
-		(ref.InstancesSHA256 == "" || ref.check(env, insts, hash) == nil) {
-		return &ref, nil
+	switch err := readReference(runPath, ds, &ref); {
+	case err == nil && ref.fits(env, ds, baselines):
+		err = ref.check(env, insts, hash)
+		if err == nil {
+			return &ref, nil
+		}
+		if !errors.Is(err, errUnsealed) {
+			note(fmt.Sprintf("the run's references %s are wrong (%v): solving them again", runPath, err))
+		}
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		note(fmt.Sprintf("the run's references are unreadable (%v): solving them again", err))
 	}
 	shared := sharedReferencePath(ds, hash)
 	if shared != "" {
 		ref = reference{}
-		err := run.ReadJSON(shared, &ref)
+		err := readReference(shared, ds, &ref)
 		switch {
 		case err == nil && ref.fits(env, ds, baselines):
-			if err = ref.check(env, insts, hash); err == nil {
+			err = ref.check(env, insts, hash)
+			if err == nil {
 				return &ref, writeReference(runPath, &ref)
 			}
-			note(fmt.Sprintf("the cached references %s are wrong (%v): solving them again", shared, err))
+			if !errors.Is(err, errUnsealed) {
+				note(fmt.Sprintf("the cached references %s are wrong (%v): solving them again", shared, err))
+			}
 		case err == nil && baselines && ref.References == nil:
 			// A test set's entry lacks the baselines a validation set needs: solve, and replace it.
 		case err == nil:
@@ -123,8 +111,21 @@ func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs
 	return r, writeReference(runPath, r)
 }
 
-// writeReference writes ref to path atomically, making its directory.
+// maxReferenceBytes bounds the file of the references of ds: its solutions written indented,
+// one line per entry, with room to spare.
+func maxReferenceBytes(ds envs.Dataset) int64 {
+	return int64(ds.Size)*(int64(ds.Env.N())*32+1024) + 1<<20
+}
+
+// readReference decodes the references of ds at path, refusing a file that is not regular or
+// is larger than they can be.
+func readReference(path string, ds envs.Dataset, ref *reference) error {
+	return run.ReadJSONBounded(path, maxReferenceBytes(ds), ref)
+}
+
+// writeReference seals ref and writes it to path atomically, making its directory.
 func writeReference(path string, ref *reference) error {
+	ref.seal()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

@@ -9,6 +9,11 @@ import (
 	"spg-tui/linalg/parallel"
 )
 
+// SolverVersion identifies the results of the solvers. Reference caches and experiment test
+// sets bind what they store to it with a checksum: change it whenever a solver's results change,
+// and every stored result is solved again, with a warning, instead of being trusted.
+const SolverVersion = 1
+
 // Solution is one solved instance, as `spg-tui solve` writes it.
 type Solution struct {
 	Index     int     `json:"index"`

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,7 +111,11 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 	if err := run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest); err != nil {
 		return nil, err
 	}
-	sets := newTestSets(pr.Dir)
+	sets := newTestSets(pr.Dir, func(msg string) {
+		if mc.Progress != nil {
+			fmt.Fprintf(mc.Progress, "experiment %s: warning: %s\n", pr.Preset.Name, msg)
+		}
+	})
 	b := Batch{Name: pr.Preset.Name, Title: pr.Preset.Reproduces, Seeds: pr.Options.Seeds, Parallel: max(1, mc.Jobs)}
 	arms := map[int]int{} // preset arm -> batch variant
 	var armOf []int       // batch variant -> preset arm
@@ -210,14 +213,10 @@ func trained(dir string, cfg run.Config) bool {
 	if _, err := os.Stat(filepath.Join(dir, TestScoreFile)); err == nil {
 		return true
 	}
-	data, err := os.ReadFile(filepath.Join(dir, run.ResultFile))
-	if err != nil {
-		return false
-	}
 	var res struct {
 		Step int `json:"step"`
 	}
-	return json.Unmarshal(data, &res) == nil && res.Step == cfg.Steps
+	return run.ReadJSON(filepath.Join(dir, run.ResultFile), &res) == nil && res.Step == cfg.Steps
 }
 
 // waitReportEvery is how often follow reports while a run is in a long preparation.

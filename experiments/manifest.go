@@ -64,10 +64,14 @@ type ManifestRun struct {
 // RunsDir is the default place of an experiment directory's runs, and where merge puts them.
 const RunsDir = "runs"
 
+// maxManifestBytes bounds a manifest read back: the largest plan (MaxSeeds seeds of every arm
+// of a preset) writes a few MB.
+const maxManifestBytes = 64 << 20
+
 // ReadManifest reads the manifest of the experiment directory dir.
 func ReadManifest(dir string) (Manifest, error) {
 	var m Manifest
-	if err := run.ReadJSON(filepath.Join(dir, ManifestFile), &m); err != nil {
+	if err := run.ReadJSONBounded(filepath.Join(dir, ManifestFile), maxManifestBytes, &m); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return m, fmt.Errorf("%s is not an experiment directory (no %s)", dir, ManifestFile)
 		}

@@ -260,7 +260,7 @@ func abs(p string) string {
 // copyChecked copies src to dst if its content passes check; an error names src. A missing
 // src (a run that has not finished) is skipped.
 func copyChecked(src, dst string, check func([]byte) error) error {
-	b, err := os.ReadFile(src)
+	b, err := run.ReadFileBounded(src, run.MaxJSONBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

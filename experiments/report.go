@@ -153,7 +153,7 @@ func writeReport(dir string, cachedOnly bool) error {
 	if err != nil {
 		return err
 	}
-	w := &reportWriter{dir: dir, sets: newTestSets(dir)}
+	w := &reportWriter{dir: dir, sets: newTestSets(dir, warnStderr)}
 	w.sets.cachedOnly = cachedOnly
 	m := r.Manifest
 	scored := 0
@@ -354,3 +354,7 @@ func fmtNaN(format string, x float64) string {
 	}
 	return fmt.Sprintf(format, x)
 }
+
+// warnStderr tells a warning met while writing a report on standard error, in one line: the
+// report is written at the end of a command (experiment, merge) whose terminal is the user's.
+func warnStderr(msg string) { fmt.Fprintf(os.Stderr, "warning: %s\n", msg) }

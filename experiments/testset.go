@@ -37,6 +37,9 @@ type TestSet struct {
 	// Solvers are the mean objectives of the exact and classical solvers a table shows
 	// (envs.Facts.Table).
 	Solvers map[string]float64 `json:"solvers,omitempty"`
+	// Checksum binds the set to its instances and envs.SolverVersion (checksum), since its
+	// optima cannot be checked without solving them again. Sets written before it have none.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // Name identifies the set: "tsp20-seed0-1000", and with a data spec "sort20-range-k-10-seed0-1000"
@@ -74,8 +77,10 @@ type testSets struct {
 	// cachedOnly refuses to compute a set not yet on disk (errNotComputed): a stopped
 	// experiment's report must not spend minutes on Held-Karp references before it exits.
 	cachedOnly bool
-	mu         sync.Mutex
-	sets       map[string]*testSetEntry
+	// warn tells of a set on disk that is wrong and computed again, in one line.
+	warn func(string)
+	mu   sync.Mutex
+	sets map[string]*testSetEntry
 }
 
 // errNotComputed is testSets.get's error for a set not on disk when only cached sets are read.
@@ -87,8 +92,9 @@ type testSetEntry struct {
 	err  error
 }
 
-func newTestSets(dir string) *testSets {
-	return &testSets{dir: filepath.Join(dir, "testsets"), sets: map[string]*testSetEntry{}}
+// newTestSets keeps the test sets of the experiment directory dir, telling warn of a wrong one.
+func newTestSets(dir string, warn func(string)) *testSets {
+	return &testSets{dir: filepath.Join(dir, "testsets"), sets: map[string]*testSetEntry{}, warn: warn}
 }
 
 // get returns the test set of task at size n on data with size instances.
@@ -105,20 +111,35 @@ func (ts *testSets) get(task envs.Task, n int, data string, size int) (TestSet, 
 	return e.set, e.err
 }
 
+// load returns the set want as written in the directory if it passes checkAgainst, or else
+// computes and writes it (with cachedOnly, errNotComputed instead). A file that is unreadable or
+// wrong is told to warn; one without a checksum, from an older version, is replaced quietly.
 func (ts *testSets) load(want TestSet) (TestSet, error) {
 	path := filepath.Join(ts.dir, want.Name()+".json")
+	then := "computing it again"
+	if ts.cachedOnly {
+		then = "leaving it out"
+	}
 	var got TestSet
-	if err := run.ReadJSON(path, &got); err == nil && got.Name() == want.Name() {
-		return got, nil
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return got, err
+	err := run.ReadJSONBounded(path, maxTestSetBytes(want.Size), &got)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		ts.warn(fmt.Sprintf("the test set %s is unreadable (%v): %s", path, err, then))
+	}
+	env, insts, ierr := want.instances()
+	if ierr != nil {
+		return want, ierr
+	}
+	if err == nil {
+		err = got.checkAgainst(want, insts)
+		if err == nil {
+			return got, nil
+		}
+		if !errors.Is(err, errUnsealed) {
+			ts.warn(fmt.Sprintf("the test set %s is wrong (%v): %s", path, err, then))
+		}
 	}
 	if ts.cachedOnly {
 		return want, errNotComputed
-	}
-	env, insts, err := want.instances()
-	if err != nil {
-		return want, err
 	}
 	facts := envs.MustFacts(want.Task)
 	if facts.Metric.PerOptimum {
@@ -144,6 +165,7 @@ func (ts *testSets) load(want TestSet) (TestSet, error) {
 	if err := os.MkdirAll(ts.dir, 0o755); err != nil {
 		return want, err
 	}
+	want.Checksum = want.checksum(insts)
 	return want, run.WriteJSONAtomic(path, want)
 }
 

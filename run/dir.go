@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -90,9 +91,14 @@ func WriteJSONAtomic(path string, v any) error {
 	})
 }
 
-// ReadJSON decodes the JSON file at path into v.
-func ReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+// ReadJSON decodes the JSON file at path into v, refusing a file that is not regular or holds
+// more than MaxJSONBytes (ReadJSONBounded).
+func ReadJSON(path string, v any) error { return ReadJSONBounded(path, MaxJSONBytes, v) }
+
+// ReadJSONBounded decodes the JSON file at path into v, refusing in one line a file that is not
+// regular or holds more than max bytes before reading it.
+func ReadJSONBounded(path string, max int64, v any) error {
+	data, err := ReadFileBounded(path, max)
 	if err != nil {
 		return err
 	}
@@ -105,7 +111,7 @@ func ReadJSON(path string, v any) error {
 // ReadRunConfig reads the configuration of the run in dir (its config.json).
 func ReadRunConfig(dir string) (Config, error) {
 	var cfg Config
-	err := ReadJSON(filepath.Join(dir, ConfigFile), &cfg)
+	err := ReadJSONBounded(filepath.Join(dir, ConfigFile), MaxConfigBytes, &cfg)
 	return cfg, err
 }
 
@@ -208,20 +214,19 @@ func configDiff(a, b Config) string {
 // atomically, and only if something is dropped.
 func TruncateMetrics(dir string, step int) error {
 	path := filepath.Join(dir, MetricsFile)
-	data, err := os.ReadFile(path)
+	var kept [][]byte
+	total := 0
+	err := eachMetricsLine(path, func(line []byte) {
+		total++
+		if rec, ok := ParseRecordLine(line); ok && rec.Step <= step {
+			kept = append(kept, bytes.Clone(line))
+		}
+	})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
-	}
-	var kept [][]byte
-	total := 0
-	for line := range bytes.Lines(data) {
-		total++
-		if rec, ok := ParseRecordLine(line); ok && rec.Step <= step {
-			kept = append(kept, line)
-		}
 	}
 	kept = dropAbandonedAttempt(kept, step)
 	if len(kept) == total {
@@ -237,26 +242,47 @@ func TruncateMetrics(dir string, step int) error {
 	})
 }
 
+// eachMetricsLine hands fn each line of the metrics file at path, a torn last one included,
+// refusing a file that is not regular or a line longer than MaxRecordLine.
+func eachMetricsLine(path string, fn func(line []byte)) error {
+	f, err := OpenRegular(path, math.MaxInt64)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lr := NewLineReader(f, path)
+	for {
+		line, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		fn(line)
+	}
+	if rest := lr.Rest(); rest != nil {
+		fn(rest)
+	}
+	return nil
+}
+
 // MetricsRunIDs are the distinct run identities that the start events of dir's metrics.jsonl
 // carry, in order of appearance: none without the file or with records older than identities.
 // Lines ParseRecordLine refuses are skipped, as a resume drops them.
 func MetricsRunIDs(dir string) ([]string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, MetricsFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var ids []string
-	for line := range bytes.Lines(data) {
+	err := eachMetricsLine(filepath.Join(dir, MetricsFile), func(line []byte) {
 		if !bytes.Contains(line, []byte(`"run_id"`)) {
-			continue
+			return
 		}
 		rec, ok := ParseRecordLine(line)
 		if ok && rec.Kind == KindEvent && rec.Event.Event == EventStart && rec.Event.RunID != "" && !slices.Contains(ids, rec.Event.RunID) {
 			ids = append(ids, rec.Event.RunID)
 		}
+	})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
 	}
-	return ids, nil
+	return ids, err
 }

@@ -69,7 +69,7 @@ func LockDir(dir string) (*DirLock, error) {
 
 // lockHolder reads the PID in the lock file at path; 0 if there is none.
 func lockHolder(path string) int {
-	data, err := os.ReadFile(path)
+	data, err := ReadFileBounded(path, 64) // a PID and a newline
 	if err != nil {
 		return 0
 	}

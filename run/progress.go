@@ -28,8 +28,8 @@ func ProgressLine(rec Record, cfg Config) string {
 		if ev.RatioOfMeans != 0 {
 			s += fmt.Sprintf(" (median %.4f, ratio of means %.4f)", ev.RatioMedian, ev.RatioOfMeans)
 		}
-		if ev.Gap != 0 {
-			s += fmt.Sprintf(", gap %.2f%%", 100*ev.Gap)
+		if ev.Gap != nil {
+			s += fmt.Sprintf(", gap %.2f%%", 100**ev.Gap)
 		}
 		if ev.Sampled != nil {
 			s += fmt.Sprintf(", sampled (K = %d) %s %.4f", ev.Sampled.Samples, ev.MetricName, ev.Sampled.Metric)

@@ -1,11 +1,11 @@
 package run
 
 import (
-	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math"
 
 	"spg-tui/envs"
 )
@@ -66,8 +66,9 @@ type Eval struct {
 	// RatioMedian and RatioOfMeans complete the mwm picture (0 for other tasks).
 	RatioMedian  float64 `json:"ratio_median,omitempty"`
 	RatioOfMeans float64 `json:"ratio_of_means,omitempty"`
-	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only).
-	Gap float64 `json:"gap,omitempty"`
+	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only); nil where
+	// no optimum is known, so that an optimal policy's 0 is written and told apart from it.
+	Gap *float64 `json:"gap,omitempty"`
 	// Also holds the task's other measures (envs.Facts.Also), each the mean over the instances
 	// where it applies: gm's "recovery".
 	Also map[string]float64 `json:"also,omitempty"`
@@ -149,34 +150,53 @@ type Event struct {
 }
 
 // ReadRecords reads a metrics.jsonl file. A torn last line (a run killed mid-write) is ignored;
-// any other malformed line is an error naming its line number.
+// any other malformed line is an error naming its line number. A file that is not regular, or
+// a line longer than MaxRecordLine, is refused in one line.
 func ReadRecords(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return DecodeRecords(f)
+	return decodeRecords(NewLineReader(f, path))
 }
 
 // DecodeRecords reads metrics.jsonl records from r (see ReadRecords).
 func DecodeRecords(r io.Reader) ([]Record, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	return decodeRecords(NewLineReader(r, MetricsFile))
+}
+
+func decodeRecords(lr *LineReader) ([]Record, error) {
 	var (
 		out     []Record
 		pending error
 	)
-	for line := 1; sc.Scan(); line++ {
-		if pending != nil {
-			return nil, pending
-		}
+	decode := func(line []byte, number int) {
 		var rec Record
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			pending = fmt.Errorf("metrics line %d: %v", line, err)
-			continue
+		if err := json.Unmarshal(line, &rec); err != nil {
+			pending = fmt.Errorf("metrics line %d: %v", number, err)
+			return
 		}
 		out = append(out, rec)
 	}
-	return out, sc.Err()
+	for {
+		line, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if pending != nil {
+			return nil, pending
+		}
+		decode(line, lr.Line())
+	}
+	if rest := lr.Rest(); rest != nil {
+		if pending != nil {
+			return nil, pending
+		}
+		decode(rest, lr.Line()+1)
+	}
+	return out, nil
 }

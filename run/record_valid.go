@@ -1,12 +1,11 @@
 package run
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
+	"math"
 )
 
 // EventWarning is a notice that the console adds to what it shows, such as damaged lines of
@@ -20,6 +19,9 @@ const EventWarning = "warning"
 func ParseRecordLine(line []byte) (rec Record, ok bool) {
 	if !bytes.HasSuffix(line, []byte("\n")) {
 		return Record{}, false
+	}
+	if body := bytes.TrimLeft(line, " \t\r"); len(body) == 0 || body[0] != '{' {
+		return Record{}, false // not an object: refused before the decoder (a file of blank lines)
 	}
 	var head struct {
 		Step *int `json:"step"`
@@ -40,16 +42,16 @@ func ParseRecordLine(line []byte) (rec Record, ok bool) {
 // accepts, in order, and the 1-based numbers of the damaged lines it skipped. A torn last line
 // (a live run mid-write) is skipped without being counted.
 func ReadRecordsSkipping(path string) (recs []Record, damaged []int, err error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path, math.MaxInt64)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
+	lr := NewLineReader(f, path)
+	for {
+		line, err := lr.Next()
 		if errors.Is(err, io.EOF) {
-			return recs, damaged, nil // line, if any, is torn
+			return recs, damaged, nil // what is left, if anything, is torn
 		}
 		if err != nil {
 			return nil, nil, err
@@ -57,7 +59,7 @@ func ReadRecordsSkipping(path string) (recs []Record, damaged []int, err error) 
 		if rec, ok := ParseRecordLine(line); ok {
 			recs = append(recs, rec)
 		} else {
-			damaged = append(damaged, n)
+			damaged = append(damaged, lr.Line())
 		}
 	}
 }

@@ -146,7 +146,7 @@ func (m *model) poll() {
 	if t, ok := m.engine.(tailer); ok {
 		restart, err := t.Tail(maxRecordsPerTick, m.observe)
 		if err != nil {
-			m.fail("reading %s: %v", run.MetricsFile, err)
+			m.fail("%v", err) // the error names the file
 		}
 		if restart {
 			m.ctx.data = m.ctx.data.restarted()

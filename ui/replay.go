@@ -80,10 +80,10 @@ func (r *replay) Tail(max int, fn func(run.Record)) (restart bool, err error) {
 		r.take(rec)
 		fn(rec)
 	})
-	if d := r.tail.damaged; len(d) > r.damagedSeen {
-		r.damagedSeen = len(d)
+	if d := r.tail.damaged; d > r.damagedSeen {
+		r.damagedSeen = d
 		fn(run.Record{Kind: run.KindEvent, Step: r.status.Step, Event: &run.Event{Event: run.EventWarning,
-			Message: damagedText(d)}})
+			Message: damagedText(r.tail.firstDamaged, d)}})
 	}
 	return false, err
 }
@@ -156,6 +156,6 @@ func (r *replay) Stop() {
 }
 
 // damagedText names the first damaged line of metrics.jsonl and how many were skipped.
-func damagedText(damaged []int) string {
-	return fmt.Sprintf("%s line %d is damaged and was skipped (%d in all)", run.MetricsFile, damaged[0], len(damaged))
+func damagedText(first, count int) string {
+	return fmt.Sprintf("%s line %d is damaged and was skipped (%d in all)", run.MetricsFile, first, count)
 }

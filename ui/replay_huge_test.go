@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"spg-tui/run"
+)
+
+// TestViewOfAHugeNULMetricsFileStaysResponsive: a metrics.jsonl extended to 64 GB (NULs, no
+// newline) used to be read whole in the first frame, growing the view by 140 MB/s and leaving
+// q and signals unanswered. Each frame's read must stay short and end in one refusal.
+func TestViewOfAHugeNULMetricsFileStaysResponsive(t *testing.T) {
+	dir, _, _ := viewFixture(t)
+	if err := os.Truncate(filepath.Join(dir, run.MetricsFile), 64<<30); err != nil {
+		t.Skipf("cannot make a sparse file: %v", err)
+	}
+	r, err := openReplay(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	var err2 error
+	for i := 0; i < 8; i++ { // up to the line bound, 16 MiB a frame, then the refusal
+		start := time.Now()
+		_, err2 = r.Tail(maxRecordsPerTick, func(run.Record) {})
+		if took := time.Since(start); took > time.Second {
+			t.Fatalf("frame %d read for %v", i, took)
+		}
+		if err2 != nil {
+			break
+		}
+	}
+	if err2 == nil || !strings.Contains(err2.Error(), "is over 64.0 MiB: not a metrics file") {
+		t.Errorf("err = %v", err2)
+	}
+	if _, again := r.Tail(maxRecordsPerTick, func(run.Record) {}); again == nil {
+		t.Error("the next frame read on past the refusal")
+	}
+}
+
+// TestViewRefusesASparseConfigOrAFIFO: --view reads config.json bounded, and opens neither a
+// FIFO config.json nor a FIFO metrics.jsonl (which used to hang before the first frame).
+func TestViewRefusesASparseConfigOrAFIFO(t *testing.T) {
+	dir, _, _ := viewFixture(t)
+	if err := os.Truncate(filepath.Join(dir, run.ConfigFile), 64<<30); err != nil {
+		t.Skipf("cannot make a sparse file: %v", err)
+	}
+	if _, err := openReplay(dir); err == nil || !strings.Contains(err.Error(), "config.json is 64.0 GiB, more than the 1.0 MiB") {
+		t.Errorf("sparse config.json: %v", err)
+	}
+	dir, _, _ = viewFixture(t)
+	metrics := filepath.Join(dir, run.MetricsFile)
+	os.Remove(metrics)
+	if err := syscall.Mkfifo(metrics, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := openReplay(dir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "metrics.jsonl is a named pipe, not a regular file") {
+			t.Errorf("FIFO metrics.jsonl: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("--view of a FIFO metrics.jsonl hangs")
+	}
+}
