@@ -25,10 +25,6 @@ type taskDialog struct {
 }
 
 func (m *model) openTaskDialog() {
-	if m.ctx.readOnly {
-		m.fail("%v", errReadOnly)
-		return
-	}
 	in := textinput.New()
 	in.Prompt = "task, size and recipe: "
 	in.CharLimit = 24
@@ -154,7 +150,7 @@ func (m *model) switched(msg switchedMsg) tea.Cmd {
 		return m.quit()
 	}
 	if msg.err != nil {
-		m.fail("could not start the new run: %v (the previous one is checkpointed: spg-tui tui --resume %s)", msg.err, m.ctx.info.Dir)
+		m.fail("could not start the new run: %v (the previous one is checkpointed: %s tui --resume %s)", msg.err, Command, m.ctx.info.Dir)
 		return nil
 	}
 	m.attach(msg.engine)

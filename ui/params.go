@@ -160,8 +160,9 @@ func (p *paramsPane) edit() tea.Cmd {
 		return nil
 	}
 	v := p.value(it)
-	if it.kind == run.Switch {
-		p.apply(&change{item: it, on: v == 0})
+	if it.kind == run.Switch || p.ctx.readOnly && !it.display {
+		// A read-only view refuses at once rather than after the value is typed.
+		p.apply(&change{item: it, on: v == 0, value: v})
 		return nil
 	}
 	p.editing = true

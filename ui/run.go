@@ -117,12 +117,18 @@ func (e *RunError) Error() string { return e.Err.Error() }
 func (e *RunError) Unwrap() error { return e.Err }
 
 // farewell is what the terminal shows once the console has closed on a run it trained: where the
-// run is and, unless it is done, how to continue it (as spg-tui train says).
+// run is and, unless it is done, how to continue it (as spg-tui train says), in the command the
+// user ran (Command). A run stopped after its last step was still scoring its test set.
 func farewell(info run.RunInfo, s run.Status) string {
-	if s.State == run.StateDone {
-		return fmt.Sprintf("spg-tui: run done at step %d in %s", s.Step, info.Dir)
+	switch {
+	case s.State == run.StateDone:
+		return fmt.Sprintf("spg-tui: run done at step %s in %s", fmtInt(s.Step), info.Dir)
+	case s.TotalSteps > 0 && s.Step >= s.TotalSteps:
+		return fmt.Sprintf("spg-tui: run stopped after its last step (%s) but before its test score, in %s; score it with: %s tui --resume %s",
+			fmtInt(s.Step), info.Dir, Command, info.Dir)
 	}
-	return fmt.Sprintf("spg-tui: run stopped at step %d of %d in %s; continue with: spg-tui tui --resume %s", s.Step, s.TotalSteps, info.Dir, info.Dir)
+	return fmt.Sprintf("spg-tui: run stopped at step %s of %s in %s; continue with: %s tui --resume %s",
+		fmtInt(s.Step), fmtInt(s.TotalSteps), info.Dir, Command, info.Dir)
 }
 
 // requireTerminal refuses to start (and so to create a run directory) when the console's input
@@ -130,7 +136,7 @@ func farewell(info run.RunInfo, s run.Status) string {
 func requireTerminal(streams ...any) error {
 	for _, s := range streams {
 		if f, ok := s.(*os.File); ok && !term.IsTerminal(f.Fd()) {
-			return fmt.Errorf("the console needs a terminal, but %s is not one (use spg-tui train to train headless)", f.Name())
+			return fmt.Errorf("the console needs a terminal, but %s is not one (use %s train to train headless)", f.Name(), Command)
 		}
 	}
 	return nil

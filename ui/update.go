@@ -91,8 +91,13 @@ func (m *model) showCompare(runs []*compareRun) {
 	m.view = viewCompare
 }
 
-// toggleView switches between the main view and the ablation view.
+// toggleView switches between the main view and the ablation view. A read-only view of a run
+// has no ablation launcher (it would train new runs), only an experiment's results.
 func (m *model) toggleView() {
+	if m.ctx.readOnly && m.ablation.static == "" {
+		m.refuseReadOnly("a opens the ablation launcher, which trains new runs")
+		return
+	}
 	if m.view == viewAblation {
 		m.view = viewMain
 	} else {
@@ -179,7 +184,7 @@ func (m *model) apply(ch *change) {
 		m.info("critic losses on a %s scale", map[bool]string{true: "log", false: "linear"}[ch.on])
 		return
 	case m.ctx.readOnly:
-		m.fail("%v", errReadOnly)
+		m.refuseReadOnly(it.label + " changes the run")
 		return
 	}
 	v := ch.value
@@ -199,10 +204,6 @@ func (m *model) apply(ch *change) {
 }
 
 func (m *model) togglePause() {
-	if m.ctx.readOnly {
-		m.fail("%v", errReadOnly)
-		return
-	}
 	switch m.ctx.status.State {
 	case run.StatePaused:
 		m.engine.Resume()
@@ -226,10 +227,6 @@ func (m *model) pauseForAblation() {
 }
 
 func (m *model) checkpoint() {
-	if m.ctx.readOnly {
-		m.fail("%v", errReadOnly)
-		return
-	}
 	m.engine.Checkpoint()
 	m.info("checkpoint requested: written at the next step boundary")
 }

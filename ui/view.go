@@ -52,7 +52,7 @@ func (m *model) body(l layout) string {
 	case m.showHelp:
 		hm := m.help
 		hm.ShowAll = true
-		keys := helpKeys{table: m.table(viewMain)}
+		keys := helpKeys{table: m.table(m.view)}
 		lines := strings.Split(hm.View(keys), "\n")
 		lines = append([]string{m.ctx.st.bold.Render("Keys"), ""}, lines...)
 		lines = append(lines, "", m.ctx.st.dim.Render("? or esc closes this help"))
