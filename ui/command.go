@@ -24,4 +24,3 @@ func isGoRunBuild(exe string) bool {
 	dir := filepath.Dir(exe)
 	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
 }
-
