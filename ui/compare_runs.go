@@ -26,16 +26,33 @@ type compareRun struct {
 }
 
 // openCompareRuns opens the runs in dirs: each run directory as itself, each experiment
-// directory as those of its runs that have started, labelled by arm and seed.
+// directory as those of its runs that have started, labelled by arm and seed. A run named twice
+// (an experiment and a glob of its runs, a path and a symlink to it) is opened once.
 func openCompareRuns(dirs []string) ([]*compareRun, error) {
 	var runs []*compareRun
+	var seen []os.FileInfo
+	// add opens the run in dir under label, unless it is open already.
+	add := func(dir, label string) error {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(seen, func(o os.FileInfo) bool { return os.SameFile(o, st) }) {
+			return nil
+		}
+		seen = append(seen, st)
+		r, err := openReplay(dir)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, &compareRun{label: label, eng: r, data: newRunData()})
+		return nil
+	}
 	for _, dir := range dirs {
 		if !experiments.IsExperimentDir(dir) {
-			r, err := openReplay(dir)
-			if err != nil {
+			if err := add(dir, filepath.Base(filepath.Clean(dir))); err != nil {
 				return nil, err
 			}
-			runs = append(runs, &compareRun{label: filepath.Base(filepath.Clean(dir)), eng: r, data: newRunData()})
 			continue
 		}
 		snap, _, err := experiments.ViewSnapshot(dir)
@@ -47,11 +64,9 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 				if _, err := os.Stat(filepath.Join(rr.Dir, run.MetricsFile)); err != nil {
 					continue // not started yet
 				}
-				r, err := openReplay(rr.Dir)
-				if err != nil {
+				if err := add(rr.Dir, fmt.Sprintf("%s s%d", v.Name, rr.Seed)); err != nil {
 					return nil, err
 				}
-				runs = append(runs, &compareRun{label: fmt.Sprintf("%s s%d", v.Name, rr.Seed), eng: r, data: newRunData()})
 			}
 		}
 	}
@@ -60,7 +75,7 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 }
 
 // ExpandViewDirs expands the globs among the directories tui --view names (a shell that did
-// not), in order and without repeats. A glob keeps the directories it matches (not the files:
+// not), in order and without repeats (r/x, ./r/x and r/x/ are one directory). A glob keeps the directories it matches (not the files:
 // runs/* next to runs/notes.txt) and is refused when it matches none; a named path that is no
 // directory is refused.
 func ExpandViewDirs(args []string) ([]string, error) {
@@ -82,6 +97,7 @@ func ExpandViewDirs(args []string) ([]string, error) {
 			}
 		}
 		for _, d := range matches {
+			d = filepath.Clean(d)
 			if !isDir(d) {
 				return nil, fmt.Errorf("--view %s: not a run or experiment directory", d)
 			}
