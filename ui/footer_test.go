@@ -72,7 +72,14 @@ func TestTypedValueReplacesCurrent(t *testing.T) {
 func TestFarewell(t *testing.T) {
 	info := run.RunInfo{Dir: "runs/mwm10-x"}
 	got := farewell(info, run.Status{State: run.StateStopped, Step: 400, TotalSteps: 1000})
-	if !strings.Contains(got, "runs/mwm10-x") || !strings.Contains(got, "spg-tui tui --resume runs/mwm10-x") {
+	if !strings.Contains(got, "runs/mwm10-x") || !strings.Contains(got, Command+" tui --resume runs/mwm10-x") {
 		t.Errorf("farewell %q", got)
+	}
+	// Stopped after the last step, while its test set was scored: not "stopped at step 2000 of
+	// 2000; continue", as if steps were left.
+	got = farewell(info, run.Status{State: run.StateStopped, Step: 2000, TotalSteps: 2000})
+	if want := "run stopped after its last step (2,000) but before its test score, in runs/mwm10-x; score it with: " +
+		Command + " tui --resume runs/mwm10-x"; !strings.HasSuffix(got, want) {
+		t.Errorf("farewell after the last step %q, want suffix %q", got, want)
 	}
 }

@@ -184,6 +184,12 @@ func (p *paramsPane) stepped(up bool) *change {
 		return &change{item: it, on: up}
 	case run.Ladder:
 		return &change{item: it, value: ladderStep(v, up)}
+	case run.Unit:
+		next, err := unitStep(v, up)
+		if err != nil {
+			return &change{item: it, err: fmt.Errorf("%s %s: %v", it.label, formatValue(it, v), err)}
+		}
+		return &change{item: it, value: next}
 	case run.Whole:
 		if up {
 			return &change{item: it, value: v + 1}
