@@ -77,6 +77,7 @@ type model struct {
 	dialog   *taskDialog
 	help     help.Model
 
+	pace          waitPace // of the run's long preparation
 	view          viewKind
 	showHelp      bool
 	msg           status
@@ -157,6 +158,7 @@ func (m *model) poll() {
 		run.Drain(m.engine.Records(), maxRecordsPerTick, m.observe)
 	}
 	m.ctx.status = m.engine.Status()
+	m.ctx.waitLeft = m.pace.left(m.ctx.status.Wait, time.Now())
 	if !m.msg.at.IsZero() && time.Since(m.msg.at) > statusTimeout && !m.quitting {
 		m.msg = status{}
 	}

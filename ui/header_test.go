@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// headerLine1 is the header's first line as drawn.
+func headerLine1(m *model) string { return strings.Split(strip(m.header.View()), "\n")[0] }
+
+// TestHeaderKeepsWhatMatters: a header too wide for the screen drops the epoch, then the rate,
+// and keeps the step and the ETA (80 columns used to cut it to "… · 123.4 steps/…"), also
+// for a view of a run trained live, whose state is long.
+func TestHeaderKeepsWhatMatters(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := fixture(t, envs.TaskMWM, 10, w, 36)
+		for _, writer := range []int{0, 123456} {
+			m.ctx.readOnly, m.ctx.writer = writer > 0, writer
+			got := headerLine1(m)
+			for _, want := range []string{"MWM-10", "step 400/1,000", "ETA 4m52s"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("%d columns, writer %d: header %q lacks %q", w, writer, got, want)
+				}
+			}
+			if strings.Contains(got, "…") || w >= 120 && writer > 0 && !strings.Contains(got, "trained live by PID 123456") {
+				t.Errorf("%d columns, writer %d: header cut: %q", w, writer, got)
+			}
+		}
+	}
+}
+
+// TestHeaderRateWhileTraining: a paused or finished run shows no rate and no ETA (they used to
+// read "10.4 steps/s · ETA 30m48s" while paused and "0.0 steps/s" once done).
+func TestHeaderRateWhileTraining(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 150, 36)
+	for _, st := range []run.State{run.StatePaused, run.StateDone, run.StateStopped} {
+		m.ctx.status.State = st
+		if got := headerLine1(m); strings.Contains(got, "steps/s") || strings.Contains(got, "ETA") {
+			t.Errorf("%s: header %q", st, got)
+		}
+	}
+}
+
+// TestWaitETA: the references' wait tells its time left from its pace since the console saw it.
+func TestWaitETA(t *testing.T) {
+	var p waitPace
+	t0 := time.Unix(1000, 0)
+	w := run.Wait{What: "solving the references of the validation set", Done: 100, Total: 1000}
+	if got := p.left(w, t0); got != 0 {
+		t.Errorf("at first sight: %v, want unknown", got)
+	}
+	w.Done = 250
+	if got := p.left(w, t0.Add(30*time.Second)); got != 150*time.Second {
+		t.Errorf("150 done in 30 s, 750 left: %v, want 2m30s", got)
+	}
+	if got := p.left(run.Wait{What: "solving the references of the test set", Done: 0, Total: 10}, t0); got != 0 {
+		t.Errorf("a new wait: %v, want unknown", got)
+	}
+	for _, width := range []int{120, 80} {
+		m := fixture(t, envs.TaskTSP, 10, width, 36)
+		m.ctx.status.Wait = w
+		m.ctx.waitLeft = 150 * time.Second
+		got := headerLine1(m)
+		if !strings.HasSuffix(got, "250/1000 · ETA 2m30s") {
+			t.Errorf("%d columns: %q", width, got)
+		}
+		golden(t, fmt.Sprintf("pane_header_wait_eta_%d", width), strip(m.header.View()))
+	}
+}
