@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -129,6 +130,30 @@ func (d *runData) addEvent(step int, e *run.Event) {
 		d.logf(step, "%s", msg)
 	}
 	d.eventVer++
+}
+
+// whileOn is the training series y (one entry per summary) where the switch name was on at the
+// summary's step, NaN where it was off, and whether it was on at any; now is the switch's value
+// in force. A change at step s applies from the step after s, so the summary of step s still
+// had the old value. (The trainer records the critic penalty's term whether or not it trains
+// with it; drawn while off, it would set the scale of a loss that is not minimised.)
+func (d *runData) whileOn(name string, y []float64, now bool) ([]float64, bool) {
+	out := make([]float64, len(y))
+	anyOn := false
+	for i, v := range y {
+		on := now
+		for _, s := range d.sets {
+			if s.param == name && float64(s.step) >= d.train.step[i] {
+				on = s.old != 0
+				break
+			}
+		}
+		out[i] = math.NaN()
+		if on {
+			out[i], anyOn = v, true
+		}
+	}
+	return out, anyOn
 }
 
 // shortMetric abbreviates a metric name for the event list (envs.Metric.Short).
