@@ -175,12 +175,22 @@ func metricLabel(name string) string {
 	return strings.ReplaceAll(name, "_", " ")
 }
 
-// describeSet is "tau 0.05 → 0.1", or "penalty on → off" for a switch.
+// describeSet is "tau 0.05 → 0.1", or "critic penalty on → off" for a switch, the parameter
+// named as the panel names it.
 func describeSet(param string, old, new float64) string {
 	if p, ok := run.ParamNamed(param); ok && p.Kind == run.Switch {
-		return fmt.Sprintf("%s %s → %s", p.ShortName(), onOff(old != 0), onOff(new != 0))
+		return fmt.Sprintf("%s %s → %s", paramLabel(param), onOff(old != 0), onOff(new != 0))
 	}
-	return fmt.Sprintf("%s %s → %s", param, fmtNum(old), fmtNum(new))
+	return fmt.Sprintf("%s %s → %s", paramLabel(param), fmtNum(old), fmtNum(new))
+}
+
+// paramLabel is how the console names a live parameter: its panel row ("L (Sinkhorn)", not
+// sinkhorn-iters), so that an event or a refusal names what is on screen.
+func paramLabel(name string) string {
+	if p, ok := run.ParamNamed(name); ok && p.Label != "" {
+		return p.Label
+	}
+	return name
 }
 
 func onOff(b bool) string {

@@ -72,3 +72,23 @@ func TestWaitETA(t *testing.T) {
 		golden(t, fmt.Sprintf("pane_header_wait_eta_%d", width), strip(m.header.View()))
 	}
 }
+
+// TestTestScoreReadable: a finished run's test score is on screen whole, at 80 columns (in the
+// header) and at 120 (there and in the events, wrapped: "done: test optimal…" used to be cut).
+func TestTestScoreReadable(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := fixture(t, envs.TaskMWM, 10, w, map[int]int{80: 24, 120: 36}[w])
+		m.ctx.status.State = run.StateDone
+		m.observe(run.Record{Kind: run.KindEvent, Step: 400, Event: &run.Event{Event: run.EventDone,
+			Message: "test optimality_ratio 0.810234 (best validation at step 400)"}})
+		if got := headerLine1(m); !strings.Contains(got, "test optimality ratio 0.8102") {
+			t.Errorf("%d columns: header %q", w, got)
+		}
+		if w == 120 {
+			ev := strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(strip(m.events.View()))), " ")
+			if !strings.Contains(ev, "done: test optimality_ratio 0.810234 (best validation at step 400)") {
+				t.Errorf("the events cut the done line:\n%s", strip(m.events.View()))
+			}
+		}
+	}
+}

@@ -71,7 +71,7 @@ func TestStepAndRefusal(t *testing.T) {
 		press(m, "backspace")
 	}
 	press(m, "0", "enter")
-	if !m.msg.err || !strings.Contains(m.msg.text, "sinkhorn-iters") || !strings.Contains(m.msg.text, "kept 10") {
+	if !m.msg.err || !strings.Contains(m.msg.text, "refused: L (Sinkhorn) 0: must be a whole number") || !strings.Contains(m.msg.text, "kept 10") {
 		t.Errorf("refusal message %+v", m.msg)
 	}
 	if e.Config().SinkhornIters != 10 || !strings.Contains(panelRow(m, "L (Sinkhorn)"), "10") {

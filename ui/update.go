@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -192,7 +193,12 @@ func (m *model) apply(ch *change) {
 		v = b2f(ch.on)
 	}
 	if err := m.engine.Set(it.name, v); err != nil {
-		m.fail("refused: %v (kept %s)", err, formatValue(it, old))
+		// The engine names the parameter as run.Params does; the footer names it as the panel.
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, it.name+" "); ok {
+			msg = it.label + " " + rest
+		}
+		m.fail("refused: %s (kept %s)", msg, formatValue(it, old))
 		return
 	}
 	m.params.pending[it.name] = v
