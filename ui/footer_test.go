@@ -83,3 +83,25 @@ func TestFarewell(t *testing.T) {
 		t.Errorf("farewell after the last step %q, want suffix %q", got, want)
 	}
 }
+
+// TestConfirmationOutlivesCheckpoint: the answer to a key stays in the footer when a checkpoint
+// is written a moment later (it used to be replaced at once); a later checkpoint replaces an
+// earlier one.
+func TestConfirmationOutlivesCheckpoint(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	checkpoint := func(step int) {
+		m.observe(run.Record{Kind: run.KindEvent, Step: step, Event: &run.Event{Event: run.EventCheckpoint, Message: "checkpoints/last"}})
+	}
+	checkpoint(400)
+	m.info("L (Sinkhorn) 10 → 11 from the next step")
+	checkpoint(600)
+	if !strings.Contains(m.footer(), "L (Sinkhorn) 10 → 11") {
+		t.Errorf("the confirmation gave way to a checkpoint: %q", strip(m.footer()))
+	}
+	m.msg = status{}
+	checkpoint(800)
+	checkpoint(1000)
+	if !strings.Contains(m.footer(), "checkpoint written at step 1,000") {
+		t.Errorf("a checkpoint did not replace the one before: %q", strip(m.footer()))
+	}
+}

@@ -49,11 +49,13 @@ const (
 // statusTimeout is how long the footer shows a message.
 const statusTimeout = 6 * time.Second
 
-// status is the footer's message and when it was given.
+// status is the footer's message and when it was given; routine is progress nobody asked for
+// (a checkpoint written), which gives way to any other message.
 type status struct {
-	text string
-	err  bool
-	at   time.Time
+	text    string
+	err     bool
+	routine bool
+	at      time.Time
 }
 
 // model is the console's root: it owns the program context, routes keys to the components,

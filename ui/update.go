@@ -145,13 +145,14 @@ func (m *model) info(format string, args ...any) {
 	m.msg = status{text: fmt.Sprintf(format, args...), at: time.Now()}
 }
 
-// note shows routine progress (a checkpoint written), which leaves an error in the footer
-// until the error's time is up.
+// note shows routine progress (a checkpoint written), which leaves any other message in the
+// footer until its time is up: an answer to a key (L 10 → 11 from the next step) used to
+// vanish under the next checkpoint within a second.
 func (m *model) note(format string, args ...any) {
-	if m.msg.err && time.Since(m.msg.at) <= statusTimeout {
+	if m.msg.text != "" && !m.msg.routine && time.Since(m.msg.at) <= statusTimeout {
 		return
 	}
-	m.info(format, args...)
+	m.msg = status{text: fmt.Sprintf(format, args...), routine: true, at: time.Now()}
 }
 
 func (m *model) fail(format string, args ...any) {
@@ -235,6 +236,7 @@ func (m *model) pauseForAblation() {
 func (m *model) checkpoint() {
 	m.engine.Checkpoint()
 	m.info("checkpoint requested: written at the next step boundary")
+	m.msg.routine = true // the checkpoint's own note answers it
 }
 
 // quit checkpoints and stops the trainers, then ends the program; it gives up waiting after
