@@ -157,6 +157,12 @@ func (m *model) switched(msg switchedMsg) tea.Cmd {
 	}
 	m.attach(msg.engine)
 	m.info("started %s in %s", m.ctx.info.Title, m.ctx.info.Dir)
+	if m.logs != nil {
+		// The new run's log goes with it, not into the first run's directory.
+		if err := m.logs.moveTo(m.ctx.info.Dir); err != nil {
+			m.fail("%v", err)
+		}
+	}
 	return nil
 }
 

@@ -79,7 +79,8 @@ type model struct {
 	dialog   *taskDialog
 	help     help.Model
 
-	pace          waitPace // of the run's long preparation
+	pace          waitPace    // of the run's long preparation
+	logs          *consoleLog // where the standard loggers write; nil in tests
 	view          viewKind
 	showHelp      bool
 	msg           status

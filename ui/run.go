@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
+	stdlog "log"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -86,12 +86,13 @@ func Run(opts Options) error {
 	if cmp != nil {
 		m.showCompare(cmp)
 	}
-	restore, err := redirectLogs(eng.Info().Dir, readOnly)
+	logs, restore, err := redirectLogs(eng.Info().Dir, readOnly)
 	if err != nil {
 		stopAll(eng, nil, stopTimeout)
 		return err
 	}
 	defer restore()
+	m.logs = logs
 	_, err = tea.NewProgram(m, m.programOptions(opts)...).Run()
 	stopAll(m.engine, m.ablation.runner, stopTimeout)
 	if m.compare != nil {
@@ -244,28 +245,50 @@ func noColor(env []string) bool {
 	return false
 }
 
-// redirectLogs sends the standard loggers to the run directory's console.log (nowhere for a
-// read-only view) until the returned function restores them.
-func redirectLogs(dir string, readOnly bool) (restore func(), err error) {
-	var w io.Writer = io.Discard
-	var f *os.File
+// consoleLog sends the standard loggers to the console.log of the run the console trains (nowhere
+// for a read-only view), moving to the new run's directory on a task switch.
+type consoleLog struct {
+	f *os.File
+}
+
+// redirectLogs points the standard loggers at dir's console.log (nowhere for a read-only view)
+// until the returned function restores them; log moves them to another run's directory.
+func redirectLogs(dir string, readOnly bool) (*consoleLog, func(), error) {
+	oldOut, oldFlags, oldSlog := stdlog.Writer(), stdlog.Flags(), slog.Default()
+	l := &consoleLog{}
 	if !readOnly && dir != "" {
-		f, err = os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("console log: %v", err)
+		if err := l.moveTo(dir); err != nil {
+			return nil, nil, err
 		}
-		w = f
+	} else {
+		l.point(io.Discard)
 	}
-	oldOut, oldFlags, oldSlog := log.Writer(), log.Flags(), slog.Default()
-	log.SetOutput(w)
-	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
-	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
-	return func() {
-		log.SetOutput(oldOut)
-		log.SetFlags(oldFlags)
+	stdlog.SetFlags(stdlog.LstdFlags | stdlog.Lmicroseconds)
+	return l, func() {
+		stdlog.SetOutput(oldOut)
+		stdlog.SetFlags(oldFlags)
 		slog.SetDefault(oldSlog)
-		if f != nil {
-			f.Close()
+		if l.f != nil {
+			l.f.Close()
 		}
 	}, nil
+}
+
+// moveTo sends the loggers to dir's console.log, closing the one they wrote to before.
+func (l *consoleLog) moveTo(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("console log: %v", err)
+	}
+	l.point(f)
+	if l.f != nil {
+		l.f.Close()
+	}
+	l.f = f
+	return nil
+}
+
+func (l *consoleLog) point(w io.Writer) {
+	stdlog.SetOutput(w)
+	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
 }
