@@ -179,7 +179,7 @@ func TestRunCompletes(t *testing.T) {
 		}
 	}
 	// A finished run refuses a resume to the same total, and the same config resumes it.
-	if _, err := resumeRun(dir, 0, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete") {
+	if _, err := resumeRun(dir, 0, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete at step 40; give a larger --steps or --epochs") {
 		t.Errorf("resuming a finished run: %v", err)
 	}
 	if _, err := startRun(cfg, dir, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete") {
