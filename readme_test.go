@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"strings"
 	"testing"
@@ -38,5 +39,15 @@ func TestNewUserDocs(t *testing.T) {
 		if !strings.Contains(string(ignore), dir+"\n") {
 			t.Errorf(".gitignore lacks %s", dir)
 		}
+	}
+}
+
+// TestCacheFlagSaysHowToClear: the shared reference cache grows without bound; --cache's help
+// says where it is and how to clear it.
+func TestCacheFlagSaysHowToClear(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	cacheFlag(fs)
+	if u := fs.Lookup("cache").Usage; !strings.Contains(u, "~/.cache/spg-tui") || !strings.Contains(u, "delete DIR to clear it") {
+		t.Errorf("--cache's help: %q", u)
 	}
 }
