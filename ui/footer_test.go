@@ -105,3 +105,18 @@ func TestConfirmationOutlivesCheckpoint(t *testing.T) {
 		t.Errorf("a checkpoint did not replace the one before: %q", strip(m.footer()))
 	}
 }
+
+// TestCompactFooterShowsLatestEvent: at 80x24, which has no events pane, an idle footer shows the
+// latest event; a message replaces it.
+func TestCompactFooterShowsLatestEvent(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 80, 24)
+	m.observe(run.Record{Kind: run.KindEvent, Step: 400, Event: &run.Event{Event: run.EventWarning, Message: "w"}})
+	m.msg = status{}
+	if f := strip(m.footer()); !strings.HasPrefix(f, "step 400  warning: w") {
+		t.Errorf("idle footer at 80x24: %q", f)
+	}
+	m.info("tau 0.05 → 0.1 from the next step")
+	if f := strip(m.footer()); !strings.HasPrefix(f, "tau 0.05 → 0.1") {
+		t.Errorf("a message did not replace the event: %q", f)
+	}
+}

@@ -97,6 +97,12 @@ func (m *model) footer() string {
 		text, style = "type a value: enter applies, esc cancels", st.warn
 	case m.switching:
 		text, style = "switching task…", st.warn
+	case text == "" && m.view == viewMain && !computeLayout(m.width, m.height).wide:
+		// A compact screen has no events pane: an idle footer shows the latest event, as it
+		// would a message (the hints it displaces are in ? help).
+		if ev := m.ctx.data.events; len(ev) > 0 {
+			text, style = "step "+strings.TrimSpace(ev[len(ev)-1]), st.dim
+		}
 	}
 	hints := m.hints(m.width - min(lipgloss.Width(text), m.width/2) - 1)
 	return spread(style.Render(text), hints, m.width)
