@@ -120,3 +120,14 @@ func TestCompactFooterShowsLatestEvent(t *testing.T) {
 		t.Errorf("a message did not replace the event: %q", f)
 	}
 }
+
+// TestErrorTakesTheFooter: an error's message is not cut at half the line (the read-only view's
+// refusal lost the command it gives); the hints give way, but for help and quit.
+func TestErrorTakesTheFooter(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	m.fail("read-only view: p (critic penalty on/off) changes the run; to train it: spg-tui tui --resume runs/a1")
+	f := strip(m.footer())
+	if !strings.Contains(f, "spg-tui tui --resume runs/a1") || !strings.HasSuffix(f, "? help • q quit") {
+		t.Errorf("footer %q", f)
+	}
+}

@@ -111,7 +111,7 @@ func (m *model) whoTrains() string {
 	if m.ctx.writer > 0 {
 		return fmt.Sprintf("PID %d trains it", m.ctx.writer)
 	}
-	return "resume it to train: " + Command + " tui --resume " + m.ctx.info.Dir
+	return "to train it: " + Command + " tui --resume " + m.ctx.info.Dir
 }
 
 // dispatch runs the first binding of the table that matches k; it reports whether one did.

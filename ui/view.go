@@ -104,7 +104,13 @@ func (m *model) footer() string {
 			text, style = "step "+strings.TrimSpace(ev[len(ev)-1]), st.dim
 		}
 	}
-	hints := m.hints(m.width - min(lipgloss.Width(text), m.width/2) - 1)
+	// A message takes up to half the line from the key hints; an error, which says what to do
+	// instead, all but help and quit.
+	room := m.width / 2
+	if m.msg.err && text == m.msg.text {
+		room = m.width - lipgloss.Width(m.hints(0)) - 1
+	}
+	hints := m.hints(m.width - min(lipgloss.Width(text), room) - 1)
 	return spread(style.Render(text), hints, m.width)
 }
 
