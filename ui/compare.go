@@ -296,6 +296,8 @@ func (v *compareView) legend(drawn []*compareRun, w int) string {
 type compareColumn struct {
 	head func(metric string) string
 	cell func(v *compareView, r *compareRun, i int) string
+	// shared columns are left out when every run has the same value, told once above the table.
+	shared bool
 }
 
 // fixed is a column whose head does not depend on the metric.
@@ -324,36 +326,34 @@ func withMetric(v *compareView, r *compareRun, score string) string {
 }
 
 // Columns of the runs table, most important first: narrow screens drop them from the end, and
-// differs (diffColumn) is shortened to fit before a column after it is dropped.
+// differs (diffColumn) is shortened to fit before a column after it is dropped. The model, task,
+// N and recipe are shown when they differ between the runs, and told once above the table when
+// they do not (shared).
 var compareColumns = []compareColumn{
-	{fixed(""), func(v *compareView, r *compareRun, i int) string { return runMarker(r, i == v.sel) }},
-	{fixed("run"), func(_ *compareView, r *compareRun, _ int) string { return r.label }},
+	{head: fixed(""), cell: func(v *compareView, r *compareRun, i int) string { return runMarker(r, i == v.sel) }},
+	{head: fixed("run"), cell: func(_ *compareView, r *compareRun, _ int) string { return r.label }},
 	scored("best", (*compareRun).best),
 	scored("last", (*compareRun).last),
-	{fixed("steps"), func(_ *compareView, r *compareRun, _ int) string {
+	{head: fixed("steps"), cell: func(_ *compareView, r *compareRun, _ int) string {
 		return fmtInt(r.eng.status.Step) + "/" + fmtInt(r.eng.status.TotalSteps)
 	}},
-	{fixed("steps/s"), func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
-	{fixed("differs"), func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
-	{func(metric string) string { return strings.TrimSpace("range " + metric) }, func(v *compareView, r *compareRun, _ int) string {
+	{head: fixed("steps/s"), cell: func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
+	{head: fixed("differs"), cell: func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
+	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
+	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
+	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},
+	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.cfg.N) }},
+	{head: func(metric string) string { return strings.TrimSpace("range " + metric) }, cell: func(v *compareView, r *compareRun, _ int) string {
 		lo, hi := minOf(r.data.eval.metric), maxOf(r.data.eval.metric)
 		if math.IsNaN(lo) {
 			return withMetric(v, r, fmtScore(lo))
 		}
 		return withMetric(v, r, fmtScore(lo)+"–"+fmtScore(hi))
 	}},
-	{fixed("wall"), func(_ *compareView, r *compareRun, _ int) string {
+	{head: fixed("wall"), cell: func(_ *compareView, r *compareRun, _ int) string {
 		return timeLabel(r.wall)
 	}},
-	{fixed("model"), func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
-	{fixed("task"), func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},
-	{fixed("N"), func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.cfg.N) }},
-	{fixed("recipe"), func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
 }
-
-// firstShared is the first of the columns (model, task, N, recipe) that the table leaves out when
-// every run has the same value, told once above it instead.
-const firstShared = 9
 
 // Fitting the runs table: the columns always kept, the one that shrinks, and how narrow it may
 // get before it is dropped like the others.
@@ -416,7 +416,7 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 	var shared []string
 	used := 0
 	for j := range compareColumns {
-		if j >= firstShared && sameCells(cells, j) {
+		if compareColumns[j].shared && sameCells(cells, j) {
 			shared = append(shared, heads[j]+" "+cells[0][j])
 			continue
 		}
