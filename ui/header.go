@@ -65,7 +65,8 @@ func (h *header) View() string {
 	sep := c.st.dim.Render(" · ")
 	// The title, the state, the step count and the test score are kept before the ETA, then the
 	// rate and who trains a viewed run, then the epoch.
-	// Rate and ETA are shown while the run trains only: a paused or finished run has neither.
+	// Rate and ETA are shown while the run trains only (for a view, while a process trains it):
+	// a paused or finished run has neither.
 	parts := append([]headerPart{{c.st.title.Render(title), 0}}, h.stateBadge()...)
 	parts = append(parts, headerPart{fmt.Sprintf("epoch %.2f", s.Epoch), 4}, headerPart{fmt.Sprintf("step %s/%s", fmtInt(s.Step), fmtInt(s.TotalSteps)), 1})
 	if t := c.data.test; t != nil && s.State == run.StateDone {
@@ -73,7 +74,7 @@ func (h *header) View() string {
 		// it, or absent. (A done run resumed for more steps is scored again at its new end.)
 		parts = append(parts, headerPart{c.st.ok.Render(fmt.Sprintf("test %s %.4g", metricLabel(t.MetricName), t.Metric)), 1})
 	}
-	if s.State == run.StateTraining {
+	if s.State == run.StateTraining || c.writer > 0 { // a view's run trains while its writer lives
 		parts = append(parts, headerPart{fmt.Sprintf("%.1f steps/s", s.StepsPerSec), 3}, headerPart{"ETA " + fmtDur(s.ETA), 2})
 	}
 	line1 := joinRanked(parts, sep, h.w)

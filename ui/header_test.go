@@ -44,6 +44,11 @@ func TestHeaderRateWhileTraining(t *testing.T) {
 			t.Errorf("%s: header %q", st, got)
 		}
 	}
+	// A view's replay reads "stopped" while another process trains the run: that run trains.
+	m.ctx.readOnly, m.ctx.writer, m.ctx.status.State = true, 4242, run.StateStopped
+	if got := headerLine1(m); !strings.Contains(got, "123.4 steps/s") || !strings.Contains(got, "ETA 4m52s") {
+		t.Errorf("a view of a run trained live: header %q", got)
+	}
 }
 
 // TestWaitETA: the references' wait tells its time left from its pace since the console saw it.

@@ -156,8 +156,11 @@ func (m *model) shortKeys() (optional, always []key.Binding) {
 		return []key.Binding{hintRuns, hintHide, hintPin, hintSort, hintXAxis, hintFirstRun}, always
 	case m.compare != nil:
 		return []key.Binding{hintCompare, hintDisplay, hintSamples}, always
-	case m.ctx.readOnly:
+	case m.ctx.readOnly && m.ablation.static != "":
 		return []key.Binding{hintDisplay, hintSamples, hintAblation}, always
+	case m.ctx.readOnly:
+		// No ablation launcher: a view trains nothing.
+		return []key.Binding{hintDisplay, hintSamples}, always
 	}
 	return []key.Binding{hintPause, hintPenalty, hintTune, hintSamples, hintAblation}, always
 }

@@ -31,6 +31,9 @@ func TestReadOnlyKeysNeverChangeTheRun(t *testing.T) {
 	dir, _, _ := viewFixture(t)
 	t.Chdir(t.TempDir())
 	m := openView(t, dir, 120, 36)
+	if strings.Contains(strip(m.footer()), "ablations") {
+		t.Errorf("the read-only footer offers the ablation launcher: %q", strip(m.footer()))
+	}
 	press(m, "a")
 	if m.view != viewMain || !m.msg.err || !strings.Contains(m.msg.text, "read-only view: a opens the ablation launcher") {
 		t.Errorf("a in a read-only view: view %d, message %+v", m.view, m.msg)
