@@ -25,7 +25,8 @@ func tableHead(t *testing.T, sc string) string {
 
 // TestCompareMixedRecipes: with two paper runs and one best run, differs lists many fields; the
 // table used to stop at the first column that did not fit, losing differs and every column
-// after it even at 200 columns. Now differs is shortened and the rest kept.
+// after it even at 200 columns. Now differs is shortened, the chosen settings first, and the
+// rest kept.
 func TestCompareMixedRecipes(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var dirs []string
@@ -41,6 +42,10 @@ func TestCompareMixedRecipes(t *testing.T) {
 		dir := filepath.Join("runs", []string{"a", "b", "c"}[i])
 		writeCompareRun(t, dir, cfg, 0.3-0.05*float64(i), 40, 1000)
 		dirs = append(dirs, dir)
+	}
+	// What was chosen (seed, tau) comes before what the recipes set, which a narrow cell cuts.
+	if d := compareModel(t, dirs, 120, 36).compare.diff; !strings.HasPrefix(d[2], "seed=3 tau=0.1 ") || !strings.HasPrefix(d[0], "seed=1 tau=0.05 ") {
+		t.Errorf("differs: %q", d)
 	}
 	for _, size := range [][2]int{{200, 60}, {120, 36}, {80, 24}} {
 		m := compareModel(t, dirs, size[0], size[1])

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -176,7 +177,9 @@ func (r *compareRun) rate() float64 {
 var ownColumns = []string{"task", "n", "model", "recipe", "steps"}
 
 // differing lists, for each run, the configuration values that are not the same in every
-// run ("tau=0.1"), in the order of the configuration's JSON fields.
+// run ("tau=0.1"): first those some run sets apart from its recipe (the seed, a --tau), then
+// those only the recipes set (a dozen when recipes differ), each group in the order of the
+// configuration's JSON fields, so that a shortened cell keeps the chosen ones.
 func differing(runs []*compareRun) []string {
 	out := make([]string, len(runs))
 	if len(runs) < 2 {
@@ -196,6 +199,26 @@ func differing(runs []*compareRun) []string {
 		}
 	}
 	slices.Sort(keys)
+	// 0 for a field some run sets apart from its recipe's value for its task and size, 1 for
+	// one only the recipes set.
+	recipeSet := map[string]int{}
+	for _, k := range keys {
+		recipeSet[k] = 1
+	}
+	for i, r := range runs {
+		def, err := run.WithRecipe(run.DefaultConfig(r.eng.cfg.Task, r.eng.cfg.N), orPaper(r.eng.cfg.Recipe))
+		data, merr := json.Marshal(def)
+		var defFields map[string]json.RawMessage
+		if err != nil || merr != nil || json.Unmarshal(data, &defFields) != nil {
+			continue
+		}
+		for _, k := range keys {
+			if string(fields[i][k]) != string(defFields[k]) {
+				recipeSet[k] = 0
+			}
+		}
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(recipeSet[a], recipeSet[b]) })
 	for _, k := range keys {
 		same := true
 		for _, f := range fields[1:] {
@@ -213,4 +236,12 @@ func differing(runs []*compareRun) []string {
 		}
 	}
 	return out
+}
+
+// orPaper is a run's recipe: one recorded before recipes were is the paper's.
+func orPaper(recipe string) string {
+	if recipe == "" {
+		return run.RecipePaper
+	}
+	return recipe
 }
