@@ -176,10 +176,12 @@ func (m *model) poll() {
 	}
 }
 
-// observe takes one record, reporting the events that answer a key press in the footer.
+// observe takes one record, reporting the events that answer a key press in the footer. A view
+// of a run nobody trains reads only its history, which the footer does not retell ("training
+// done" on opening a finished run, or in the compare view over other runs).
 func (m *model) observe(r run.Record) {
 	m.ctx.data.add(r)
-	if r.Event == nil || r.Kind != run.KindEvent {
+	if r.Event == nil || r.Kind != run.KindEvent || m.ctx.readOnly && m.ctx.writer == 0 {
 		return
 	}
 	switch r.Event.Event {

@@ -79,3 +79,14 @@ func TestCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestViewDoesNotRetellHistory: opening a finished run read-only shows no "training done at
+// step …" in the footer (the compare view showed it over other runs): its records are history.
+func TestViewDoesNotRetellHistory(t *testing.T) {
+	dir, _, _ := viewFixture(t)
+	m := openView(t, dir, 120, 36)
+	m.poll()
+	if m.msg.text != "" {
+		t.Errorf("footer after opening a finished run: %q", m.msg.text)
+	}
+}
