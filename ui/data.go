@@ -201,7 +201,7 @@ func onOff(b bool) string {
 }
 
 func (d *runData) logf(step int, format string, args ...any) {
-	d.events = append(d.events, fmt.Sprintf("%7s  ", fmtInt(step))+fmt.Sprintf(format, args...))
+	d.events = append(d.events, fmt.Sprintf("%*s  ", eventIndent-2, fmtInt(step))+fmt.Sprintf(format, args...))
 	if len(d.events) > maxEvents {
 		d.events = slices.Delete(d.events, 0, len(d.events)-maxEvents)
 	}
