@@ -1,6 +1,10 @@
 package ui
 
-import "spg-tui/run"
+import (
+	"strings"
+
+	"spg-tui/run"
+)
 
 // criticPane plots the critic loss and its two terms, MSE(r, Q(s,P)) and the penalty
 // MSE(Q(s,P), Q(s,M)), optionally on a log scale. A critic-free model has no critic: the pane
@@ -61,8 +65,8 @@ func (p *criticPane) body(w, h int) []string {
 	if !on {
 		pen = st.dim.Render("penalty off  ")
 	}
-	legend := st.accent.Render("──") + " total  " + st.fg(colGreen).Render("••") + " hard MSE  " +
-		pen + st.dim.Render("("+scale+" scale)")
+	curves := st.accent.Render("──") + " total  " + st.fg(colGreen).Render("••") + " hard MSE  " + pen
+	legend := firstFit(w, curves+st.dim.Render("("+scale+" scale)"), curves+st.dim.Render("("+scale+")"), strings.TrimSpace(curves))
 	lines := []string{legend}
 	lines = append(lines, ch.render(w, h-2, "waiting for the first training summary…")...)
 	return append(lines, axisRowUnit(w, ax.x0, ax.x1, ax.marks, ax.last, st))

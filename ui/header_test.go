@@ -97,3 +97,14 @@ func TestTestScoreReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowPanesKeepTheirNumbers: at 80x24 a pane's legend or status line is shortened, not cut
+// through its number: the reward's last value, the scatter's correlation, the sample's ratio.
+func TestNarrowPanesKeepTheirNumbers(t *testing.T) {
+	sc := screen(fixture(t, envs.TaskMWM, 10, 80, 24))
+	for _, want := range []string{"EMA 0.60 last 0.49", "Q(s,M) ↑ r = 0.998", "ratio 1.000", "hard MSE  ++ penalty"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("80x24 lacks %q:\n%s", want, sc)
+		}
+	}
+}

@@ -45,7 +45,9 @@ func (p *scatterPane) body(w, h int) []string {
 	}
 	hard, soft := ev.QHardScatter, ev.QSoftScatter
 	r := stats.Correlation(hard, soft)
-	head := fmt.Sprintf("soft Q(s,M) ↑  r = %s  n = %d", fmtCorr(r), len(hard))
+	// A narrow pane keeps the correlation before the axis's name and the count.
+	head := firstFit(w, fmt.Sprintf("soft Q(s,M) ↑  r = %s  n = %d", fmtCorr(r), len(hard)),
+		fmt.Sprintf("soft Q(s,M) ↑  r = %s", fmtCorr(r)), fmt.Sprintf("Q(s,M) ↑ r = %s", fmtCorr(r)))
 	lw := labelWidth
 	if w < 30 {
 		lw = 0 // too narrow for labels: the range is under the axis
