@@ -81,8 +81,13 @@ func (m *model) table(v viewKind) []binding {
 		out = append(out, k.Compare)
 	}
 	if m.ctx.readOnly {
-		// The keys that would change the run are answered with a refusal, not silence.
-		out = append(out, k.XAxis, k.Ablation, k.Export, k.Help, k.Quit)
+		// The keys that would change the run are answered with a refusal, not silence. The
+		// ablation view shows an experiment's results; a run's view has no launcher (it trains).
+		out = append(out, k.XAxis)
+		if m.ablation.static != "" {
+			out = append(out, k.Ablation)
+		}
+		out = append(out, k.Export, k.Help, k.Quit)
 		out = append(out, m.params.Bindings()...)
 		return append(out, m.readOnlyRefusals()...)
 	}
@@ -98,7 +103,8 @@ func (m *model) readOnlyRefusals() []binding {
 		what := fmt.Sprintf("%s (%s) changes the run", b.Help().Key, b.Help().Desc)
 		out = append(out, bind(b.Keys(), b.Help().Key, b.Help().Desc, unlisted, cmdless(func() { m.refuseReadOnly(what) })))
 	}
-	return out
+	return append(out, bind(m.keys.Ablation.Keys(), "a", "ablation launcher", unlisted,
+		cmdless(func() { m.refuseReadOnly("a opens the ablation launcher, which trains new runs") })))
 }
 
 // refuseReadOnly tells that what a key asked for is not done in a read-only view, and who can.

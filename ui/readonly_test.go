@@ -34,7 +34,11 @@ func TestReadOnlyKeysNeverChangeTheRun(t *testing.T) {
 	if strings.Contains(strip(m.footer()), "ablations") {
 		t.Errorf("the read-only footer offers the ablation launcher: %q", strip(m.footer()))
 	}
-	press(m, "a")
+	press(m, "?")
+	if strings.Contains(screen(m), "ablation") {
+		t.Errorf("the read-only help lists the ablation launcher:\n%s", screen(m))
+	}
+	press(m, "?", "a")
 	if m.view != viewMain || !m.msg.err || !strings.Contains(m.msg.text, "read-only view: a opens the ablation launcher") {
 		t.Errorf("a in a read-only view: view %d, message %+v", m.view, m.msg)
 	}

@@ -92,13 +92,8 @@ func (m *model) showCompare(runs []*compareRun) {
 	m.view = viewCompare
 }
 
-// toggleView switches between the main view and the ablation view. A read-only view of a run
-// has no ablation launcher (it would train new runs), only an experiment's results.
+// toggleView switches between the main view and the ablation view.
 func (m *model) toggleView() {
-	if m.ctx.readOnly && m.ablation.static == "" {
-		m.refuseReadOnly("a opens the ablation launcher, which trains new runs")
-		return
-	}
 	if m.view == viewAblation {
 		m.view = viewMain
 	} else {
