@@ -64,9 +64,8 @@ func (h *header) View() string {
 	}
 	sep := c.st.dim.Render(" · ")
 	// The title, the state, the step count and the test score are kept before the ETA, then the
-	// rate and who trains a viewed run, then the epoch.
-	// Rate and ETA are shown while the run trains only (for a view, while a process trains it):
-	// a paused or finished run has neither.
+	// rate and who trains a viewed run, then the epoch. Rate and ETA are shown while the run
+	// trains only (for a view, while a process trains it): a paused or finished run has neither.
 	parts := append([]headerPart{{c.st.title.Render(title), 0}}, h.stateBadge()...)
 	parts = append(parts, headerPart{fmt.Sprintf("epoch %.2f", s.Epoch), 4}, headerPart{fmt.Sprintf("step %s/%s", fmtInt(s.Step), fmtInt(s.TotalSteps)), 1})
 	if t := c.data.test; t != nil && s.State == run.StateDone {

@@ -66,6 +66,14 @@ func TestWaitETA(t *testing.T) {
 	if got := p.left(run.Wait{What: "solving the references of the test set", Done: 0, Total: 10}, t0); got != 0 {
 		t.Errorf("a new wait: %v, want unknown", got)
 	}
+	again := w
+	p.left(run.Wait{What: w.What, Done: 500, Total: 1000}, t0)
+	again.Done = 10 // the same wait begun again
+	p.left(again, t0.Add(time.Minute))
+	again.Done = 20
+	if got := p.left(again, t0.Add(time.Minute+10*time.Second)); got != 980*time.Second {
+		t.Errorf("the same wait begun again, 10 done in 10 s: %v, want 16m20s", got)
+	}
 	for _, width := range []int{120, 80} {
 		m := fixture(t, envs.TaskTSP, 10, width, 36)
 		m.ctx.status.Wait = w

@@ -51,7 +51,7 @@ type waitPace struct {
 // left is the time the preparation w has left at now, from its pace since first seen; 0 while
 // unknown (nothing done since) or when there is none.
 func (p *waitPace) left(w run.Wait, now time.Time) time.Duration {
-	if w.What != p.what {
+	if w.What != p.what || w.Done < p.done0 { // another wait, or the same one begun again
 		*p = waitPace{what: w.What, began: now, done0: w.Done}
 	}
 	if w.What == "" || w.Done <= p.done0 || w.Done >= w.Total {
