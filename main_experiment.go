@@ -103,7 +103,9 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	shard := fs.String("shard", "", "run only the i-th of n disjoint slices of the runs (`i/n`, 0 <= i < n); merge the shards with experiment merge")
 	// The training flags, routed to every run, but those the experiment sets (task, size, seed,
 	// budget); the preset refuses its own variable.
-	var scratch run.Config
+	// Its switches start on, as every preset's runs have them unless an arm says otherwise, so
+	// that --help does not show --no-critic-penalty and --no-exploration as "(default true)".
+	scratch := run.Config{CriticPenalty: true, Exploration: true}
 	train := flag.NewFlagSet("", flag.ContinueOnError)
 	run.RegisterFlags(train, &scratch)
 	train.VisitAll(func(f *flag.Flag) {

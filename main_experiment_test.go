@@ -136,3 +136,18 @@ func TestExperimentListHelp(t *testing.T) {
 		t.Errorf("experiment list extra: %v, want exit status %d", err, exitUsage)
 	}
 }
+
+// TestExperimentHelpSwitches: experiment's --help does not say its runs train without the critic
+// penalty or exploration ("-no-critic-penalty … (default true)") when they train with them.
+func TestExperimentHelpSwitches(t *testing.T) {
+	var out, errb strings.Builder
+	if status := runExperiment([]string{"penalty", "--help"}, nil, &out, &errb); status != 0 {
+		t.Fatalf("status %d: %s", status, errb.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if strings.HasPrefix(strings.TrimSpace(l), "-no-") && strings.Contains(lines[i+1], "(default true)") {
+			t.Errorf("help: %q %q", l, lines[i+1])
+		}
+	}
+}

@@ -97,8 +97,8 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 		if err != nil {
 			return refuse(err)
 		}
-		// A view may still launch ablations from its ablation view.
-		return ui.Options{Compare: compare, Start: agent.StartRun, Score: scorePolicy}, 0, true
+		// A view trains nothing: it has no ablation launcher, so no Start.
+		return ui.Options{Compare: compare}, 0, true
 	case *resume != "" && *out != "":
 		return refuse(errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	}

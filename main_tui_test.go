@@ -138,26 +138,30 @@ func snapshotDir(t *testing.T, dir string) string {
 	return b.String()
 }
 
-// TestConsoleOptionsCanStartRuns: every way the console opens (a new run, a resume, a view)
-// keeps the trainer and the scorer its ablation view launches runs with.
+// TestConsoleOptionsCanStartRuns: the ways the console trains (a new run, a resume) keep the
+// trainer and the scorer its ablation view launches runs with; a view, which trains nothing,
+// has neither.
 func TestConsoleOptionsCanStartRuns(t *testing.T) {
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
 	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v\n%s", err, out)
 	}
-	for _, args := range [][]string{
-		{"--task", "mwm", "--n", "5", "--out", filepath.Join(dir, "new")},
-		{"--resume", runDir, "--steps", "20"},
-		{"--view", runDir},
+	for _, c := range []struct {
+		args   []string
+		trains bool
+	}{
+		{[]string{"--task", "mwm", "--n", "5", "--out", filepath.Join(dir, "new")}, true},
+		{[]string{"--resume", runDir, "--steps", "20"}, true},
+		{[]string{"--view", runDir}, false},
 	} {
-		opts, status, ok := tuiOptions(args, io.Discard, io.Discard)
+		opts, status, ok := tuiOptions(c.args, io.Discard, io.Discard)
 		if !ok {
-			t.Errorf("%v: refused with status %d", args, status)
+			t.Errorf("%v: refused with status %d", c.args, status)
 			continue
 		}
-		if opts.Start == nil || opts.Score == nil {
-			t.Errorf("%v: the console could not launch an ablation (Start %v, Score %v)", args, opts.Start != nil, opts.Score != nil)
+		if got := opts.Start != nil && opts.Score != nil; got != c.trains || (opts.Start == nil) != (opts.Score == nil) {
+			t.Errorf("%v: Start %v, Score %v; want both %v", c.args, opts.Start != nil, opts.Score != nil, c.trains)
 		}
 	}
 }

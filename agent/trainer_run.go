@@ -127,7 +127,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	}
 	var res result
 	if cfg.Steps == h.Step && run.ReadJSON(filepath.Join(dir, run.ResultFile), &res) == nil && res.Step == h.Step {
-		return nil, fmt.Errorf("the run in %s is complete at step %d; pass a larger step count to train on", dir, h.Step)
+		return nil, fmt.Errorf("the run in %s is complete at step %d; give a larger --steps or --epochs to train on", dir, h.Step)
 	}
 	l, err := newLearner(cfg)
 	if err != nil {

@@ -179,7 +179,7 @@ func TestRunCompletes(t *testing.T) {
 		}
 	}
 	// A finished run refuses a resume to the same total, and the same config resumes it.
-	if _, err := resumeRun(dir, 0, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete") {
+	if _, err := resumeRun(dir, 0, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete at step 40; give a larger --steps or --epochs") {
 		t.Errorf("resuming a finished run: %v", err)
 	}
 	if _, err := startRun(cfg, dir, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete") {
@@ -318,7 +318,7 @@ func TestLiveControl(t *testing.T) {
 		value float64
 	}{
 		{run.ParamTau, 0}, {run.ParamTau, -1}, {run.ParamSinkhornIters, 0}, {run.ParamSinkhornIters, 2.5},
-		{run.ParamEpsilon, 1.5}, {run.ParamEpsilon, 0.001}, {run.ParamEpsEnd, -0.1}, {run.ParamEpsDecay, 2},
+		{run.ParamEpsilon, 1.5}, {run.ParamEpsEnd, -0.1}, {run.ParamEpsDecay, 2},
 		{run.ParamActorLR, 0}, {run.ParamCriticLR, -1}, {"bogus", 1},
 	} {
 		err := e.Set(tc.param, tc.value)

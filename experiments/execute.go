@@ -153,7 +153,9 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 			return err
 		}
 		if ts != nil && mc.Progress != nil {
-			fmt.Fprintf(mc.Progress, "experiment %s: %s: test %s %.4f%s (checkpoint of step %d)\n", pr.Preset.Name, filepath.Base(r.Dir), ts.MetricName, ts.Mean, sampledNote(ts), ts.Step)
+			// The arm and seed first: the directory's name is the configuration's, shared between presets.
+			fmt.Fprintf(mc.Progress, "experiment %s: %s seed %d (%s): test %s %.4f%s (checkpoint of step %d)\n", pr.Preset.Name,
+				pr.Preset.Arms[armOf[r.Variant]].Label, r.Seed, filepath.Base(r.Dir), ts.MetricName, ts.Mean, sampledNote(ts), ts.Step)
 		}
 		return nil
 	}
@@ -223,7 +225,8 @@ func trained(dir string, cfg run.Config) bool {
 const waitReportEvery = 3 * time.Second
 
 // follow waits for the runner, printing progress every mc.Every, or every waitReportEvery while
-// a run solves its references, and stopping it on mc.Stop.
+// a run solves its references, and stopping it on mc.Stop. The first line comes after
+// waitReportEvery, so that the command is never silent for long after its plan line.
 func (pr *Prepared) follow(r *Runner, mc Machine) {
 	every := mc.Every
 	if every <= 0 {
@@ -232,7 +235,7 @@ func (pr *Prepared) follow(r *Runner, mc Machine) {
 	tick := time.NewTicker(min(every, waitReportEvery))
 	defer tick.Stop()
 	start := time.Now()
-	last := start
+	var last time.Time // no line yet
 	stop := mc.Stop
 	for {
 		select {
@@ -249,7 +252,7 @@ func (pr *Prepared) follow(r *Runner, mc Machine) {
 			}
 		case now := <-tick.C:
 			p := progressOf(r.Snapshot())
-			if mc.Progress != nil && (now.Sub(last) >= every || p.waiting > 0) {
+			if mc.Progress != nil && (last.IsZero() || now.Sub(last) >= every || p.waiting > 0) {
 				fmt.Fprintln(mc.Progress, progressLine(pr.Preset.Name, p, time.Since(start)))
 				last = now
 			}

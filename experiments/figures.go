@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -80,6 +82,25 @@ var palette = []color.RGBA{
 	{R: 255, G: 127, B: 14, A: 255}, {R: 148, G: 103, B: 189, A: 255},
 }
 
+// stepTicks are gonum's default ticks labelled as whole steps: a range such as 3 to 240 gets
+// "25.00", "125.00" from the default; a tick between two steps keeps no label.
+type stepTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (stepTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ts {
+		switch {
+		case t.Label == "":
+		case t.Value != math.Trunc(t.Value):
+			ts[i].Label = ""
+		default:
+			ts[i].Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+		}
+	}
+	return ts
+}
+
 func faded(c color.RGBA, alpha uint8) color.Color {
 	// Premultiplied, as color.RGBA requires.
 	f := func(v uint8) uint8 { return uint8(int(v) * int(alpha) / 255) }
@@ -92,6 +113,7 @@ func (w *reportWriter) bandFigure(name, title, ylabel string, ss []series, with9
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "training steps"
+	p.X.Tick.Marker = stepTicks{}
 	p.Y.Label.Text = ylabel
 	p.Legend.Top = true
 	p.Legend.Left = false

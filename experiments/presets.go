@@ -61,11 +61,22 @@ func Presets() []Preset {
 		ablationPreset("exploration", "exploration", []string{"eps-start", "eps-decay", "no-exploration"},
 			"the exploration study: epsilon 1 decaying 0.05 or 0.10 per epoch vs none, 20 epochs, and the F-test of the final rewards' variances; MWM-10", reportExploration),
 		{
-			Name: "sizes", Reproduces: "one model for many sizes (not in the paper): `best`'s spg-pairwise on MWM and spg-factored on TSP trained at N = 20 and tested at N = 10, 20, 50 and 100 (MWM: optimality ratio against the Hungarian optimum; TSP: tour length against Held-Karp up to N = 20, above it the best known tour of 2-opt + or-opt restarts)",
+			Name: "sizes", Reproduces: fmt.Sprintf("one model for many sizes (not in the paper): `best`'s %s on MWM and %s on TSP trained at N = 20 and tested at N = 10, 20, 50 and 100 (MWM: optimality ratio against the Hungarian optimum; TSP: tour length against Held-Karp up to N = 20, above it the best known tour of 2-opt + or-opt restarts)",
+				bestModel(envs.TaskMWM), bestModel(envs.TaskTSP)),
 			Arms:   sizeArms(),
 			report: reportSizes,
 		},
 	}
+}
+
+// bestModel is the model the best recipe trains on task at N = 20, named from the recipe so
+// that the preset's description cannot drift from its arms.
+func bestModel(task envs.Task) string {
+	c, err := run.WithRecipe(run.DefaultConfig(task, 20), run.RecipeBest)
+	if err != nil {
+		panic("experiments: " + err.Error()) // the recipe exists
+	}
+	return c.Model
 }
 
 // modelArms is one arm per size and model, the paper's settings and the task's budget.

@@ -31,6 +31,7 @@ const (
 	Whole                   // a whole number, stepped by 1
 	Linear                  // a number, stepped by Param.Step
 	Switch                  // on (1) or off (0)
+	Unit                    // a fraction in [0, 1], stepped along the 1-2-5 ladder and down to 0
 )
 
 // Param is a parameter that can change while a run trains. Its valid range is that of its
@@ -69,11 +70,18 @@ var Params = []Param{
 		Set:   func(c *Config, v float64, _ int) { c.SinkhornIters = int(v) },
 		Kinds: spgOnly},
 	// Epsilon is the schedule's value at the step; a change re-anchors the schedule there, so
-	// that it decays linearly from the new value. Whether it is used is the exploration
-	// switch's business.
-	{Name: ParamEpsilon, Label: "epsilon", Kind: Linear, Step: 0.05,
-		Get:   func(c *Config, step int) float64 { return c.Epsilon(step) },
-		Set:   func(c *Config, v float64, step int) { c.EpsStart, c.EpsAnchor = v, step },
+	// that it decays linearly from the new value. A value below the schedule's floor lowers the
+	// floor to it (epsilon then stays there): the panel shows epsilon, not its floor, so a
+	// value it shows as valid is never refused for eps-end. Whether it is used is the
+	// exploration switch's business.
+	{Name: ParamEpsilon, Label: "epsilon", Kind: Unit,
+		Get: func(c *Config, step int) float64 { return c.Epsilon(step) },
+		Set: func(c *Config, v float64, step int) {
+			c.EpsStart, c.EpsAnchor = v, step
+			if v < c.EpsEnd {
+				c.EpsEnd = v
+			}
+		},
 		Kinds: spgOnly},
 	{Name: ParamActorLR, Label: "actor LR", Kind: Ladder,
 		Get:   func(c *Config, _ int) float64 { return c.ActorLR },

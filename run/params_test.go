@@ -18,6 +18,7 @@ func TestChange(t *testing.T) {
 		{ParamSinkhornIters, 20, ""}, {ParamSinkhornIters, 2.5, "must be a whole number >= 1"},
 		{ParamSinkhornIters, 0, "must be a whole number >= 1"}, {ParamSinkhornIters, 1e12, "must be a whole number >= 1"},
 		{ParamEpsilon, 0.5, ""}, {ParamEpsilon, -0.1, "epsilon -0.1: must be in [0, 1]"},
+		{ParamEpsilon, 0, ""}, {ParamEpsilon, 0.001, ""}, // below eps-end 0.01: the floor follows
 		{ParamEpsEnd, 0.9, ""}, {ParamEpsEnd, 2, "eps-end"},
 		{ParamEpsDecay, 0.1, ""}, {ParamActorLR, 1e-3, ""}, {ParamCriticLR, -1, "critic-lr"},
 		{FlagCriticPenalty, 0, ""}, {FlagExploration, 0.5, "must be 0 (off) or 1 (on)"},
@@ -45,6 +46,10 @@ func TestChange(t *testing.T) {
 	next, old, err := Change(c, ParamEpsilon, 0.5, 7)
 	if err != nil || next.EpsStart != 0.5 || next.EpsAnchor != 7 || old != c.Epsilon(7) {
 		t.Errorf("epsilon change: %+v, old %g, %v", next, old, err)
+	}
+	// A value below the floor lowers the floor: epsilon then holds at it.
+	if next, _, err := Change(c, ParamEpsilon, 0, 7); err != nil || next.EpsEnd != 0 || next.Epsilon(7+10*c.StepsPerEpoch()) != 0 {
+		t.Errorf("epsilon 0 below eps-end %g: eps-end %g, %v", c.EpsEnd, next.EpsEnd, err)
 	}
 	if next, old, err := Change(c, FlagExploration, 0, 0); err != nil || next.Exploration || old != 1 {
 		t.Errorf("exploration off: %v, old %g, %v", next.Exploration, old, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/guptarohit/asciigraph"
 
 	"spg-tui/experiments"
+	"spg-tui/run"
 )
 
 // Ablation settings rows.
@@ -169,10 +170,21 @@ func (v *ablationView) change(up bool) {
 			v.scale = nextScale(v.scale, up)
 			break
 		}
-		v.steps = int(ladderStep(float64(v.steps), up))
+		v.steps = stepBudget(v.steps, up)
 	case rowSeeds:
 		v.seeds = max(1, min(v.seeds+d, 10))
 	}
+}
+
+// stepBudget moves an ablation's step budget one rung along the 1-2-5 ladder, held to
+// [1, run.MaxSteps]: 1 - stays 1 (it used to go to 0, then to the least int64, which + never
+// left), and the most a run may have + stays there.
+func stepBudget(steps int, up bool) int {
+	next := ladderStep(float64(steps), up)
+	if math.IsNaN(next) || next < 1 {
+		return 1
+	}
+	return int(min(math.Round(next), run.MaxSteps))
 }
 
 // startOrStop stops the running ablation, or starts the chosen one.

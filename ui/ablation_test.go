@@ -8,6 +8,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/experiments"
+	"spg-tui/run"
 )
 
 func TestAblationView(t *testing.T) {
@@ -113,5 +114,27 @@ func TestAblationTableAlignsLongNames(t *testing.T) {
 	}
 	if cols[0] != cols[1] {
 		t.Errorf("the score column starts at rune %d and %d:\n%s", cols[0], cols[1], strings.Join(lines, "\n"))
+	}
+}
+
+// TestAblationBudgetBounded: the step budget's - stops at 1 and + at the most a run may have
+// (twelve - used to go 1 → 0 → -9,223,372,036,854,775,808, which + never left).
+func TestAblationBudgetBounded(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 6, 120, 36)
+	press(m, "a", "down")
+	for range 12 {
+		press(m, "-")
+	}
+	if got := m.ablation.steps; got != 1 {
+		t.Fatalf("after twelve -: %d steps, want 1", got)
+	}
+	press(m, "+")
+	if got := m.ablation.steps; got != 2 {
+		t.Errorf("+ from 1: %d steps, want 2", got)
+	}
+	m.ablation.steps = run.MaxSteps
+	press(m, "+")
+	if got := m.ablation.steps; got != run.MaxSteps {
+		t.Errorf("+ at the most: %d steps, want %d", got, run.MaxSteps)
 	}
 }

@@ -103,14 +103,15 @@ func (c chart) render(w, h int, empty string) []string {
 		pad := math.Max(math.Abs(hi)*0.05, 1e-3)
 		lo, hi = lo-pad, hi+pad
 	}
-	format := func(v float64) string {
-		if c.logY {
-			v = math.Pow(10, v)
-		}
-		return padLeft(ansi.Truncate(fmtNum(v), labelWidth, ""), labelWidth)
-	}
 	var lines []string
 	for height := h - 1; height >= 1; height-- {
+		sig := tickDigits(lo, hi, height, c.logY)
+		format := func(v float64) string {
+			if c.logY {
+				v = math.Pow(10, v)
+			}
+			return padLeft(ansi.Truncate(fmtSig(v, sig), labelWidth, ""), labelWidth)
+		}
 		out := asciigraph.PlotMany(data, asciigraph.Height(height), asciigraph.Offset(2),
 			asciigraph.LowerBound(lo), asciigraph.UpperBound(hi), asciigraph.SeriesColors(colors...),
 			asciigraph.SeriesChars(chars...), asciigraph.YAxisValueFormatter(format),
@@ -154,22 +155,31 @@ func axisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, 
 		return strings.Repeat(" ", max(w, 0))
 	}
 	row := []rune(strings.Repeat(" ", w))
-	isMark := make([]bool, w)
-	for _, m := range marks {
-		at := plotLeft + column(float64(m), x0, x1, cols)
-		row[at], isMark[at] = '▲', true
-	}
-	// The step labels go where no mark is.
+	isMark, isLabel := make([]bool, w), make([]bool, w)
+	// The axis's end labels come first: a mark never hides where the axis ends.
 	put := func(at int, s string) {
 		r := []rune(s)
-		if at < 0 || at+len(r) > w || slices.Contains(isMark[at:at+len(r)], true) {
+		if at < 0 || at+len(r) > w || slices.Contains(isLabel[at:at+len(r)], true) {
 			return
 		}
 		copy(row[at:], r)
+		for i := range r {
+			isLabel[at+i] = true
+		}
 	}
-	put(plotLeft, fmtInt(int(x0)))
 	end := last(x1)
 	put(w-len([]rune(end)), end)
+	put(plotLeft, fmtInt(int(x0)))
+	// A mark that falls on a label is drawn in the nearest free column before it.
+	for _, m := range marks {
+		at := plotLeft + column(float64(m), x0, x1, cols)
+		for at >= plotLeft && isLabel[at] {
+			at--
+		}
+		if at >= plotLeft {
+			row[at], isMark[at] = '▲', true
+		}
+	}
 	var b strings.Builder
 	for i, r := range row {
 		if isMark[i] {
@@ -179,4 +189,28 @@ func axisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, 
 		}
 	}
 	return b.String()
+}
+
+// tickDigits is the fewest significant digits, from 3, that tell apart the y labels of a chart
+// of rows rows spanning [lo, hi] (log10 units when logY), as asciigraph places them: 0.5470 to
+// 0.5475 would read "0.547" on every row. A label holds labelWidth characters, which bounds it.
+func tickDigits(lo, hi float64, rows int, logY bool) int {
+	const most = labelWidth - 2
+	for sig := 3; sig < most; sig++ {
+		seen := map[string]bool{}
+		unique := true
+		for k := 0; k <= rows && unique; k++ {
+			v := hi - float64(k)*(hi-lo)/float64(max(rows, 1))
+			if logY {
+				v = math.Pow(10, v)
+			}
+			l := ansi.Truncate(fmtSig(v, sig), labelWidth, "")
+			unique = !seen[l]
+			seen[l] = true
+		}
+		if unique {
+			return sig
+		}
+	}
+	return most
 }

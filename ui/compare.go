@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
+	"github.com/charmbracelet/x/ansi"
 
 	"spg-tui/run"
 )
@@ -30,16 +31,26 @@ var sortNames = []string{"as opened", "best val", "last val", "steps/s"}
 // highest validation scores, their progress and speed. Live runs keep updating.
 type compareView struct {
 	paneBase
-	runs  []*compareRun
-	diff  []string // each run's differing configuration values
-	sel   int      // the selected run, in table order
-	order int
-	wallX bool // x-axis is training time, not steps
-	ver   int  // local changes: selection, pins, order, axis, records
+	runs   []*compareRun
+	diff   []string // each run's differing configuration values
+	metric string   // the runs' validation metric (its short name), "" when they measure different ones
+	sel    int      // the selected run, in table order
+	order  int
+	wallX  bool // x-axis is training time, not steps
+	ver    int  // local changes: selection, pins, order, axis, records
 }
 
 func newCompareView(ctx *programContext, runs []*compareRun) *compareView {
-	return &compareView{paneBase: paneBase{ctx: ctx}, runs: runs, diff: differing(runs)}
+	v := &compareView{paneBase: paneBase{ctx: ctx}, runs: runs, diff: differing(runs)}
+	for i, r := range runs {
+		if m := r.metric().Short; i == 0 {
+			v.metric = m
+		} else if m != v.metric {
+			v.metric = ""
+			break
+		}
+	}
+	return v
 }
 
 // poll takes every run's new records; it returns the first error met.
@@ -148,20 +159,23 @@ func (v *compareView) body(w, h int) []string {
 	if v.wallX {
 		axis = "training time"
 	}
+	drawn, others := v.drawn(rows)
 	lines := []string{st.dim.Render(fmt.Sprintf("↑↓ select · h hide · p pin · s sort: %s · w x-axis: %s · read-only", sortNames[v.order], axis))}
-	lines = append(lines, v.legend(rows, w))
+	lines = append(lines, v.legend(drawn, w))
 	chartH := h - len(lines) - len(tbl) - 3 // two labels and the axis
 	if chartH >= 4 {
-		x0, x1 := v.xRange()
+		x0, x1 := v.xRange(drawn)
 		valH := (chartH + 1) / 2
-		name := "val"
-		if len(v.runs) > 0 {
-			name += " " + metricLabel(v.runs[0].metric().Name)
+		sel := rows[v.sel]
+		name := "val " + metricLabel(sel.metric().Name)
+		if others > 0 {
+			// One axis has one unit: runs of another task are left out, not drawn on this scale.
+			name += st.dim.Render(fmt.Sprintf(" · %s runs only (%d of another task: select one to draw them)", sel.eng.cfg.Task, others))
 		}
 		lines = append(lines, st.bold.Render(name))
-		lines = append(lines, v.chart(rows, x0, x1, true).render(w, valH, "waiting for the first evaluations…")...)
+		lines = append(lines, v.chart(drawn, x0, x1, true).render(w, valH, "waiting for the first evaluations…")...)
 		lines = append(lines, st.bold.Render(fmt.Sprintf("train reward, EMA %.2f", v.ctx.smoothing)))
-		lines = append(lines, v.chart(rows, x0, x1, false).render(w, chartH-valH, "waiting for the first training summaries…")...)
+		lines = append(lines, v.chart(drawn, x0, x1, false).render(w, chartH-valH, "waiting for the first training summaries…")...)
 		unit := stepsLabel
 		if v.wallX {
 			unit = timeLabel
@@ -169,6 +183,23 @@ func (v *compareView) body(w, h int) []string {
 		lines = append(lines, axisRowUnit(w, x0, x1, nil, unit, st))
 	}
 	return append(lines, tbl...)
+}
+
+// drawn is the rows whose curves the charts draw: those shown (not hidden) of the selected run's
+// task, whose validation metric and reward share its units; others counts the shown runs of
+// other tasks, left out.
+func (v *compareView) drawn(rows []*compareRun) (drawn []*compareRun, others int) {
+	task := rows[v.sel].eng.cfg.Task
+	for _, r := range rows {
+		switch {
+		case r.hidden:
+		case r.eng.cfg.Task != task:
+			others++
+		default:
+			drawn = append(drawn, r)
+		}
+	}
+	return drawn, others
 }
 
 // header is the screen's top two lines while the view is shown: how many runs, how many still
@@ -199,12 +230,9 @@ func (v *compareView) header(w int) string {
 	return fitLine(line1, w) + "\n" + spread(line2, st.dim.Render("? help"), w)
 }
 
-// xRange is the x-axis: from 0 to the furthest step (or training time) of the shown runs.
-func (v *compareView) xRange() (x0, x1 float64) {
-	for _, r := range v.runs {
-		if r.hidden {
-			continue
-		}
+// xRange is the x-axis: from 0 to the furthest step (or training time) of the drawn runs.
+func (v *compareView) xRange(drawn []*compareRun) (x0, x1 float64) {
+	for _, r := range drawn {
 		if v.wallX {
 			x1 = max(x1, r.wall)
 		} else {
@@ -221,16 +249,13 @@ func (v *compareView) glyph(r *compareRun) (chars int, color int) {
 	return i % len(variantChars), seriesColors[i%len(seriesColors)]
 }
 
-// chart overlays the shown runs' validation curves (val) or smoothed rewards, pinned runs last
+// chart overlays the drawn runs' validation curves (val) or smoothed rewards, pinned runs last
 // so that they are drawn on top.
-func (v *compareView) chart(rows []*compareRun, x0, x1 float64, val bool) chart {
+func (v *compareView) chart(drawn []*compareRun, x0, x1 float64, val bool) chart {
 	st := v.ctx.st
 	c := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray)}
-	for i := len(rows) - 1; i >= 0; i-- {
-		r := rows[i]
-		if r.hidden {
-			continue
-		}
+	for i := len(drawn) - 1; i >= 0; i-- {
+		r := drawn[i]
 		g, col := v.glyph(r)
 		d := r.data
 		x, y := d.eval.step, d.eval.metric
@@ -251,14 +276,11 @@ func (v *compareView) chart(rows []*compareRun, x0, x1 float64, val bool) chart 
 	return c
 }
 
-// legend names the shown runs' curves by glyph and colour.
-func (v *compareView) legend(rows []*compareRun, w int) string {
+// legend names the drawn runs' curves by glyph and colour.
+func (v *compareView) legend(drawn []*compareRun, w int) string {
 	st := v.ctx.st
 	var parts []string
-	for _, r := range rows {
-		if r.hidden {
-			continue
-		}
+	for _, r := range drawn {
 		g, col := v.glyph(r)
 		ch := variantChars[g].Horizontal
 		parts = append(parts, st.fg(col).Render(ch+ch)+" "+r.label)
@@ -269,30 +291,77 @@ func (v *compareView) legend(rows []*compareRun, w int) string {
 	return fitLine(strings.Join(parts, "  "), w)
 }
 
-// Columns of the runs table, most important first: narrow screens drop them from the end.
-var compareColumns = []struct {
-	head string
+// compareColumn is a column of the runs table: its head (given the metric's short name, "" when
+// the runs measure different metrics) and its cell for run r in row i.
+type compareColumn struct {
+	head func(metric string) string
 	cell func(v *compareView, r *compareRun, i int) string
-}{
-	{"", func(v *compareView, r *compareRun, i int) string { return runMarker(r, i == v.sel) }},
-	{"run", func(_ *compareView, r *compareRun, _ int) string { return r.label }},
-	{"best", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(r.best()) }},
-	{"last", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(r.last()) }},
-	{"steps", func(_ *compareView, r *compareRun, _ int) string {
+	// shared columns are left out when every run has the same value, told once above the table.
+	shared bool
+}
+
+// fixed is a column whose head does not depend on the metric.
+func fixed(head string) func(string) string { return func(string) string { return head } }
+
+// scored is a column of validation scores: the metric in its head, or in every cell when the
+// runs measure different ones (an MWM ratio beside a TSP tour length).
+func scored(head string, score func(r *compareRun) float64) compareColumn {
+	return compareColumn{
+		head: func(metric string) string {
+			if metric == "" {
+				return head
+			}
+			return head + " " + metric
+		},
+		cell: func(v *compareView, r *compareRun, _ int) string { return withMetric(v, r, fmtScore(score(r))) },
+	}
+}
+
+// withMetric is a score's cell: the score, and its metric when the runs measure different ones.
+func withMetric(v *compareView, r *compareRun, score string) string {
+	if v.metric == "" {
+		return score + " " + r.metric().Short
+	}
+	return score
+}
+
+// Columns of the runs table, most important first: narrow screens drop them from the end, and
+// differs (diffColumn) is shortened to fit before a column after it is dropped. The model, task,
+// N and recipe are shown when they differ between the runs, and told once above the table when
+// they do not (shared).
+var compareColumns = []compareColumn{
+	{head: fixed(""), cell: func(v *compareView, r *compareRun, i int) string { return runMarker(r, i == v.sel) }},
+	{head: fixed("run"), cell: func(_ *compareView, r *compareRun, _ int) string { return r.label }},
+	scored("best", (*compareRun).best),
+	scored("last", (*compareRun).last),
+	{head: fixed("steps"), cell: func(_ *compareView, r *compareRun, _ int) string {
 		return fmtInt(r.eng.status.Step) + "/" + fmtInt(r.eng.status.TotalSteps)
 	}},
-	{"steps/s", func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
-	{"differs", func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
-	{"min", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(minOf(r.data.eval.metric)) }},
-	{"max", func(_ *compareView, r *compareRun, _ int) string { return fmtScore(maxOf(r.data.eval.metric)) }},
-	{"wall", func(_ *compareView, r *compareRun, _ int) string {
+	{head: fixed("steps/s"), cell: func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
+	{head: fixed("differs"), cell: func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
+	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
+	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
+	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},
+	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.cfg.N) }},
+	{head: func(metric string) string { return strings.TrimSpace("range " + metric) }, cell: func(v *compareView, r *compareRun, _ int) string {
+		lo, hi := minOf(r.data.eval.metric), maxOf(r.data.eval.metric)
+		if math.IsNaN(lo) {
+			return withMetric(v, r, fmtScore(lo))
+		}
+		return withMetric(v, r, fmtScore(lo)+"–"+fmtScore(hi))
+	}},
+	{head: fixed("wall"), cell: func(_ *compareView, r *compareRun, _ int) string {
 		return timeLabel(r.wall)
 	}},
-	{"model", func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
-	{"task", func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},
-	{"N", func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.cfg.N) }},
-	{"recipe", func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
 }
+
+// Fitting the runs table: the columns always kept, the one that shrinks, and how narrow it may
+// get before it is dropped like the others.
+const (
+	keptColumns = 3 // the marker, the run and its best score
+	diffColumn  = 6
+	minDiffCols = 16
+)
 
 // runMarker says whether a run is selected, pinned, hidden or live.
 func runMarker(r *compareRun, selected bool) string {
@@ -314,8 +383,11 @@ func runMarker(r *compareRun, selected bool) string {
 	return m
 }
 
-// table is the runs table in order, with as many columns as fit in w; the selected run is
-// highlighted, hidden ones dimmed.
+// table is the runs table in order, with as many columns as fit in w, under a line naming the
+// model, task, size and recipe when every run has the same; the selected run is highlighted,
+// hidden ones dimmed. A column too wide for what is left is dropped and the next
+// ones tried, so that one wide column (differs, when recipes differ) never takes the rest with
+// it; differs itself is shortened to the room left once the columns after it are placed.
 func (v *compareView) table(rows []*compareRun, w int) []string {
 	st := v.ctx.st
 	cells := make([][]string, len(rows))
@@ -325,26 +397,49 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 		}
 	}
 	heads := make([]string, len(compareColumns))
+	widths := make([]int, len(compareColumns))
 	for j, c := range compareColumns {
-		heads[j] = c.head
-	}
-	// Keep the columns that fit, each as wide as its widest cell and one space apart.
-	ncol, used := 0, 0
-	for j := range compareColumns {
-		cw := lipgloss.Width(heads[j])
+		heads[j] = c.head(v.metric)
+		widths[j] = lipgloss.Width(heads[j])
 		for i := range cells {
-			cw = max(cw, lipgloss.Width(cells[i][j]))
+			widths[j] = max(widths[j], lipgloss.Width(cells[i][j]))
 		}
-		if cw == 0 {
+	}
+	// Each column is one space from the next.
+	need := func(j int) int {
+		if j == diffColumn {
+			return min(widths[j], minDiffCols) + 1
+		}
+		return widths[j] + 1
+	}
+	var keep []int
+	var shared []string
+	used := 0
+	for j := range compareColumns {
+		if compareColumns[j].shared && sameCells(cells, j) {
+			shared = append(shared, heads[j]+" "+cells[0][j])
 			continue
 		}
-		if used+cw+1 > w && j > 2 {
-			break
+		if widths[j] == 0 || j >= keptColumns && used+need(j) > w {
+			continue
 		}
-		used += cw + 1
-		ncol = j + 1
+		keep = append(keep, j)
+		used += need(j)
 	}
-	t := table.New().Headers(heads[:ncol]...).
+	if slices.Contains(keep, diffColumn) {
+		dw := min(widths[diffColumn], need(diffColumn)-1+max(w-used, 0))
+		for i := range cells {
+			cells[i][diffColumn] = ansi.Truncate(cells[i][diffColumn], dw, "…")
+		}
+	}
+	pick := func(row []string) []string {
+		out := make([]string, len(keep))
+		for k, j := range keep {
+			out[k] = row[j]
+		}
+		return out
+	}
+	t := table.New().Headers(pick(heads)...).
 		Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderHeader(false).BorderColumn(true).
 		StyleFunc(func(row, col int) lipgloss.Style {
@@ -359,9 +454,23 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 			return lipgloss.NewStyle()
 		})
 	for _, c := range cells {
-		t.Row(c[:ncol]...)
+		t.Row(pick(c)...)
 	}
-	return strings.Split(t.Render(), "\n")
+	out := strings.Split(t.Render(), "\n")
+	if len(shared) > 0 {
+		out = append([]string{st.dim.Render(fitLine("every run: "+strings.Join(shared, " · "), w))}, out...)
+	}
+	return out
+}
+
+// sameCells reports whether every row has the same value in column j.
+func sameCells(cells [][]string, j int) bool {
+	for _, row := range cells {
+		if row[j] != cells[0][j] {
+			return false
+		}
+	}
+	return true
 }
 
 // fmtScore is a validation score, "—" before the first.

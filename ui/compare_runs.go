@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -26,16 +27,33 @@ type compareRun struct {
 }
 
 // openCompareRuns opens the runs in dirs: each run directory as itself, each experiment
-// directory as those of its runs that have started, labelled by arm and seed.
+// directory as those of its runs that have started, labelled by arm and seed. A run named twice
+// (an experiment and a glob of its runs, a path and a symlink to it) is opened once.
 func openCompareRuns(dirs []string) ([]*compareRun, error) {
 	var runs []*compareRun
+	var seen []os.FileInfo
+	// add opens the run in dir under label, unless it is open already.
+	add := func(dir, label string) error {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(seen, func(o os.FileInfo) bool { return os.SameFile(o, st) }) {
+			return nil
+		}
+		seen = append(seen, st)
+		r, err := openReplay(dir)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, &compareRun{label: label, eng: r, data: newRunData()})
+		return nil
+	}
 	for _, dir := range dirs {
 		if !experiments.IsExperimentDir(dir) {
-			r, err := openReplay(dir)
-			if err != nil {
+			if err := add(dir, filepath.Base(filepath.Clean(dir))); err != nil {
 				return nil, err
 			}
-			runs = append(runs, &compareRun{label: filepath.Base(filepath.Clean(dir)), eng: r, data: newRunData()})
 			continue
 		}
 		snap, _, err := experiments.ViewSnapshot(dir)
@@ -47,11 +65,9 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 				if _, err := os.Stat(filepath.Join(rr.Dir, run.MetricsFile)); err != nil {
 					continue // not started yet
 				}
-				r, err := openReplay(rr.Dir)
-				if err != nil {
+				if err := add(rr.Dir, fmt.Sprintf("%s s%d", v.Name, rr.Seed)); err != nil {
 					return nil, err
 				}
-				runs = append(runs, &compareRun{label: fmt.Sprintf("%s s%d", v.Name, rr.Seed), eng: r, data: newRunData()})
 			}
 		}
 	}
@@ -60,7 +76,7 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 }
 
 // ExpandViewDirs expands the globs among the directories tui --view names (a shell that did
-// not), in order and without repeats. A glob keeps the directories it matches (not the files:
+// not), in order and without repeats (r/x, ./r/x and r/x/ are one directory). A glob keeps the directories it matches (not the files:
 // runs/* next to runs/notes.txt) and is refused when it matches none; a named path that is no
 // directory is refused.
 func ExpandViewDirs(args []string) ([]string, error) {
@@ -82,6 +98,7 @@ func ExpandViewDirs(args []string) ([]string, error) {
 			}
 		}
 		for _, d := range matches {
+			d = filepath.Clean(d)
 			if !isDir(d) {
 				return nil, fmt.Errorf("--view %s: not a run or experiment directory", d)
 			}
@@ -160,7 +177,9 @@ func (r *compareRun) rate() float64 {
 var ownColumns = []string{"task", "n", "model", "recipe", "steps"}
 
 // differing lists, for each run, the configuration values that are not the same in every
-// run ("tau=0.1"), in the order of the configuration's JSON fields.
+// run ("tau=0.1"): first those some run sets apart from its recipe (the seed, a --tau), then
+// those only the recipes set (a dozen when recipes differ), each group in the order of the
+// configuration's JSON fields, so that a shortened cell keeps the chosen ones.
 func differing(runs []*compareRun) []string {
 	out := make([]string, len(runs))
 	if len(runs) < 2 {
@@ -180,6 +199,26 @@ func differing(runs []*compareRun) []string {
 		}
 	}
 	slices.Sort(keys)
+	// 0 for a field some run sets apart from its recipe's value for its task and size, 1 for
+	// one only the recipes set.
+	recipeSet := map[string]int{}
+	for _, k := range keys {
+		recipeSet[k] = 1
+	}
+	for i, r := range runs {
+		def, err := run.WithRecipe(run.DefaultConfig(r.eng.cfg.Task, r.eng.cfg.N), orPaper(r.eng.cfg.Recipe))
+		data, merr := json.Marshal(def)
+		var defFields map[string]json.RawMessage
+		if err != nil || merr != nil || json.Unmarshal(data, &defFields) != nil {
+			continue
+		}
+		for _, k := range keys {
+			if string(fields[i][k]) != string(defFields[k]) {
+				recipeSet[k] = 0
+			}
+		}
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(recipeSet[a], recipeSet[b]) })
 	for _, k := range keys {
 		same := true
 		for _, f := range fields[1:] {
@@ -197,4 +236,12 @@ func differing(runs []*compareRun) []string {
 		}
 	}
 	return out
+}
+
+// orPaper is a run's recipe: one recorded before recipes were is the paper's.
+func orPaper(recipe string) string {
+	if recipe == "" {
+		return run.RecipePaper
+	}
+	return recipe
 }

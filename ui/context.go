@@ -1,6 +1,10 @@
 package ui
 
-import "spg-tui/run"
+import (
+	"time"
+
+	"spg-tui/run"
+)
 
 // programContext is the state every component reads. The root model owns it and refreshes it
 // on every tick; components hold a pointer and never write to it.
@@ -14,6 +18,9 @@ type programContext struct {
 	data     *runData
 	// writer is the PID of the process training a viewed run, 0 when none does.
 	writer int
+	// waitLeft is the estimated time left of the run's long preparation (status.Wait), 0 while
+	// unknown.
+	waitLeft time.Duration
 
 	// Display settings, changed from the parameter panel.
 	smoothing  float64 // EMA weight of the reward curve

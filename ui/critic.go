@@ -1,6 +1,10 @@
 package ui
 
-import "spg-tui/run"
+import (
+	"strings"
+
+	"spg-tui/run"
+)
 
 // criticPane plots the critic loss and its two terms, MSE(r, Q(s,P)) and the penalty
 // MSE(Q(s,P), Q(s,M)), optionally on a log scale. A critic-free model has no critic: the pane
@@ -47,8 +51,9 @@ func (p *criticPane) body(w, h int) []string {
 	c, d, st := p.ctx, p.ctx.data, p.ctx.st
 	ax := c.xAxis()
 	t := d.train
+	penalty, on := d.whileOn(run.FlagCriticPenalty, t.get("critic_penalty"), c.cfg.CriticPenalty)
 	ch := chart{x0: ax.x0, x1: ax.x1, logY: c.logScale, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: ax.train, y: t.get("critic_penalty"), chars: charsPlus, color: st.graphColor(colPink)},
+		{x: ax.train, y: penalty, chars: charsPlus, color: st.graphColor(colPink)},
 		{x: ax.train, y: t.get("critic_hard"), chars: charsBullet, color: st.graphColor(colGreen)},
 		{x: ax.train, y: t.get("critic_loss"), chars: charsLine, color: st.graphColor(colBlue)},
 	}}
@@ -56,8 +61,12 @@ func (p *criticPane) body(w, h int) []string {
 	if c.logScale {
 		scale = "log"
 	}
-	legend := st.accent.Render("──") + " total  " + st.fg(colGreen).Render("••") + " hard MSE  " +
-		st.fg(colPink).Render("++") + " penalty  " + st.dim.Render("("+scale+" scale)")
+	pen := st.fg(colPink).Render("++") + " penalty  "
+	if !on {
+		pen = st.dim.Render("penalty off  ")
+	}
+	curves := st.accent.Render("──") + " total  " + st.fg(colGreen).Render("••") + " hard MSE  " + pen
+	legend := firstFit(w, curves+st.dim.Render("("+scale+" scale)"), curves+st.dim.Render("("+scale+")"), strings.TrimSpace(curves))
 	lines := []string{legend}
 	lines = append(lines, ch.render(w, h-2, "waiting for the first training summary…")...)
 	return append(lines, axisRowUnit(w, ax.x0, ax.x1, ax.marks, ax.last, st))

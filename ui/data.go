@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -131,6 +132,30 @@ func (d *runData) addEvent(step int, e *run.Event) {
 	d.eventVer++
 }
 
+// whileOn is the training series y (one entry per summary) where the switch name was on at the
+// summary's step, NaN where it was off, and whether it was on at any; now is the switch's value
+// in force. A change at step s applies from the step after s, so the summary of step s still
+// had the old value. (The trainer records the critic penalty's term whether or not it trains
+// with it; drawn while off, it would set the scale of a loss that is not minimised.)
+func (d *runData) whileOn(name string, y []float64, now bool) ([]float64, bool) {
+	out := make([]float64, len(y))
+	anyOn := false
+	for i, v := range y {
+		on := now
+		for _, s := range d.sets {
+			if s.param == name && float64(s.step) >= d.train.step[i] {
+				on = s.old != 0
+				break
+			}
+		}
+		out[i] = math.NaN()
+		if on {
+			out[i], anyOn = v, true
+		}
+	}
+	return out, anyOn
+}
+
 // shortMetric abbreviates a metric name for the event list (envs.Metric.Short).
 func shortMetric(name string) string {
 	if m, ok := envs.MetricNamed(name); ok {
@@ -150,12 +175,22 @@ func metricLabel(name string) string {
 	return strings.ReplaceAll(name, "_", " ")
 }
 
-// describeSet is "tau 0.05 → 0.1", or "penalty on → off" for a switch.
+// describeSet is "tau 0.05 → 0.1", or "critic penalty on → off" for a switch, the parameter
+// named as the panel names it.
 func describeSet(param string, old, new float64) string {
 	if p, ok := run.ParamNamed(param); ok && p.Kind == run.Switch {
-		return fmt.Sprintf("%s %s → %s", p.ShortName(), onOff(old != 0), onOff(new != 0))
+		return fmt.Sprintf("%s %s → %s", paramLabel(param), onOff(old != 0), onOff(new != 0))
 	}
-	return fmt.Sprintf("%s %s → %s", param, fmtNum(old), fmtNum(new))
+	return fmt.Sprintf("%s %s → %s", paramLabel(param), fmtNum(old), fmtNum(new))
+}
+
+// paramLabel is how the console names a live parameter: its panel row ("L (Sinkhorn)", not
+// sinkhorn-iters), so that an event or a refusal names what is on screen.
+func paramLabel(name string) string {
+	if p, ok := run.ParamNamed(name); ok && p.Label != "" {
+		return p.Label
+	}
+	return name
 }
 
 func onOff(b bool) string {
@@ -166,7 +201,7 @@ func onOff(b bool) string {
 }
 
 func (d *runData) logf(step int, format string, args ...any) {
-	d.events = append(d.events, fmt.Sprintf("%7s  ", fmtInt(step))+fmt.Sprintf(format, args...))
+	d.events = append(d.events, fmt.Sprintf("%*s  ", eventIndent-2, fmtInt(step))+fmt.Sprintf(format, args...))
 	if len(d.events) > maxEvents {
 		d.events = slices.Delete(d.events, 0, len(d.events)-maxEvents)
 	}

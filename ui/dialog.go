@@ -21,14 +21,11 @@ type taskDialog struct {
 	confirming bool
 	cfg        run.Config // the new run's configuration, once typed
 	dir        string
+	length     []string // what the new run will take, told before it starts
 	err        string
 }
 
 func (m *model) openTaskDialog() {
-	if m.ctx.readOnly {
-		m.fail("%v", errReadOnly)
-		return
-	}
 	in := textinput.New()
 	in.Prompt = "task, size and recipe: "
 	in.CharLimit = 24
@@ -111,6 +108,7 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		d.err = ""
 		d.dir = filepath.Join(m.baseDir, runName(d.cfg.Task, d.cfg.N, time.Now()))
+		d.length = runLength(d.cfg, m.ctx.cfg, m.ctx.status)
 		d.confirming = true
 		return nil
 	}
@@ -154,22 +152,31 @@ func (m *model) switched(msg switchedMsg) tea.Cmd {
 		return m.quit()
 	}
 	if msg.err != nil {
-		m.fail("could not start the new run: %v (the previous one is checkpointed: spg-tui tui --resume %s)", msg.err, m.ctx.info.Dir)
+		m.fail("could not start the new run: %v (the previous one is checkpointed: %s tui --resume %s)", msg.err, Command, m.ctx.info.Dir)
 		return nil
 	}
 	m.attach(msg.engine)
 	m.info("started %s in %s", m.ctx.info.Title, m.ctx.info.Dir)
+	if m.logs != nil {
+		// The new run's log goes with it, not into the first run's directory.
+		if err := m.logs.moveTo(m.ctx.info.Dir); err != nil {
+			m.fail("%v", err)
+		}
+	}
 	return nil
 }
 
 func (d *taskDialog) view(st styles, w int) []string {
 	if d.confirming {
-		return []string{
+		lines := []string{
 			"Checkpoint and stop the current run, then start",
-			fmt.Sprintf("%s-%d in %s?", d.cfg.Task, d.cfg.N, d.dir),
+			fmt.Sprintf("%s-%d (%s) in %s?", d.cfg.Task, d.cfg.N, d.cfg.Recipe, d.dir),
 			"",
-			st.key.Render("y") + " start   " + st.key.Render("n") + " cancel",
 		}
+		for _, l := range d.length {
+			lines = append(lines, st.warn.Render(l))
+		}
+		return append(lines, "", st.key.Render("y")+" start   "+st.key.Render("n")+" cancel")
 	}
 	lines := []string{
 		d.input.View(),
@@ -179,4 +186,22 @@ func (d *taskDialog) view(st styles, w int) []string {
 		lines = append(lines, st.err.Render(d.err))
 	}
 	return append(lines, "", st.key.Render("enter")+" continue   "+st.key.Render("esc")+" cancel")
+}
+
+// runLength says how long the run cfg will take before it starts: its steps and epochs, the time
+// at the current run's rate when that run trains the same task, size and model (another's rate
+// says nothing of it), and the exact references it solves where they are slow.
+func runLength(cfg, current run.Config, st run.Status) []string {
+	steps := fmt.Sprintf("It trains %s steps (%.3g epochs)", fmtInt(cfg.Steps), float64(cfg.Steps)/float64(cfg.StepsPerEpoch()))
+	if same := cfg.Task == current.Task && cfg.N == current.N && cfg.Model == current.Model; same && st.StepsPerSec > 0 {
+		steps += fmt.Sprintf(", about %s at this run's %.1f steps/s.", fmtDur(time.Duration(float64(cfg.Steps)/st.StepsPerSec*float64(time.Second))), st.StepsPerSec)
+	} else {
+		steps += ": the header shows its ETA once it does."
+	}
+	lines := []string{steps}
+	if f, err := envs.FactsOf(cfg.Task); err == nil && f.Quick != nil && f.Exact(cfg.N) != "" && f.Quick(cfg.N) != f.Exact(cfg.N) {
+		lines = append(lines, "It solves the exact references of its validation set first, and of its",
+			fmt.Sprintf("test set after its last step (%s-%d: minutes each; cached after).", f.Name, cfg.N))
+	}
+	return append(lines, "q stops it at any time, with a checkpoint.")
 }

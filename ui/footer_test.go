@@ -72,7 +72,62 @@ func TestTypedValueReplacesCurrent(t *testing.T) {
 func TestFarewell(t *testing.T) {
 	info := run.RunInfo{Dir: "runs/mwm10-x"}
 	got := farewell(info, run.Status{State: run.StateStopped, Step: 400, TotalSteps: 1000})
-	if !strings.Contains(got, "runs/mwm10-x") || !strings.Contains(got, "spg-tui tui --resume runs/mwm10-x") {
+	if !strings.Contains(got, "runs/mwm10-x") || !strings.Contains(got, Command+" tui --resume runs/mwm10-x") {
 		t.Errorf("farewell %q", got)
+	}
+	// Stopped after the last step, while its test set was scored: not "stopped at step 2000 of
+	// 2000; continue", as if steps were left.
+	got = farewell(info, run.Status{State: run.StateStopped, Step: 2000, TotalSteps: 2000})
+	if want := "run stopped after its last step (2,000) but before its test score, in runs/mwm10-x; score it with: " +
+		Command + " tui --resume runs/mwm10-x"; !strings.HasSuffix(got, want) {
+		t.Errorf("farewell after the last step %q, want suffix %q", got, want)
+	}
+}
+
+// TestConfirmationOutlivesCheckpoint: the answer to a key stays in the footer when a checkpoint
+// is written a moment later (it used to be replaced at once); a later checkpoint replaces an
+// earlier one.
+func TestConfirmationOutlivesCheckpoint(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	checkpoint := func(step int) {
+		m.observe(run.Record{Kind: run.KindEvent, Step: step, Event: &run.Event{Event: run.EventCheckpoint, Message: "checkpoints/last"}})
+	}
+	checkpoint(400)
+	m.info("L (Sinkhorn) 10 → 11 from the next step")
+	checkpoint(600)
+	if !strings.Contains(m.footer(), "L (Sinkhorn) 10 → 11") {
+		t.Errorf("the confirmation gave way to a checkpoint: %q", strip(m.footer()))
+	}
+	m.msg = status{}
+	checkpoint(800)
+	checkpoint(1000)
+	if !strings.Contains(m.footer(), "checkpoint written at step 1,000") {
+		t.Errorf("a checkpoint did not replace the one before: %q", strip(m.footer()))
+	}
+}
+
+// TestCompactFooterShowsLatestEvent: at 80x24, which has no events pane, an idle footer shows the
+// latest event; a message replaces it.
+func TestCompactFooterShowsLatestEvent(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 80, 24)
+	m.observe(run.Record{Kind: run.KindEvent, Step: 400, Event: &run.Event{Event: run.EventWarning, Message: "w"}})
+	m.msg = status{}
+	if f := strip(m.footer()); !strings.HasPrefix(f, "step 400  warning: w") {
+		t.Errorf("idle footer at 80x24: %q", f)
+	}
+	m.info("tau 0.05 → 0.1 from the next step")
+	if f := strip(m.footer()); !strings.HasPrefix(f, "tau 0.05 → 0.1") {
+		t.Errorf("a message did not replace the event: %q", f)
+	}
+}
+
+// TestErrorTakesTheFooter: an error's message is not cut at half the line (the read-only view's
+// refusal lost the command it gives); the hints give way, but for help and quit.
+func TestErrorTakesTheFooter(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	m.fail("read-only view: p (critic penalty on/off) changes the run; to train it: spg-tui tui --resume runs/a1")
+	f := strip(m.footer())
+	if !strings.Contains(f, "spg-tui tui --resume runs/a1") || !strings.HasSuffix(f, "? help • q quit") {
+		t.Errorf("footer %q", f)
 	}
 }

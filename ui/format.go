@@ -10,7 +10,10 @@ import (
 
 // fmtNum formats v in at most 7 characters (for |v| < 1e7): 3 significant digits, in
 // scientific notation with a bare exponent ("2.65e-5") when small or large.
-func fmtNum(v float64) string {
+func fmtNum(v float64) string { return fmtSig(v, 3) }
+
+// fmtSig is fmtNum with sig significant digits (at least 3).
+func fmtSig(v float64, sig int) string {
 	a := math.Abs(v)
 	switch {
 	case math.IsNaN(v):
@@ -18,11 +21,11 @@ func fmtNum(v float64) string {
 	case v == 0:
 		return "0"
 	case a >= 1e-3 && a < 1e3:
-		return strconv.FormatFloat(v, 'g', 3, 64)
+		return strconv.FormatFloat(v, 'g', sig, 64)
 	case a >= 1e3 && a < 1e5:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return strconv.FormatFloat(v, 'f', max(0, sig-1-int(math.Log10(a))), 64)
 	}
-	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', 2, 64), "e")
+	m, e, _ := strings.Cut(strconv.FormatFloat(v, 'e', sig-1, 64), "e")
 	m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
 	exp, _ := strconv.Atoi(e)
 	return fmt.Sprintf("%se%d", m, exp)

@@ -5,22 +5,26 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"spg-tui/run"
 )
 
 // header is the two lines at the top: the run, its state and progress, and where it runs.
 type header struct{ paneBase }
 
-// stateBadge is the run state with a glyph, so that it reads without colour.
-func (h *header) stateBadge() string {
+// stateBadge is the run state with a glyph, so that it reads without colour, and, for a view
+// of a run trained live, who trains it (a part the header may leave out, rank 3).
+func (h *header) stateBadge() []headerPart {
 	st := h.ctx.st
 	if h.ctx.readOnly {
 		if h.ctx.writer > 0 {
-			return st.warn.Render(fmt.Sprintf("◇ viewing, read-only · trained live by PID %d", h.ctx.writer))
+			return []headerPart{{st.warn.Render("◇ viewing, read-only"), 0},
+				{st.warn.Render(fmt.Sprintf("trained live by PID %d", h.ctx.writer)), 3}}
 		}
-		return st.dim.Render("◇ viewing, read-only") + st.dim.Render(" · ") + h.runState()
+		return []headerPart{{st.dim.Render("◇ viewing, read-only") + st.dim.Render(" · ") + h.runState(), 0}}
 	}
-	return h.runState()
+	return []headerPart{{h.runState(), 0}}
 }
 
 // runState is the run's state with a glyph.
@@ -42,6 +46,14 @@ func (h *header) runState() string {
 	}
 }
 
+// headerPart is an item of the header's first line and its rank: a line too narrow for all of
+// them drops the highest rank first, so that what a cut header keeps is chosen, not whatever
+// comes first.
+type headerPart struct {
+	text string
+	rank int
+}
+
 // View implements pane. The header changes with every step, so it is not cached.
 func (h *header) View() string {
 	c := h.ctx
@@ -51,18 +63,24 @@ func (h *header) View() string {
 		title = "spg-tui"
 	}
 	sep := c.st.dim.Render(" · ")
-	line1 := strings.Join([]string{
-		c.st.title.Render(title),
-		h.stateBadge(),
-		fmt.Sprintf("epoch %.2f", s.Epoch),
-		fmt.Sprintf("step %s/%s", fmtInt(s.Step), fmtInt(s.TotalSteps)),
-		fmt.Sprintf("%.1f steps/s", s.StepsPerSec),
-		"ETA " + fmtDur(s.ETA),
-	}, sep)
-	if s.Wait.What != "" {
-		line1 = waitLine(c.st.title.Render(title), s.Wait, h.w, c.st)
+	// The title, the state, the step count and the test score are kept before the ETA, then the
+	// rate and who trains a viewed run, then the epoch. Rate and ETA are shown while the run
+	// trains only (for a view, while a process trains it): a paused or finished run has neither.
+	parts := append([]headerPart{{c.st.title.Render(title), 0}}, h.stateBadge()...)
+	parts = append(parts, headerPart{fmt.Sprintf("epoch %.2f", s.Epoch), 4}, headerPart{fmt.Sprintf("step %s/%s", fmtInt(s.Step), fmtInt(s.TotalSteps)), 1})
+	if t := c.data.test; t != nil && s.State == run.StateDone {
+		// The run's result, kept before all but the step: the events pane may be too narrow for
+		// it, or absent. (A done run resumed for more steps is scored again at its new end.)
+		parts = append(parts, headerPart{c.st.ok.Render(fmt.Sprintf("test %s %.4g", metricLabel(t.MetricName), t.Metric)), 1})
 	}
-	parts := []string{
+	if s.State == run.StateTraining || c.writer > 0 { // a view's run trains while its writer lives
+		parts = append(parts, headerPart{fmt.Sprintf("%.1f steps/s", s.StepsPerSec), 3}, headerPart{"ETA " + fmtDur(s.ETA), 2})
+	}
+	line1 := joinRanked(parts, sep, h.w)
+	if s.Wait.What != "" {
+		line1 = waitLine(c.st.title.Render(title), s.Wait, c.waitLeft, h.w, c.st)
+	}
+	details := []string{
 		"recipe " + orDash(c.cfg.Recipe),
 		"backend " + orDash(c.info.Backend),
 		fmt.Sprintf("seed %d", c.info.Seed),
@@ -70,17 +88,37 @@ func (h *header) View() string {
 	}
 	if k := c.cfg.ValDecodes(); k > 1 {
 		// Only when on, so that a run without sampling keeps its header.
-		parts = slices.Insert(parts, 1, fmt.Sprintf("val sampled K %d", k))
+		details = slices.Insert(details, 1, fmt.Sprintf("val sampled K %d", k))
 	}
 	if s.Dropped > 0 {
-		parts = append(parts, c.st.warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
+		details = append(details, c.st.warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
 	}
-	line2 := c.st.dim.Render(strings.Join(parts, " · "))
+	line2 := c.st.dim.Render(strings.Join(details, " · "))
 	if c.data.warning != "" {
 		// A damaged metrics line is told on its own line, whole, in place of the run's details.
 		line2 = c.st.warn.Render(c.data.warning)
 	}
 	return fitLine(line1, h.w) + "\n" + spread(line2, c.st.dim.Render("? help"), h.w)
+}
+
+// joinRanked joins the parts with sep, leaving out the highest-ranked parts (the last of equal
+// rank first) until the line fits in w columns; rank 0 is never left out.
+func joinRanked(parts []headerPart, sep string, w int) string {
+	for {
+		texts := make([]string, len(parts))
+		worst := -1
+		for i, p := range parts {
+			texts[i] = p.text
+			if p.rank > 0 && (worst < 0 || p.rank >= parts[worst].rank) {
+				worst = i
+			}
+		}
+		line := strings.Join(texts, sep)
+		if worst < 0 || lipgloss.Width(line) <= w {
+			return line
+		}
+		parts = slices.Delete(slices.Clone(parts), worst, worst+1)
+	}
 }
 
 func orDash(s string) string {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -61,28 +63,61 @@ func (m *model) newKeyMap() keyMap {
 
 // table is the console's key table for view v, in the order of the full help: the ablation
 // view's keys first while it is shown, the sample viewer's while the main view is, then the
-// console's own, then the parameter panel's. A key does what its first binding does.
+// console's own, then the parameter panel's. A key does what its first binding does. The compare
+// view has its own keys only, besides c, help and quit: the main view's keys would act on a run
+// it does not show.
 func (m *model) table(v viewKind) []binding {
 	var out []binding
+	k := m.keys
 	switch v {
+	case viewCompare:
+		return append(m.compare.Bindings(), k.Compare, k.Help, k.Quit)
 	case viewAblation:
 		out = append(out, m.ablation.Bindings()...)
-	case viewCompare:
-		out = append(out, m.compare.Bindings()...)
 	case viewMain:
 		out = append(out, m.sample.Bindings()...)
 	}
-	k := m.keys
 	if m.compare != nil {
 		out = append(out, k.Compare)
 	}
 	if m.ctx.readOnly {
-		// Nothing that would change the run is offered.
-		out = append(out, k.XAxis, k.Ablation, k.Export, k.Help, k.Quit)
-		return append(out, m.params.Bindings()...)
+		// The keys that would change the run are answered with a refusal, not silence. The
+		// ablation view shows an experiment's results; a run's view has no launcher (it trains).
+		out = append(out, k.XAxis)
+		if m.ablation.static != "" {
+			out = append(out, k.Ablation)
+		}
+		out = append(out, k.Export, k.Help, k.Quit)
+		out = append(out, m.params.Bindings()...)
+		return append(out, m.readOnlyRefusals()...)
 	}
 	out = append(out, k.Pause, k.Penalty, k.Explore, k.Save, k.Task, k.XAxis, k.Ablation, k.Export, k.Help, k.Quit)
 	return append(out, m.params.Bindings()...)
+}
+
+// readOnlyRefusals are the training keys in a read-only view: each says what it would have done
+// and why it does not, so that no key of the console is silent there. The help leaves them out.
+func (m *model) readOnlyRefusals() []binding {
+	var out []binding
+	for _, b := range []binding{m.keys.Pause, m.keys.Penalty, m.keys.Explore, m.keys.Save, m.keys.Task} {
+		what := fmt.Sprintf("%s (%s) changes the run", b.Help().Key, b.Help().Desc)
+		out = append(out, bind(b.Keys(), b.Help().Key, b.Help().Desc, unlisted, cmdless(func() { m.refuseReadOnly(what) })))
+	}
+	return append(out, bind(m.keys.Ablation.Keys(), "a", "ablation launcher", unlisted,
+		cmdless(func() { m.refuseReadOnly("a opens the ablation launcher, which trains new runs") })))
+}
+
+// refuseReadOnly tells that what a key asked for is not done in a read-only view, and who can.
+func (m *model) refuseReadOnly(what string) {
+	m.fail("read-only view: %s; %s", what, m.whoTrains())
+}
+
+// whoTrains says who can change the viewed run: the process training it, or a resume.
+func (m *model) whoTrains() string {
+	if m.ctx.writer > 0 {
+		return fmt.Sprintf("PID %d trains it", m.ctx.writer)
+	}
+	return "to train it: " + Command + " tui --resume " + m.ctx.info.Dir
 }
 
 // dispatch runs the first binding of the table that matches k; it reports whether one did.
@@ -127,8 +162,11 @@ func (m *model) shortKeys() (optional, always []key.Binding) {
 		return []key.Binding{hintRuns, hintHide, hintPin, hintSort, hintXAxis, hintFirstRun}, always
 	case m.compare != nil:
 		return []key.Binding{hintCompare, hintDisplay, hintSamples}, always
-	case m.ctx.readOnly:
+	case m.ctx.readOnly && m.ablation.static != "":
 		return []key.Binding{hintDisplay, hintSamples, hintAblation}, always
+	case m.ctx.readOnly:
+		// No ablation launcher: a view trains nothing.
+		return []key.Binding{hintDisplay, hintSamples}, always
 	}
 	return []key.Binding{hintPause, hintPenalty, hintTune, hintSamples, hintAblation}, always
 }

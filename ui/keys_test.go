@@ -71,7 +71,7 @@ func TestStepAndRefusal(t *testing.T) {
 		press(m, "backspace")
 	}
 	press(m, "0", "enter")
-	if !m.msg.err || !strings.Contains(m.msg.text, "sinkhorn-iters") || !strings.Contains(m.msg.text, "kept 10") {
+	if !m.msg.err || !strings.Contains(m.msg.text, "refused: L (Sinkhorn) 0: must be a whole number") || !strings.Contains(m.msg.text, "kept 10") {
 		t.Errorf("refusal message %+v", m.msg)
 	}
 	if e.Config().SinkhornIters != 10 || !strings.Contains(panelRow(m, "L (Sinkhorn)"), "10") {
@@ -82,19 +82,28 @@ func TestStepAndRefusal(t *testing.T) {
 	if !m.msg.err || !strings.Contains(m.msg.text, "not a number") {
 		t.Errorf("message %+v", m.msg)
 	}
-	// epsilon: - below 0 is refused.
+	// epsilon: - steps by the value's own scale (0.01 to 0.005, where a fixed 0.05 went below
+	// 0); a typed 0, below the schedule's floor eps-end, is taken; - at 0 is refused.
 	press(m, "down")
-	m.ctx.cfg.EpsStart = 0.01 // as if it had decayed
+	e.Set(run.ParamEpsDecay, 0) // held, whatever step the console last saw
 	e.Set(run.ParamEpsilon, 0.01)
 	m.params.pending = map[string]float64{}
 	m.ctx.cfg = e.Config()
 	press(m, "-")
-	if !m.msg.err || !strings.Contains(m.msg.text, "kept 0.01") {
-		t.Errorf("epsilon below 0: %+v", m.msg)
+	if m.msg.err || e.Config().EpsStart != 0.005 {
+		t.Errorf("- on epsilon 0.01: epsilon %g, %+v", e.Config().EpsStart, m.msg)
+	}
+	press(m, "enter", "0", "enter")
+	if m.msg.err || e.Config().EpsStart != 0 {
+		t.Errorf("typing 0 on epsilon: epsilon %g, %+v", e.Config().EpsStart, m.msg)
+	}
+	press(m, "-")
+	if !m.msg.err || !strings.Contains(m.msg.text, "epsilon 0: already the least, 0 (kept 0)") {
+		t.Errorf("- on epsilon 0: %+v", m.msg)
 	}
 	// Escape abandons typing.
 	press(m, "enter", "9", "esc")
-	if m.params.editing || e.Config().EpsStart != 0.01 {
+	if m.params.editing || e.Config().EpsStart != 0 {
 		t.Error("esc applied the typed value")
 	}
 }

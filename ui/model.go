@@ -49,11 +49,13 @@ const (
 // statusTimeout is how long the footer shows a message.
 const statusTimeout = 6 * time.Second
 
-// status is the footer's message and when it was given.
+// status is the footer's message and when it was given; routine is progress nobody asked for
+// (a checkpoint written), which gives way to any other message.
 type status struct {
-	text string
-	err  bool
-	at   time.Time
+	text    string
+	err     bool
+	routine bool
+	at      time.Time
 }
 
 // model is the console's root: it owns the program context, routes keys to the components,
@@ -77,6 +79,8 @@ type model struct {
 	dialog   *taskDialog
 	help     help.Model
 
+	pace          waitPace    // of the run's long preparation
+	logs          *consoleLog // where the standard loggers write; nil in tests
 	view          viewKind
 	showHelp      bool
 	msg           status
@@ -157,6 +161,7 @@ func (m *model) poll() {
 		run.Drain(m.engine.Records(), maxRecordsPerTick, m.observe)
 	}
 	m.ctx.status = m.engine.Status()
+	m.ctx.waitLeft = m.pace.left(m.ctx.status.Wait, time.Now())
 	if !m.msg.at.IsZero() && time.Since(m.msg.at) > statusTimeout && !m.quitting {
 		m.msg = status{}
 	}
@@ -171,10 +176,12 @@ func (m *model) poll() {
 	}
 }
 
-// observe takes one record, reporting the events that answer a key press in the footer.
+// observe takes one record, reporting the events that answer a key press in the footer. A view
+// of a run nobody trains reads only its history, which the footer does not retell ("training
+// done" on opening a finished run, or in the compare view over other runs).
 func (m *model) observe(r run.Record) {
 	m.ctx.data.add(r)
-	if r.Event == nil || r.Kind != run.KindEvent {
+	if r.Event == nil || r.Kind != run.KindEvent || m.ctx.readOnly && m.ctx.writer == 0 {
 		return
 	}
 	switch r.Event.Event {

@@ -73,17 +73,18 @@ func (p *samplePane) matrixBody(w, h int) []string {
 			ent, bk = append(ent, pt.entropy[i]), append(bk, pt.birkhoff[i])
 		}
 	}
-	const lw, vw = 9, 6 // "birkhoff ", " 0.873"
-	history := func(label string, v []float64, hi float64, c int) string {
+	const lw, vw = 9, 11 // "birkhoff ", " 0.873 nats"
+	history := func(label string, v []float64, hi float64, unit string, c int) string {
 		last := ""
 		if len(v) > 0 {
-			last = fmt.Sprintf(" %.3f", v[len(v)-1])
+			last = fmt.Sprintf(" %.3f%s", v[len(v)-1], unit)
 		}
 		return label + st.fg(c).Render(spark(v, 0, hi, w-lw-vw)) + last
 	}
 	under := []string{
-		history("birkhoff ", bk, 1, colGreen),
-		history("entropy  ", ent, math.Log(float64(max(n, 2))), colBlue),
+		history("birkhoff ", bk, 1, "", colGreen),
+		// The rows' entropy is in natural-log units, at most log N.
+		history("entropy  ", ent, math.Log(float64(max(n, 2))), " nats", colBlue),
 		st.fg(colBlue).Render(string(mShades)) + " M 0→1  " + st.fg(colGreen).Render("•") + " rounded P",
 	}
 	return append(lines, under[:extra]...)

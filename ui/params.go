@@ -160,8 +160,9 @@ func (p *paramsPane) edit() tea.Cmd {
 		return nil
 	}
 	v := p.value(it)
-	if it.kind == run.Switch {
-		p.apply(&change{item: it, on: v == 0})
+	if it.kind == run.Switch || p.ctx.readOnly && !it.display {
+		// A read-only view refuses at once rather than after the value is typed.
+		p.apply(&change{item: it, on: v == 0, value: v})
 		return nil
 	}
 	p.editing = true
@@ -183,6 +184,12 @@ func (p *paramsPane) stepped(up bool) *change {
 		return &change{item: it, on: up}
 	case run.Ladder:
 		return &change{item: it, value: ladderStep(v, up)}
+	case run.Unit:
+		next, err := unitStep(v, up)
+		if err != nil {
+			return &change{item: it, err: fmt.Errorf("%s %s: %v", it.label, formatValue(it, v), err)}
+		}
+		return &change{item: it, value: next}
 	case run.Whole:
 		if up {
 			return &change{item: it, value: v + 1}

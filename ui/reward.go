@@ -57,10 +57,15 @@ func (p *rewardPane) body(w, h int) []string {
 		{x: ax.train, y: reward, chars: charsDots, color: st.graphColor(colGray)},
 		{x: ax.train, y: smoothed, chars: charsLine, color: st.graphColor(colBlue)},
 	}}
-	legend := fmt.Sprintf("train reward  %s raw  %s EMA %.2f", st.dim.Render("··"), st.accent.Render("──"), c.smoothing)
+	last := ""
 	if n := len(smoothed); n > 0 {
-		legend += fmt.Sprintf("  last %s", fmtNum(smoothed[n-1]))
+		last = "last " + fmtNum(smoothed[n-1])
 	}
+	// A narrow pane shortens the legend rather than cutting its latest value.
+	legend := firstFit(w,
+		strings.TrimSpace(fmt.Sprintf("train reward  %s raw  %s EMA %.2f  %s", st.dim.Render("··"), st.accent.Render("──"), c.smoothing, last)),
+		strings.TrimSpace(fmt.Sprintf("reward %s raw %s EMA %.2f %s", st.dim.Render("··"), st.accent.Render("──"), c.smoothing, last)),
+		strings.TrimSpace(fmt.Sprintf("reward %s EMA %.2f %s", st.accent.Render("──"), c.smoothing, last)))
 	lines := []string{legend}
 	lines = append(lines, train.render(w, hTrain, "waiting for the first training summary…")...)
 
@@ -74,13 +79,20 @@ func (p *rewardPane) body(w, h int) []string {
 			ev.hlines = append(ev.hlines, hline{y: d.refs[r], color: st.graphColor(colGray)})
 			refLegend = append(refLegend, st.dim.Render("╌ "+r+" "+fmtNum(d.refs[r])))
 		}
-		legend := "val " + name + "  " + st.fg(colOrange).Render("──")
+		value := ""
 		if n := len(d.eval.metric); n > 0 {
-			legend += " " + fmtNum(d.eval.metric[n-1])
+			value = " " + fmtNum(d.eval.metric[n-1])
+		}
+		legend := "val " + name + "  " + st.fg(colOrange).Render("──") + value
+		refs := strings.Join(refLegend, " ")
+		hEval := rows - 2 - hTrain
+		if refs != "" && hEval <= 3 && lipgloss.Width(legend)+2+lipgloss.Width(refs) > w {
+			// The references must share a line too narrow for both: the metric's short name
+			// leaves more of them readable.
+			legend = "val " + shortMetric(d.eval.name) + " " + st.fg(colOrange).Render("──") + value
 		}
 		lines = append(lines, legend)
-		hEval := rows - 2 - hTrain
-		if refs := strings.Join(refLegend, " "); refs != "" {
+		if refs != "" {
 			// The references share the legend's line when they fit or when the chart has no
 			// row to spare, else they take their own.
 			if lipgloss.Width(legend)+2+lipgloss.Width(refs) <= w || hEval <= 3 {
@@ -127,4 +139,14 @@ func refNames(refs map[string]float64) []string {
 		return strings.Compare(a, b)
 	})
 	return names
+}
+
+// firstFit is the first of texts that fits in w columns, or the last (cut by the pane) if none.
+func firstFit(w int, texts ...string) string {
+	for _, t := range texts {
+		if lipgloss.Width(t) <= w {
+			return t
+		}
+	}
+	return texts[len(texts)-1]
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
+	stdlog "log"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -86,12 +86,13 @@ func Run(opts Options) error {
 	if cmp != nil {
 		m.showCompare(cmp)
 	}
-	restore, err := redirectLogs(eng.Info().Dir, readOnly)
+	logs, restore, err := redirectLogs(eng.Info().Dir, readOnly)
 	if err != nil {
 		stopAll(eng, nil, stopTimeout)
 		return err
 	}
 	defer restore()
+	m.logs = logs
 	_, err = tea.NewProgram(m, m.programOptions(opts)...).Run()
 	stopAll(m.engine, m.ablation.runner, stopTimeout)
 	if m.compare != nil {
@@ -117,12 +118,18 @@ func (e *RunError) Error() string { return e.Err.Error() }
 func (e *RunError) Unwrap() error { return e.Err }
 
 // farewell is what the terminal shows once the console has closed on a run it trained: where the
-// run is and, unless it is done, how to continue it (as spg-tui train says).
+// run is and, unless it is done, how to continue it (as spg-tui train says), in the command the
+// user ran (Command). A run stopped after its last step was still scoring its test set.
 func farewell(info run.RunInfo, s run.Status) string {
-	if s.State == run.StateDone {
-		return fmt.Sprintf("spg-tui: run done at step %d in %s", s.Step, info.Dir)
+	switch {
+	case s.State == run.StateDone:
+		return fmt.Sprintf("spg-tui: run done at step %s in %s", fmtInt(s.Step), info.Dir)
+	case s.TotalSteps > 0 && s.Step >= s.TotalSteps:
+		return fmt.Sprintf("spg-tui: run stopped after its last step (%s) but before its test score, in %s; score it with: %s tui --resume %s",
+			fmtInt(s.Step), info.Dir, Command, info.Dir)
 	}
-	return fmt.Sprintf("spg-tui: run stopped at step %d of %d in %s; continue with: spg-tui tui --resume %s", s.Step, s.TotalSteps, info.Dir, info.Dir)
+	return fmt.Sprintf("spg-tui: run stopped at step %s of %s in %s; continue with: %s tui --resume %s",
+		fmtInt(s.Step), fmtInt(s.TotalSteps), info.Dir, Command, info.Dir)
 }
 
 // requireTerminal refuses to start (and so to create a run directory) when the console's input
@@ -130,7 +137,7 @@ func farewell(info run.RunInfo, s run.Status) string {
 func requireTerminal(streams ...any) error {
 	for _, s := range streams {
 		if f, ok := s.(*os.File); ok && !term.IsTerminal(f.Fd()) {
-			return fmt.Errorf("the console needs a terminal, but %s is not one (use spg-tui train to train headless)", f.Name())
+			return fmt.Errorf("the console needs a terminal, but %s is not one (use %s train to train headless)", f.Name(), Command)
 		}
 	}
 	return nil
@@ -238,28 +245,50 @@ func noColor(env []string) bool {
 	return false
 }
 
-// redirectLogs sends the standard loggers to the run directory's console.log (nowhere for a
-// read-only view) until the returned function restores them.
-func redirectLogs(dir string, readOnly bool) (restore func(), err error) {
-	var w io.Writer = io.Discard
-	var f *os.File
+// consoleLog sends the standard loggers to the console.log of the run the console trains (nowhere
+// for a read-only view), moving to the new run's directory on a task switch.
+type consoleLog struct {
+	f *os.File
+}
+
+// redirectLogs points the standard loggers at dir's console.log (nowhere for a read-only view)
+// until the returned function restores them; log moves them to another run's directory.
+func redirectLogs(dir string, readOnly bool) (*consoleLog, func(), error) {
+	oldOut, oldFlags, oldSlog := stdlog.Writer(), stdlog.Flags(), slog.Default()
+	l := &consoleLog{}
 	if !readOnly && dir != "" {
-		f, err = os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("console log: %v", err)
+		if err := l.moveTo(dir); err != nil {
+			return nil, nil, err
 		}
-		w = f
+	} else {
+		l.point(io.Discard)
 	}
-	oldOut, oldFlags, oldSlog := log.Writer(), log.Flags(), slog.Default()
-	log.SetOutput(w)
-	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
-	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
-	return func() {
-		log.SetOutput(oldOut)
-		log.SetFlags(oldFlags)
+	stdlog.SetFlags(stdlog.LstdFlags | stdlog.Lmicroseconds)
+	return l, func() {
+		stdlog.SetOutput(oldOut)
+		stdlog.SetFlags(oldFlags)
 		slog.SetDefault(oldSlog)
-		if f != nil {
-			f.Close()
+		if l.f != nil {
+			l.f.Close()
 		}
 	}, nil
+}
+
+// moveTo sends the loggers to dir's console.log, closing the one they wrote to before.
+func (l *consoleLog) moveTo(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("console log: %v", err)
+	}
+	l.point(f)
+	if l.f != nil {
+		l.f.Close()
+	}
+	l.f = f
+	return nil
+}
+
+func (l *consoleLog) point(w io.Writer) {
+	stdlog.SetOutput(w)
+	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
 }

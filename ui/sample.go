@@ -76,7 +76,8 @@ func (p *samplePane) body(w, h int) []string {
 	}
 	st := p.ctx.st
 	var drawing []string
-	var legend, scored string
+	var legend string
+	scored := []string{""} // a task without a drawer scores nothing
 	dh := max(h-2, 0)
 	if d, ok := sampleDrawers[p.ctx.cfg.Task]; ok {
 		drawing, legend = d.draw(p, s, perm, which, w, dh)
@@ -88,8 +89,9 @@ func (p *samplePane) body(w, h int) []string {
 	if solver == "" {
 		solver = "reference"
 	}
-	lines = append(lines, fmt.Sprintf("%d/%d · %s", i+1, len(ev.Samples), scored))
-	return append(lines, legend+st.dim.Render(" · opt: "+solver))
+	// A narrow pane keeps the score and the legend before the sample's index and the solver.
+	lines = append(lines, firstFit(w, append([]string{fmt.Sprintf("%d/%d · %s", i+1, len(ev.Samples), scored[0])}, scored...)...))
+	return append(lines, firstFit(w, legend+st.dim.Render(" · opt: "+solver), legend))
 }
 
 func (p *samplePane) lineStyle() lipgloss.Style {
@@ -101,10 +103,11 @@ func (p *samplePane) lineStyle() lipgloss.Style {
 
 // sampleDrawer draws the samples of one task: the drawing of an instance with a solution perm
 // (which names it: policy or optimal) and its legend, and the line scoring the policy's objective
-// against the optimum's.
+// against the optimum's, longest first (a narrow pane takes the first that fits; the last keeps
+// the score alone).
 type sampleDrawer struct {
 	draw  func(p *samplePane, s run.Sample, perm []int, which string, w, h int) (drawing []string, legend string)
-	score func(s run.Sample) string
+	score func(s run.Sample) []string
 }
 
 // sampleDrawers holds each task's drawer, by task name; a task's drawer registers itself.
@@ -126,11 +129,12 @@ func init() {
 				st.fg(colBlue).Render("+") + " a " + st.fg(colOrange).Render("▪") + " b " + p.lineStyle().Render("─") + " " + which
 		},
 		// The optimality ratio of the matched weight.
-		score: func(s run.Sample) string {
+		score: func(s run.Sample) []string {
 			if s.OptObjective > 0 {
-				return fmt.Sprintf("%s vs opt %s = %.3f", fmtNum(s.Objective), fmtNum(s.OptObjective), s.Objective/s.OptObjective)
+				ratio := s.Objective / s.OptObjective
+				return []string{fmt.Sprintf("%s vs opt %s = %.3f", fmtNum(s.Objective), fmtNum(s.OptObjective), ratio), fmt.Sprintf("ratio %.3f", ratio)}
 			}
-			return fmt.Sprintf("weight %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
+			return []string{fmt.Sprintf("weight %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))}
 		},
 	})
 	registerDrawer(envs.TaskTSP, sampleDrawer{
@@ -139,8 +143,10 @@ func init() {
 				p.ctx.st.fg(colOrange).Render("▪") + " city " + p.lineStyle().Render("─") + " " + which + " tour"
 		},
 		// The gap of a minimised objective.
-		score: func(s run.Sample) string {
-			return fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), 100*(s.Objective/s.OptObjective-1))
+		score: func(s run.Sample) []string {
+			gap := 100 * (s.Objective/s.OptObjective - 1)
+			return []string{fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), gap),
+				fmt.Sprintf("tour %s (%+.1f%%)", fmtNum(s.Objective), gap)}
 		},
 	})
 	registerDrawer(envs.TaskSort, sampleDrawer{
@@ -148,8 +154,8 @@ func init() {
 			return drawSort(s, perm, w, h, p.ctx.st), "out: the " + which + " order"
 		},
 		// Kendall tau is already on the optimum's scale.
-		score: func(s run.Sample) string {
-			return fmt.Sprintf("KT %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
+		score: func(s run.Sample) []string {
+			return []string{fmt.Sprintf("KT %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective)), "KT " + fmtNum(s.Objective)}
 		},
 	})
 }

@@ -17,12 +17,12 @@ func init() {
 				st.fg(colBlue).Render("▪") + " G1  " + p.lineStyle().Render("▪") + " G2 reordered by the " + which + " correspondence"
 		},
 		// The fraction of G1's edges kept, and of the nodes sent to their planted partner.
-		score: func(s run.Sample) string {
+		score: func(s run.Sample) []string {
 			out := fmt.Sprintf("edges %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
 			if len(s.Instance.Planted) == len(s.Perm) && len(s.Perm) > 0 {
 				out += fmt.Sprintf(" · recovery %.2f", envs.GMRecovery(s.Perm, s.Instance.Planted))
 			}
-			return out
+			return []string{out, "edges " + fmtNum(s.Objective)}
 		},
 	})
 }

@@ -45,7 +45,9 @@ func (p *scatterPane) body(w, h int) []string {
 	}
 	hard, soft := ev.QHardScatter, ev.QSoftScatter
 	r := stats.Correlation(hard, soft)
-	head := fmt.Sprintf("soft Q(s,M) ↑  r = %s  n = %d", fmtCorr(r), len(hard))
+	// A narrow pane keeps the correlation before the axis's name and the count.
+	head := firstFit(w, fmt.Sprintf("soft Q(s,M) ↑  r = %s  n = %d", fmtCorr(r), len(hard)),
+		fmt.Sprintf("soft Q(s,M) ↑  r = %s", fmtCorr(r)), fmt.Sprintf("Q(s,M) ↑ r = %s", fmtCorr(r)))
 	lw := labelWidth
 	if w < 30 {
 		lw = 0 // too narrow for labels: the range is under the axis
@@ -84,18 +86,25 @@ func (p *scatterPane) body(w, h int) []string {
 		lines = append(lines, st.dim.Render(label+axis)+row)
 	}
 	lines = append(lines, st.dim.Render(strings.Repeat(" ", lw)+"└"+strings.Repeat("─", cw)))
-	return append(lines, st.dim.Render(strings.Repeat(" ", lw+1)+xLabels(fmtNum(lo), "hard Q(s,P) → "+st.dim.Render("╱ y=x"), fmtNum(hi), cw)))
+	return append(lines, st.dim.Render(strings.Repeat(" ", lw+1)+xLabels(fmtNum(lo), xAxisNames, fmtNum(hi), cw)))
 }
 
-// xLabels puts left and right at the ends of a w-column line and mid in its centre, leaving
-// mid out when it does not fit.
-func xLabels(left, mid, right string, w int) string {
-	lw, mw, rw := ansi.StringWidth(left), ansi.StringWidth(mid), ansi.StringWidth(right)
-	gap := (w-mw)/2 - lw
-	if gap < 1 || w-lw-gap-mw-rw < 1 {
-		return spread(left, right, w)
+// xAxisNames name the scatter's x axis, longest first: a narrow pane takes the first that fits
+// between the axis's end values, so that the axis is never unnamed.
+var xAxisNames = []string{"hard Q(s,P) → ╱ y=x", "hard Q(s,P) →", "Q(s,P) →", "P →"}
+
+// xLabels puts left and right at the ends of a w-column line and in its centre the first of mids
+// that fits, or none when none does.
+func xLabels(left string, mids []string, right string, w int) string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	for _, mid := range mids {
+		mw := ansi.StringWidth(mid)
+		gap := (w-mw)/2 - lw
+		if gap >= 1 && w-lw-gap-mw-rw >= 1 {
+			return left + strings.Repeat(" ", gap) + mid + strings.Repeat(" ", w-lw-gap-mw-rw) + right
+		}
 	}
-	return left + strings.Repeat(" ", gap) + mid + strings.Repeat(" ", w-lw-gap-mw-rw) + right
+	return spread(left, right, w)
 }
 
 // fmtCorr formats a correlation; NaN (constant data) as "—".

@@ -131,8 +131,8 @@ func TestReadOnlyView(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", want, sc)
 		}
 	}
-	// The keys that would change the run are not offered: the footer does not show them and
-	// pressing them does nothing; + on a parameter of the run is refused.
+	// The keys that would change the run are not offered: the footer does not show them, and
+	// pressing them, or + on a parameter of the run, is refused with a message that names the key.
 	for _, hint := range []string{"pause", "penalty", "tune"} {
 		if strings.Contains(m.footer(), hint) {
 			t.Errorf("the read-only footer offers %q: %s", hint, m.footer())
@@ -141,7 +141,7 @@ func TestReadOnlyView(t *testing.T) {
 	for _, k := range []string{"p", "space", "s", "t", "x"} {
 		m.msg = status{}
 		press(m, k)
-		if m.msg.text != "" || m.dialog != nil {
+		if !m.msg.err || m.dialog != nil || !strings.HasPrefix(m.msg.text, "read-only view: "+k+" (") {
 			t.Errorf("%s in a read-only view answered %+v", k, m.msg)
 		}
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -139,13 +140,14 @@ func (m *model) info(format string, args ...any) {
 	m.msg = status{text: fmt.Sprintf(format, args...), at: time.Now()}
 }
 
-// note shows routine progress (a checkpoint written), which leaves an error in the footer
-// until the error's time is up.
+// note shows routine progress (a checkpoint written), which leaves any other message in the
+// footer until its time is up: an answer to a key (L 10 → 11 from the next step) used to
+// vanish under the next checkpoint within a second.
 func (m *model) note(format string, args ...any) {
-	if m.msg.err && time.Since(m.msg.at) <= statusTimeout {
+	if m.msg.text != "" && !m.msg.routine && time.Since(m.msg.at) <= statusTimeout {
 		return
 	}
-	m.info(format, args...)
+	m.msg = status{text: fmt.Sprintf(format, args...), routine: true, at: time.Now()}
 }
 
 func (m *model) fail(format string, args ...any) {
@@ -179,7 +181,7 @@ func (m *model) apply(ch *change) {
 		m.info("critic losses on a %s scale", map[bool]string{true: "log", false: "linear"}[ch.on])
 		return
 	case m.ctx.readOnly:
-		m.fail("%v", errReadOnly)
+		m.refuseReadOnly(it.label + " changes the run")
 		return
 	}
 	v := ch.value
@@ -187,7 +189,12 @@ func (m *model) apply(ch *change) {
 		v = b2f(ch.on)
 	}
 	if err := m.engine.Set(it.name, v); err != nil {
-		m.fail("refused: %v (kept %s)", err, formatValue(it, old))
+		// The engine names the parameter as run.Params does; the footer names it as the panel.
+		msg := err.Error()
+		if rest, ok := strings.CutPrefix(msg, it.name+" "); ok {
+			msg = it.label + " " + rest
+		}
+		m.fail("refused: %s (kept %s)", msg, formatValue(it, old))
 		return
 	}
 	m.params.pending[it.name] = v
@@ -199,10 +206,6 @@ func (m *model) apply(ch *change) {
 }
 
 func (m *model) togglePause() {
-	if m.ctx.readOnly {
-		m.fail("%v", errReadOnly)
-		return
-	}
 	switch m.ctx.status.State {
 	case run.StatePaused:
 		m.engine.Resume()
@@ -226,12 +229,9 @@ func (m *model) pauseForAblation() {
 }
 
 func (m *model) checkpoint() {
-	if m.ctx.readOnly {
-		m.fail("%v", errReadOnly)
-		return
-	}
 	m.engine.Checkpoint()
 	m.info("checkpoint requested: written at the next step boundary")
+	m.msg.routine = true // the checkpoint's own note answers it
 }
 
 // quit checkpoints and stops the trainers, then ends the program; it gives up waiting after

@@ -52,7 +52,7 @@ func (m *model) body(l layout) string {
 	case m.showHelp:
 		hm := m.help
 		hm.ShowAll = true
-		keys := helpKeys{table: m.table(viewMain)}
+		keys := helpKeys{table: m.table(m.view)}
 		lines := strings.Split(hm.View(keys), "\n")
 		lines = append([]string{m.ctx.st.bold.Render("Keys"), ""}, lines...)
 		lines = append(lines, "", m.ctx.st.dim.Render("? or esc closes this help"))
@@ -97,8 +97,20 @@ func (m *model) footer() string {
 		text, style = "type a value: enter applies, esc cancels", st.warn
 	case m.switching:
 		text, style = "switching task…", st.warn
+	case text == "" && m.view == viewMain && !computeLayout(m.width, m.height).wide:
+		// A compact screen has no events pane: an idle footer shows the latest event, as it
+		// would a message (the hints it displaces are in ? help).
+		if ev := m.ctx.data.events; len(ev) > 0 {
+			text, style = "step "+strings.TrimSpace(ev[len(ev)-1]), st.dim
+		}
 	}
-	hints := m.hints(m.width - min(lipgloss.Width(text), m.width/2) - 1)
+	// A message takes up to half the line from the key hints; an error, which says what to do
+	// instead, all but help and quit.
+	room := m.width / 2
+	if m.msg.err && text == m.msg.text {
+		room = m.width - lipgloss.Width(m.hints(0)) - 1
+	}
+	hints := m.hints(m.width - min(lipgloss.Width(text), room) - 1)
 	return spread(style.Render(text), hints, m.width)
 }
 
