@@ -114,7 +114,7 @@ func (g *gpu) loadModule(opts Options, arch, driver string) error {
 	key := cache.key(opts.Source, arch, driver, fmt.Sprintf("nvrtc %d.%d", nv.Major, nv.Minor))
 	ptx, ok := cache.get(key)
 	if !ok {
-		if ptx, err = nv.Compile(opts.Source, "spg-tui.cu", arch); err != nil {
+		if ptx, _, err = nv.Compile(opts.Source, "spg-tui.cu", arch); err != nil {
 			return fmt.Errorf("cuda: %v", err)
 		}
 		cache.put(key, ptx)

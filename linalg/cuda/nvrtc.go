@@ -73,15 +73,16 @@ type NVRTC struct {
 	Major, Minor int    // its version
 }
 
-// Compile compiles src for arch (for example "compute_90") and returns its PTX, or an error
-// holding the compiler's log.
-func (c *NVRTC) Compile(src, name, arch string, extra ...string) ([]byte, error) {
+// Compile compiles src for arch (for example "compute_90") and returns its PTX and the
+// compiler's log (warnings; empty when it has nothing to say), or an error holding the log.
+func (c *NVRTC) Compile(src, name, arch string, extra ...string) (ptx []byte, log string, err error) {
 	var prog uintptr
 	if r := c.api.create(&prog, src, name, 0, nil, nil); r != 0 {
-		return nil, fmt.Errorf("nvrtcCreateProgram: %s", c.api.getErrorString(r))
+		return nil, "", fmt.Errorf("nvrtcCreateProgram: %s", c.api.getErrorString(r))
 	}
 	defer c.api.destroy(&prog)
-	opts := append([]string{"--gpu-architecture=" + arch, "-default-device", "--std=c++14"}, extra...)
+	// The architecture alone: the kernels compile at NVRTC's default dialect.
+	opts := append([]string{"--gpu-architecture=" + arch}, extra...)
 	cstrs := make([][]byte, len(opts))
 	ptrs := make([]*byte, len(opts))
 	for i, o := range opts {
@@ -89,18 +90,19 @@ func (c *NVRTC) Compile(src, name, arch string, extra ...string) ([]byte, error)
 		ptrs[i] = &cstrs[i][0]
 	}
 	r := c.api.compile(prog, int32(len(opts)), unsafe.Pointer(&ptrs[0]))
+	log = c.programLog(prog)
 	if r != 0 {
-		return nil, fmt.Errorf("nvrtc: compiling %s for %s: %s\n%s", name, arch, c.api.getErrorString(r), c.programLog(prog))
+		return nil, log, fmt.Errorf("nvrtc: compiling %s for %s: %s\n%s", name, arch, c.api.getErrorString(r), log)
 	}
 	var n uint64
 	if r := c.api.ptxSize(prog, &n); r != 0 || n == 0 || n > maxPTX {
-		return nil, fmt.Errorf("nvrtcGetPTXSize: %s (%d bytes)", c.api.getErrorString(r), n)
+		return nil, log, fmt.Errorf("nvrtcGetPTXSize: %s (%d bytes)", c.api.getErrorString(r), n)
 	}
-	ptx := make([]byte, n)
+	ptx = make([]byte, n)
 	if r := c.api.ptx(prog, unsafe.Pointer(&ptx[0])); r != 0 {
-		return nil, fmt.Errorf("nvrtcGetPTX: %s", c.api.getErrorString(r))
+		return nil, log, fmt.Errorf("nvrtcGetPTX: %s", c.api.getErrorString(r))
 	}
-	return ptx, nil
+	return ptx, log, nil
 }
 
 // programLog returns the compiler's log of prog, trimmed.
