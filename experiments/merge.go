@@ -67,6 +67,7 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 	var first Manifest
 	merged := map[string]ManifestRun{}
 	from := map[string]string{} // run ID -> its directory
+	in := map[string]string{}   // run ID -> the input that holds it
 	for i, dir := range shards {
 		m, err := ReadManifest(dir)
 		if err != nil {
@@ -75,13 +76,22 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 		if m.Version != PresetVersion {
 			return Merged{}, fmt.Errorf("%s: preset version %d, this spg-tui merges version %d", dir, m.Version, PresetVersion)
 		}
+		if err := isShard(dir, m); err != nil {
+			return Merged{}, err
+		}
 		if i == 0 {
 			first = m
 		} else if err := first.compatible(m); err != nil {
 			return Merged{}, fmt.Errorf("%s and %s are not shards of one experiment: %v", shards[0], dir, err)
 		}
 		for _, r := range m.Runs {
+			// A run held twice would be taken from whichever input came last: the report
+			// would depend on the order of the arguments.
+			if prev, ok := in[r.ID]; ok {
+				return Merged{}, fmt.Errorf("%s and %s both hold run %s; give shards that split the plan (same --shard n, each i once)", prev, dir, r.ID)
+			}
 			merged[r.ID] = r
+			in[r.ID] = dir
 			from[r.ID] = m.runDir(dir, r.ID)
 		}
 	}
@@ -174,6 +184,18 @@ func writeMerge(dir string, m Manifest, from map[string]string, shards []string)
 		return err
 	}
 	return WriteReport(dir)
+}
+
+// isShard refuses an input dir (with manifest m) that is not a shard: a whole experiment has its
+// report already, and a merge's runs are those of its shards, which would count twice.
+func isShard(dir string, m Manifest) error {
+	switch {
+	case m.MergedFrom != nil:
+		return fmt.Errorf("%s is a merge, not a shard; merge the shards it was made from", dir)
+	case m.Shard == "":
+		return fmt.Errorf("%s is a whole experiment (run without --shard), not a shard; its report is its own", dir)
+	}
+	return nil
 }
 
 // earlierMerge reports whether out holds an earlier merge of plan m (to be replaced), and

@@ -97,3 +97,48 @@ func runPenaltyShards(t *testing.T, base string) (a, b string) {
 	}
 	return a, b
 }
+
+// Inputs that hold a run twice are refused in either order, naming both, whatever their scores:
+// the merge would otherwise keep whichever came last. A whole experiment or a merge given as a
+// shard is refused as such.
+func TestMergeRefusesOverlapsAndWholeExperiments(t *testing.T) {
+	base := t.TempDir()
+	a, b := runPenaltyShards(t, base)
+	again := filepath.Join(base, "again")
+	o := tinyOptions("penalty", 1)
+	o.Shard = Shard{I: 0, N: 3}
+	runPreset(t, o, again) // the shard 0/3 holds run 0 of the plan, as 0/2 does
+	m, err := ReadManifest(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := filepath.Join(m.runDir(again, m.Runs[0].ID), TestScoreFile)
+	if err := os.WriteFile(score, bytes.Replace(read(t, score), []byte("0."), []byte("0.1"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(base, "whole")
+	runPreset(t, tinyOptions("penalty", 1), whole)
+	out := filepath.Join(base, "out")
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{a, again}, a + " and " + again + " both hold run "},
+		{[]string{again, a, b}, again + " and " + a + " both hold run "},
+		{[]string{a, whole}, whole + " is a whole experiment (run without --shard), not a shard"},
+		{[]string{whole}, whole + " is a whole experiment"},
+	} {
+		if _, err := Merge(out, tc.in, true); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("merge of %v: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused merge wrote its directory")
+	}
+	if _, err := Merge(out, []string{a, b}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(filepath.Join(base, "out2"), []string{out}, true); err == nil || !strings.Contains(err.Error(), out+" is a merge, not a shard") {
+		t.Errorf("merge of a merge: %v", err)
+	}
+}
