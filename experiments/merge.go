@@ -46,7 +46,8 @@ type Merged struct{ Runs, Total int }
 // configuration, metrics and test score and the test sets into out, and writes the report.
 // Every file is checked as it is read, and an error names the shard's file at fault. out must
 // not exist, be empty or hold an earlier merge of the plan, which is replaced: the merge is
-// written beside it and renamed into place, so that a failed merge leaves out as it was.
+// written beside it and swapped into place whole (run.TempDir.Replace), so that a failed or
+// killed merge leaves out as it was or replaced, never missing.
 func Merge(out string, shards []string, partial bool) (Merged, error) {
 	if out == "" {
 		return Merged{}, errors.New("--out is required (the merged experiment directory)")

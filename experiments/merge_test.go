@@ -142,3 +142,21 @@ func TestMergeRefusesOverlapsAndWholeExperiments(t *testing.T) {
 		t.Errorf("merge of a merge: %v", err)
 	}
 }
+
+// A merge's leftover that an older version left as the only copy of --out (moved aside, not
+// marked as a copy) is refused by the next merge in its directory, not deleted.
+func TestMergeKeepsAnUnmarkedLeftover(t *testing.T) {
+	base := t.TempDir()
+	a, b := runPenaltyShards(t, base)
+	aside := filepath.Join(base, mergeTempPrefix+"123")
+	if _, err := Merge(aside, []string{a, b}, false); err != nil {
+		t.Fatal(err)
+	}
+	before := read(t, filepath.Join(aside, ReportFile))
+	if _, err := Merge(filepath.Join(base, "out"), []string{a, b}, false); err == nil || !strings.Contains(err.Error(), aside+" was left by a killed process") {
+		t.Errorf("merge beside an unmarked leftover: %v", err)
+	}
+	if after := read(t, filepath.Join(aside, ReportFile)); !bytes.Equal(before, after) {
+		t.Error("the leftover changed")
+	}
+}
