@@ -258,6 +258,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := applyCache(); err != nil {
 		return fail(stderr, "train", err)
 	}
+	if err := emptyPath(fs, "resume", "out"); err != nil {
+		return fail(stderr, "train", err)
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var (

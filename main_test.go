@@ -405,6 +405,8 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"train", "--resume", run, "--n", "5"}, "sort n = 4"},
 		{[]string{"train", "--resume", run}, "complete at step 6"},
 		{[]string{"train", "--resume", dir}, "config.json"},
+		{[]string{"train", "--resume", ""}, "--resume: the path is empty"},
+		{[]string{"train", "--resume", tsp}, tsp + " is a file, not a run directory"},
 		{[]string{"eval", "--checkpoint", run, "--in", tsp}, "the checkpoint is for sort n = 4"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5: its model spg-sequential has layers sized by n"},
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
