@@ -159,6 +159,9 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}
+	if err := checkExperimentRuns(pr.Mine, *jobs); err != nil {
+		return fail(stderr, cmd, err)
+	}
 	steps := 0
 	for _, r := range pr.Mine {
 		steps += r.Config.Steps
