@@ -285,3 +285,38 @@ func TestProgressLineTellsPreparingRuns(t *testing.T) {
 		t.Errorf("progress line\ngot  %q\nwant %q", got, want)
 	}
 }
+
+// An experiment started while another one starts in the same directory never finds it
+// without its manifest ("is not empty and holds no experiment"): the directory appears whole.
+func TestExperimentStartedTogether(t *testing.T) {
+	base := t.TempDir()
+	o := tinyOptions("penalty", 1)
+	for i := range 2 { // the old window (the directory made, then its manifest) failed at once
+		dir := filepath.Join(base, itoa(i))
+		done := make(chan error)
+		go func() {
+			pr, err := Prepare(o, dir)
+			if err == nil {
+				err = pr.Run(machine())
+			}
+			done <- err
+		}()
+		for running := true; running; {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				running = false
+			default:
+				if _, err := Prepare(o, dir); err != nil {
+					t.Fatalf("prepared while another experiment starts: %v", err)
+				}
+			}
+		}
+		noLeftovers(t, base)
+		if left, _ := filepath.Glob(filepath.Join(base, experimentTempPrefix+"*")); len(left) > 0 {
+			t.Errorf("left %v", left)
+		}
+	}
+}
