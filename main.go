@@ -400,22 +400,21 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
 		dec.GumbelScale = agent.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
 	}
-	start := time.Now()
+	decode := func(d agent.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
+		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
+	}
 	one := agent.SingleDecode
 	one.Rounding = dec.Rounding
-	single, err := pol.SolveWith(env, f.Instances, one)
+	single, singleTime, err := timedDecode(decode(one), f.Instances)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
-	singleTime := time.Since(start)
 	sols := single
 	var sampledTime time.Duration
 	if !dec.Single() {
-		start = time.Now()
-		if sols, err = pol.SolveWith(env, f.Instances, dec); err != nil {
+		if sols, sampledTime, err = timedDecode(decode(dec), f.Instances); err != nil {
 			return fail(stderr, "eval", err)
 		}
-		sampledTime = time.Since(start)
 	}
 	mean, err := writeSolutions(stdout, sols)
 	if err != nil {
