@@ -35,15 +35,21 @@ type exportData struct {
 	smoothing        float64
 }
 
-// export writes the curves as CSV and PNG into <run>/export/step-<N>/.
+// export writes the curves as CSV and PNG into <run>/export/step-<N>/, or, from a read-only
+// view, which writes nothing into the run it shows, into <run>-export/step-<N>/ beside it.
 func (m *model) export() tea.Cmd {
 	d := m.ctx.data
 	if m.ctx.info.Dir == "" {
 		m.fail("export: the run has no directory")
 		return nil
 	}
+	root := filepath.Join(m.ctx.info.Dir, "export")
+	if m.ctx.readOnly {
+		run := filepath.Clean(m.ctx.info.Dir)
+		root = filepath.Join(filepath.Dir(run), filepath.Base(run)+"-export")
+	}
 	e := exportData{
-		dir:  filepath.Join(m.ctx.info.Dir, "export", fmt.Sprintf("step-%d", d.lastStep)),
+		dir:  filepath.Join(root, fmt.Sprintf("step-%d", d.lastStep)),
 		step: d.lastStep, smoothing: m.ctx.smoothing, logScale: m.ctx.logScale,
 		trainStep: slices.Clone(d.train.step), train: map[string][]float64{},
 		evalStep: slices.Clone(d.eval.step), metric: slices.Clone(d.eval.metric), metricName: d.eval.name,

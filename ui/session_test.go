@@ -186,6 +186,31 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// An export from a read-only view writes beside the viewed run, nothing into it.
+func TestExportFromReadOnlyView(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	parent := t.TempDir()
+	viewed := filepath.Join(parent, "r1")
+	if err := os.Mkdir(viewed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m.ctx.info.Dir, m.ctx.readOnly = viewed+"/", true
+	_, cmd := m.Update(keyMsg("e"))
+	if cmd == nil {
+		t.Fatal("e returned no command")
+	}
+	msg := cmd().(exportedMsg)
+	if msg.err != nil || len(msg.files) == 0 {
+		t.Fatal(msg.files, msg.err)
+	}
+	if got, want := exportDir(msg.files), filepath.Join(parent, "r1-export", "step-"+strconv.Itoa(m.ctx.data.lastStep)); got != want {
+		t.Errorf("exported into %s, want %s", got, want)
+	}
+	if entries, _ := os.ReadDir(viewed); len(entries) != 0 {
+		t.Errorf("the viewed run now holds %v", entries)
+	}
+}
+
 func fmtCSV(a, b float64) string {
 	return strings.Join([]string{ftoa(a), ftoa(b)}, ",")
 }
