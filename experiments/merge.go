@@ -58,6 +58,9 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 	if err := run.CheckDirPath(out); err != nil {
 		return Merged{}, err
 	}
+	if base := filepath.Base(filepath.Clean(out)); run.IsTempName(base, mergeTempPrefix) {
+		return Merged{}, fmt.Errorf("--out %s: a name like %sN is a merge's temporary directory, which later merges beside it would read as left by a killed merge; use another name", out, mergeTempPrefix)
+	}
 	// A symbolic link to a directory is written through: the rename replaces its target.
 	if real, err := filepath.EvalSymlinks(out); err == nil {
 		out = real

@@ -149,7 +149,14 @@ func TestMergeKeepsAnUnmarkedLeftover(t *testing.T) {
 	base := t.TempDir()
 	a, b := runPenaltyShards(t, base)
 	aside := filepath.Join(base, mergeTempPrefix+"123")
-	if _, err := Merge(aside, []string{a, b}, false); err != nil {
+	if _, err := Merge(aside, []string{a, b}, false); err == nil || !strings.Contains(err.Error(), "is a merge's temporary directory") {
+		t.Errorf("--out named as a leftover: %v", err)
+	}
+	// What an older version left: --out moved aside under a temporary name.
+	if _, err := Merge(filepath.Join(base, "old"), []string{a, b}, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(base, "old"), aside); err != nil {
 		t.Fatal(err)
 	}
 	before := read(t, filepath.Join(aside, ReportFile))

@@ -180,7 +180,7 @@ func RemoveLeftovers(parent, prefix string) error {
 		return err
 	}
 	for _, e := range entries {
-		if !e.IsDir() || !isTempName(e.Name(), prefix) {
+		if !e.IsDir() || !IsTempName(e.Name(), prefix) {
 			continue
 		}
 		path := filepath.Join(parent, e.Name())
@@ -231,8 +231,9 @@ func removeMarked(path string) error {
 	return os.RemoveAll(path)
 }
 
-// isTempName reports whether name is one of os.MkdirTemp's names for prefix: prefix + digits.
-func isTempName(name, prefix string) bool {
+// IsTempName reports whether name is one of os.MkdirTemp's names for prefix, prefix + digits: a
+// name RemoveLeftovers reads as a leftover, which a destination must not take.
+func IsTempName(name, prefix string) bool {
 	rest, ok := strings.CutPrefix(name, prefix)
 	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
 }
