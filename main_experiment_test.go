@@ -87,6 +87,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise="), `--gumbel-noise "": must be relative`},
 		{tinyExperiment("tau", fresh, "--gumbel-noise", "absolute"), "--gumbel-noise: the single decode adds no noise"},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
+		{tinyExperiment("tau", filepath.Join(dir, ".experiment-12")), "is a new experiment directory's temporary name"},
 		// Every run is checked as train checks it, before the directory is made.
 		{tinyExperiment("penalty", fresh, "--buffer", "2000000000", "--buffer-mem", "1048575G"), "needs about"},
 		{tinyExperiment("penalty", fresh, "--init", filepath.Join(dir, "nonexist")), "init: open " + filepath.Join(dir, "nonexist")},

@@ -56,6 +56,9 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	if err := run.CheckDirPath(dir); err != nil {
 		return nil, err
 	}
+	if base := filepath.Base(filepath.Clean(dir)); run.IsTempName(base, experimentTempPrefix) {
+		return nil, fmt.Errorf("--out %s: a name like %sN is a new experiment directory's temporary name, which experiments started beside it would read as left by a killed one; use another name", dir, experimentTempPrefix)
+	}
 	mine := o.Shard.Of(all)
 	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
 		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
