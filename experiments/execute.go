@@ -192,7 +192,7 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 			}
 			sc.transfer = append(sc.transfer, set)
 		}
-		ts, err := scoreRun(r.Dir, sc)
+		ts, err := scoreLocked(r.Dir, sc)
 		if err != nil {
 			return err
 		}
