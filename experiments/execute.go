@@ -110,7 +110,12 @@ const experimentTempPrefix = ".experiment-"
 // experiment.
 func (pr *Prepared) makeDir() error {
 	if _, err := ReadManifest(pr.Dir); err != nil {
-		parent := filepath.Dir(filepath.Clean(pr.Dir))
+		// A symbolic link to an empty directory is written through: the rename fills its target.
+		dir := pr.Dir
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		parent := filepath.Dir(filepath.Clean(dir))
 		if err := os.MkdirAll(parent, 0o755); err != nil {
 			return err
 		}
@@ -125,7 +130,7 @@ func (pr *Prepared) makeDir() error {
 		if err := run.WriteJSONAtomic(filepath.Join(tmp.Path, ManifestFile), pr.Manifest); err != nil {
 			return err
 		}
-		if err := tmp.Commit(pr.Dir); err != nil {
+		if err := tmp.Commit(dir); err != nil {
 			old, rerr := ReadManifest(pr.Dir)
 			if rerr != nil {
 				return err

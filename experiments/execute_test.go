@@ -320,3 +320,20 @@ func TestExperimentStartedTogether(t *testing.T) {
 		}
 	}
 }
+
+// An --out that is a symbolic link to an empty directory is written through, as before the
+// directory appeared whole.
+func TestExperimentIntoALink(t *testing.T) {
+	base := t.TempDir()
+	target, link := filepath.Join(base, "target"), filepath.Join(base, "link")
+	if os.Mkdir(target, 0o755) != nil || os.Symlink("target", link) != nil {
+		t.Fatal("making the fixtures")
+	}
+	runPreset(t, tinyOptions("penalty", 1), link)
+	if _, err := os.Stat(filepath.Join(target, ReportFile)); err != nil {
+		t.Errorf("the link's target has no report: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is no longer a link: %v", err)
+	}
+}
