@@ -136,12 +136,16 @@ func failOutput(stderr io.Writer, cmd string, err error) int {
 	return runErrorStatus(err)
 }
 
+// maxGenCount bounds gen --count: a file of that many instances is already far beyond any
+// use (training sets are drawn, not read), and the count stays an instance index.
+const maxGenCount = 1_000_000_000
+
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
 	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
-	n := fs.Int("n", 0, "size of every instance, at least 1 (required)")
+	n := fs.Int("n", 0, "size of every instance, 1 to the task's largest ("+envs.MaxNUsage()+") (required)")
 	data := fs.String("data", "", "`SPEC` of the task's data where it has several kinds: "+envs.DataUsage())
-	count := fs.Int("count", 1, "number of instances, at least 1")
+	count := fs.Int("count", 1, fmt.Sprintf("number of instances, 1 to %d (written one by one, in constant memory)", maxGenCount))
 	seed := fs.Uint64("seed", 1, "dataset seed: instance i is the same for the same (task, n, seed, i)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
@@ -149,8 +153,8 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *task == "" {
 		return fail(stderr, "gen", errors.New("--task is required ("+envs.TaskList()+")"))
 	}
-	if *count < 1 {
-		return fail(stderr, "gen", fmt.Errorf("--count %d: must be at least 1", *count))
+	if *count < 1 || *count > maxGenCount {
+		return fail(stderr, "gen", fmt.Errorf("--count %d: must be in [1, %d]", *count, maxGenCount))
 	}
 	if *data == "" {
 		*data = envs.DefaultData(envs.Task(*task))
@@ -264,6 +268,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := applyCache(); err != nil {
 		return fail(stderr, "train", err)
 	}
+	if err := emptyPath(fs, "resume", "out"); err != nil {
+		return fail(stderr, "train", err)
+	}
 	if err := applyDevice(); err != nil {
 		return fail(stderr, "train", err)
 	}
@@ -364,7 +371,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := agent.SingleDecode
-	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept")
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept; K from 1 to "+strconv.Itoa(agent.MaxSamples))
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
@@ -406,22 +413,21 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
 		dec.GumbelScale = agent.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
 	}
-	start := time.Now()
+	decode := func(d agent.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
+		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
+	}
 	one := agent.SingleDecode
 	one.Rounding = dec.Rounding
-	single, err := pol.SolveWith(env, f.Instances, one)
+	single, singleTime, err := timedDecode(decode(one), f.Instances)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
-	singleTime := time.Since(start)
 	sols := single
 	var sampledTime time.Duration
 	if !dec.Single() {
-		start = time.Now()
-		if sols, err = pol.SolveWith(env, f.Instances, dec); err != nil {
+		if sols, sampledTime, err = timedDecode(decode(dec), f.Instances); err != nil {
 			return fail(stderr, "eval", err)
 		}
-		sampledTime = time.Since(start)
 	}
 	mean, err := writeSolutions(stdout, sols)
 	if err != nil {
@@ -492,10 +498,10 @@ func meanObjective(sols []envs.Solution) float64 {
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K]")
 	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
-	n := fs.Int("n", 0, "problem size (required)")
+	n := fs.Int("n", 0, fmt.Sprintf("problem size, 2 to %d (required)", run.MaxN))
 	recipe := fs.String("recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
 	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
-	batch := fs.Int("batch", 128, "batch size")
+	batch := fs.Int("batch", 128, fmt.Sprintf("batch size, 1 to %d", run.MaxBatch))
 	steps := fs.Int("steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
 	applyDevice := deviceFlag(fs)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {

@@ -91,12 +91,16 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// maxJobs bounds experiment --jobs: each job is a whole training run with its own goroutines
+// and memory, far more than any machine trains at once to good effect.
+const maxJobs = 256
+
 func experimentPreset(name string, args []string, stdout, stderr io.Writer) int {
 	cmd := "experiment " + name
 	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [training flags]")
-	seeds := fs.Int("seeds", 10, "runs per arm, seeds 1..N (the paper's 10)")
+	seeds := fs.Int("seeds", 10, fmt.Sprintf("runs per arm, seeds 1..N, N from 1 to %d (the paper's 10)", run.MaxSeeds))
 	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "runs trained at once")
+	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("runs trained at once, 1 to %d, their memory together within the machine's", maxJobs))
 	out := fs.String("out", "", "the experiment directory: experiment.json, runs/, report.md, results.csv, figures (required)")
 	models := fs.String("model", "", "run only these of the preset's models (comma-separated)")
 	runsDir := fs.String("runs", "", "keep the runs in `DIR` (default: the experiment directory's runs/); experiments given the same DIR share the runs they have in common")
@@ -115,7 +119,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	})
 	dec := agent.SingleDecode
 	dec.Seed = 1 // eval's default noise seed
-	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode")
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode; K from 1 to "+fmt.Sprint(agent.MaxSamples))
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
@@ -145,8 +149,8 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 		}
 		o.Shard = sh
 	}
-	if *jobs < 1 {
-		return fail(stderr, cmd, fmt.Errorf("--jobs %d: must be >= 1", *jobs))
+	if *jobs < 1 || *jobs > maxJobs {
+		return fail(stderr, cmd, fmt.Errorf("--jobs %d: must be in [1, %d]", *jobs, maxJobs))
 	}
 	if err := checkDecoding(name, dec); err != nil {
 		return fail(stderr, cmd, err)
@@ -159,6 +163,9 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	}
 	pr, err := experiments.Prepare(o, *out)
 	if err != nil {
+		return fail(stderr, cmd, err)
+	}
+	if err := checkExperimentRuns(pr.Mine, *jobs); err != nil {
 		return fail(stderr, cmd, err)
 	}
 	steps := 0

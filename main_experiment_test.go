@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"spg-tui/experiments"
+	"spg-tui/sysmem"
 )
 
 // tinyExperiment runs a preset through the command line with the real engine at a budget of
@@ -85,11 +87,20 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise="), `--gumbel-noise "": must be relative`},
 		{tinyExperiment("tau", fresh, "--gumbel-noise", "absolute"), "--gumbel-noise: the single decode adds no noise"},
 		{tinyExperiment("tau", shardA), "holds another experiment"},
+		{tinyExperiment("tau", filepath.Join(dir, ".experiment-12")), "is a new experiment directory's temporary name"},
+		// Every run is checked as train checks it, before the directory is made.
+		{tinyExperiment("penalty", fresh, "--buffer", "2000000000", "--buffer-mem", "1048575G"), "needs about"},
+		{tinyExperiment("penalty", fresh, "--init", filepath.Join(dir, "nonexist")), "init: open " + filepath.Join(dir, "nonexist")},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
 		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA}, "the shards hold 0 of the plan's 2 runs (shards 0/7, 1/7 are missing); merge every shard, or give --partial"},
 		{[]string{"experiment", "merge", "--out", fresh}, "no shard directories"},
+		// Two runs, each within the machine, together beyond it.
+		{jobsBeyondMemory(fresh), "--jobs 2: training 2 runs at once needs about"},
 	} {
+		if tc.args == nil {
+			continue // no memory limit readable here
+		}
 		cmd := spgTUI(tc.args...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -106,6 +117,16 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 	if _, err := os.Stat(fresh); err == nil {
 		t.Error("refused input created its directory")
 	}
+}
+
+// jobsBeyondMemory is a penalty experiment of two runs whose replay buffers take 0.6 of the
+// machine's memory each, trained together; nil where no limit is readable.
+func jobsBeyondMemory(out string) []string {
+	limit := sysmem.Limit()
+	if limit <= 0 {
+		return nil
+	}
+	return tinyExperiment("penalty", out, "--jobs", "2", "--buffer", "2147483648", "--buffer-mem", strconv.FormatInt(limit/10*6, 10))
 }
 
 func TestExperimentList(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("import", "--task mwm --n N --in FILE.npz --out DIR [--seed S]")
 	task := fs.String("task", "", "task: mwm, the only one the authors published actors for (required)")
-	n := fs.Int("n", 0, "problem size the actor is used at (required)")
+	n := fs.Int("n", 0, fmt.Sprintf("problem size the actor is used at, 2 to %d (required)", run.MaxN))
 	in := fs.String("in", "", "the actor's arrays, a NumPy .npz under their PyTorch names (required)")
 	out := fs.String("out", "", "new run directory to write (required)")
 	seed := fs.Uint64("seed", 1, "seed of the fresh critic and of the validation and test sets")

@@ -135,6 +135,13 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		{"bad flag", []string{"gen", "--task", "mwm", "--n", "3", "--bogus"}, "flag provided but not defined"},
 		{"bad n", []string{"gen", "--task", "mwm", "--n", "0"}, "--n"},
 		{"bad task", []string{"gen", "--task", "foo", "--n", "3"}, `unknown task "foo"`},
+		{"n above mwm's bound", []string{"gen", "--task", "mwm", "--n", "4097"}, "size n = 4097: mwm instances have at most n = 4096"},
+		{"n of tsp at max int", []string{"gen", "--task", "tsp", "--n", "9223372036854775807"}, "tsp instances have at most n = 4096"},
+		{"n above sort's bound", []string{"gen", "--task", "sort", "--n", "2000000000"}, "sort instances have at most n = 65536"},
+		{"n above gm's bound", []string{"gen", "--task", "gm", "--n", "1025"}, "gm instances have at most n = 1024"},
+		{"count above the bound", []string{"gen", "--task", "sort", "--n", "3", "--count", "1000000001"}, "--count 1000000001: must be in [1, 1000000000]"},
+		{"regular degree 1 at n 1", []string{"gen", "--task", "gm", "--n", "1", "--data", "regular:d=1"}, "degree d = 1, need 0 <= d < n = 1"},
+		{"jobs above the bound", []string{"experiment", "penalty", "--jobs", "257", "--out", filepath.Join(dir, "exp")}, "--jobs 257: must be in [1, 256]"},
 		{"bad sort data", []string{"gen", "--task", "sort", "--n", "3", "--data", "range:k=0"}, `k = "0" must be an integer in [1, 1000]`},
 		{"bad train data", []string{"train", "--task", "sort", "--n", "3", "--data", "permutation", "--out", filepath.Join(dir, "run")}, `unknown sort data "permutation"`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
@@ -156,6 +163,29 @@ func TestBadInputFailsCleanly(t *testing.T) {
 				t.Errorf("want one line containing %q, got %q", tc.want, msg)
 			}
 		})
+	}
+}
+
+// Every size and count a command takes says its bound in --help.
+func TestHelpSaysBounds(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"gen", "--help"}, []string{"1 to the task's largest (mwm 4096, tsp 4096, sort 65536, gm 1024)", "1 to 1000000000"}},
+		{[]string{"train", "--help"}, []string{"problem size, 2 to 255", "minibatch size, 1 to 65536", "a batch to 2147483648", "a batch to 10000000",
+			"validation instances (model selection), 1 to 1000000", "1 to 1000000 (default 1000)", "0 to 1000000000", "L, 1 to 1000", "networks, 1 to 4096", "1 to 64", "0 to 256"}},
+		{[]string{"eval", "--help"}, []string{"K from 1 to 4096"}},
+		{[]string{"bench", "--help"}, []string{"problem size, 2 to 255", "batch size, 1 to 65536", "at most 1000000"}},
+		{[]string{"import", "--help"}, []string{"2 to 255"}},
+		{[]string{"experiment", "penalty", "--help"}, []string{"N from 1 to 1000", "1 to 256", "K from 1 to 4096"}},
+	} {
+		out, _ := spgTUI(tc.args...).CombinedOutput()
+		for _, w := range tc.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%v says no %q", tc.args, w)
+			}
+		}
 	}
 }
 
@@ -405,6 +435,8 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"train", "--resume", run, "--n", "5"}, "sort n = 4"},
 		{[]string{"train", "--resume", run}, "complete at step 6"},
 		{[]string{"train", "--resume", dir}, "config.json"},
+		{[]string{"train", "--resume", ""}, "--resume: the path is empty"},
+		{[]string{"train", "--resume", tsp}, tsp + " is a file, not a run directory"},
 		{[]string{"eval", "--checkpoint", run, "--in", tsp}, "the checkpoint is for sort n = 4"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5: its model spg-sequential has layers sized by n"},
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"spg-tui/agent"
@@ -84,6 +85,9 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	if err := applyCache(); err != nil {
 		return refuse(err)
 	}
+	if err := emptyPath(fs, "view", "resume", "out"); err != nil {
+		return refuse(err)
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
@@ -124,6 +128,10 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 // resumeSteps is the total that train's and tui's --resume ask of the run in dir: the one their
 // --steps or --epochs give (counted in the run's own epochs), 0 to keep the run's.
 func resumeSteps(fs *flag.FlagSet, dir string) (int, error) {
+	// Else reading DIR/config.json fails with ENOTDIR, an I/O error's exit status.
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return 0, fmt.Errorf("%s is a file, not a run directory", dir)
+	}
 	start, err := agent.ReadStartConfig(dir)
 	if err != nil {
 		return 0, err

@@ -70,6 +70,11 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 		{[]string{"--view", runDir, "--resume", runDir}, "--resume: --view opens runs read-only"},
 		{[]string{"--view", runDir, "--tau", "0.2"}, "--tau: --view opens runs read-only"},
 		{[]string{"--task", "mwm", "--n", "5", "--out", file}, "is a file, not a directory"},
+		{[]string{"--view", ""}, "--view: the path is empty"},
+		{[]string{"--view="}, "--view: the path is empty"},
+		{[]string{"--resume", ""}, "--resume: the path is empty"},
+		{[]string{"--out", ""}, "--out: the path is empty"},
+		{[]string{"--resume", file}, file + " is a file, not a run directory"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			cmd := spgTUI(append([]string{"tui"}, tc.args...)...)
@@ -97,6 +102,9 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "other")); err == nil {
 		t.Error("a refused --out was created")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+		t.Error("a refused command started a new run in runs/")
 	}
 }
 

@@ -14,22 +14,10 @@ type learnerFactory func(run.Config) (Learner, error)
 
 // startRun is StartRun with the learner built by newLearner.
 func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, error) {
-	if cfg.Steps < 1 {
-		return nil, fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := CheckMemory(cfg); err != nil {
-		return nil, err
-	}
 	// The initial actor is read before the directory is touched, so a bad --init leaves nothing.
-	var initial [][]float32
-	if cfg.Init != "" {
-		var err error
-		if initial, err = readInitActor(cfg); err != nil {
-			return nil, err
-		}
+	initial, err := checkStart(cfg)
+	if err != nil {
+		return nil, err
 	}
 	if err := run.MakeDir(dir); err != nil {
 		return nil, err
@@ -44,6 +32,31 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 		return nil, err
 	}
 	return t, nil
+}
+
+// CheckStart refuses, in one line, a configuration StartRun would refuse before writing
+// anything (its fields, its memory on this machine, its --init actor), so that a caller
+// starting many runs can check them all first.
+func CheckStart(cfg run.Config) error {
+	_, err := checkStart(cfg)
+	return err
+}
+
+// checkStart is CheckStart, returning the --init actor's parameters (nil without --init).
+func checkStart(cfg run.Config) ([][]float32, error) {
+	if cfg.Steps < 1 {
+		return nil, fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := CheckMemory(cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Init == "" {
+		return nil, nil
+	}
+	return readInitActor(cfg)
 }
 
 // startLocked is startRun once the directory's lock is held; the trainer releases it when the

@@ -70,6 +70,9 @@ func NewData(task Task, n int, spec string) (Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n > f.MaxN {
+		return nil, fmt.Errorf("size n = %d: %s instances have at most n = %d", n, task, f.MaxN)
+	}
 	switch {
 	case spec == "":
 		return f.New(n), nil

@@ -16,7 +16,11 @@ type Facts struct {
 	Name string
 	// Order places the task in the lists shown to people (flags, help, errors): lowest first.
 	Order int
-	// New returns the environment at size n >= 1, on the data of spec "".
+	// MaxN is the largest size n of the task's instances (gen, instance files): far above what
+	// a policy is trained at (run.MaxN), low enough that one instance, its file line and the
+	// classical solvers' work on it stay within a machine's memory.
+	MaxN int
+	// New returns the environment at size n in [1, MaxN], on the data of spec "".
 	New func(n int) Env
 	// NewData, when set, returns the environment at size n on the data that spec describes
 	// (--data; "" is the data of New), or a one-line error; DataUsage says what spec may be.
@@ -167,7 +171,7 @@ func Register(f *Facts) {
 	if _, dup := registry[f.Task]; dup {
 		panic("envs: task " + string(f.Task) + " registered twice")
 	}
-	if f.Name == "" || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.Items == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
+	if f.Name == "" || f.MaxN < 1 || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.Items == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
 		panic("envs: task " + string(f.Task) + " is missing a part")
 	}
 	registry[f.Task] = f
@@ -251,6 +255,15 @@ func DefaultData(task Task) string {
 		return f.DefaultData
 	}
 	return ""
+}
+
+// MaxNUsage words every task's largest n for a flag's help: "mwm 4096, tsp 4096, ...".
+func MaxNUsage() string {
+	parts := make([]string, len(Tasks))
+	for i, t := range Tasks {
+		parts[i] = fmt.Sprintf("%s %d", t, registry[t].MaxN)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // DataUsage lists, for every task with several kinds of data, what its --data may be; the other

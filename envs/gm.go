@@ -28,7 +28,7 @@ var gmSolvers = []string{"exact", "spectral", "2swap", "faq", "planted", "random
 
 func init() {
 	Register(&Facts{
-		Task: TaskGM, Name: "GM", Order: 3,
+		Task: TaskGM, Name: "GM", Order: 3, MaxN: 1024,
 		New: func(n int) Env { return &gmEnv{n: n, data: gmDefaultData} },
 		NewData: func(n int, spec string) (Env, error) {
 			data, err := parseGMData(n, spec)

@@ -78,6 +78,9 @@ func parseGMData(n int, spec string) (GMParams, error) {
 	if err := check.Validate(); err != nil {
 		return p, fmt.Errorf("data %s: %v", quoteClip(spec), err)
 	}
+	if p.Graph == GMRegular && p.D >= n { // size 1 checked at size 2 above would allow d = 1
+		return p, fmt.Errorf("data %s: gm: degree d = %d, need 0 <= d < n = %d", quoteClip(spec), p.D, n)
+	}
 	return p, nil
 }
 

@@ -79,4 +79,11 @@ func TestGMData(t *testing.T) {
 			t.Errorf("%s --data %q: error %v, want one line containing %q", c.task, c.spec, err, c.want)
 		}
 	}
+	// Size 1 is checked at size 2 for what else holds, but a degree must be below the real n.
+	if _, err := NewData(TaskGM, 1, "regular:d=1"); err == nil || !strings.Contains(err.Error(), "degree d = 1, need 0 <= d < n = 1") {
+		t.Errorf("regular:d=1 at n = 1: %v", err)
+	}
+	if _, err := NewData(TaskGM, 1, "regular:d=0"); err != nil {
+		t.Errorf("regular:d=0 at n = 1: %v", err)
+	}
 }

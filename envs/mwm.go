@@ -19,7 +19,7 @@ const TaskMWM Task = "mwm"
 
 func init() {
 	Register(&Facts{
-		Task: TaskMWM, Name: "MWM", Order: 0,
+		Task: TaskMWM, Name: "MWM", Order: 0, MaxN: 4096,
 		New: func(n int) Env { return newMWM(n) },
 		Fields: []Field{
 			pointsField("a", func(inst *Instance) *[]Point { return &inst.A }),

@@ -18,7 +18,7 @@ const TaskSort Task = "sort"
 
 func init() {
 	Register(&Facts{
-		Task: TaskSort, Name: "Sort", Order: 2,
+		Task: TaskSort, Name: "Sort", Order: 2, MaxN: 65536,
 		New: func(n int) Env { return newSort(n) },
 		NewData: func(n int, spec string) (Env, error) {
 			k, err := parseSortData(spec)

@@ -55,6 +55,9 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	if err := run.CheckDirPath(dir); err != nil {
 		return nil, err
 	}
+	if base := filepath.Base(filepath.Clean(dir)); run.IsTempName(base, experimentTempPrefix) {
+		return nil, fmt.Errorf("--out %s: a name like %sN is a new experiment directory's temporary name, which experiments started beside it would read as left by a killed one; use another name", dir, experimentTempPrefix)
+	}
 	mine := o.Shard.Of(all)
 	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
 		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
@@ -73,19 +76,73 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 		m.Runs = append(m.Runs, ManifestRun{ID: r.ID, Arm: r.Arm, Seed: r.Seed})
 	}
 	if old, err := ReadManifest(dir); err == nil {
-		if err := old.compatible(m); err != nil {
-			return nil, fmt.Errorf("%s holds another experiment: %v; use another --out", dir, err)
-		}
-		if old.RunsDir != m.RunsDir {
-			return nil, fmt.Errorf("%s keeps its runs in %s, not %s; use another --out", dir, old.RunsDir, m.RunsDir)
-		}
-		if old.Shard != m.Shard {
-			return nil, fmt.Errorf("%s holds shard %q of this experiment, not %q; use another --out", dir, old.Shard, m.Shard)
+		if err := sameExperiment(dir, old, m); err != nil {
+			return nil, err
 		}
 	} else if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%s is not empty and holds no experiment; use another --out", dir)
 	}
 	return &Prepared{Preset: p, Options: o, All: all, Mine: mine, Manifest: m, Dir: dir}, nil
+}
+
+// sameExperiment refuses the directory dir, holding the experiment old, for the experiment m.
+func sameExperiment(dir string, old, m Manifest) error {
+	if err := old.compatible(m); err != nil {
+		return fmt.Errorf("%s holds another experiment: %v; use another --out", dir, err)
+	}
+	if old.RunsDir != m.RunsDir {
+		return fmt.Errorf("%s keeps its runs in %s, not %s; use another --out", dir, old.RunsDir, m.RunsDir)
+	}
+	if old.Shard != m.Shard {
+		return fmt.Errorf("%s holds shard %q of this experiment, not %q; use another --out", dir, old.Shard, m.Shard)
+	}
+	return nil
+}
+
+// experimentTempPrefix names the directory a new experiment directory is written in before it
+// is renamed into place.
+const experimentTempPrefix = ".experiment-"
+
+// makeDir makes the experiment directory with its manifest. A new one appears whole, manifest
+// and all (written beside it and renamed into place), so that an experiment started at the
+// same moment never finds it without one; where that one made it first, it must hold this
+// experiment.
+func (pr *Prepared) makeDir() error {
+	if _, err := ReadManifest(pr.Dir); err != nil {
+		// A symbolic link to an empty directory is written through: the rename fills its target.
+		dir := pr.Dir
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		parent := filepath.Dir(filepath.Clean(dir))
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return err
+		}
+		if err := run.RemoveLeftovers(parent, experimentTempPrefix); err != nil {
+			return err
+		}
+		tmp, err := run.NewTempDir(parent, experimentTempPrefix)
+		if err != nil {
+			return err
+		}
+		defer tmp.Discard()
+		if err := run.WriteJSONAtomic(filepath.Join(tmp.Path, ManifestFile), pr.Manifest); err != nil {
+			return err
+		}
+		if err := tmp.Commit(dir); err != nil {
+			old, rerr := ReadManifest(pr.Dir)
+			if rerr != nil {
+				return err
+			}
+			if err := sameExperiment(pr.Dir, old, pr.Manifest); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.MkdirAll(pr.Manifest.runDir(pr.Dir, ""), 0o755); err != nil {
+		return err
+	}
+	return run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest)
 }
 
 // Run trains this shard's runs (continuing unfinished ones from their checkpoints, skipping
@@ -103,12 +160,7 @@ func (pr *Prepared) Run(mc Machine) error {
 // Start writes the manifest and begins training in the background; Finish, once the runner is
 // done, writes the report.
 func (pr *Prepared) Start(mc Machine) (*Runner, error) {
-	for _, d := range []string{pr.Dir, pr.Manifest.runDir(pr.Dir, "")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	if err := run.WriteJSONAtomic(filepath.Join(pr.Dir, ManifestFile), pr.Manifest); err != nil {
+	if err := pr.makeDir(); err != nil {
 		return nil, err
 	}
 	sets := newTestSets(pr.Dir, func(msg string) {
@@ -148,7 +200,7 @@ func (pr *Prepared) Start(mc Machine) (*Runner, error) {
 			}
 			sc.transfer = append(sc.transfer, set)
 		}
-		ts, err := scoreRun(r.Dir, sc)
+		ts, err := scoreLocked(r.Dir, sc)
 		if err != nil {
 			return err
 		}

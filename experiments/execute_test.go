@@ -285,3 +285,55 @@ func TestProgressLineTellsPreparingRuns(t *testing.T) {
 		t.Errorf("progress line\ngot  %q\nwant %q", got, want)
 	}
 }
+
+// An experiment started while another one starts in the same directory never finds it
+// without its manifest ("is not empty and holds no experiment"): the directory appears whole.
+func TestExperimentStartedTogether(t *testing.T) {
+	base := t.TempDir()
+	o := tinyOptions("penalty", 1)
+	for i := range 2 { // the old window (the directory made, then its manifest) failed at once
+		dir := filepath.Join(base, itoa(i))
+		done := make(chan error)
+		go func() {
+			pr, err := Prepare(o, dir)
+			if err == nil {
+				err = pr.Run(machine())
+			}
+			done <- err
+		}()
+		for running := true; running; {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+				running = false
+			default:
+				if _, err := Prepare(o, dir); err != nil {
+					t.Fatalf("prepared while another experiment starts: %v", err)
+				}
+			}
+		}
+		noLeftovers(t, base)
+		if left, _ := filepath.Glob(filepath.Join(base, experimentTempPrefix+"*")); len(left) > 0 {
+			t.Errorf("left %v", left)
+		}
+	}
+}
+
+// An --out that is a symbolic link to an empty directory is written through, as before the
+// directory appeared whole.
+func TestExperimentIntoALink(t *testing.T) {
+	base := t.TempDir()
+	target, link := filepath.Join(base, "target"), filepath.Join(base, "link")
+	if os.Mkdir(target, 0o755) != nil || os.Symlink("target", link) != nil {
+		t.Fatal("making the fixtures")
+	}
+	runPreset(t, tinyOptions("penalty", 1), link)
+	if _, err := os.Stat(filepath.Join(target, ReportFile)); err != nil {
+		t.Errorf("the link's target has no report: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is no longer a link: %v", err)
+	}
+}

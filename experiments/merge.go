@@ -46,7 +46,8 @@ type Merged struct{ Runs, Total int }
 // configuration, metrics and test score and the test sets into out, and writes the report.
 // Every file is checked as it is read, and an error names the shard's file at fault. out must
 // not exist, be empty or hold an earlier merge of the plan, which is replaced: the merge is
-// written beside it and renamed into place, so that a failed merge leaves out as it was.
+// written beside it and swapped into place whole (run.TempDir.Replace), so that a failed or
+// killed merge leaves out as it was or replaced, never missing.
 func Merge(out string, shards []string, partial bool) (Merged, error) {
 	if out == "" {
 		return Merged{}, errors.New("--out is required (the merged experiment directory)")
@@ -56,6 +57,9 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 	}
 	if err := run.CheckDirPath(out); err != nil {
 		return Merged{}, err
+	}
+	if base := filepath.Base(filepath.Clean(out)); run.IsTempName(base, mergeTempPrefix) {
+		return Merged{}, fmt.Errorf("--out %s: a name like %sN is a merge's temporary directory, which later merges beside it would read as left by a killed merge; use another name", out, mergeTempPrefix)
 	}
 	// A symbolic link to a directory is written through: the rename replaces its target.
 	if real, err := filepath.EvalSymlinks(out); err == nil {
@@ -67,6 +71,7 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 	var first Manifest
 	merged := map[string]ManifestRun{}
 	from := map[string]string{} // run ID -> its directory
+	in := map[string]string{}   // run ID -> the input that holds it
 	for i, dir := range shards {
 		m, err := ReadManifest(dir)
 		if err != nil {
@@ -75,13 +80,22 @@ func Merge(out string, shards []string, partial bool) (Merged, error) {
 		if m.Version != PresetVersion {
 			return Merged{}, fmt.Errorf("%s: preset version %d, this spg-tui merges version %d", dir, m.Version, PresetVersion)
 		}
+		if err := isShard(dir, m); err != nil {
+			return Merged{}, err
+		}
 		if i == 0 {
 			first = m
 		} else if err := first.compatible(m); err != nil {
 			return Merged{}, fmt.Errorf("%s and %s are not shards of one experiment: %v", shards[0], dir, err)
 		}
 		for _, r := range m.Runs {
+			// A run held twice would be taken from whichever input came last: the report
+			// would depend on the order of the arguments.
+			if prev, ok := in[r.ID]; ok {
+				return Merged{}, fmt.Errorf("%s and %s both hold run %s; give shards that split the plan (same --shard n, each i once)", prev, dir, r.ID)
+			}
 			merged[r.ID] = r
+			in[r.ID] = dir
 			from[r.ID] = m.runDir(dir, r.ID)
 		}
 	}
@@ -174,6 +188,18 @@ func writeMerge(dir string, m Manifest, from map[string]string, shards []string)
 		return err
 	}
 	return WriteReport(dir)
+}
+
+// isShard refuses an input dir (with manifest m) that is not a shard: a whole experiment has its
+// report already, and a merge's runs are those of its shards, which would count twice.
+func isShard(dir string, m Manifest) error {
+	switch {
+	case m.MergedFrom != nil:
+		return fmt.Errorf("%s is a merge, not a shard; merge the shards it was made from", dir)
+	case m.Shard == "":
+		return fmt.Errorf("%s is a whole experiment (run without --shard), not a shard; its report is its own", dir)
+	}
+	return nil
 }
 
 // earlierMerge reports whether out holds an earlier merge of plan m (to be replaced), and

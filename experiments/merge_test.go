@@ -97,3 +97,73 @@ func runPenaltyShards(t *testing.T, base string) (a, b string) {
 	}
 	return a, b
 }
+
+// Inputs that hold a run twice are refused in either order, naming both, whatever their scores:
+// the merge would otherwise keep whichever came last. A whole experiment or a merge given as a
+// shard is refused as such.
+func TestMergeRefusesOverlapsAndWholeExperiments(t *testing.T) {
+	base := t.TempDir()
+	a, b := runPenaltyShards(t, base)
+	again := filepath.Join(base, "again")
+	o := tinyOptions("penalty", 1)
+	o.Shard = Shard{I: 0, N: 3}
+	runPreset(t, o, again) // the shard 0/3 holds run 0 of the plan, as 0/2 does
+	m, err := ReadManifest(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := filepath.Join(m.runDir(again, m.Runs[0].ID), TestScoreFile)
+	if err := os.WriteFile(score, bytes.Replace(read(t, score), []byte("0."), []byte("0.1"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(base, "whole")
+	runPreset(t, tinyOptions("penalty", 1), whole)
+	out := filepath.Join(base, "out")
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{a, again}, a + " and " + again + " both hold run "},
+		{[]string{again, a, b}, again + " and " + a + " both hold run "},
+		{[]string{a, whole}, whole + " is a whole experiment (run without --shard), not a shard"},
+		{[]string{whole}, whole + " is a whole experiment"},
+	} {
+		if _, err := Merge(out, tc.in, true); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("merge of %v: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused merge wrote its directory")
+	}
+	if _, err := Merge(out, []string{a, b}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(filepath.Join(base, "out2"), []string{out}, true); err == nil || !strings.Contains(err.Error(), out+" is a merge, not a shard") {
+		t.Errorf("merge of a merge: %v", err)
+	}
+}
+
+// A merge's leftover that an older version left as the only copy of --out (moved aside, not
+// marked as a copy) is refused by the next merge in its directory, not deleted.
+func TestMergeKeepsAnUnmarkedLeftover(t *testing.T) {
+	base := t.TempDir()
+	a, b := runPenaltyShards(t, base)
+	aside := filepath.Join(base, mergeTempPrefix+"123")
+	if _, err := Merge(aside, []string{a, b}, false); err == nil || !strings.Contains(err.Error(), "is a merge's temporary directory") {
+		t.Errorf("--out named as a leftover: %v", err)
+	}
+	// What an older version left: --out moved aside under a temporary name.
+	if _, err := Merge(filepath.Join(base, "old"), []string{a, b}, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(base, "old"), aside); err != nil {
+		t.Fatal(err)
+	}
+	before := read(t, filepath.Join(aside, ReportFile))
+	if _, err := Merge(filepath.Join(base, "out"), []string{a, b}, false); err == nil || !strings.Contains(err.Error(), aside+" was left by a killed process") {
+		t.Errorf("merge beside an unmarked leftover: %v", err)
+	}
+	if after := read(t, filepath.Join(aside, ReportFile)); !bytes.Equal(before, after) {
+		t.Error("the leftover changed")
+	}
+}

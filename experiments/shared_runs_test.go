@@ -193,3 +193,41 @@ func TestStopWhileWaitingForSharedRun(t *testing.T) {
 		t.Fatal("a stop did not end the wait for a held run")
 	}
 }
+
+// A finished run is scored holding its directory's lock, waited for while another process
+// holds it: that process, starting the run to find it complete, removed the unfinished
+// temporary file of the score, which failed the run ("rename …experiment-test.json.tmp…").
+func TestScoringWaitsForTheRunLock(t *testing.T) {
+	pr, dir, other := heldSharedRun(t)
+	other.Release()
+	if err := pr.Run(machine()); err != nil {
+		t.Fatal(err)
+	}
+	// Trained in an earlier session, as the real trainer leaves it, and not yet scored.
+	score := filepath.Join(dir, TestScoreFile)
+	if os.Remove(score) != nil || run.WriteJSONAtomic(filepath.Join(dir, run.ResultFile), map[string]int{"step": pr.Mine[0].Config.Steps}) != nil {
+		t.Fatal("making the fixture")
+	}
+	held, err := run.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { done <- pr.Run(machine()) }()
+	time.Sleep(30 * lockPoll)
+	if _, err := os.Stat(score); err == nil {
+		t.Error("the run was scored while another process held its directory")
+	}
+	held.Release()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the scoring did not go on once the directory was free")
+	}
+	if _, err := os.Stat(score); err != nil {
+		t.Errorf("the run was not scored once free: %v", err)
+	}
+}

@@ -231,6 +231,24 @@ func scoreRun(dir string, sc scoring) (*TestScore, error) {
 	return &ts, run.WriteJSONAtomic(path, ts)
 }
 
+// scoreLocked is scoreRun holding the run directory's lock, waited for while another process
+// holds it: an experiment sharing the run that starts it meanwhile (to find it complete)
+// removes the run's unfinished temporary files, this score's among them, which failed it.
+func scoreLocked(dir string, sc scoring) (*TestScore, error) {
+	for {
+		lock, err := run.LockDir(dir)
+		if locked := (*run.DirLockedError)(nil); errors.As(err, &locked) {
+			time.Sleep(lockPoll)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
+		return scoreRun(dir, sc)
+	}
+}
+
 // done reports whether old already scores sc's sets with sc's sampling.
 func (sc scoring) done(old TestScore) bool {
 	same := func(t TestScore, set TestSet) bool {

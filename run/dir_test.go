@@ -98,10 +98,14 @@ func TestTempDir(t *testing.T) {
 	parent := t.TempDir()
 	dead := filepath.Join(parent, ".x-123")
 	other := filepath.Join(parent, ".x-mine")
-	for _, d := range []string{dead, other} {
+	empty := filepath.Join(parent, ".x-7")
+	for _, d := range []string{dead, other, empty} {
 		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if os.Remove(filepath.Join(empty, "sub")) != nil || mark(dead) != nil {
+		t.Fatal("making the fixtures")
 	}
 	live, err := NewTempDir(parent, ".x-")
 	if err != nil {
@@ -109,6 +113,9 @@ func TestTempDir(t *testing.T) {
 	}
 	if err := RemoveLeftovers(parent, ".x-"); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(empty); err == nil {
+		t.Error("an empty leftover was kept")
 	}
 	for path, want := range map[string]bool{dead: false, other: true, live.Path: true} {
 		if _, err := os.Stat(path); (err == nil) != want {

@@ -12,13 +12,32 @@ import (
 
 // TempDir is a directory written beside its destination and renamed into place once complete,
 // so that the destination is never seen half-written. Its process holds an OS lock on it until
-// then: a process killed before the rename leaves it behind unlocked, and RemoveLeftovers
-// deletes it at the next use of the same prefix.
+// then. It holds a mark file (copyMark) from its creation: a process killed before the rename
+// leaves it behind unlocked and marked, and RemoveLeftovers deletes it at the next use of the
+// same prefix. Replace swaps the destination in whole, so a kill at any step leaves it as it was
+// or replaced, and what it held is never the only copy of anything once left behind.
 type TempDir struct {
 	// Path is the directory's path.
 	Path   string
 	prefix string
 	f      *os.File
+}
+
+// copyMark is the file in a directory that says it is a copy, written by NewTempDir and into
+// a destination before Replace swaps it out: RemoveLeftovers deletes a leftover only if it
+// holds the mark or nothing, so a directory left by an older version's two renames (the only
+// copy of a destination moved aside) is refused, never deleted.
+const copyMark = ".spg-copy"
+
+// stepHook, when set by a test, is called after each numbered step of Commit and Replace (4:
+// after each entry of the replaced content deleted), where a test kills the process to check
+// that every step leaves the destination whole.
+var stepHook func(step int)
+
+func step(n int) {
+	if stepHook != nil {
+		stepHook(n)
+	}
 }
 
 // NewTempDir creates and locks a new directory in parent named prefix + a random number.
@@ -31,6 +50,9 @@ func NewTempDir(parent, prefix string) (*TempDir, error) {
 	if err == nil {
 		// MkdirTemp makes the directory private; the destination is as readable as any other.
 		err = os.Chmod(path, 0o755)
+	}
+	if err == nil {
+		err = mark(path)
 	}
 	if err != nil {
 		if f != nil {
@@ -74,37 +96,64 @@ func (t *TempDir) Commit(dst string) error {
 	if err := os.Rename(t.Path, dst); err != nil {
 		return err
 	}
-	t.f.Close()
-	t.f = nil
-	return syncDir(filepath.Dir(filepath.Clean(dst)))
+	step(1)
+	return t.placed(dst)
 }
 
-// Replace renames the directory to dst, which may be a directory of any content: that one is
-// first moved aside, under a name RemoveLeftovers deletes should this process die before it
-// does.
+// Replace puts the directory in place of dst, which may be a directory of any content, in one
+// atomic exchange (renameat2 RENAME_EXCHANGE): dst is never missing, whatever step the process
+// is killed at. dst's old content is marked as a copy first, so that what the exchange leaves
+// at the temporary name is deleted as a leftover should this process die before it does.
 func (t *TempDir) Replace(dst string) error {
-	// A fresh name of the prefix, freed for the rename (os.Rename refuses an existing directory).
-	old, err := os.MkdirTemp(filepath.Dir(t.Path), t.prefix)
-	if err != nil {
+	if fi, err := os.Lstat(dst); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dst)
+	}
+	if err := mark(dst); err != nil {
 		return err
 	}
-	if err := os.Remove(old); err != nil {
+	step(1)
+	if err := unix.Renameat2(unix.AT_FDCWD, t.Path, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE); err != nil {
+		os.Remove(filepath.Join(dst, copyMark))
+		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
+			return fmt.Errorf("replacing %s: its file system cannot swap two directories in one step (renameat2 RENAME_EXCHANGE); write to a new directory", dst)
+		}
+		return fmt.Errorf("replacing %s: %w", dst, err)
+	}
+	step(2)
+	if err := t.placed(dst); err != nil {
 		return err
 	}
-	if err := os.Rename(dst, old); err != nil {
+	step(3)
+	// t.Path now holds dst's old content, marked.
+	return removeMarked(t.Path)
+}
+
+// placed finishes a rename of the directory to dst: it syncs dst's parent, removes dst's mark
+// (a mark left in a destination by a kill is harmless: only leftovers are read for it) and
+// releases the lock.
+func (t *TempDir) placed(dst string) error {
+	if err := syncDir(filepath.Dir(filepath.Clean(dst))); err != nil {
 		return err
 	}
-	if err := t.Commit(dst); err != nil {
-		os.Rename(old, dst)
+	if err := os.Remove(filepath.Join(dst, copyMark)); err != nil {
 		return err
 	}
-	return os.RemoveAll(old)
+	t.f.Close()
+	t.f = nil
+	return nil
+}
+
+// mark writes copyMark into the directory dir.
+func mark(dir string) error {
+	return os.WriteFile(filepath.Join(dir, copyMark), nil, 0o644)
 }
 
 // Discard deletes the directory unless it was committed, and releases it; it is safe twice.
 func (t *TempDir) Discard() {
 	if t.f != nil {
-		os.RemoveAll(t.Path)
+		removeMarked(t.Path)
 		t.f.Close()
 		t.f = nil
 	}
@@ -131,7 +180,7 @@ func RemoveLeftovers(parent, prefix string) error {
 		return err
 	}
 	for _, e := range entries {
-		if !e.IsDir() || !isTempName(e.Name(), prefix) {
+		if !e.IsDir() || !IsTempName(e.Name(), prefix) {
 			continue
 		}
 		path := filepath.Join(parent, e.Name())
@@ -142,7 +191,7 @@ func RemoveLeftovers(parent, prefix string) error {
 		if err != nil {
 			return err
 		}
-		err = os.RemoveAll(path)
+		err = removeCopy(path)
 		f.Close()
 		if err != nil {
 			return err
@@ -151,8 +200,40 @@ func RemoveLeftovers(parent, prefix string) error {
 	return nil
 }
 
-// isTempName reports whether name is one of os.MkdirTemp's names for prefix: prefix + digits.
-func isTempName(name, prefix string) bool {
+// removeCopy deletes the leftover directory path if it is marked as a copy or empty, and
+// refuses any other: it may be the only copy of a destination moved aside by an older version.
+func removeCopy(path string) error {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	_, merr := os.Lstat(filepath.Join(path, copyMark))
+	if len(entries) > 0 && merr != nil {
+		return fmt.Errorf("%s was left by a killed process and may hold the only copy of a directory it replaced; move it back in place or away, or delete it", path)
+	}
+	return removeMarked(path)
+}
+
+// removeMarked deletes the directory path, its mark last: killed part way, it is left marked.
+func removeMarked(path string) error {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != copyMark {
+			if err := os.RemoveAll(filepath.Join(path, e.Name())); err != nil {
+				return err
+			}
+			step(4)
+		}
+	}
+	return os.RemoveAll(path)
+}
+
+// IsTempName reports whether name is one of os.MkdirTemp's names for prefix, prefix + digits: a
+// name RemoveLeftovers reads as a leftover, which a destination must not take.
+func IsTempName(name, prefix string) bool {
 	rest, ok := strings.CutPrefix(name, prefix)
 	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
 }

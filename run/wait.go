@@ -1,7 +1,7 @@
 package run
 
 import (
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -17,17 +17,34 @@ type Wait struct {
 const CacheOff = "off"
 
 // CacheRoot resolves the --cache flag: "" is the user's cache directory ($XDG_CACHE_HOME/spg-tui,
-// else ~/.cache/spg-tui on Linux), CacheOff is "" (no shared cache), anything else is itself.
+// else $HOME/.cache/spg-tui), CacheOff is "" (no shared cache), anything else is itself.
 func CacheRoot(flag string) (string, error) {
 	switch flag {
 	case CacheOff:
 		return "", nil
 	case "":
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return "", errors.New("no cache directory: set XDG_CACHE_HOME or HOME, or give --cache DIR or --cache off")
-		}
-		return filepath.Join(dir, "spg-tui"), nil
+		return userCacheDir()
 	}
 	return flag, nil
+}
+
+// userCacheDir is the XDG base directory specification's cache directory for spg-tui: a
+// relative XDG_CACHE_HOME is ignored, as the specification says (os.UserCacheDir refuses it).
+// An error says what is wrong with each variable.
+func userCacheDir() (string, error) {
+	xdg, home := os.Getenv("XDG_CACHE_HOME"), os.Getenv("HOME")
+	switch {
+	case filepath.IsAbs(xdg):
+		return filepath.Join(xdg, "spg-tui"), nil
+	case filepath.IsAbs(home):
+		return filepath.Join(home, ".cache", "spg-tui"), nil
+	}
+	state := func(name, v string) string {
+		if v == "" {
+			return name + " is unset"
+		}
+		return fmt.Sprintf("%s=%q is not an absolute path", name, v)
+	}
+	return "", fmt.Errorf("no cache directory: %s and %s; set one to an absolute path, or give --cache DIR or --cache off",
+		state("XDG_CACHE_HOME", xdg), state("HOME", home))
 }
