@@ -137,7 +137,7 @@ func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error)
 		return nil, nil, err
 	}
 	for r := 1; r <= gmRounds; r++ {
-		msg, err := G.BatchedMatMul(mean, h)
+		msg, err := ops.BatchedProduct(mean, h, ops.ProductOptions{DataA: true})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -180,7 +180,7 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := G.BatchedMatMul(rows, cols, false, true) // (B, N, N): G2's nodes by G1's
+	y, err := ops.BatchedProduct(rows, cols, ops.ProductOptions{TransB: true}) // (B, N, N): G2's nodes by G1's
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,10 +207,10 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s, err = G.BatchedMatMul(mean2, s); err != nil {
+		if s, err = ops.BatchedProduct(mean2, s, ops.ProductOptions{DataA: true}); err != nil {
 			return nil, err
 		}
-		if s, err = G.BatchedMatMul(s, mean1, false, true); err != nil {
+		if s, err = ops.BatchedProduct(s, mean1, ops.ProductOptions{TransB: true, DataB: true}); err != nil {
 			return nil, err
 		}
 		if s, err = G.Reshape(s, []int{b, n * n, 1}); err != nil {
@@ -260,11 +260,11 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 	}
 	qs := make([]*G.Node, len(acts))
 	for i, act := range acts {
-		mw, err := G.BatchedMatMul(act, w)
+		mw, err := ops.BatchedProduct(act, w, ops.ProductOptions{})
 		if err != nil {
 			return nil, err
 		}
-		a2m, err := G.BatchedMatMul(a2, act)
+		a2m, err := ops.BatchedProduct(a2, act, ops.ProductOptions{DataA: true})
 		if err != nil {
 			return nil, err
 		}
