@@ -137,11 +137,7 @@ func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error)
 		return nil, nil, err
 	}
 	for r := 1; r <= gmRounds; r++ {
-		msg, err := ops.BatchedProduct(mean, h, ops.ProductOptions{DataA: true})
-		if err != nil {
-			return nil, nil, err
-		}
-		in, err := G.Concat(2, h, msg)
+		in, err := ops.WithNeighbourMeans(mean, h)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,11 +160,11 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 		return nil, nil, err
 	}
 	n := a.n
-	h1, err := G.Slice(h, nil, G.S(0, n))
+	h1, err := ops.Rows(h, 0, n, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	h2, err := G.Slice(h, nil, G.S(n, 2*n))
+	h2, err := ops.Rows(h, n, 2*n, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -194,11 +190,11 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 // adjacencies means (B, 2N, N).
 func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 	b, n := y.Shape()[0], a.n
-	mean1, err := G.Slice(means, nil, G.S(0, n))
+	mean1, err := ops.Rows(means, 0, n, true)
 	if err != nil {
 		return nil, err
 	}
-	mean2, err := G.Slice(means, nil, G.S(n, 2*n))
+	mean2, err := ops.Rows(means, n, 2*n, true)
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +250,7 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 	if err != nil {
 		return nil, err
 	}
-	a2, err := G.Slice(x, nil, G.S(n, 2*n))
+	a2, err := ops.Rows(x, n, 2*n, true)
 	if err != nil {
 		return nil, err
 	}

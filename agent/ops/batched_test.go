@@ -8,8 +8,6 @@ import (
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"spg-tui/linalg/backend"
 )
 
 // productShapes returns the stored shapes of a and b for op(a) m x k and op(b) k x n.
@@ -75,52 +73,13 @@ func TestBatchedProduct(t *testing.T) {
 func TestBatchedProductAsGorgonia(t *testing.T) {
 	const b, m, k, n = 64, 20, 32, 20 // b*2mnk >= minSplitBatchFlops
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	// gorgonia on the BLAS the kernels use, as the learner sets it.
-	defer G.Use(G.WhichBLAS())
-	G.Use(backend.Implementation())
 	rng := rand.New(rand.NewPCG(43, 44))
-	fill := func(shape ...int) *tensor.Dense {
-		v := make([]float32, b*shape[1]*shape[2])
-		for i := range v {
-			v[i] = 2*rng.Float32() - 1
-		}
-		return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(v))
-	}
 	for _, o := range productOptions {
 		sa, sb := productShapes(b, m, k, n, o)
-		x, y, r := fill(sa...), fill(sb...), fill(b, m, n)
-		run := func(mul func(a, c *G.Node) (*G.Node, error)) (out, da, db []float32) {
-			g := G.NewGraph()
-			a := G.NewTensor(g, tensor.Float32, 3, G.WithShape(sa...), G.WithName("a"), G.WithValue(x.Clone()))
-			c := G.NewTensor(g, tensor.Float32, 3, G.WithShape(sb...), G.WithName("b"), G.WithValue(y.Clone()))
-			w := G.NewTensor(g, tensor.Float32, 3, G.WithShape(b, m, n), G.WithName("r"), G.WithValue(r.Clone()))
-			p := must(t)(mul(a, c))
-			loss := must(t)(G.Sum(must(t)(G.HadamardProd(p, w))))
-			if _, err := G.Grad(loss, a, c); err != nil {
-				t.Fatal(err)
-			}
-			var pv G.Value
-			G.Read(p, &pv)
-			vm := G.NewTapeMachine(g, G.BindDualValues(a, c))
-			defer vm.Close()
-			if err := vm.RunAll(); err != nil {
-				t.Fatal(err)
-			}
-			ga, _ := a.Grad()
-			gb, _ := c.Grad()
-			return slices32(pv), slices32(ga), slices32(gb)
-		}
-		got := [3][]float32{}
-		got[0], got[1], got[2] = run(func(a, c *G.Node) (*G.Node, error) { return BatchedProduct(a, c, o) })
-		want := [3][]float32{}
-		want[0], want[1], want[2] = run(func(a, c *G.Node) (*G.Node, error) { return G.BatchedMatMul(a, c, o.TransA, o.TransB) })
-		for w, name := range []string{"product", "dA", "dB"} {
-			for i := range want[w] {
-				if got[w][i] != want[w][i] {
-					t.Fatalf("transposes %v, %v: %s[%d] = %v, gorgonia's %v", o.TransA, o.TransB, name, i, got[w][i], want[w][i])
-				}
-			}
-		}
+		vals, wrt, r := []*tensor.Dense{rand32(rng, sa...), rand32(rng, sb...)}, []bool{true, true}, rand32(rng, b, m, n)
+		got := float32Run(t, vals, wrt, r, func(p []*G.Node) (*G.Node, error) { return BatchedProduct(p[0], p[1], o) })
+		want := float32Run(t, vals, wrt, r, func(p []*G.Node) (*G.Node, error) { return G.BatchedMatMul(p[0], p[1], o.TransA, o.TransB) })
+		sameAsGorgonia(t, got, want)
 	}
 }
 
