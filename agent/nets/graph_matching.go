@@ -189,7 +189,7 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 // consensus adds the consensus rounds to the scores y (B, N, N), given the graphs' row-mean
 // adjacencies means (B, 2N, N).
 func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
-	b, n := y.Shape()[0], a.n
+	n := a.n
 	mean1, err := ops.Rows(means, 0, n, true)
 	if err != nil {
 		return nil, err
@@ -209,16 +209,7 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 		if s, err = ops.BatchedProduct(s, mean1, ops.ProductOptions{TransB: true, DataB: true}); err != nil {
 			return nil, err
 		}
-		if s, err = G.Reshape(s, []int{b, n * n, 1}); err != nil {
-			return nil, err
-		}
-		if s, err = ops.Dense(s, p.Get(gmConsensus(r)), nil, ops.DenseOptions{}); err != nil {
-			return nil, err
-		}
-		if s, err = G.Reshape(s, []int{b, n, n}); err != nil {
-			return nil, err
-		}
-		if y, err = G.Add(y, s); err != nil {
+		if y, err = ops.AddScaled(y, s, p.Get(gmConsensus(r))); err != nil {
 			return nil, err
 		}
 	}
