@@ -108,7 +108,13 @@ func (k *batchedProduct[T]) Backward(in []*tensor.Dense, out, dOut *tensor.Dense
 	}
 	lda, ldb := in[0].Shape()[2], in[1].Shape()[2]
 	tA, tB := trans(k.o.TransA), trans(k.o.TransB)
-	batchBlocks(b, 2*m*n*kk*(len(dIn)), func(lo, hi int) {
+	grads := 0 // the products per item: one per gradient wanted
+	for _, d := range dIn {
+		if d != nil {
+			grads++
+		}
+	}
+	batchBlocks(b, 2*m*n*kk*grads, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			a, bb, g := x[i*m*kk:][:m*kk], y[i*kk*n:][:kk*n], dc[i*m*n:][:m*n]
 			if dx != nil {
