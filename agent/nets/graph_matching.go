@@ -137,11 +137,7 @@ func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error)
 		return nil, nil, err
 	}
 	for r := 1; r <= gmRounds; r++ {
-		msg, err := G.BatchedMatMul(mean, h)
-		if err != nil {
-			return nil, nil, err
-		}
-		in, err := G.Concat(2, h, msg)
+		in, err := ops.WithNeighbourMeans(mean, h)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -164,11 +160,11 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 		return nil, nil, err
 	}
 	n := a.n
-	h1, err := G.Slice(h, nil, G.S(0, n))
+	h1, err := ops.Rows(h, 0, n, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	h2, err := G.Slice(h, nil, G.S(n, 2*n))
+	h2, err := ops.Rows(h, n, 2*n, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -180,7 +176,7 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := G.BatchedMatMul(rows, cols, false, true) // (B, N, N): G2's nodes by G1's
+	y, err := ops.BatchedProduct(rows, cols, ops.ProductOptions{TransB: true}) // (B, N, N): G2's nodes by G1's
 	if err != nil {
 		return nil, nil, err
 	}
@@ -193,12 +189,12 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.N
 // consensus adds the consensus rounds to the scores y (B, N, N), given the graphs' row-mean
 // adjacencies means (B, 2N, N).
 func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
-	b, n := y.Shape()[0], a.n
-	mean1, err := G.Slice(means, nil, G.S(0, n))
+	n := a.n
+	mean1, err := ops.Rows(means, 0, n, true)
 	if err != nil {
 		return nil, err
 	}
-	mean2, err := G.Slice(means, nil, G.S(n, 2*n))
+	mean2, err := ops.Rows(means, n, 2*n, true)
 	if err != nil {
 		return nil, err
 	}
@@ -207,22 +203,13 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s, err = G.BatchedMatMul(mean2, s); err != nil {
+		if s, err = ops.BatchedProduct(mean2, s, ops.ProductOptions{DataA: true}); err != nil {
 			return nil, err
 		}
-		if s, err = G.BatchedMatMul(s, mean1, false, true); err != nil {
+		if s, err = ops.BatchedProduct(s, mean1, ops.ProductOptions{TransB: true, DataB: true}); err != nil {
 			return nil, err
 		}
-		if s, err = G.Reshape(s, []int{b, n * n, 1}); err != nil {
-			return nil, err
-		}
-		if s, err = ops.Dense(s, p.Get(gmConsensus(r)), nil, ops.DenseOptions{}); err != nil {
-			return nil, err
-		}
-		if s, err = G.Reshape(s, []int{b, n, n}); err != nil {
-			return nil, err
-		}
-		if y, err = G.Add(y, s); err != nil {
+		if y, err = ops.AddScaled(y, s, p.Get(gmConsensus(r))); err != nil {
 			return nil, err
 		}
 	}
@@ -254,17 +241,17 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 	if err != nil {
 		return nil, err
 	}
-	a2, err := G.Slice(x, nil, G.S(n, 2*n))
+	a2, err := ops.Rows(x, n, 2*n, true)
 	if err != nil {
 		return nil, err
 	}
 	qs := make([]*G.Node, len(acts))
 	for i, act := range acts {
-		mw, err := G.BatchedMatMul(act, w)
+		mw, err := ops.BatchedProduct(act, w, ops.ProductOptions{})
 		if err != nil {
 			return nil, err
 		}
-		a2m, err := G.BatchedMatMul(a2, act)
+		a2m, err := ops.BatchedProduct(a2, act, ops.ProductOptions{DataA: true})
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,8 @@ import (
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"spg-tui/linalg/parallel"
 )
 
 // ClosedWalks adds, for adjacency matrices a (B, N, N), each node's closed-walk counts
@@ -25,8 +27,19 @@ func ClosedWalks(a *G.Node, maxLen int) (*G.Node, error) {
 	return Apply(&closedWalks[float64]{maxLen: maxLen}, a)
 }
 
-// closedWalks is the Kernel of a ClosedWalks node.
-type closedWalks[T Float] struct{ maxLen int }
+// closedWalks is the Kernel of a ClosedWalks node; work holds each worker's scratch, kept from
+// pass to pass.
+type closedWalks[T Float] struct {
+	maxLen int
+	work   []walkScratch
+}
+
+// walkScratch is one worker's buffers for one graph: the walk counts of the current and next
+// length, the neighbour lists and one length's counts.
+type walkScratch struct {
+	walks, next, counts []float64
+	nbrs                [][]int
+}
 
 func (k *closedWalks[T]) Name() string { return fmt.Sprintf("ClosedWalks(%d)", k.maxLen) }
 
@@ -41,51 +54,62 @@ func (k *closedWalks[T]) Differentiable(int) bool { return false }
 
 // Forward counts walks in float64, exactly while they stay below 2^53, multiplying by A
 // through neighbour lists: the graphs are sparse and the work is N^2 times the degree per
-// length.
+// length. The graphs are split over the cores; the counts are exact integers, so they do not
+// depend on the split.
 func (k *closedWalks[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	s := in[0].Shape()
-	b, n, w := s[0], s[1], k.maxLen-1
+	b, n := s[0], s[1]
 	x, y := Data[T](in[0]), Data[T](out)
-	walks, next := make([]float64, n*n), make([]float64, n*n)
-	nbrs := make([][]int, n)
-	counts := make([]float64, n)
-	for g := range b {
-		a := x[g*n*n:][:n*n]
-		for i := range n {
-			nbrs[i] = nbrs[i][:0]
-			for j, v := range a[i*n : (i+1)*n] {
-				if v != 0 {
-					nbrs[i] = append(nbrs[i], j)
-				}
-			}
+	workers := parallel.Workers(b)
+	for len(k.work) < workers {
+		k.work = append(k.work, walkScratch{
+			walks: make([]float64, n*n), next: make([]float64, n*n), counts: make([]float64, n), nbrs: make([][]int, n),
+		})
+	}
+	parallel.For(b, func(worker, lo, hi int) {
+		for g := lo; g < hi; g++ {
+			k.graph(&k.work[worker], x[g*n*n:][:n*n], y[g*n*(k.maxLen-1):][:n*(k.maxLen-1)], n)
 		}
-		for i := range walks {
-			walks[i] = float64(a[i])
-		}
-		dst := y[g*n*w:][:n*w]
-		for c := range w {
-			// next = walks A: (walks A)_ij sums walks_il over j's neighbours l.
-			for i := range n {
-				row, nrow := walks[i*n:(i+1)*n], next[i*n:(i+1)*n]
-				for j := range n {
-					var v float64
-					for _, l := range nbrs[j] {
-						v += row[l]
-					}
-					nrow[j] = v
-				}
-			}
-			walks, next = next, walks
-			for i := range n {
-				counts[i] = walks[i*n+i]
-			}
-			standardise(counts)
-			for i, v := range counts {
-				dst[i*w+c] = T(v)
+	})
+	return nil
+}
+
+// graph writes the standardised counts of adjacency matrix a (n x n) into dst (n x maxLen-1).
+func (k *closedWalks[T]) graph(ws *walkScratch, a, dst []T, n int) {
+	w := k.maxLen - 1
+	walks, next, nbrs, counts := ws.walks, ws.next, ws.nbrs, ws.counts
+	for i := range n {
+		nbrs[i] = nbrs[i][:0]
+		for j, v := range a[i*n : (i+1)*n] {
+			if v != 0 {
+				nbrs[i] = append(nbrs[i], j)
 			}
 		}
 	}
-	return nil
+	for i := range walks {
+		walks[i] = float64(a[i])
+	}
+	for c := range w {
+		// next = walks A: (walks A)_ij sums walks_il over j's neighbours l.
+		for i := range n {
+			row, nrow := walks[i*n:(i+1)*n], next[i*n:(i+1)*n]
+			for j := range n {
+				var v float64
+				for _, l := range nbrs[j] {
+					v += row[l]
+				}
+				nrow[j] = v
+			}
+		}
+		walks, next = next, walks
+		for i := range n {
+			counts[i] = walks[i*n+i]
+		}
+		standardise(counts)
+		for i, v := range counts {
+			dst[i*w+c] = T(v)
+		}
+	}
 }
 
 // standardise shifts and scales v to mean 0 and standard deviation 1, or sets it to 0 where its

@@ -3,6 +3,7 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -67,4 +68,43 @@ func TestClosedWalks(t *testing.T) {
 	if _, err := ClosedWalks(G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 3, 3), G.WithName("ok")), 1); err == nil {
 		t.Error("ClosedWalks accepted walk length 1")
 	}
+}
+
+// TestClosedWalksSplit checks that a batch split over two workers gives the counts of one
+// worker, bit for bit, and that the kernel's scratch carries nothing from pass to pass.
+func TestClosedWalksSplit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	const b, n = 33, 12
+	x := randAdjacency(rng, b, n) // (2b, n, n)
+	a := tensor.New(tensor.WithShape(2*b, n, n), tensor.WithBacking(toFloat32(x.Float64s())))
+	run := func(procs int, k *closedWalks[float32]) []float32 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		out := tensor.New(tensor.WithShape(2*b, n, gmTestWalkLen-1), tensor.Of(tensor.Float32))
+		if err := k.Forward([]*tensor.Dense{a}, out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Float32s()
+	}
+	want := run(1, &closedWalks[float32]{maxLen: gmTestWalkLen})
+	k := &closedWalks[float32]{maxLen: gmTestWalkLen}
+	for pass := range 2 {
+		got := run(2, k)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("pass %d: two workers: count %d = %v, one worker %v", pass, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// gmTestWalkLen is the longest walk TestClosedWalksSplit counts.
+const gmTestWalkLen = 8
+
+// toFloat32 converts v.
+func toFloat32(v []float64) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(x)
+	}
+	return out
 }
