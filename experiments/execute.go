@@ -75,12 +75,20 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	for _, r := range mine {
 		m.Runs = append(m.Runs, ManifestRun{ID: r.ID, Arm: r.Arm, Seed: r.Seed})
 	}
-	if old, err := ReadManifest(dir); err == nil {
+	old, err := ReadManifest(dir)
+	if err != nil {
+		if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) > 0 {
+			// A new experiment directory appears whole, manifest and all (makeDir): one that
+			// another experiment made between the two reads holds its manifest by now.
+			if old, err = ReadManifest(dir); err != nil {
+				return nil, fmt.Errorf("%s is not empty and holds no experiment; use another --out", dir)
+			}
+		}
+	}
+	if err == nil {
 		if err := sameExperiment(dir, old, m); err != nil {
 			return nil, err
 		}
-	} else if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) > 0 {
-		return nil, fmt.Errorf("%s is not empty and holds no experiment; use another --out", dir)
 	}
 	return &Prepared{Preset: p, Options: o, All: all, Mine: mine, Manifest: m, Dir: dir}, nil
 }
