@@ -27,12 +27,22 @@ func partialConfig() run.Config {
 }
 
 // stopDuringSolve starts cfg in dir, stops it once at least 30 validation references are
-// solved, and returns the partial file it left with the number of instances it holds, which must
-// be fewer than the set's.
+// solved, and returns the number of instances the partial file it left holds, which must be
+// fewer than the set's.
 func stopDuringSolve(t *testing.T, cfg run.Config, dir, partial string) int {
 	t.Helper()
-	e := mustStart(t, cfg, dir, fakeOpts{})
-	for deadline := time.Now().Add(time.Minute); e.Status().Wait.Done < 30; time.Sleep(100 * time.Microsecond) {
+	return stopSplitSolve(t, mustStart(t, cfg, dir, fakeOpts{}), envs.Validation, cfg.ValSize, partial)
+}
+
+// stopSplitSolve stops e once at least 30 references of its split set (of size instances) are
+// solved, and returns the number of instances the partial file holds, fewer than size.
+func stopSplitSolve(t *testing.T, e *trainer, split envs.Split, size int, partial string) int {
+	t.Helper()
+	what := fmt.Sprintf("the %s set", split)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Microsecond) {
+		if w := e.Status().Wait; strings.Contains(w.What, what) && w.Done >= 30 {
+			break
+		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the references never reached 30 solved: %+v", e.Status().Wait)
 		}
@@ -47,8 +57,8 @@ func stopDuringSolve(t *testing.T, cfg run.Config, dir, partial string) int {
 		t.Fatalf("no partial references kept: %v", err)
 	}
 	kept := bytes.Count(data, []byte{'\n'}) - 1
-	if kept < 30 || kept >= cfg.ValSize {
-		t.Fatalf("%d instances kept, want from 30 to fewer than %d", kept, cfg.ValSize)
+	if kept < 30 || kept >= size {
+		t.Fatalf("%d instances kept, want from 30 to fewer than %d", kept, size)
 	}
 	return kept
 }
@@ -78,27 +88,31 @@ func continued(cfg run.Config, kept int) string {
 }
 
 // checkFreshReferences fails unless the run in dir has the references of an uninterrupted solve
-// of cfg's validation set, bit for bit, and no partial file left.
-func checkFreshReferences(t *testing.T, cfg run.Config, dir, partial string) {
+// of cfg's split set, bit for bit, and no partial file left.
+func checkFreshReferences(t *testing.T, cfg run.Config, split envs.Split, dir, partial string) {
 	t.Helper()
 	env, err := envs.New(cfg.Task, cfg.N)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Validation), Size: cfg.ValSize}
-	insts := newEvalSet(envs.Validation, ds).insts
-	fresh, err := computeReference(env, ds.Seed, insts, true, new(atomic.Bool), new(atomic.Int64))
+	size := cfg.ValSize
+	if split == envs.Test {
+		size = cfg.TestSize
+	}
+	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
+	insts := newEvalSet(split, ds).insts
+	fresh, err := computeReference(env, ds.Seed, insts, split == envs.Validation, new(atomic.Bool), new(atomic.Int64))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fresh.InstancesSHA256 = instancesHash(insts)
 	fresh.seal()
 	var got reference
-	if err := run.ReadJSONBounded(filepath.Join(dir, run.CacheDir, "val.json"), maxReferenceBytes(ds), &got); err != nil {
+	if err := run.ReadJSONBounded(filepath.Join(dir, run.CacheDir, splitName(split)+".json"), maxReferenceBytes(ds), &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.Checksum != got.checksum() || got.Checksum != fresh.Checksum {
-		t.Errorf("the continued references differ from an uninterrupted solve's")
+		t.Errorf("the continued %s references differ from an uninterrupted solve's", split)
 	}
 	if _, err := os.Stat(partial); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the partial file is left after the solve (%v)", err)
@@ -128,7 +142,31 @@ func TestStoppedReferenceSolveContinues(t *testing.T) {
 	if !strings.Contains(log, continued(cfg, kept)) || len(warnings) != 0 {
 		t.Errorf("the resumed run's log lacks %q (warnings %q):\n%s", continued(cfg, kept), warnings, log)
 	}
-	checkFreshReferences(t, cfg, dir, partial)
+	checkFreshReferences(t, cfg, envs.Validation, dir, partial)
+}
+
+// TestStoppedTestReferenceSolveContinues stops a run while it solves its test set's references
+// after its last step (it used to say "stopped at step 40 of 40" and, resumed, solve them all
+// again): the resume continues from those kept, to the references of an uninterrupted solve.
+func TestStoppedTestReferenceSolveContinues(t *testing.T) {
+	cfg, dir := tinyConfig(envs.TaskTSP, 10), t.TempDir()
+	cfg.TestSize = 3000
+	partial := filepath.Join(dir, run.CacheDir, "test.partial.json")
+	e := mustStart(t, cfg, dir, fakeOpts{})
+	kept := stopSplitSolve(t, e, envs.Test, cfg.TestSize, partial)
+	if s := e.Status(); s.Step != cfg.Steps {
+		t.Fatalf("stopped at step %d, want %d", s.Step, cfg.Steps)
+	}
+	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, warnings := finish(t, r, dir)
+	line := fmt.Sprintf("%d of the %d references of the test set were solved by an earlier attempt", kept, cfg.TestSize)
+	if !strings.Contains(log, line) || len(warnings) != 0 {
+		t.Errorf("the resumed run's log lacks %q (warnings %q):\n%s", line, warnings, log)
+	}
+	checkFreshReferences(t, cfg, envs.Test, dir, partial)
 }
 
 // TestSharedPartialReferences stops a run while it solves its validation references with a
@@ -150,7 +188,7 @@ func TestSharedPartialReferences(t *testing.T) {
 	if !strings.Contains(log, continued(cfg, kept)) || len(warnings) != 0 {
 		t.Errorf("the second run's log lacks %q (warnings %q):\n%s", continued(cfg, kept), warnings, log)
 	}
-	checkFreshReferences(t, cfg, second, partial)
+	checkFreshReferences(t, cfg, envs.Validation, second, partial)
 }
 
 // TestDamagedPartialReferences damages the partial file a stopped solve kept (cut inside a
@@ -197,7 +235,7 @@ func TestDamagedPartialReferences(t *testing.T) {
 			if strings.Contains(log, continued(cfg, kept)) {
 				t.Errorf("the run continued from a damaged file:\n%s", log)
 			}
-			checkFreshReferences(t, cfg, dir, partial)
+			checkFreshReferences(t, cfg, envs.Validation, dir, partial)
 		})
 	}
 }
@@ -254,7 +292,7 @@ func TestKilledReferenceSolve(t *testing.T) {
 	if !strings.Contains(log, continued(cfg, kept)) || len(warnings) != 0 {
 		t.Errorf("the next run's log lacks %q (warnings %q):\n%s", continued(cfg, kept), warnings, log)
 	}
-	checkFreshReferences(t, cfg, dir, partial)
+	checkFreshReferences(t, cfg, envs.Validation, dir, partial)
 }
 
 // refKillRootEnv names the directory of TestKilledReferenceSolve's process to be killed.
