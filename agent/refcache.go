@@ -99,11 +99,14 @@ func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs
 			note(fmt.Sprintf("the cached references are unreadable (%v): solving them again", err))
 		}
 	}
-	keep := shared
-	if keep == "" {
-		keep = runPath
+	// The solve keeps its instances in the shared cache, where any run of the same sets finds
+	// them, else in the run's directory; it also reads the run's, kept by an attempt that ran
+	// with --cache off or another cache.
+	partials := []string{partialPath(runPath)}
+	if shared != "" {
+		partials = []string{partialPath(shared), partialPath(runPath)}
 	}
-	r, err := solveReference(partialPath(keep), env, ds.Seed, insts, hash, baselines, stop, begin, done, note)
+	r, err := solveReference(partials, env, ds.Seed, insts, hash, baselines, stop, begin, done, note)
 	if err != nil {
 		return nil, err
 	}
@@ -137,20 +140,28 @@ func writeReference(path string, ref *reference) error {
 }
 
 // solveReference computes the references of insts (hashing to hash), keeping each instance
-// at partial (in the shared cache, else the run's directory) as soon as it is solved, and
-// continuing from what that file holds: begin is called with their number before the solve.
-// A partial file that fails its check is told to note and all is solved again; references
-// assembled with its solutions are checked as a cached entry is (reference.check) and, if they
-// fail, told and solved again from nothing. The file is removed once all is solved; one that
-// cannot be written is told, and the solve goes on without it.
-func solveReference(partial string, env envs.Env, seed uint64, insts []envs.Instance, hash string, baselines bool,
+// at partials[0] as soon as it is solved, and continuing from the first of partials that holds
+// kept instances: begin is called with their number before the solve. A partial file that
+// fails its check is told to note and not used; references assembled with kept solutions are
+// checked as a cached entry is (reference.check) and, if they fail, told and solved again from
+// nothing. The files are removed once all is solved; one that cannot be written is told, and
+// the solve goes on without it.
+func solveReference(partials []string, env envs.Env, seed uint64, insts []envs.Instance, hash string, baselines bool,
 	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string)) (*reference, error) {
 	s := newReferenceSolve(env, seed, insts, baselines)
-	kept, err := s.restore(partial, hash)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		note(fmt.Sprintf("the references solved so far %s are damaged (%v): solving them all again", partial, err))
+	kept, from := 0, ""
+	for _, p := range partials {
+		n, err := s.restore(p, hash)
+		if err == nil {
+			kept, from = n, p
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			note(fmt.Sprintf("the references solved so far %s are damaged (%v): solving them again", p, err))
+		}
 	}
-	r, err := s.runKept(partial, hash, kept, stop, begin, done, note)
+	target := partials[0]
+	r, err := s.runKept(target, hash, kept, from == target, stop, begin, done, note)
 	if err != nil {
 		return nil, err
 	}
@@ -158,24 +169,27 @@ func solveReference(partial string, env envs.Env, seed uint64, insts []envs.Inst
 	if kept > 0 {
 		r.seal()
 		if err := r.check(env, insts, hash); err != nil {
-			note(fmt.Sprintf("the references continued from %s are wrong (%v): solving them all again", partial, err))
-			if r, err = newReferenceSolve(env, seed, insts, baselines).runKept(partial, hash, 0, stop, begin, done, note); err != nil {
+			note(fmt.Sprintf("the references continued from %s are wrong (%v): solving them all again", from, err))
+			if r, err = newReferenceSolve(env, seed, insts, baselines).runKept(target, hash, 0, false, stop, begin, done, note); err != nil {
 				return nil, err
 			}
 			r.InstancesSHA256 = hash
 		}
 	}
-	if err := os.Remove(partial); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		note(fmt.Sprintf("the references solved so far could not be removed (%v)", err))
+	for _, p := range partials {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			note(fmt.Sprintf("the references solved so far could not be removed (%v)", err))
+		}
 	}
 	return r, nil
 }
 
-// runKept calls begin with the kept instances (restored from partial), then solves the rest
-// appending each to partial (replaced by an empty one when nothing is kept).
-func (s *referenceSolve) runKept(partial, hash string, kept int, stop *atomic.Bool, begin func(solved int),
+// runKept calls begin with the kept instances, then solves the rest, appending each to the
+// partial file at path: to the file as it is when appending (the kept instances came from it),
+// else to a new one that first receives the kept instances.
+func (s *referenceSolve) runKept(path, hash string, kept int, appending bool, stop *atomic.Bool, begin func(solved int),
 	done *atomic.Int64, note func(string)) (*reference, error) {
-	w, err := s.openPartial(partial, hash, kept == 0)
+	w, err := s.openPartial(path, hash, !appending)
 	if err != nil {
 		note(fmt.Sprintf("the references solved so far cannot be kept (%v)", err))
 	}
@@ -186,11 +200,15 @@ func (s *referenceSolve) runKept(partial, hash string, kept int, stop *atomic.Bo
 	// The workers keep the first write error for a single note after the solve, from this
 	// goroutine: note need not be safe for concurrent use.
 	var failed atomic.Pointer[error]
-	r, err := s.run(stop, done, func(i int, sols []envs.Solution) {
+	keep := func(i int, sols []envs.Solution) {
 		if err := w.keep(i, sols); err != nil {
 			failed.CompareAndSwap(nil, &err)
 		}
-	})
+	}
+	if !appending {
+		s.each(keep)
+	}
+	r, err := s.run(stop, done, keep)
 	if err := w.Close(); err != nil {
 		failed.CompareAndSwap(nil, &err)
 	}

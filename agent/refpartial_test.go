@@ -121,28 +121,38 @@ func checkFreshReferences(t *testing.T, cfg run.Config, split envs.Split, dir, p
 
 // TestStoppedReferenceSolveContinues stops a run while it solves its validation references:
 // the instances solved are kept, and the resumed run starts its count there (it used to start
-// at 0, all the work lost) and ends with the references of an uninterrupted solve.
+// at 0, all the work lost) and ends with the references of an uninterrupted solve. The resume
+// finds them in the run's directory also with a shared cache, which train --resume uses by
+// default whatever the first attempt's --cache was.
 func TestStoppedReferenceSolveContinues(t *testing.T) {
-	cfg, dir := partialConfig(), t.TempDir()
-	partial := filepath.Join(dir, run.CacheDir, "val.partial.json")
-	kept := stopDuringSolve(t, cfg, dir, partial)
-	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
-	if err != nil {
-		t.Fatal(err)
+	for _, cacheAtResume := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cache at resume %t", cacheAtResume), func(t *testing.T) {
+			cfg, dir := partialConfig(), t.TempDir()
+			partial := filepath.Join(dir, run.CacheDir, "val.partial.json")
+			kept := stopDuringSolve(t, cfg, dir, partial)
+			if cacheAtResume {
+				SetReferenceCache(t.TempDir())
+				defer SetReferenceCache("")
+			}
+			r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The solve's count, as train and the console show it, starts at the instances kept.
+			w := r.Status().Wait
+			for ; w.What == "" && r.Status().State == run.StateStarting; w = r.Status().Wait {
+				time.Sleep(100 * time.Microsecond)
+			}
+			if w.Start != kept || w.Done < kept {
+				t.Errorf("the resumed solve shows %+v, want it to start at %d", w, kept)
+			}
+			log, warnings := finish(t, r, dir)
+			if !strings.Contains(log, continued(cfg, kept)) || len(warnings) != 0 {
+				t.Errorf("the resumed run's log lacks %q (warnings %q):\n%s", continued(cfg, kept), warnings, log)
+			}
+			checkFreshReferences(t, cfg, envs.Validation, dir, partial)
+		})
 	}
-	// The solve's count, as train and the console show it, starts at the instances kept.
-	w := r.Status().Wait
-	for ; w.What == "" && r.Status().State == run.StateStarting; w = r.Status().Wait {
-		time.Sleep(100 * time.Microsecond)
-	}
-	if w.Start != kept || w.Done < kept {
-		t.Errorf("the resumed solve shows %+v, want it to start at %d", w, kept)
-	}
-	log, warnings := finish(t, r, dir)
-	if !strings.Contains(log, continued(cfg, kept)) || len(warnings) != 0 {
-		t.Errorf("the resumed run's log lacks %q (warnings %q):\n%s", continued(cfg, kept), warnings, log)
-	}
-	checkFreshReferences(t, cfg, envs.Validation, dir, partial)
 }
 
 // TestStoppedTestReferenceSolveContinues stops a run while it solves its test set's references

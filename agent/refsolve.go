@@ -101,6 +101,20 @@ func (s *referenceSolve) solve(i int, keep func(i int, sols []envs.Solution)) er
 	return nil
 }
 
+// each calls fn with every solved instance's solutions.
+func (s *referenceSolve) each(fn func(i int, sols []envs.Solution)) {
+	for i, ok := range s.solved {
+		if !ok {
+			continue
+		}
+		sols := make([]envs.Solution, len(s.solvers))
+		for k := range sols {
+			sols[k] = s.sols[k][i]
+		}
+		fn(i, sols)
+	}
+}
+
 // reference assembles the references from the solutions of every instance: the best solution
 // of each (the exact solver's where there is one, else the best classical one) and, with the
 // baselines, each solver's mean.
