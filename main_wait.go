@@ -23,8 +23,9 @@ func waitLine(w run.Wait, since time.Duration) string {
 		pct = 100 * float64(w.Done) / float64(w.Total)
 	}
 	s := fmt.Sprintf("%s: %d/%d (%.0f%%), %s so far", w.What, w.Done, w.Total, pct, since.Round(time.Second))
-	if w.Done > 0 && w.Done < w.Total {
-		left := time.Duration(float64(since) * float64(w.Total-w.Done) / float64(w.Done))
+	if w.Done > w.Start && w.Done < w.Total {
+		// The pace is this attempt's: the units an earlier one did took none of since.
+		left := time.Duration(float64(since) * float64(w.Total-w.Done) / float64(w.Done-w.Start))
 		s += fmt.Sprintf(", about %s left", left.Round(time.Second))
 	}
 	return s

@@ -17,6 +17,9 @@ func TestWaitLine(t *testing.T) {
 		{run.Wait{What: "solving the references of the validation set", Done: 0, Total: 1000}, 3 * time.Second,
 			"solving the references of the validation set: 0/1000 (0%), 3s so far"},
 		{run.Wait{What: "solving", Done: 250, Total: 1000}, 6 * time.Second, "solving: 250/1000 (25%), 6s so far, about 18s left"},
+		// Continued from 200 kept by a stopped attempt: the pace is of the 50 solved since.
+		{run.Wait{What: "solving", Done: 250, Total: 1000, Start: 200}, 6 * time.Second, "solving: 250/1000 (25%), 6s so far, about 1m30s left"},
+		{run.Wait{What: "solving", Done: 200, Total: 1000, Start: 200}, 3 * time.Second, "solving: 200/1000 (20%), 3s so far"},
 	} {
 		if got := waitLine(c.w, c.since); got != c.want {
 			t.Errorf("waitLine(%+v, %s) = %q, want %q", c.w, c.since, got, c.want)

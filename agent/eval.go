@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -12,7 +11,6 @@ import (
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
-	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
 	"spg-tui/run/stats"
@@ -50,77 +48,6 @@ type reference struct {
 	// values that cannot be re-derived cheaply (a classical solver's mean) are trusted only
 	// through it. Files written before it existed have none and are solved again.
 	Checksum string `json:"checksum,omitempty"`
-}
-
-// computeReference solves every instance with the exact solver and, when baselines is set (or
-// no exact solver exists), the baselines, in parallel over the cores. Instance i's randomised
-// solvers draw from a generator seeded by (dataset seed, i). It counts the instances solved in
-// done and returns errStopped as soon as stop is set.
-func computeReference(env envs.Env, seed uint64, insts []envs.Instance, baselines bool, stop *atomic.Bool, done *atomic.Int64) (*reference, error) {
-	referenceComputations.Add(1)
-	task, n := env.Task(), env.N()
-	facts := envs.MustFacts(task)
-	exact := facts.Exact(n)
-	var solvers []string
-	if exact != "" {
-		solvers = append(solvers, exact)
-	}
-	if baselines || exact == "" {
-		solvers = append(solvers, facts.Baselines...)
-	}
-	sols := make([][]envs.Solution, len(solvers))
-	for s := range sols {
-		sols[s] = make([]envs.Solution, len(insts))
-	}
-	errs := make([]error, len(insts))
-	parallel.For(len(insts), func(_, lo, hi int) {
-		for i := lo; i < hi && !stop.Load(); i++ {
-			rng := rand.New(rand.NewPCG(seed, uint64(i)))
-			for s, name := range solvers {
-				p, err := env.Solve(name, insts[i], rng)
-				if err != nil {
-					errs[i] = fmt.Errorf("instance %d: %s: %w", i, name, err)
-					break
-				}
-				sols[s][i] = envs.Solution{Index: i, Perm: p, Objective: env.Objective(insts[i], p)}
-			}
-			done.Add(1)
-		}
-	})
-	if stop.Load() {
-		return nil, errStopped
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	ref := &reference{Task: task, N: n, Seed: seed, Size: len(insts), Exact: exact != ""}
-	ref.Best = make([]envs.Solution, len(insts))
-	ref.BestSolver = make([]string, len(insts))
-	for i := range insts {
-		for s, name := range solvers {
-			if name == "random" || (exact != "" && name != exact) {
-				continue
-			}
-			if ref.BestSolver[i] == "" || better(env, sols[s][i].Objective, ref.Best[i].Objective) {
-				ref.Best[i], ref.BestSolver[i] = sols[s][i], name
-			}
-		}
-	}
-	if baselines {
-		ref.References = map[string]float64{}
-		for s, name := range solvers {
-			if name == exact {
-				name = "optimal"
-			}
-			ref.References[name] = metricMean(facts.Metric, sols[s], ref)
-		}
-		if facts.Metric.UnitOptimum {
-			ref.References["optimal"] = 1
-		}
-	}
-	return ref, nil
 }
 
 // better reports whether objective a beats b under env's direction.

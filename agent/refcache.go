@@ -58,11 +58,12 @@ func (ref *reference) fits(env envs.Env, ds envs.Dataset, baselines bool) bool {
 
 // cachedReference returns the references of ds from the run directory's copy at runPath or
 // else from the shared cache, each checked against insts (reference.check), or computes them
-// (counting the instances solved in done) and writes both. A copy or shared entry that is
-// wrong or unreadable is told to note and solved again (one without a checksum, from an older
-// version, quietly); a shared cache that cannot be written is told and skipped.
+// and writes both (solveReference: calling begin with the instances an earlier solve saved,
+// and counting those solved in done). A copy or shared entry that is wrong or unreadable is
+// told to note and solved again (one without a checksum, from an older version, quietly); a
+// shared cache that cannot be written is told and skipped.
 func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool,
-	stop *atomic.Bool, done *atomic.Int64, note func(string)) (*reference, error) {
+	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string)) (*reference, error) {
 	hash := instancesHash(insts)
 	var ref reference
 	switch err := readReference(runPath, ds, &ref); {
@@ -98,11 +99,17 @@ func cachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs
 			note(fmt.Sprintf("the cached references are unreadable (%v): solving them again", err))
 		}
 	}
-	r, err := computeReference(env, ds.Seed, insts, baselines, stop, done)
+	// The solve keeps its instances in the shared cache, where any run of the same sets finds
+	// them, else in the run's directory; it also reads the run's, kept by an attempt that ran
+	// with --cache off or another cache.
+	partials := []string{partialPath(runPath)}
+	if shared != "" {
+		partials = []string{partialPath(shared), partialPath(runPath)}
+	}
+	r, err := solveReference(partials, env, ds.Seed, insts, hash, baselines, stop, begin, done, note)
 	if err != nil {
 		return nil, err
 	}
-	r.InstancesSHA256 = hash
 	if shared != "" {
 		if err := writeReference(shared, r); err != nil {
 			note(fmt.Sprintf("the references could not be cached (%v)", err))
@@ -130,4 +137,83 @@ func writeReference(path string, ref *reference) error {
 		return err
 	}
 	return run.WriteJSONAtomic(path, ref)
+}
+
+// solveReference computes the references of insts (hashing to hash), keeping each instance
+// at partials[0] as soon as it is solved, and continuing from the first of partials that holds
+// kept instances: begin is called with their number before the solve. A partial file that
+// fails its check is told to note and not used; references assembled with kept solutions are
+// checked as a cached entry is (reference.check) and, if they fail, told and solved again from
+// nothing. The files are removed once all is solved; one that cannot be written is told, and
+// the solve goes on without it.
+func solveReference(partials []string, env envs.Env, seed uint64, insts []envs.Instance, hash string, baselines bool,
+	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string)) (*reference, error) {
+	s := newReferenceSolve(env, seed, insts, baselines)
+	kept, from := 0, ""
+	for _, p := range partials {
+		n, err := s.restore(p, hash)
+		if err == nil {
+			kept, from = n, p
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			note(fmt.Sprintf("the references solved so far %s are damaged (%v): solving them again", p, err))
+		}
+	}
+	target := partials[0]
+	r, err := s.runKept(target, hash, kept, from == target, stop, begin, done, note)
+	if err != nil {
+		return nil, err
+	}
+	r.InstancesSHA256 = hash
+	if kept > 0 {
+		r.seal()
+		if err := r.check(env, insts, hash); err != nil {
+			note(fmt.Sprintf("the references continued from %s are wrong (%v): solving them all again", from, err))
+			if r, err = newReferenceSolve(env, seed, insts, baselines).runKept(target, hash, 0, false, stop, begin, done, note); err != nil {
+				return nil, err
+			}
+			r.InstancesSHA256 = hash
+		}
+	}
+	for _, p := range partials {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			note(fmt.Sprintf("the references solved so far could not be removed (%v)", err))
+		}
+	}
+	return r, nil
+}
+
+// runKept calls begin with the kept instances, then solves the rest, appending each to the
+// partial file at path: to the file as it is when appending (the kept instances came from it),
+// else to a new one that first receives the kept instances.
+func (s *referenceSolve) runKept(path, hash string, kept int, appending bool, stop *atomic.Bool, begin func(solved int),
+	done *atomic.Int64, note func(string)) (*reference, error) {
+	w, err := s.openPartial(path, hash, !appending)
+	if err != nil {
+		note(fmt.Sprintf("the references solved so far cannot be kept (%v)", err))
+	}
+	begin(kept)
+	if w == nil {
+		return s.run(stop, done, nil)
+	}
+	// The workers keep the first write error for a single note after the solve, from this
+	// goroutine: note need not be safe for concurrent use.
+	var failed atomic.Pointer[error]
+	keep := func(i int, sols []envs.Solution) {
+		if err := w.keep(i, sols); err != nil {
+			failed.CompareAndSwap(nil, &err)
+		}
+	}
+	if !appending {
+		s.each(keep)
+	}
+	r, err := s.run(stop, done, keep)
+	if err := w.Close(); err != nil {
+		failed.CompareAndSwap(nil, &err)
+	}
+	if e := failed.Load(); e != nil {
+		note(fmt.Sprintf("the references solved so far could not all be kept (%v)", *e))
+	}
+	return r, err
 }

@@ -90,14 +90,10 @@ func (ref *reference) checkBest(env envs.Env, insts []envs.Instance, exact strin
 		if exact != "" && solver != exact || exact == "" && (solver == "random" || !slices.Contains(baselines, solver)) {
 			return fmt.Errorf("instance %d: its solution is said to be %s's", i, quoteSolver(solver))
 		}
-		seen := make([]bool, n)
-		for _, v := range s.Perm {
-			if v < 0 || v >= n || seen[v] {
-				return fmt.Errorf("instance %d: its solution is not a permutation of %d", i, n)
-			}
-			seen[v] = true
+		if !isPermutation(s.Perm, n) {
+			return fmt.Errorf("instance %d: its solution is not a permutation of %d", i, n)
 		}
-		if len(s.Perm) != n || s.Index != i || !closeTo(env.Objective(insts[i], s.Perm), s.Objective) {
+		if s.Index != i || !closeTo(env.Objective(insts[i], s.Perm), s.Objective) {
 			return fmt.Errorf("instance %d: its solution does not have the recorded objective", i)
 		}
 	}

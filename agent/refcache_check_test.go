@@ -44,7 +44,7 @@ func newRefFixture(t *testing.T, task envs.Task, n, size int) *refFixture {
 // cache), adding its warnings to notes; solved says whether it solved them again.
 func (f *refFixture) load(t *testing.T, notes *[]string) (*reference, error) {
 	t.Helper()
-	return cachedReference(t.TempDir()+"/val.json", f.env, f.ds, f.insts, true, new(atomic.Bool), new(atomic.Int64),
+	return cachedReference(t.TempDir()+"/val.json", f.env, f.ds, f.insts, true, new(atomic.Bool), func(int) {}, new(atomic.Int64),
 		func(msg string) {
 			if notes != nil {
 				*notes = append(*notes, msg)

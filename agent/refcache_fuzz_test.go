@@ -43,7 +43,7 @@ func FuzzReferenceEntry(f *testing.F) {
 			t.Fatal(err)
 		}
 		var notes []string
-		got, err := cachedReference(filepath.Join(root, "val.json"), env, ds, insts, true, new(atomic.Bool), new(atomic.Int64),
+		got, err := cachedReference(filepath.Join(root, "val.json"), env, ds, insts, true, new(atomic.Bool), func(int) {}, new(atomic.Int64),
 			func(m string) { notes = append(notes, m) })
 		if err != nil {
 			t.Fatal(err)

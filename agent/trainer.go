@@ -445,11 +445,13 @@ func (t *trainer) test() (stopped bool, err error) {
 	return false, nil
 }
 
-// setWait reports the long preparation what of total units in the status ("" when it ends).
-func (t *trainer) setWait(what string, total int) {
-	t.waitDone.Store(0)
+// setWait reports the long preparation what of total units in the status, done of them by an
+// earlier attempt ("" when it ends). The count is set before the wait shows, so that no reader
+// sees it jump from 0.
+func (t *trainer) setWait(what string, total, done int) {
+	t.waitDone.Store(int64(done))
 	t.statusMu.Lock()
-	t.status.Wait = run.Wait{What: what, Total: total}
+	t.status.Wait = run.Wait{What: what, Total: total, Start: done}
 	t.statusMu.Unlock()
 }
 
@@ -463,10 +465,15 @@ func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalS
 	}
 	path := filepath.Join(t.dir, run.CacheDir, splitName(split)+".json")
 	began := time.Now()
-	t.setWait(fmt.Sprintf("solving the references of the %s set", split), size)
-	ref, err := cachedReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag, &t.waitDone,
+	begin := func(solved int) {
+		if solved > 0 {
+			t.log.Printf("%d of the %d references of the %s set were solved by an earlier attempt: solving the rest", solved, size, split)
+		}
+		t.setWait(fmt.Sprintf("solving the references of the %s set", split), size, solved)
+	}
+	ref, err := cachedReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag, begin, &t.waitDone,
 		func(msg string) { t.event(&run.Event{Event: run.EventWarning, Message: msg}) })
-	t.setWait("", 0)
+	t.setWait("", 0, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,9 @@ import (
 type Wait struct {
 	What        string
 	Done, Total int
+	// Start is Done when the wait began: the units an earlier attempt did (the references a
+	// stopped solve kept), which a pace estimate leaves out.
+	Start int
 }
 
 // CacheOff is the --cache value that disables the shared cache.
