@@ -29,8 +29,11 @@ func (m *model) openTaskDialog() {
 	in := textinput.New()
 	in.Prompt = "task, size and recipe: "
 	in.CharLimit = 24
-	in.SetValue(fmt.Sprintf("%s %d %s", m.ctx.cfg.Task, m.ctx.cfg.N, m.ctx.cfg.Recipe))
-	in.CursorEnd()
+	// The current task is the placeholder, not the value: typing replaces it (as a prefilled
+	// value, "tsp 20 best" typed after it read "mwm 10 besttsp 20 best"), and an empty Enter
+	// takes it.
+	in.Placeholder = fmt.Sprintf("%s %d %s", m.ctx.cfg.Task, m.ctx.cfg.N, m.ctx.cfg.Recipe)
+	in.SetWidth(in.CharLimit) // with no width, bubbles draws one rune of the placeholder
 	in.Focus()
 	m.dialog = &taskDialog{input: in}
 }
@@ -72,7 +75,11 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		if k.String() == "y" {
 			break
 		}
-		task, n, recipe, err := parseTask(d.input.Value())
+		typed := d.input.Value()
+		if strings.TrimSpace(typed) == "" {
+			typed = d.input.Placeholder
+		}
+		task, n, recipe, err := parseTask(typed)
 		if err == nil {
 			d.cfg = m.ctx.cfg
 			sameTask := task == d.cfg.Task

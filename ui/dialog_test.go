@@ -42,3 +42,21 @@ func TestTaskSwitchSaysHowLong(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskSwitchTypedReplaces: what a user types after t is the task, not an addition to the
+// current one (the dialog was prefilled, so "tsp 20 best" read "mwm 10 papertsp 20 best");
+// an empty Enter takes the current task, shown as the placeholder.
+func TestTaskSwitchTypedReplaces(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 36)
+	press(m, "t")
+	press(m, strings.Split("tsp 20 best", "")...)
+	press(m, "enter")
+	if m.dialog == nil || !m.dialog.confirming || m.dialog.cfg.Task != envs.TaskTSP || m.dialog.cfg.N != 20 {
+		t.Fatalf("typing tsp 20 best after t: %+v\n%s", m.dialog, screen(m))
+	}
+	m = fixture(t, envs.TaskMWM, 10, 120, 36)
+	press(m, "t", "enter")
+	if m.dialog == nil || !m.dialog.confirming || m.dialog.cfg.Task != envs.TaskMWM || m.dialog.cfg.N != 10 {
+		t.Fatalf("an empty enter: %+v\n%s", m.dialog, screen(m))
+	}
+}
