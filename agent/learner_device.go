@@ -49,3 +49,14 @@ func learnerDevice(l Learner) string {
 	}
 	return "cpu"
 }
+
+// releaser is a learner that holds memory outside Go's heap (a GPU's buffers), released when
+// its run ends: a console that switches tasks would otherwise keep every earlier run's.
+type releaser interface{ release() }
+
+// releaseLearner releases l's outside memory where it has any; l is not used after.
+func releaseLearner(l Learner) {
+	if r, ok := l.(releaser); ok {
+		r.release()
+	}
+}

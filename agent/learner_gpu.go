@@ -33,6 +33,15 @@ type gpuLearner struct {
 	hostStale bool
 	chunk     []float32 // a padded chunk of states for Act
 	mChunk    []float32
+	released  bool
+}
+
+// release frees the network's device buffers (releaser); the learner is not used after.
+func (l *gpuLearner) release() {
+	if !l.released {
+		l.released = true
+		l.net.Close()
+	}
 }
 
 // newGPUMatching builds SPG+Matching's learner of cfg on dev, or errNoGPUKernels for the

@@ -332,7 +332,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 					cfg.TrainSize, cfg.ValSize, cfg.TestSize = 25_600, 200, 200
 				}
 				dir := t.TempDir()
-				onDev := func(c run.Config) (Learner, error) { return newDeviceLearner(c, dev) }
+				var trained Learner
+				onDev := func(c run.Config) (Learner, error) {
+					l, err := newDeviceLearner(c, dev)
+					trained = l
+					return l, err
+				}
 				e, err := startRun(cfg, dir, onDev)
 				if err != nil {
 					t.Fatal(err)
@@ -340,6 +345,10 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 				waitDone(t, e)
 				if err := e.Err(); err != nil {
 					t.Fatalf("training on %s: %v", dev.Name(), err)
+				}
+				// Its device buffers are freed when the run ends (a console keeps no earlier run's).
+				if g, ok := trained.(*gpuLearner); !ok || !g.released {
+					t.Errorf("the device learner %T was not released when its run ended", trained)
 				}
 				e2, err := resumeRun(dir, cfg.Steps+4, NewLearner)
 				if err != nil {

@@ -218,6 +218,7 @@ func (t *trainer) run() {
 		err = t.ioErr
 	}
 	t.clock.stop()
+	releaseLearner(t.core.learner) // the last checkpoint is written: nothing reads it again
 	state := run.StateDone
 	switch {
 	case err != nil:
