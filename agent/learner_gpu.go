@@ -154,19 +154,27 @@ func specsOf(p *nets.Params) []gpunet.Spec {
 
 func (l *gpuLearner) deviceName() string { return l.dev.Name() }
 
+// stateOnHost pairs each of the network's device buffers with the host tensors that hold the
+// same values between steps: parameters, Adam's moments and the target critic where there is one.
+func (l *gpuLearner) stateOnHost() (dev []*gpunet.Flat, host [][][]float32) {
+	h, st := l.host, l.net.State()
+	mo := st.Moments
+	dev = []*gpunet.Flat{st.Actor, st.Critic, mo[0], mo[1], mo[2], mo[3]}
+	host = [][][]float32{h.actor.Float32s(), h.critic.Float32s(), h.actorOpt.m, h.actorOpt.v, h.criticOpt.m, h.criticOpt.v}
+	if st.Target != nil {
+		dev, host = append(dev, st.Target), append(host, h.target.Float32s())
+	}
+	return dev, host
+}
+
 // upload copies the host's parameters and Adam state to the device.
 func (l *gpuLearner) upload() error {
-	h := l.host
-	st := l.net.State()
-	mo := st.Moments
-	err := errors.Join(
-		st.Actor.Upload(l.dev, h.actor.Float32s()), st.Critic.Upload(l.dev, h.critic.Float32s()),
-		mo[0].Upload(l.dev, h.actorOpt.m), mo[1].Upload(l.dev, h.actorOpt.v),
-		mo[2].Upload(l.dev, h.criticOpt.m), mo[3].Upload(l.dev, h.criticOpt.v))
-	if st.Target != nil {
-		err = errors.Join(err, st.Target.Upload(l.dev, h.target.Float32s()))
+	bufs, host := l.stateOnHost()
+	var err error
+	for i, f := range bufs {
+		err = errors.Join(err, f.Upload(l.dev, host[i]))
 	}
-	*st.Steps = [2]int{h.actorOpt.step, h.criticOpt.step}
+	*l.net.State().Steps = [2]int{l.host.actorOpt.step, l.host.criticOpt.step}
 	l.hostStale = false
 	return err
 }
@@ -176,17 +184,13 @@ func (l *gpuLearner) syncHost() error {
 	if !l.hostStale {
 		return nil
 	}
-	h := l.host
-	st := l.net.State()
-	mo := st.Moments
-	err := errors.Join(
-		st.Actor.Download(l.dev, h.actor.Float32s()), st.Critic.Download(l.dev, h.critic.Float32s()),
-		mo[0].Download(l.dev, h.actorOpt.m), mo[1].Download(l.dev, h.actorOpt.v),
-		mo[2].Download(l.dev, h.criticOpt.m), mo[3].Download(l.dev, h.criticOpt.v))
-	if st.Target != nil {
-		err = errors.Join(err, st.Target.Download(l.dev, h.target.Float32s()))
+	bufs, host := l.stateOnHost()
+	var err error
+	for i, f := range bufs {
+		err = errors.Join(err, f.Download(l.dev, host[i]))
 	}
-	h.actorOpt.step, h.criticOpt.step = st.Steps[0], st.Steps[1]
+	steps := l.net.State().Steps
+	l.host.actorOpt.step, l.host.criticOpt.step = steps[0], steps[1]
 	if err == nil {
 		l.hostStale = false
 	}

@@ -95,6 +95,23 @@ func recipeConfig(t *testing.T, task envs.Task, model, recipe string, n int) run
 	return cfg
 }
 
+// learnerPair returns cfg's CPU learner and its learner on dev, which start from the same
+// parameters; the device's buffers are freed when the test ends.
+func learnerPair(t *testing.T, cfg run.Config, dev cuda.Device) (*spgLearner, *gpuLearner) {
+	t.Helper()
+	cpu, err := newSPGLearner(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := newDeviceLearner(cfg, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := l.(*gpuLearner)
+	t.Cleanup(gpu.release)
+	return cpu, gpu
+}
+
 // gpuTestConfig is a small configuration of model under recipe for the device tests.
 func gpuTestConfig(t *testing.T, task envs.Task, model, recipe string) run.Config {
 	cfg := recipeConfig(t, task, model, recipe, 5)
@@ -160,16 +177,7 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 		for _, gm := range gpuModels {
 			t.Run(dev.Name()+"/"+gm.model, func(t *testing.T) {
 				cfg := gpuTestConfig(t, gm.task, gm.model, gm.recipe)
-				cpu, err := newSPGLearner(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gl, err := newDeviceLearner(cfg, dev)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gpu := gl.(*gpuLearner)
-				defer gpu.net.Close()
+				cpu, gpu := learnerPair(t, cfg, dev)
 				rng := rand.New(rand.NewPCG(7, 8))
 				n, nn := cfg.N, cfg.N*cfg.N
 				h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
@@ -252,16 +260,7 @@ func TestGPULearnerGradients(t *testing.T) {
 		for _, gm := range gpuModels {
 			t.Run(dev.Name()+"/"+gm.model, func(t *testing.T) {
 				cfg := gpuTestConfig(t, gm.task, gm.model, gm.recipe)
-				cpu, err := newSPGLearner(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gl, err := newDeviceLearner(cfg, dev)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gpu := gl.(*gpuLearner)
-				defer gpu.net.Close()
+				cpu, gpu := learnerPair(t, cfg, dev)
 				bt := randomBatch(rand.New(rand.NewPCG(9, 10)), cfg.Task, cfg.N, cfg.Batch)
 				h := hyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
 				// The CPU's gradients, read before anything is updated.
@@ -377,15 +376,7 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer ck.Close()
-				cpu, err := newSPGLearner(ck.header.Config)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gl, err := newDeviceLearner(ck.header.Config, dev)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer gl.(*gpuLearner).net.Close()
+				cpu, gl := learnerPair(t, ck.header.Config, dev)
 				if err := errors.Join(cpu.UnmarshalBinary(ck.learner), gl.UnmarshalBinary(ck.learner)); err != nil {
 					t.Fatal(err)
 				}

@@ -111,19 +111,7 @@ func (m *Matching) CriticGrad(states, p, soft, r []float32, w float64) (CriticOu
 	if err := errors.Join(dev.Download(q[:b], c.act[0].q), dev.Download(q[b:], c.act[1].q)); err != nil {
 		return out, err
 	}
-	out.QHard, out.QSoft = q[:b], q[b:]
-	// hard = mean (Q(s,P) - r)^2, penalty = mean (Q(s,M) - Q(s,P))^2, the target held fixed.
-	dq := make([]float32, 2*b)
-	var hard, pen float64
-	for i := range b {
-		eh, ep := float64(q[i]-r[i]), float64(q[b+i]-q[i])
-		hard += eh * eh
-		pen += ep * ep
-		dq[i] = float32(2 * eh / float64(b))
-		dq[b+i] = float32(w * 2 * ep / float64(b))
-	}
-	out.Hard, out.Penalty = hard/float64(b), pen/float64(b)
-	out.Loss = out.Hard + w*out.Penalty
+	dq := criticLoss(&out, q, r, w)
 	if err := dev.Upload(c.dq, dq); err != nil {
 		return out, err
 	}
@@ -179,12 +167,11 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	if err := dev.Download(q, c.act[0].q); err != nil {
 		return 0, 0, err
 	}
+	loss = negMean(q)
 	dq := make([]float32, b)
-	for i, v := range q {
-		loss -= float64(v)
+	for i := range dq {
 		dq[i] = float32(-1 / float64(b))
 	}
-	loss /= float64(b)
 	if err := dev.Upload(c.dq, dq); err != nil {
 		return 0, 0, err
 	}

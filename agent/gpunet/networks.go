@@ -153,3 +153,33 @@ func (w *networks) adam(a AdamConfig, p, g, mom, vel *Flat, step int, lr, scale 
 	opt := layers.Adam{Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, Step: step - 1}
 	return opt.Update(w.dev, []cuda.Buf{p.buf}, []cuda.Buf{mom.buf}, []cuda.Buf{vel.buf}, []cuda.Buf{g.buf}, lr, scale)
 }
+
+// criticLoss fills out's Q values and losses from q (Q(s,P) for the batch's b states, then
+// Q(s,M)) and the rewards r: hard = mean (Q(s,P) - r)^2, penalty = mean (Q(s,M) - Q(s,P))^2
+// with Q(s,P) held fixed, loss = hard + w penalty, in float64 as the CPU learner reads them. It
+// returns the loss's gradient with respect to q.
+func criticLoss(out *CriticOut, q, r []float32, w float64) (dq []float32) {
+	b := len(r)
+	out.QHard, out.QSoft = q[:b], q[b:2*b]
+	dq = make([]float32, 2*b)
+	var hard, pen float64
+	for i := range b {
+		eh, ep := float64(q[i]-r[i]), float64(q[b+i]-q[i])
+		hard += eh * eh
+		pen += ep * ep
+		dq[i] = float32(2 * eh / float64(b))
+		dq[b+i] = float32(w * 2 * ep / float64(b))
+	}
+	out.Hard, out.Penalty = hard/float64(b), pen/float64(b)
+	out.Loss = out.Hard + w*out.Penalty
+	return dq
+}
+
+// negMean is the actor's loss -mean Q over the batch's Q values.
+func negMean(q []float32) float64 {
+	var s float64
+	for _, v := range q {
+		s -= float64(v)
+	}
+	return s / float64(len(q))
+}

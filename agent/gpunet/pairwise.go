@@ -243,18 +243,7 @@ func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticO
 	if err := dev.Download(q, w.q); err != nil {
 		return out, err
 	}
-	out.QHard, out.QSoft = q[:b], q[b:]
-	dq := make([]float32, 2*b)
-	var hard, pen float64
-	for i := range b {
-		eh, ep := float64(q[i]-r[i]), float64(q[b+i]-q[i])
-		hard += eh * eh
-		pen += ep * ep
-		dq[i] = float32(2 * eh / float64(b))
-		dq[b+i] = float32(wt * 2 * ep / float64(b))
-	}
-	out.Hard, out.Penalty = hard/float64(b), pen/float64(b)
-	out.Loss = out.Hard + wt*out.Penalty
+	dq := criticLoss(&out, q, r, wt)
 	if err := dev.Upload(w.dq, dq); err != nil {
 		return out, err
 	}
@@ -297,10 +286,7 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	if err := dev.Download(q, w.q.At(0, b)); err != nil {
 		return 0, 0, err
 	}
-	for _, v := range q {
-		loss -= float64(v)
-	}
-	loss /= float64(b)
+	loss = negMean(q)
 	// d(-mean <A, G>)/dA = -G / B, at M' or, straight through the rounding, at Hungarian(M').
 	if err := launch1(dev, "scale_into", b*n*n, w.dM, g, float32(-1/float64(b)), b*n*n); err != nil {
 		return 0, 0, err
