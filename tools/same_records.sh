@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Proves that a change leaves learning alone: the same seeds must give the same records, bit for
+# bit, on every task with the paper's and the best recipe.
+#
+#   tools/same_records.sh record BIN DIR   short train runs of binary BIN, one per task and recipe,
+#                                          under DIR (GOMAXPROCS=1, exact references not cached)
+#   tools/same_records.sh compare DIR1 DIR2
+#                                          compares the metrics.jsonl of two such DIRs, less the
+#                                          wall-clock fields (wall, steps_per_sec); exits 1 on the
+#                                          first run that differs
+#
+# A typical check: build main's binary and the branch's, record each, compare.
+set -euo pipefail
+
+TASKS="mwm tsp sort gm"
+RECIPES="paper best"
+
+# strip drops the fields that measure time, not learning.
+strip() { jq -c 'del(.wall, .steps_per_sec)' "$1"; }
+
+case "${1:-}" in
+record)
+	[ $# -eq 3 ] || { echo "usage: $0 record BIN DIR" >&2; exit 2; }
+	bin=$(realpath "$2")
+	[ -x "$bin" ] || { echo "same_records: $2 is not an executable" >&2; exit 2; }
+	mkdir -p "$3"
+	cd "$3"
+	for task in $TASKS; do
+		for recipe in $RECIPES; do
+			out="$task-$recipe"
+			rm -rf "$out"
+			# a relative --out keeps the run directory's name, which the records quote, the same
+			# wherever DIR is
+			GOMAXPROCS=1 "$bin" train --task "$task" --recipe "$recipe" --json --n 10 --steps 12 \
+				--eval-every 6 --log-every 3 --val-size 20 --seed 5 --cache off --out "$out" \
+				>"$out.stdout" 2>"$out.stderr" || { echo "same_records: $out failed: $(tail -1 "$out.stderr")" >&2; exit 1; }
+			echo "$out: $(wc -l <"$out/metrics.jsonl") records"
+		done
+	done
+	;;
+compare)
+	[ $# -eq 3 ] || { echo "usage: $0 compare DIR1 DIR2" >&2; exit 2; }
+	status=0
+	for task in $TASKS; do
+		for recipe in $RECIPES; do
+			run="$task-$recipe/metrics.jsonl"
+			for d in "$2" "$3"; do
+				[ -s "$d/$run" ] || { echo "same_records: $d/$run is missing or empty" >&2; exit 1; }
+			done
+			if cmp -s <(strip "$2/$run") <(strip "$3/$run"); then
+				echo "$task-$recipe: same ($(wc -l <"$2/$run") records)"
+			else
+				echo "$task-$recipe: DIFFERENT"
+				status=1
+			fi
+		done
+	done
+	exit $status
+	;;
+*)
+	echo "usage: $0 record BIN DIR | compare DIR1 DIR2" >&2
+	exit 2
+	;;
+esac
