@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"spg-tui/agent"
+	"spg-tui/agent/eval"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
@@ -370,8 +371,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--seed S] [--critic-max]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
-	dec := agent.SingleDecode
-	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept; K from 1 to "+strconv.Itoa(agent.MaxSamples))
+	dec := eval.SingleDecode
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept; K from 1 to "+strconv.Itoa(eval.MaxSamples))
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
@@ -400,7 +401,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkNoiseFlags(fs, dec); err != nil {
 		return fail(stderr, "eval", err)
 	}
-	pol, err := agent.LoadPolicy(*ckpt)
+	pol, err := eval.LoadPolicy(*ckpt)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
@@ -411,12 +412,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
 	}
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
-		dec.GumbelScale = agent.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
+		dec.GumbelScale = eval.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
 	}
-	decode := func(d agent.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
+	decode := func(d eval.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
 		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
 	}
-	one := agent.SingleDecode
+	one := eval.SingleDecode
 	one.Rounding = dec.Rounding
 	single, singleTime, err := timedDecode(decode(one), f.Instances)
 	if err != nil {
@@ -451,7 +452,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
 // actor's decodes are.
-func evalCriticMax(pol *agent.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec agent.Decoding, stdout, stderr io.Writer) int {
+func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec eval.Decoding, stdout, stderr io.Writer) int {
 	if !dec.Single() || dec.Rounding != "" {
 		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment or --rounding"))
 	}
@@ -471,7 +472,7 @@ func evalCriticMax(pol *agent.Policy, ckpt string, env envs.Env, insts []envs.In
 }
 
 // trainedAt is ", trained at n = N" when the policy was trained at another size than env's, else "".
-func trainedAt(pol *agent.Policy, env envs.Env) string {
+func trainedAt(pol *eval.Policy, env envs.Env) string {
 	if n := pol.Config().N; n != env.N() {
 		return fmt.Sprintf(", trained at n = %d", n)
 	}

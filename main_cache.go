@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"spg-tui/agent"
+	"spg-tui/agent/eval"
 	"spg-tui/run"
 )
 
@@ -16,7 +16,7 @@ func cacheFlag(fs *flag.FlagSet) (apply func() error) {
 		if err != nil {
 			return err
 		}
-		agent.SetReferenceCache(root)
+		eval.SetReferenceCache(root)
 		return nil
 	}
 }

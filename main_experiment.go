@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"spg-tui/agent"
+	"spg-tui/agent/eval"
 	"spg-tui/envs"
 	"spg-tui/experiments"
 	"spg-tui/run"
@@ -117,9 +118,9 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	})
-	dec := agent.SingleDecode
+	dec := eval.SingleDecode
 	dec.Seed = 1 // eval's default noise seed
-	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode; K from 1 to "+fmt.Sprint(agent.MaxSamples))
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode; K from 1 to "+fmt.Sprint(eval.MaxSamples))
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
@@ -202,7 +203,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 
 // checkDecoding refuses, in one line, a decode that some task of the preset cannot use, or
 // whose settings are out of range even where --samples 1 leaves them unused.
-func checkDecoding(preset string, dec agent.Decoding) error {
+func checkDecoding(preset string, dec eval.Decoding) error {
 	p, err := experiments.PresetNamed(preset)
 	if err != nil {
 		return err
@@ -218,16 +219,16 @@ func checkDecoding(preset string, dec agent.Decoding) error {
 // samplePolicy solves a test set with the sampled decode s of the best checkpoint of the run in
 // dir.
 func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s experiments.Sampling) ([]envs.Solution, error) {
-	pol, err := agent.LoadPolicy(dir)
+	pol, err := eval.LoadPolicy(dir)
 	if err != nil {
 		return nil, err
 	}
-	return pol.SolveWith(env, insts, agent.Decoding{Samples: s.Samples, GumbelScale: s.GumbelScale, Noise: s.Units(), Augment: s.Augment, Seed: s.Seed})
+	return pol.SolveWith(env, insts, eval.Decoding{Samples: s.Samples, GumbelScale: s.GumbelScale, Noise: s.Units(), Augment: s.Augment, Seed: s.Seed})
 }
 
 // scorePolicy solves a test set with the best checkpoint of the run in dir.
 func scorePolicy(dir string, env envs.Env, insts []envs.Instance) ([]envs.Solution, int, error) {
-	pol, err := agent.LoadPolicy(dir)
+	pol, err := eval.LoadPolicy(dir)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"spg-tui/agent"
+	"spg-tui/agent/authors"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -33,7 +33,7 @@ func runImport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := run.DefaultConfig(envs.Task(*task), *n)
 	cfg.Seed = *seed
-	val, test, err := agent.ImportAuthorsActor(cfg, *in, *out)
+	val, test, err := authors.ImportActor(cfg, *in, *out)
 	if err != nil {
 		return fail(stderr, "import", err)
 	}

@@ -16,7 +16,7 @@ import (
 // TestImportEvalInitCLI: import writes a run directory that eval reads and a new run starts
 // from with --init; a misfit file exits 2 with one line and writes nothing.
 func TestImportEvalInitCLI(t *testing.T) {
-	npz := filepath.Join("agent", "testdata", "authors", "actor-mwm15.npz")
+	npz := filepath.Join("agent", "authors", "testdata", "authors", "actor-mwm15.npz")
 	dir := filepath.Join(t.TempDir(), "authors15")
 	var errOut bytes.Buffer
 	cmd := spgTUI("import", "--task", "mwm", "--n", "15", "--in", npz, "--out", dir)

@@ -17,7 +17,7 @@ func TestOutMustBeADirectory(t *testing.T) {
 	if os.WriteFile(file, []byte("keep"), 0o644) != nil || os.Symlink(filepath.Join(dir, "nowhere"), link) != nil {
 		t.Fatal("making the fixtures")
 	}
-	npz := filepath.Join("agent", "testdata", "authors", "actor-mwm15.npz")
+	npz := filepath.Join("agent", "authors", "testdata", "authors", "actor-mwm15.npz")
 	for _, out := range []struct{ path, want string }{
 		{file, file + " is a file, not a directory"},
 		{filepath.Join(file, "run"), file + " is a file, not a directory"},

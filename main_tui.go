@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"spg-tui/agent"
+	"spg-tui/agent/checkpoint"
 	"spg-tui/envs"
 	"spg-tui/run"
 	"spg-tui/ui"
@@ -132,7 +133,7 @@ func resumeSteps(fs *flag.FlagSet, dir string) (int, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return 0, fmt.Errorf("%s is a file, not a run directory", dir)
 	}
-	start, err := agent.ReadStartConfig(dir)
+	start, err := checkpoint.ReadStartConfig(dir)
 	if err != nil {
 		return 0, err
 	}

@@ -5,19 +5,20 @@ import (
 	"reflect"
 	"testing"
 
+	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
 
 // hookedOnPolicy calls hook after every Reinforce of the critic-free learner it wraps.
 type hookedOnPolicy struct {
-	onPolicyLearner
+	learn.OnPolicyLearner
 	updates int
 	hook    func(update int)
 }
 
-func (h *hookedOnPolicy) Reinforce(r []float64, hy Hyper) (StepStats, error) {
-	st, err := h.onPolicyLearner.Reinforce(r, hy)
+func (h *hookedOnPolicy) Reinforce(r []float64, hy learn.Hyper) (learn.StepStats, error) {
+	st, err := h.OnPolicyLearner.Reinforce(r, hy)
 	h.updates++
 	h.hook(h.updates)
 	return st, err
@@ -53,12 +54,12 @@ func TestCriticFreeResumeIsExact(t *testing.T) {
 
 		dir := t.TempDir()
 		var eng runRef
-		hooked := func(c run.Config) (Learner, error) {
-			l, err := NewLearner(c)
+		hooked := func(c run.Config) (learn.Learner, error) {
+			l, err := learn.NewLearner(c)
 			if err != nil {
 				return nil, err
 			}
-			return &hookedOnPolicy{onPolicyLearner: l.(onPolicyLearner), hook: eng.at(13, (*trainer).Stop)}, nil
+			return &hookedOnPolicy{OnPolicyLearner: l.(learn.OnPolicyLearner), hook: eng.at(13, (*trainer).Stop)}, nil
 		}
 		s, err := startRun(cfg, dir, hooked)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"spg-tui/agent/checkpoint"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -33,12 +34,12 @@ func TestKilledRunResumesExactly(t *testing.T) {
 	if err := os.WriteFile(last, atKill, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ck, err := openCheckpoint(last)
+	ck, err := checkpoint.Open(last)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ck.Close()
-	if h := ck.header; h.Step != 10 || h.ReplayOmitted {
+	if h := ck.Header; h.Step != 10 || h.ReplayOmitted {
 		t.Errorf("checkpoints/last at step 15: step %d, replay omitted %v; want the full checkpoint of step 10", h.Step, h.ReplayOmitted)
 	}
 	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"spg-tui/agent/checkpoint"
 	"spg-tui/run"
 )
 
@@ -33,7 +35,7 @@ func (t *trainer) checkpointEarly() error {
 	}
 	h := t.header(true)
 	h.ReplayOmitted = true
-	if err := writeCheckpoint(filepath.Join(t.dir, run.LastCheckpoint), h, params, nil); err != nil {
+	if err := checkpoint.Write(filepath.Join(t.dir, run.LastCheckpoint), h, params, nil); err != nil {
 		return fmt.Errorf("writing the early checkpoint: %w", err)
 	}
 	t.early = true

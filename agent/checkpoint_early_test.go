@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"spg-tui/agent/checkpoint"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -35,12 +36,12 @@ func TestOneEarlyCheckpointAtStart(t *testing.T) {
 	if err := os.WriteFile(last, atFirst, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ck, err := openCheckpoint(last)
+	ck, err := checkpoint.Open(last)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ck.Close()
-	if h := ck.header; h.Step != 0 || !h.ReplayOmitted || h.LastEval != 0 || h.Best == nil {
+	if h := ck.Header; h.Step != 0 || !h.ReplayOmitted || h.LastEval != 0 || h.Best == nil {
 		t.Errorf("checkpoint at step 0: step %d, replay omitted %v, last eval %d, best %v; want the early one after the validation of step 0",
 			h.Step, h.ReplayOmitted, h.LastEval, h.Best)
 	}

@@ -3,17 +3,18 @@ package agent
 import (
 	"testing"
 
+	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
 
 // countingLearner records, for every Update, whether it was critic-only.
 type countingLearner struct {
-	Learner
+	learn.Learner
 	criticOnly []bool
 }
 
-func (c *countingLearner) Update(b *Batch, h Hyper) (StepStats, error) {
+func (c *countingLearner) Update(b *learn.Batch, h learn.Hyper) (learn.StepStats, error) {
 	c.criticOnly = append(c.criticOnly, h.CriticOnly)
 	return c.Learner.Update(b, h)
 }
@@ -25,8 +26,8 @@ func TestCriticUpdatesPerStep(t *testing.T) {
 		cfg := tinyConfig(envs.TaskMWM, 4)
 		cfg.Hidden, cfg.Steps, cfg.CriticUpdates = 8, 5, k
 		var counted *countingLearner
-		factory := func(c run.Config) (Learner, error) {
-			l, err := NewLearner(c)
+		factory := func(c run.Config) (learn.Learner, error) {
+			l, err := learn.NewLearner(c)
 			counted = &countingLearner{Learner: l}
 			return counted, err
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
@@ -95,8 +96,8 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 				if next.ValDecodes() != cfg.ValDecodes()+3 {
 					t.Errorf("%s on %s: the validations' K is %d", p.Name, m.Name, next.ValDecodes())
 				}
-			case hyperAt(&next, m.Kind, step) == hyperAt(&cfg, m.Kind, step):
-				t.Errorf("%s on %s: the next step's hyperparameters did not change: %+v", p.Name, m.Name, hyperAt(&next, m.Kind, step))
+			case learn.HyperAt(&next, m.Kind, step) == learn.HyperAt(&cfg, m.Kind, step):
+				t.Errorf("%s on %s: the next step's hyperparameters did not change: %+v", p.Name, m.Name, learn.HyperAt(&next, m.Kind, step))
 			}
 		}
 	}
@@ -107,7 +108,7 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 func TestEngineRefusesParamsOfOtherModels(t *testing.T) {
 	cfg := tinyConfig(envs.TaskSort, 5)
 	cfg.Model, cfg.Hidden, cfg.Steps = "pn-ac", 4, 1_000_000
-	tr, err := startRun(cfg, t.TempDir(), NewLearner)
+	tr, err := startRun(cfg, t.TempDir(), learn.NewLearner)
 	if err != nil {
 		t.Fatal(err)
 	}

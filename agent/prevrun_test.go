@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/agent/eval"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -111,7 +112,7 @@ func TestResumeRunOfThePreviousVersion(t *testing.T) {
 // of its task.
 func TestPolicyOfThePreviousVersion(t *testing.T) {
 	for _, name := range []string{"mwm5", "sort5"} {
-		p, err := LoadPolicy(filepath.Join(prevRuns, name))
+		p, err := eval.LoadPolicy(filepath.Join(prevRuns, name))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

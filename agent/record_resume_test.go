@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/checkpoint"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -120,9 +121,9 @@ func TestResumeFromEarlyCheckpointSaysSo(t *testing.T) {
 		if err := e.Err(); err != nil {
 			t.Fatal(err)
 		}
-		if start == nil || start.Step != tc.at || start.Event.ResumedEarly != tc.early || start.Event.RunID != runID(cfg) ||
+		if start == nil || start.Step != tc.at || start.Event.ResumedEarly != tc.early || start.Event.RunID != checkpoint.RunID(cfg) ||
 			strings.Contains(start.Event.Message, "without the replay buffer") != tc.early {
-			t.Errorf("resume to %d: start event %+v, want step %d, resumed_early %v, run_id %s", tc.steps, start, tc.at, tc.early, runID(cfg))
+			t.Errorf("resume to %d: start event %+v, want step %d, resumed_early %v, run_id %s", tc.steps, start, tc.at, tc.early, checkpoint.RunID(cfg))
 		}
 	}
 }

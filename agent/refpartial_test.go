@@ -3,9 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/agent/eval"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -52,7 +51,7 @@ func stopSplitSolve(t *testing.T, e *trainer, split envs.Split, size int, partia
 	if s := e.Status(); s.State != run.StateStopped || e.Err() != nil {
 		t.Fatalf("status %+v, %v", s, e.Err())
 	}
-	data, err := os.ReadFile(partial)
+	data, err := readPartial(partial)
 	if err != nil {
 		t.Fatalf("no partial references kept: %v", err)
 	}
@@ -88,7 +87,7 @@ func continued(cfg run.Config, kept int) string {
 }
 
 // checkFreshReferences fails unless the run in dir has the references of an uninterrupted solve
-// of cfg's split set, bit for bit, and no partial file left.
+// of cfg's split set, byte for byte, and no partial file (partial, a path or a pattern) left.
 func checkFreshReferences(t *testing.T, cfg run.Config, split envs.Split, dir, partial string) {
 	t.Helper()
 	env, err := envs.New(cfg.Task, cfg.N)
@@ -100,23 +99,36 @@ func checkFreshReferences(t *testing.T, cfg run.Config, split envs.Split, dir, p
 		size = cfg.TestSize
 	}
 	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
-	insts := newEvalSet(split, ds).insts
-	fresh, err := computeReference(env, ds.Seed, insts, split == envs.Validation, new(atomic.Bool), new(atomic.Int64))
+	name := eval.SplitName(split) + ".json"
+	fresh := filepath.Join(t.TempDir(), name)
+	if _, err := eval.LoadReference(fresh, env, ds, eval.NewSet(split, ds).Insts, split == envs.Validation, new(atomic.Bool)); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(fresh)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh.InstancesSHA256 = instancesHash(insts)
-	fresh.seal()
-	var got reference
-	if err := run.ReadJSONBounded(filepath.Join(dir, run.CacheDir, splitName(split)+".json"), maxReferenceBytes(ds), &got); err != nil {
-		t.Fatal(err)
+	if got, err := os.ReadFile(filepath.Join(dir, run.CacheDir, name)); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the continued %s references differ from an uninterrupted solve's (%v)", split, err)
 	}
-	if got.Checksum != got.checksum() || got.Checksum != fresh.Checksum {
-		t.Errorf("the continued %s references differ from an uninterrupted solve's", split)
+	if left, _ := filepath.Glob(partial); len(left) != 0 {
+		t.Errorf("the partial file is left after the solve: %q", left)
 	}
-	if _, err := os.Stat(partial); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the partial file is left after the solve (%v)", err)
+}
+
+// sharedPartial is the pattern of the partial file of a validation set's solve in the shared
+// cache at root.
+func sharedPartial(root string) string {
+	return filepath.Join(root, "references", "*.partial.json")
+}
+
+// readPartial reads the one partial file that partial (a path or a pattern) names.
+func readPartial(partial string) ([]byte, error) {
+	matches, err := filepath.Glob(partial)
+	if err != nil || len(matches) != 1 {
+		return nil, fmt.Errorf("partial files %s: %q (%v), want one", partial, matches, err)
 	}
+	return os.ReadFile(matches[0])
 }
 
 // TestStoppedReferenceSolveContinues stops a run while it solves its validation references:
@@ -131,8 +143,8 @@ func TestStoppedReferenceSolveContinues(t *testing.T) {
 			partial := filepath.Join(dir, run.CacheDir, "val.partial.json")
 			kept := stopDuringSolve(t, cfg, dir, partial)
 			if cacheAtResume {
-				SetReferenceCache(t.TempDir())
-				defer SetReferenceCache("")
+				eval.SetReferenceCache(t.TempDir())
+				defer eval.SetReferenceCache("")
 			}
 			r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
 			if err != nil {
@@ -183,15 +195,11 @@ func TestStoppedTestReferenceSolveContinues(t *testing.T) {
 // shared cache: another run of the same task, size and seeds, in another directory, continues
 // from the instances the first kept.
 func TestSharedPartialReferences(t *testing.T) {
-	SetReferenceCache(t.TempDir())
-	defer SetReferenceCache("")
+	cache := t.TempDir()
+	eval.SetReferenceCache(cache)
+	defer eval.SetReferenceCache("")
 	cfg, first := partialConfig(), t.TempDir()
-	env, err := envs.New(cfg.Task, cfg.N)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Validation), Size: cfg.ValSize}
-	partial := partialPath(sharedReferencePath(ds, instancesHash(newEvalSet(envs.Validation, ds).insts)))
+	partial := sharedPartial(cache)
 	kept := stopDuringSolve(t, cfg, first, partial)
 	second := t.TempDir()
 	log, warnings := finish(t, mustStart(t, cfg, second, fakeOpts{}), second)
@@ -213,7 +221,11 @@ func TestDamagedPartialReferences(t *testing.T) {
 		{"cut", func(data []byte) []byte { return data[:len(data)-10] }, "cut short"},
 		{"altered", func(data []byte) []byte {
 			lines := bytes.Split(data, []byte{'\n'})
-			var l partialLine
+			var l struct {
+				Index    int     `json:"index"`
+				Perms    [][]int `json:"perms"`
+				Checksum string  `json:"checksum,omitempty"`
+			}
 			if err := json.Unmarshal(lines[2], &l); err != nil {
 				t.Fatal(err)
 			}
@@ -257,27 +269,22 @@ func TestDamagedPartialReferences(t *testing.T) {
 func TestKilledReferenceSolve(t *testing.T) {
 	cfg := partialConfig()
 	if root := os.Getenv(refKillRootEnv); root != "" {
-		SetReferenceCache(filepath.Join(root, "cache"))
+		eval.SetReferenceCache(filepath.Join(root, "cache"))
 		mustStart(t, cfg, filepath.Join(root, "killed"), fakeOpts{})
 		time.Sleep(time.Minute) // until killed
 		t.Fatal("not killed")
 	}
 	root := t.TempDir()
-	SetReferenceCache(filepath.Join(root, "cache"))
-	defer SetReferenceCache("")
-	env, err := envs.New(cfg.Task, cfg.N)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Validation), Size: cfg.ValSize}
-	partial := partialPath(sharedReferencePath(ds, instancesHash(newEvalSet(envs.Validation, ds).insts)))
+	eval.SetReferenceCache(filepath.Join(root, "cache"))
+	defer eval.SetReferenceCache("")
+	partial := sharedPartial(filepath.Join(root, "cache"))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledReferenceSolve$")
 	cmd.Env = append(os.Environ(), refKillRootEnv+"="+root)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Microsecond) {
-		if data, err := os.ReadFile(partial); err == nil && bytes.Count(data, []byte{'\n'}) > 30 {
+		if data, err := readPartial(partial); err == nil && bytes.Count(data, []byte{'\n'}) > 30 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -289,7 +296,7 @@ func TestKilledReferenceSolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	data, err := os.ReadFile(partial)
+	data, err := readPartial(partial)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,24 +3,25 @@ package agent
 import (
 	"testing"
 
+	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
 
 func TestRewardScaleAndWarmup(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskMWM, 15)
-	if s := rewardScale(&cfg); s != 1 {
+	if s := learn.RewardScale(&cfg); s != 1 {
 		t.Errorf("mean reward scale %g", s)
 	}
 	cfg.Reward = run.RewardSum
-	if s := rewardScale(&cfg); s != 15 {
+	if s := learn.RewardScale(&cfg); s != 15 {
 		t.Errorf("sum reward scale %g, want N = 15", s)
 	}
 	cfg.CriticWarmup = 10
-	if h := hyperAt(&cfg, run.KindSPG, 9); h.ActorLR != 0 || h.CriticLR != cfg.CriticLR {
+	if h := learn.HyperAt(&cfg, run.KindSPG, 9); h.ActorLR != 0 || h.CriticLR != cfg.CriticLR {
 		t.Errorf("step 9 of a 10-step warm-up: actor lr %g, critic lr %g", h.ActorLR, h.CriticLR)
 	}
-	if h := hyperAt(&cfg, run.KindSPG, 10); h.ActorLR != cfg.ActorLR {
+	if h := learn.HyperAt(&cfg, run.KindSPG, 10); h.ActorLR != cfg.ActorLR {
 		t.Errorf("after the warm-up: actor lr %g", h.ActorLR)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/eval"
+	"spg-tui/agent/learn"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -64,9 +67,9 @@ type trainer struct {
 	core     *loop
 	step     int
 	clock    runClock
-	best     *bestEval
+	best     *checkpoint.BestEval
 	lastEval int
-	interval intervalStats
+	interval checkpoint.Interval
 	// dirty reports changes since checkpoints/last was written; lastCkpt is when it was, and
 	// ckptCost how long writing it took.
 	dirty    bool
@@ -76,7 +79,7 @@ type trainer struct {
 	early bool
 	// start is the configuration the run started with (config.json), the run's identity.
 	start   run.Config
-	val     *evalSet
+	val     *eval.Set
 	metrics *os.File
 	logFile *os.File
 	log     *log.Logger
@@ -114,7 +117,7 @@ func (c *runClock) total() float64 {
 // newTrainer opens the run directory's metrics and log files and builds the engine around a
 // learner and a loop; state comes from a checkpoint on resume (h not nil), and history, the
 // records the run kept from before, waits first on the Records stream.
-func newTrainer(dir string, cfg run.Config, core *loop, h *checkpointHeader, history []run.Record) (*trainer, error) {
+func newTrainer(dir string, cfg run.Config, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
 	metrics, err := os.OpenFile(filepath.Join(dir, run.MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
@@ -127,7 +130,7 @@ func newTrainer(dir string, cfg run.Config, core *loop, h *checkpointHeader, his
 	t := &trainer{
 		info: run.RunInfo{
 			Model: run.ModelTitle(cfg), Title: run.Title(cfg),
-			Backend: learnerBackend(cfg, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+			Backend: learn.Backend(cfg, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 			History: len(history),
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
@@ -218,7 +221,7 @@ func (t *trainer) run() {
 		err = t.ioErr
 	}
 	t.clock.stop()
-	releaseLearner(t.core.learner) // the last checkpoint is written: nothing reads it again
+	learn.Release(t.core.learner) // the last checkpoint is written: nothing reads it again
 	state := run.StateDone
 	switch {
 	case err != nil:
@@ -247,7 +250,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		t.info.Title, t.cfg.Seed, t.cfg.Steps, t.cfg.StepsPerEpoch(), t.info.Backend, t.info.BufferCapacity,
 		int64(t.info.BufferCapacity)*replay.TransitionBytes(t.cfg.N)>>20)
 	t.val, err = t.prepareSet(envs.Validation, t.cfg.ValSize, true)
-	if errors.Is(err, errStopped) {
+	if errors.Is(err, eval.ErrStopped) {
 		return true, t.stopNow()
 	}
 	if err != nil {
@@ -263,8 +266,8 @@ func (t *trainer) execute() (stopped bool, err error) {
 	case t.step > 0:
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
-	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.ref.References,
-		RunID: runID(t.start), ResumedEarly: resumedEarly, Device: learnerDevice(t.core.learner)})
+	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.Ref.References,
+		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: learn.DeviceName(t.core.learner)})
 	t.setState(run.StateTraining)
 	t.clock.start()
 	// Every run evaluates its untrained policy first, so that each curve starts at step 0.
@@ -294,12 +297,12 @@ func (t *trainer) execute() (stopped bool, err error) {
 		sec := time.Since(began).Seconds()
 		t.step++
 		t.dirty = true
-		t.interval.add(&res, sec)
+		t.interval.Add(&res.stats, res.rewards, sec)
 		t.stepDone(sec)
 		if t.step%t.cfg.LogEvery == 0 {
-			tr := t.interval.record(hyperAt(&t.cfg, t.core.kind, t.step-1))
+			tr := t.interval.Record(learn.HyperAt(&t.cfg, t.core.kind, t.step-1))
 			t.emit(run.Record{Kind: run.KindTrain, Train: tr})
-			t.interval = intervalStats{}
+			t.interval = checkpoint.Interval{}
 		}
 		if t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps {
 			if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {
@@ -321,25 +324,25 @@ func (t *trainer) execute() (stopped bool, err error) {
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
-	h := hyperAt(&t.cfg, t.core.kind, t.step)
-	ev, err := evaluate(t.interruptible(), t.core.env, t.val, h, true)
+	h := learn.HyperAt(&t.cfg, t.core.kind, t.step)
+	ev, err := eval.Evaluate(t.interruptible(), t.core.env, t.val, h, true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
 	}
 	if k := t.cfg.ValDecodes(); k > 1 {
-		if ev.Sampled, err = sampledEval(t.interruptible(), t.core.env, t.val, h, k, t.cfg.Seed); err != nil {
+		if ev.Sampled, err = eval.SampledEval(t.interruptible(), t.core.env, t.val, h, k, t.cfg.Seed); err != nil {
 			return fmt.Errorf("step %d: sampled validation: %w", t.step, err)
 		}
 	}
 	t.lastEval = t.step
-	if t.best == nil || better(t.core.env, ev.Metric, t.best.Metric) {
+	if t.best == nil || eval.Better(t.core.env, ev.Metric, t.best.Metric) {
 		ev.Best = true
-		t.best = &bestEval{Step: t.step, Metric: ev.Metric}
+		t.best = &checkpoint.BestEval{Step: t.step, Metric: ev.Metric}
 		params, err := t.core.learner.MarshalBinary()
 		if err != nil {
 			return err
 		}
-		if err := writeCheckpoint(filepath.Join(t.dir, run.BestCheckpoint), t.header(false), params, nil); err != nil {
+		if err := checkpoint.Write(filepath.Join(t.dir, run.BestCheckpoint), t.header(false), params, nil); err != nil {
 			return fmt.Errorf("writing the best checkpoint: %w", err)
 		}
 	}
@@ -358,10 +361,10 @@ func (t *trainer) validate() error {
 
 // header is the checkpoint header of the run's current state; full adds what only a resume
 // needs.
-func (t *trainer) header(full bool) *checkpointHeader {
+func (t *trainer) header(full bool) *checkpoint.Header {
 	start := t.start
-	h := &checkpointHeader{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval,
-		RunID: runID(start), Start: &start}
+	h := &checkpoint.Header{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval,
+		RunID: checkpoint.RunID(start), Start: &start}
 	if full {
 		h.Interval = t.interval
 		// PCG's MarshalBinary cannot fail.
@@ -375,9 +378,9 @@ func (t *trainer) header(full bool) *checkpointHeader {
 func (t *trainer) checkpointLast() error {
 	began := time.Now()
 	if t.val != nil {
-		k := min(sampleCount, len(t.val.insts))
-		probe := &evalSet{split: envs.Validation, insts: t.val.insts[:k], states: t.val.states, ref: t.val.ref}
-		if _, err := evaluate(t.core.learner, t.core.env, probe, hyperAt(&t.cfg, t.core.kind, t.step), true); err != nil {
+		k := min(eval.SampleCount, len(t.val.Insts))
+		probe := &eval.Set{Split: envs.Validation, Insts: t.val.Insts[:k], States: t.val.States, Ref: t.val.Ref}
+		if _, err := eval.Evaluate(t.core.learner, t.core.env, probe, learn.HyperAt(&t.cfg, t.core.kind, t.step), true); err != nil {
 			return fmt.Errorf("step %d: checkpoint refused: %w", t.step, err)
 		}
 	}
@@ -385,7 +388,7 @@ func (t *trainer) checkpointLast() error {
 	if err != nil {
 		return err
 	}
-	if err := writeCheckpoint(filepath.Join(t.dir, run.LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
+	if err := checkpoint.Write(filepath.Join(t.dir, run.LastCheckpoint), t.header(true), params, t.core.replay); err != nil {
 		return fmt.Errorf("writing the checkpoint: %w", err)
 	}
 	t.dirty, t.lastCkpt, t.ckptCost, t.early = false, time.Now(), time.Since(began), false
@@ -405,44 +408,37 @@ func (t *trainer) stopNow() error {
 	return nil
 }
 
-// result is the content of result.json: the test evaluation of a finished run.
-type result struct {
-	Step     int       `json:"step"`
-	BestStep int       `json:"best_step"`
-	Test     *run.Eval `json:"test"`
-}
-
 // test scores the best checkpoint on the whole test set, once, and ends the run.
 func (t *trainer) test() (stopped bool, err error) {
 	set, err := t.prepareSet(envs.Test, t.cfg.TestSize, false)
-	if errors.Is(err, errStopped) {
+	if errors.Is(err, eval.ErrStopped) {
 		return true, t.stopNow()
 	}
 	if err != nil {
 		return false, err
 	}
-	ck, err := openCheckpoint(filepath.Join(t.dir, run.BestCheckpoint))
+	ck, err := checkpoint.Open(filepath.Join(t.dir, run.BestCheckpoint))
 	if err != nil {
 		return false, err
 	}
 	ck.Close()
-	if err := t.core.learner.UnmarshalBinary(ck.learner); err != nil {
+	if err := t.core.learner.UnmarshalBinary(ck.Learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	ev, err := evaluate(t.interruptible(), t.core.env, set, hyperAt(&ck.header.Config, t.core.kind, ck.header.Step), false)
-	if errors.Is(err, errStopped) {
+	ev, err := eval.Evaluate(t.interruptible(), t.core.env, set, learn.HyperAt(&ck.Header.Config, t.core.kind, ck.Header.Step), false)
+	if errors.Is(err, eval.ErrStopped) {
 		return true, t.stopNow()
 	}
 	if err != nil {
 		return false, fmt.Errorf("test: %w", err)
 	}
-	res := result{Step: t.step, BestStep: ck.header.Step, Test: ev}
+	res := run.Result{Step: t.step, BestStep: ck.Header.Step, Test: ev}
 	if err := run.WriteJSONAtomic(filepath.Join(t.dir, run.ResultFile), res); err != nil {
 		return false, err
 	}
 	t.emit(run.Record{Kind: run.KindEval, Eval: ev})
 	t.event(&run.Event{Event: run.EventDone, Message: fmt.Sprintf("test %s %.6g (best validation at step %d)",
-		ev.MetricName, ev.Metric, ck.header.Step)})
+		ev.MetricName, ev.Metric, ck.Header.Step)})
 	return false, nil
 }
 
@@ -458,13 +454,13 @@ func (t *trainer) setWait(what string, total, done int) {
 
 // prepareSet generates a split's dataset and loads or computes its references (interruptible by
 // Stop).
-func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalSet, error) {
+func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*eval.Set, error) {
 	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
-	set := newEvalSet(split, ds)
+	set := eval.NewSet(split, ds)
 	if split == envs.Test && envs.MustFacts(t.cfg.Task).Exact(t.cfg.N) == "" {
 		return set, nil // no optimum to compare the test tours with
 	}
-	path := filepath.Join(t.dir, run.CacheDir, splitName(split)+".json")
+	path := filepath.Join(t.dir, run.CacheDir, eval.SplitName(split)+".json")
 	began := time.Now()
 	begin := func(solved int) {
 		if solved > 0 {
@@ -472,7 +468,7 @@ func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalS
 		}
 		t.setWait(fmt.Sprintf("solving the references of the %s set", split), size, solved)
 	}
-	ref, err := cachedReference(path, t.core.env, ds, set.insts, baselines, &t.stopFlag, begin, &t.waitDone,
+	ref, err := eval.CachedReference(path, t.core.env, ds, set.Insts, baselines, &t.stopFlag, begin, &t.waitDone,
 		func(msg string) { t.event(&run.Event{Event: run.EventWarning, Message: msg}) })
 	t.setWait("", 0, 0)
 	if err != nil {
@@ -481,6 +477,6 @@ func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*evalS
 	if d := time.Since(began); d > time.Second {
 		t.log.Printf("reference solutions of the %s set (%d instances) took %s", split, size, d.Round(time.Millisecond))
 	}
-	set.ref = ref
+	set.Ref = ref
 	return set, nil
 }

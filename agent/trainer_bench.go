@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"spg-tui/agent/learn"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
@@ -115,7 +116,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
 		SerialMS: medianOf(serial), ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
-		Backend: learnerBackend(cfg, l), Device: learnerDevice(l),
+		Backend: learn.Backend(cfg, l), Device: learn.DeviceName(l),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -11,13 +12,15 @@ import (
 // nullLearner acts uniformly and learns nothing: it isolates the training loop's own cost.
 type nullLearner struct{ n int }
 
-func (l nullLearner) Act(_ []float32, b int, _ Hyper, m []float32) error {
+func (l nullLearner) Act(_ []float32, b int, _ learn.Hyper, m []float32) error {
 	for i := range m[:b*l.n*l.n] {
 		m[i] = 1 / float32(l.n)
 	}
 	return nil
 }
-func (nullLearner) Update(*Batch, Hyper) (StepStats, error)          { return StepStats{}, nil }
+func (nullLearner) Update(*learn.Batch, learn.Hyper) (learn.StepStats, error) {
+	return learn.StepStats{}, nil
+}
 func (nullLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error { return nil }
 func (nullLearner) MarshalBinary() ([]byte, error)                   { return nil, nil }
 func (nullLearner) UnmarshalBinary([]byte) error                     { return nil }

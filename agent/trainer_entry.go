@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"spg-tui/agent/learn"
 	"spg-tui/agent/nets"
 	"spg-tui/run"
 )
@@ -10,7 +11,7 @@ import (
 // aside): then that run continues from its checkpoint to cfg.Steps, or starts over if it never
 // wrote one.
 func StartRun(cfg run.Config, dir string) (run.Engine, error) {
-	return startRun(cfg, dir, NewLearner)
+	return startRun(cfg, dir, learn.NewLearner)
 }
 
 // ResumeRun reopens the run in dir from checkpoints/last and continues it exactly (parameters,
@@ -19,16 +20,10 @@ func StartRun(cfg run.Config, dir string) (run.Engine, error) {
 // checkpoint) are dropped from metrics.jsonl; new ones are appended. The records kept from
 // before come first on Records (RunInfo.History of them), so a reader sees the whole run.
 func ResumeRun(dir string, steps int) (run.Engine, error) {
-	return resumeRun(dir, steps, NewLearner)
-}
-
-// LoadPolicy loads the trained actor of a checkpoint file, or of a run directory's best
-// checkpoint.
-func LoadPolicy(path string) (*Policy, error) {
-	return loadPolicy(path, NewLearner)
+	return resumeRun(dir, steps, learn.NewLearner)
 }
 
 // Bench times steps full training steps of cfg (after a few untimed warm-up steps).
 func Bench(cfg run.Config, steps int) (BenchResult, error) {
-	return bench(cfg, steps, NewLearner, nets.StepFLOPs(cfg))
+	return bench(cfg, steps, learn.NewLearner, nets.StepFLOPs(cfg))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"spg-tui/agent/learn"
 	"spg-tui/agent/nets"
 	"spg-tui/run"
 )
@@ -33,7 +34,7 @@ type fakeOpts struct {
 }
 
 func fakeFactory(o fakeOpts) learnerFactory {
-	return func(cfg run.Config) (Learner, error) {
+	return func(cfg run.Config) (learn.Learner, error) {
 		n := cfg.N
 		f := &fakeLearner{n: n, stateLen: nets.StateLen(cfg.Task, n), w: make([]float64, n*n), fakeOpts: o}
 		for i := range f.w {
@@ -43,7 +44,7 @@ func fakeFactory(o fakeOpts) learnerFactory {
 	}
 }
 
-func (f *fakeLearner) Act(states []float32, b int, h Hyper, m []float32) error {
+func (f *fakeLearner) Act(states []float32, b int, h learn.Hyper, m []float32) error {
 	n := f.n
 	for k := range b {
 		s := states[k*f.stateLen : (k+1)*f.stateLen]
@@ -76,9 +77,9 @@ func (f *fakeLearner) q(a []float32) float64 {
 	return q
 }
 
-func (f *fakeLearner) Update(bt *Batch, h Hyper) (StepStats, error) {
+func (f *fakeLearner) Update(bt *learn.Batch, h learn.Hyper) (learn.StepStats, error) {
 	n := f.n
-	var st StepStats
+	var st learn.StepStats
 	dw := make([]float64, n*n)
 	dc := 0.0
 	for k := range bt.B {

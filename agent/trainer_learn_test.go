@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -42,12 +43,12 @@ func TestLearningBeatsRandom(t *testing.T) {
 
 // hookedLearner calls hook after every Update of the learner it wraps.
 type hookedLearner struct {
-	Learner
+	learn.Learner
 	updates int
 	hook    func(update int)
 }
 
-func (h *hookedLearner) Update(b *Batch, hy Hyper) (StepStats, error) {
+func (h *hookedLearner) Update(b *learn.Batch, hy learn.Hyper) (learn.StepStats, error) {
 	st, err := h.Learner.Update(b, hy)
 	h.updates++
 	h.hook(h.updates)
@@ -71,8 +72,8 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 
 		dir := t.TempDir()
 		var eng runRef
-		hooked := func(c run.Config) (Learner, error) {
-			l, err := NewLearner(c)
+		hooked := func(c run.Config) (learn.Learner, error) {
+			l, err := learn.NewLearner(c)
 			return &hookedLearner{Learner: l, hook: eng.at(13, (*trainer).Stop)}, err
 		}
 		s, err := startRun(cfg, dir, hooked)

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/learn"
 	"spg-tui/run"
 )
 
 // learnerFactory builds the learner of a configuration: NewLearner, or a fake in tests.
-type learnerFactory func(run.Config) (Learner, error)
+type learnerFactory func(run.Config) (learn.Learner, error)
 
 // startRun is StartRun with the learner built by newLearner.
 func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, error) {
@@ -118,7 +120,7 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 // resumeLocked is resumeRun once the directory's lock is held; the trainer releases it when the
 // run ends.
 func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.DirLock) (*trainer, error) {
-	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
+	ck, err := checkpoint.Open(filepath.Join(dir, run.LastCheckpoint))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, run.LastCheckpoint)
 	}
@@ -126,8 +128,8 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 		return nil, err
 	}
 	defer ck.Close()
-	h := ck.header
-	start, restore, err := checkIdentity(dir, ck.path, &h)
+	h := ck.Header
+	start, restore, err := checkpoint.CheckIdentity(dir, ck.Path, &h)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +140,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if cfg.Steps < h.Step {
 		return nil, fmt.Errorf("steps %d: the run is already at step %d", cfg.Steps, h.Step)
 	}
-	var res result
+	var res run.Result
 	if cfg.Steps == h.Step && run.ReadJSON(filepath.Join(dir, run.ResultFile), &res) == nil && res.Step == h.Step {
 		return nil, fmt.Errorf("the run in %s is complete at step %d; give a larger --steps or --epochs to train on", dir, h.Step)
 	}
@@ -146,20 +148,20 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if err != nil {
 		return nil, err
 	}
-	if err := l.UnmarshalBinary(ck.learner); err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %v", ck.path, err)
+	if err := l.UnmarshalBinary(ck.Learner); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %v", ck.Path, err)
 	}
 	core, err := newLoop(cfg, l)
 	if err != nil {
 		return nil, err
 	}
 	if !h.ReplayOmitted {
-		if err := ck.readReplay(core.replay); err != nil {
+		if err := ck.ReadReplay(core.replay); err != nil {
 			return nil, err
 		}
 	}
 	if err := core.pcg.UnmarshalBinary(h.RNG); err != nil {
-		return nil, fmt.Errorf("checkpoint %s: generator state: %v", ck.path, err)
+		return nil, fmt.Errorf("checkpoint %s: generator state: %v", ck.Path, err)
 	}
 	// The directory is written only from here on, once nothing refuses the resume.
 	if restore || start.Steps != cfg.Steps {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"spg-tui/agent/learn"
 	"spg-tui/agent/nets"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
@@ -23,7 +24,7 @@ const loopStream = 0x5350475f6c6f6f70 // "SPG_loop"
 type stepResult struct {
 	// stats are the update's numbers and the acted batch's Birkhoff measure (the mean of
 	// sum(M * P) / N).
-	stats StepStats
+	stats learn.StepStats
 	// rewards are the acted instances' rewards (the loop's buffer, valid until the next step).
 	rewards []float64
 }
@@ -36,7 +37,7 @@ type loop struct {
 	kind    run.ModelKind
 	env     envs.Env
 	train   envs.Dataset
-	learner Learner
+	learner learn.Learner
 	replay  *replay.Buffer
 	pcg     *rand.PCG
 	rng     *rand.Rand
@@ -59,15 +60,15 @@ type loop struct {
 	rowToCol []int
 	perms    []int // a critic-free model's sampled permutations (b x n)
 	perm     []int
-	decoder  actionDecoder
+	decoder  learn.ActionDecoder
 	rows     []int
 	rewards  []float64
 	slots    []int
-	batch    Batch
+	batch    learn.Batch
 }
 
 // newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
-func newLoop(cfg run.Config, learner Learner) (*loop, error) {
+func newLoop(cfg run.Config, learner learn.Learner) (*loop, error) {
 	env, err := envs.NewData(cfg.Task, cfg.N, cfg.Data)
 	if err != nil {
 		return nil, err
@@ -86,38 +87,16 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
 		learner: learner, replay: replay.New(n, capacity),
 		pcg: pcg, rng: rand.New(pcg),
-		n: n, b: b, stateLen: sl, rewardScale: rewardScale(&cfg),
+		n: n, b: b, stateLen: sl, rewardScale: learn.RewardScale(&cfg),
 		orderEpoch: -1,
 		index:      make([]int, b), insts: make([]envs.Instance, b),
 		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n), perms: make([]int, b*n),
 		perm: make([]int, n), rows: make([]int, cfg.K), rewards: make([]float64, b), slots: make([]int, b),
-		batch: Batch{
+		batch: learn.Batch{
 			B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n),
 			Reward: make([]float32, b),
 		},
 	}, nil
-}
-
-// hyperAt is what step t (0-based) of a run of cfg, a model of kind k, reads: the base learning
-// rates decayed by LRScale(t), the actor's 0 during the critic warm-up, and exploration with
-// its probability at t, off for the models without a critic, which do not explore.
-func hyperAt(cfg *run.Config, k run.ModelKind, t int) Hyper {
-	s := cfg.LRScale(t)
-	h := Hyper{
-		Tau: cfg.Tau, SinkhornIters: cfg.SinkhornIters,
-		ActorLR: cfg.ActorLR * s, CriticLR: cfg.CriticLR * s,
-		CriticPenalty: cfg.CriticPenalty, ClipNorm: cfg.ClipNorm,
-		Explore:   cfg.Exploration && k.HasCritic(),
-		RoundLog:  cfg.Rounding == run.RoundingLog,
-		Successor: run.ModelOf(*cfg).Successor,
-	}
-	if t < cfg.CriticWarmup {
-		h.ActorLR = 0
-	}
-	if h.Explore {
-		h.Epsilon = cfg.Epsilon(t)
-	}
-	return h
 }
 
 // orderOf returns the training order of epoch e: a shuffle of the training indices seeded by
@@ -144,14 +123,14 @@ func (l *loop) orderOf(e int) []int32 {
 func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 	n, b := l.n, l.b
 	l.fetch(t, cfg)
-	h := hyperAt(cfg, l.kind, t)
-	if op, ok := l.learner.(onPolicyLearner); ok {
+	h := learn.HyperAt(cfg, l.kind, t)
+	if op, ok := l.learner.(learn.OnPolicyLearner); ok {
 		return l.reinforceStep(t, op, h)
 	}
 	if err := l.learner.Act(l.states, b, h, l.m); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: actor: %w", t+1, err)
 	}
-	if err := checkFinite(l.m, "M", n*n); err != nil {
+	if err := learn.CheckFinite(l.m, "M", n*n); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: %w", t+1, err)
 	}
 	rounding := time.Now()
@@ -177,13 +156,13 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 			perm.CycleRows(p, 1, rows)
 			perm.CycleRows(m, n, rows)
 		}
-		l.decoder.setInstance(h, l.insts[i])
-		l.decoder.toPerm(h, p, l.perm)
+		l.decoder.SetInstance(h, l.insts[i])
+		l.decoder.ToPerm(h, p, l.perm)
 		r := l.env.Reward(l.insts[i], l.perm) * l.rewardScale
 		l.rewards[i] = r
 		l.replay.Add(l.index[i], m, p, float32(r))
 	}
-	var st StepStats
+	var st learn.StepStats
 	updates := cfg.CriticUpdatesPerStep()
 	for u := range updates {
 		bt := l.sample()
@@ -202,7 +181,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 }
 
 // sample draws a uniform minibatch from the replay buffer into the loop's batch.
-func (l *loop) sample() *Batch {
+func (l *loop) sample() *learn.Batch {
 	n, sl, bt := l.n, l.stateLen, &l.batch
 	l.replay.Sample(l.rng, l.slots)
 	for i, s := range l.slots {
@@ -228,7 +207,7 @@ func (l *loop) fetch(t int, cfg *run.Config) {
 
 // reinforceStep is a critic-free model's training step t: sample a permutation per instance
 // from the policy with the loop's generator, score it, and take a REINFORCE step.
-func (l *loop) reinforceStep(t int, op onPolicyLearner, h Hyper) (stepResult, error) {
+func (l *loop) reinforceStep(t int, op learn.OnPolicyLearner, h learn.Hyper) (stepResult, error) {
 	n, b := l.n, l.b
 	if err := op.Sample(l.states, b, l.rng, l.perms); err != nil {
 		return stepResult{}, fmt.Errorf("step %d: sampling: %w", t+1, err)
@@ -254,19 +233,8 @@ func (l *loop) untrainedStep() stepResult {
 	return stepResult{rewards: l.rewards}
 }
 
-// checkFinite reports the first non-finite value of x, naming what it is and, with per > 0,
-// which of the len(x)/per items holds it.
-func checkFinite(x []float32, what string, per int) error {
-	for i, v := range x {
-		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-			return fmt.Errorf("non-finite %s (%v) in instance %d", what, f, i/per)
-		}
-	}
-	return nil
-}
-
 // checkStats reports the first non-finite loss or Q value of an update.
-func checkStats(st StepStats) error {
+func checkStats(st learn.StepStats) error {
 	for _, v := range []struct {
 		name string
 		x    float64

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/eval"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -143,7 +145,7 @@ func TestRunCompletes(t *testing.T) {
 			valSteps = append(valSteps, r.Step)
 			ev := r.Eval
 			if ev.MetricName != "optimality_ratio" || !(ev.Metric > 0 && ev.Metric <= 1) ||
-				len(ev.QHardScatter) != 12 || len(ev.QSoftScatter) != 12 || len(ev.Samples) != sampleCount {
+				len(ev.QHardScatter) != 12 || len(ev.QSoftScatter) != 12 || len(ev.Samples) != eval.SampleCount {
 				t.Errorf("val record at step %d: %+v", r.Step, ev)
 			}
 			if s := ev.Samples[0]; len(s.Perm) != 5 || len(s.OptPerm) != 5 || s.OptSolverName != "hungarian" || s.Objective > s.OptObjective+1e-12 {
@@ -169,7 +171,7 @@ func TestRunCompletes(t *testing.T) {
 	if test == nil || test.Samples != nil || test.QHardScatter != nil {
 		t.Fatalf("test record %+v", test)
 	}
-	var res result
+	var res run.Result
 	if err := run.ReadJSON(filepath.Join(dir, run.ResultFile), &res); err != nil || res.Step != 40 || !reflect.DeepEqual(res.Test, test) {
 		t.Errorf("result.json %+v, %v", res, err)
 	}
@@ -199,14 +201,14 @@ type runSummary struct {
 
 func summarise(t *testing.T, dir string) runSummary {
 	t.Helper()
-	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
+	ck, err := checkpoint.Open(filepath.Join(dir, run.LastCheckpoint))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ck.Close()
-	cap, _ := replay.Capacity(ck.header.Config)
-	s := runSummary{params: ck.learner, rng: ck.header.RNG, replay: replay.New(ck.header.Config.N, cap)}
-	if err := ck.readReplay(s.replay); err != nil {
+	cap, _ := replay.Capacity(ck.Header.Config)
+	s := runSummary{params: ck.Learner, rng: ck.Header.RNG, replay: replay.New(ck.Header.Config.N, cap)}
+	if err := ck.ReadReplay(s.replay); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range readMetrics(t, dir) {
@@ -379,13 +381,13 @@ func TestLiveControl(t *testing.T) {
 		c.EpsEnd != 0.2 || c.EpsDecay != 0.1 || c.ActorLR != 0.01 || c.CriticLR != 0.02 || c.CriticPenalty || c.Exploration {
 		t.Errorf("config after the changes: %+v", c)
 	}
-	ck, err := openCheckpoint(filepath.Join(dir, run.LastCheckpoint))
+	ck, err := checkpoint.Open(filepath.Join(dir, run.LastCheckpoint))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ck.Close()
-	if ck.header.Step != 3 || ck.header.Config != c {
-		t.Errorf("checkpoint at step %d with config %+v", ck.header.Step, ck.header.Config)
+	if ck.Header.Step != 3 || ck.Header.Config != c {
+		t.Errorf("checkpoint at step %d with config %+v", ck.Header.Step, ck.Header.Config)
 	}
 
 	e.Resume()
@@ -477,8 +479,8 @@ func TestNonFiniteStopsTheRun(t *testing.T) {
 		l2, _ := os.ReadFile(filepath.Join(dir, "b", run.LastCheckpoint))
 		b2, _ := os.ReadFile(filepath.Join(dir, "b", run.BestCheckpoint))
 		if tc.name == "NaN loss" {
-			ck, err := openCheckpoint(filepath.Join(dir, "b", run.LastCheckpoint))
-			if err != nil || ck.header.Step != 25 {
+			ck, err := checkpoint.Open(filepath.Join(dir, "b", run.LastCheckpoint))
+			if err != nil || ck.Header.Step != 25 {
 				t.Errorf("%s: last checkpoint %v", tc.name, err)
 			} else {
 				ck.Close()

@@ -8,7 +8,7 @@ import (
 )
 
 // Sampling is how an experiment decodes its test sets beside the single decode (see
-// agent.Decoding): Samples candidates per view, the single decode first and then
+// eval.Decoding): Samples candidates per view, the single decode first and then
 // Gumbel-perturbed Sinkhorn samples of noise scale GumbelScale in the units Noise names, over
 // the 8 symmetries of the unit square with Augment, the best kept; the noise is seeded by Seed.
 type Sampling struct {
@@ -44,7 +44,7 @@ func (s Sampling) String() string {
 }
 
 // SampleScorer solves instances with the sampled decode of the policy a run's validation
-// selected: agent.LoadPolicy and Policy.SolveWith in the program.
+// selected: eval.LoadPolicy and Policy.SolveWith in the program.
 type SampleScorer func(dir string, env envs.Env, insts []envs.Instance, s Sampling) ([]envs.Solution, error)
 
 // SampledScore is a run's sampled decode on a test set, with the time per instance of each

@@ -16,7 +16,7 @@ import (
 )
 
 // Scorer solves instances with the policy a run's validation selected (its best checkpoint)
-// and reports the step of that checkpoint: agent.LoadPolicy and Policy.Solve in the program.
+// and reports the step of that checkpoint: eval.LoadPolicy and Policy.Solve in the program.
 type Scorer func(dir string, env envs.Env, insts []envs.Instance) (sols []envs.Solution, step int, err error)
 
 // TestSeed is the dataset seed of every table's test set: seed 0, which no run trains or

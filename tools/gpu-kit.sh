@@ -10,8 +10,9 @@ rm -rf gpu-kit && mkdir -p gpu-kit
 export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:--buildvcs=false}"
 go build -ldflags='-s -w' -o gpu-kit/spg-tui .
 # The packages whose tests run on a GPU when one opens (they skip elsewhere): the driver's, and
-# the learners' (every kernel, composed, against the CPU learner).
-for pkg in ./linalg/cuda/ ./agent/; do
+# the learners' (every kernel, composed, against the CPU learner) and the trainer's (a run
+# trained on the device resumes on the CPU).
+for pkg in ./linalg/cuda/ ./agent/ ./agent/learn/; do
   name=$(echo "${pkg#./}" | tr / _ | sed 's/_$//')
   go test -c -ldflags='-s -w' -o "gpu-kit/$name.test" "$pkg"
 done

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"spg-tui/agent"
+	"spg-tui/agent/authors"
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
@@ -19,7 +19,7 @@ func TestViewImportedRun(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskMWM, 15)
 	cfg.ValSize, cfg.TestSize = 100, 100
 	dir := filepath.Join(t.TempDir(), "authors15")
-	val, _, err := agent.ImportAuthorsActor(cfg, filepath.Join("..", "agent", "testdata", "authors", "actor-mwm15.npz"), dir)
+	val, _, err := authors.ImportActor(cfg, filepath.Join("..", "agent", "authors", "testdata", "authors", "actor-mwm15.npz"), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Adam holds the hyperparameters and step count of an Adam optimiser whose moments live on the
-// device, as agent/adam.go's adam: PyTorch's formulation with clip_grad_norm_'s factor.
+// device, as agent/learn/adam.go's adam: PyTorch's formulation with clip_grad_norm_'s factor.
 type Adam struct {
 	Beta1, Beta2, Eps float64
 	Step              int // steps taken; Update increments it first

@@ -10,7 +10,7 @@ import (
 	"spg-tui/linalg/cuda/layers"
 )
 
-// adamCPU is agent/adam.go's update (unexported there), step for step: the reference.
+// adamCPU is agent/learn/adam.go's update (unexported there), step for step: the reference.
 func adamCPU(step int, params, grads, m, v [][]float32, lr, scale, beta1, beta2, eps float64) {
 	t := float64(step)
 	stepSize := float32(lr / (1 - math.Pow(beta1, t)))

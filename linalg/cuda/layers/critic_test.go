@@ -18,7 +18,7 @@ import (
 	"spg-tui/run"
 )
 
-// TestMatchingCriticLoss runs SPG+Matching's critic loss (agent/losses.go over
+// TestMatchingCriticLoss runs SPG+Matching's critic loss (agent/learn/losses.go over
 // agent/nets/matching.go's critic: Yc = σ(BN(h Wc + bc)), per action Ed = σ(BN(A Wd + bd)),
 // Yf = σ(BN((Yc + Ed) Wf + bf)), Q = (Yf Wg1)^T Wg2, loss = MSE(r, Q(P)) + w MSE(stop(Q(P)),
 // Q(M))) forward and backward through the layer drivers on the emulator, and compares the loss
@@ -48,7 +48,7 @@ func TestMatchingCriticLoss(t *testing.T) {
 		}
 	}
 
-	// The CPU graph, as agent/losses.go builds it.
+	// The CPU graph, as agent/learn/losses.go builds it.
 	g := G.NewGraph()
 	nodes, list := params.Nodes(g, "")
 	xn := tensor3(g, "x", x, b, 2*n, k)

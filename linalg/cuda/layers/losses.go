@@ -9,7 +9,7 @@ import (
 // lossBlock is the loss kernels' one block.
 const lossBlock = 256
 
-// CriticLoss computes agent/losses.go's critic loss over b samples into out (3: loss = hard + w
+// CriticLoss computes agent/learn/losses.go's critic loss over b samples into out (3: loss = hard + w
 // penalty, hard = MSE(r, qHard), penalty = MSE(stop_grad(qHard), qSoft)) and its gradients
 // with respect to qHard and qSoft (b each).
 func CriticLoss(dev cuda.Device, out, dqHard, dqSoft, qHard, qSoft, r cuda.Buf, b int, w float32) error {
@@ -24,7 +24,7 @@ func CriticLoss(dev cuda.Device, out, dqHard, dqSoft, qHard, qSoft, r cuda.Buf, 
 	return dev.Launch("critic_loss", cuda.D1(1), cuda.D1(lossBlock), bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], i32(b), w)
 }
 
-// ActorLoss computes agent/losses.go's actor loss -mean q over b samples into out (1) and its
+// ActorLoss computes agent/learn/losses.go's actor loss -mean q over b samples into out (1) and its
 // gradient with respect to q (b).
 func ActorLoss(dev cuda.Device, out, dq, q cuda.Buf, b int) error {
 	const op = "ActorLoss"

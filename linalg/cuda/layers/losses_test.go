@@ -12,7 +12,7 @@ import (
 	"spg-tui/linalg/cuda/layers"
 )
 
-// mse is agent/losses.go's mean((a - b)^2).
+// mse is agent/learn/losses.go's mean((a - b)^2).
 func mse(a, b *G.Node) *G.Node {
 	return G.Must(G.Mean(G.Must(G.Square(G.Must(G.Sub(a, b))))))
 }
@@ -52,7 +52,7 @@ func TestCriticLoss(t *testing.T) {
 	for _, b := range []int{1, 7, 256, 300} {
 		for _, w := range []float32{0, 1} {
 			qHard, qSoft, r := emutest.Normals(rng, b, 1), emutest.Normals(rng, b, 1), emutest.Normals(rng, b, 1)
-			// agent/losses.go's graph, on gorgonia.
+			// agent/learn/losses.go's graph, on gorgonia.
 			g := G.NewGraph()
 			qh, qs, rn := vec(g, "qh", qHard), vec(g, "qs", qSoft), vec(g, "r", r)
 			wn := G.NewScalar(g, tensor.Float32, G.WithName("w"), G.WithValue(w))

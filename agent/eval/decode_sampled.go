@@ -1,0 +1,326 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"spg-tui/agent/learn"
+	"spg-tui/agent/nets"
+	"spg-tui/envs"
+	"spg-tui/linalg/assign"
+	"spg-tui/linalg/parallel"
+	"spg-tui/linalg/sinkhorn"
+	"spg-tui/run"
+)
+
+// MaxSamples bounds Decoding.Samples: the decode's memory is a few N^2 buffers per worker, but
+// its time grows linearly.
+const MaxSamples = 4096
+
+// Decoding says how a policy turns an instance into a permutation at inference. The single
+// decode (Samples 1, no Augment) rounds the actor's M = S^L(X/tau) by the Hungarian algorithm,
+// as training's evaluations do. Otherwise every view of the instance (the instance itself, and
+// with Augment its images under the 8 symmetries of the unit square) gives Samples candidates:
+// the single decode of that view, then Samples-1 Gumbel-perturbed ones, Hungarian(S^L((X + s
+// g)/tau)) with g i.i.d. Gumbel(0, 1) and s the GumbelScale; the candidate with the best
+// objective on the original instance is kept (the first, on ties). The single decode of the
+// instance itself is the first candidate, so sampling never scores worse than it.
+type Decoding struct {
+	Samples int
+	// GumbelScale is s, in units of ScoreSpread(X)/N^2 with Noise run.NoiseRelative (each view
+	// its own), or in the units of X with run.NoiseAbsolute.
+	GumbelScale float64
+	// Noise is run.NoiseRelative ("" too) or run.NoiseAbsolute.
+	Noise   string
+	Augment bool
+	// Seed seeds the noise: instance i's view v draws from a generator seeded by (Seed, 8i+v),
+	// so the answer does not depend on the number of cores.
+	Seed uint64
+	// Rounding overrides the policy's own rounding of every candidate: run.RoundingM (the Hungarian
+	// maximum of M) or run.RoundingLog (of log M, that is of the actor's scores X); "" keeps
+	// the run's.
+	Rounding string
+}
+
+// MaxGumbelScale bounds Decoding.GumbelScale: far above it the noise overflows float32 and the
+// decode fails on NaN scores after an experiment's training, and already at it every sample is
+// noise alone (eval's sampled objective was the same at 1e6, 1e15 and 1e30, relative or absolute).
+const MaxGumbelScale = 1e6
+
+// DefaultGumbelScale is --gumbel-scale's default, in relative units (ScoreSpread(X)/N^2 per
+// entry). On TSP the best scale of a grid was 12 in these units at N = 10, 20, 50 and 100, for
+// every checkpoint tried (actor rates 1e-5 and 1e-4, whose spreads differ by 20x; K = 16 and
+// 128) and on MWM-20 and 25: docs/results.md, "Sampling noise relative to the score spread".
+const DefaultGumbelScale = 12
+
+// SuccessorGumbelScale is DefaultGumbelScale for the successor models (run.Model.Successor),
+// whose spread is taken off the diagonal: a grid on 200 validation instances (seed 777) put
+// their best scale at 48-96 at TSP-20 (K = 16 and 128, x8, three checkpoints), where 12 scored
+// 0.01-0.02 longer (docs/results.md, "The successor action").
+const SuccessorGumbelScale = 96
+
+// DefaultGumbelScaleOf is the relative --gumbel-scale measured best for model m.
+func DefaultGumbelScaleOf(m run.Model) float64 { return defaultGumbelScale(m.Successor) }
+
+// defaultGumbelScale is the relative scale measured best for a successor action or another.
+func defaultGumbelScale(successor bool) float64 {
+	if successor {
+		return SuccessorGumbelScale
+	}
+	return DefaultGumbelScale
+}
+
+// SingleDecode is the decoding of training's evaluations.
+var SingleDecode = Decoding{Samples: 1, GumbelScale: DefaultGumbelScale}
+
+// Single reports whether d is the single decode.
+func (d Decoding) Single() bool { return d.Samples == 1 && !d.Augment }
+
+// Views is the number of views of each instance: 8 with Augment, else 1.
+func (d Decoding) Views() int {
+	if d.Augment {
+		return envs.SquareSymmetries
+	}
+	return 1
+}
+
+// Validate reports, in one line, a decoding that task cannot use or whose settings are out of
+// range.
+func (d Decoding) Validate(task envs.Task) error {
+	switch {
+	case d.Samples < 1 || d.Samples > MaxSamples:
+		return fmt.Errorf("samples %d: must be in [1, %d]", d.Samples, MaxSamples)
+	case !(d.GumbelScale > 0 && d.GumbelScale <= MaxGumbelScale):
+		return fmt.Errorf("gumbel-scale %v: must be in (0, %g]", d.GumbelScale, float64(MaxGumbelScale))
+	case d.Noise != "" && d.Noise != run.NoiseRelative && d.Noise != run.NoiseAbsolute:
+		return fmt.Errorf("gumbel-noise %q: must be %s (in units of the spread of the actor's scores) or %s", d.Noise, run.NoiseRelative, run.NoiseAbsolute)
+	case d.Augment && !envs.MustFacts(task).Planar:
+		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
+	case d.Rounding != "" && d.Rounding != run.RoundingM && d.Rounding != run.RoundingLog:
+		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, run.RoundingM, run.RoundingLog)
+	}
+	return nil
+}
+
+// Scorer is a learner whose actor ends in a Sinkhorn layer: it can report the scores X that the
+// layer normalises.
+type Scorer interface {
+	// Scores writes X and M = S^L(X/tau) (b x N x N each) for b featurised states.
+	Scores(states []float32, b int, h learn.Hyper, x, m []float32) error
+}
+
+// ErrNoScores is the error for sampling from a policy without Sinkhorn scores.
+var ErrNoScores = errors.New("this model has no Sinkhorn layer to sample from: use --samples 1 without --augment")
+
+// SampledEval scores the sampled decode of k candidates per instance on set (the model's default
+// noise scale, no augmentation, noise seeded by seed), as a validation reports it beside the single
+// decode.
+func SampledEval(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, k int, seed uint64) (*run.SampledEval, error) {
+	perms := make([]int, len(set.Insts)*env.N())
+	dec := Decoding{Samples: k, GumbelScale: defaultGumbelScale(h.Successor), Seed: seed}
+	if err := actSampled(l, env, set.Insts, h, dec, perms); err != nil {
+		return nil, err
+	}
+	return &run.SampledEval{Samples: k, Metric: score(env, set, perms).Metric}, nil
+}
+
+// actSampled decodes insts by dec (see Decoding) and writes each instance's task permutation
+// into perms (len(insts) x n).
+func actSampled(l learn.Learner, env envs.Env, insts []envs.Instance, h learn.Hyper, dec Decoding, perms []int) error {
+	sc, ok := l.(Scorer)
+	if !ok {
+		return ErrNoScores
+	}
+	task, n := env.Task(), env.N()
+	sl, nn := nets.StateLen(task, n), n*n
+	size := len(insts)
+	best := make([]float64, size)
+	chunk := min(size, evalChunk)
+	states := make([]float32, chunk*sl)
+	x, m := make([]float32, chunk*nn), make([]float32, chunk*nn)
+	for v := range dec.Views() {
+		for lo := 0; lo < size; lo += chunk {
+			k := min(chunk, size-lo)
+			for i := range k {
+				inst := insts[lo+i]
+				if v > 0 {
+					inst = inst.MapPoints(func(p envs.Point) envs.Point { return envs.SquareSymmetry(v, p) })
+				}
+				nets.Featurize(task, inst, states[i*sl:(i+1)*sl])
+			}
+			if err := sc.Scores(states[:k*sl], k, h, x[:k*nn], m[:k*nn]); err != nil {
+				return fmt.Errorf("actor: %w", err)
+			}
+			if err := learn.CheckFinite(m[:k*nn], "M", nn); err != nil {
+				return fmt.Errorf("%w (+%d)", err, lo)
+			}
+			var (
+				mu       sync.Mutex
+				firstErr error
+				errAt    = size
+			)
+			parallel.For(k, func(_, a, b int) {
+				c := newCandidates(n)
+				for i := a; i < b; i++ {
+					idx := lo + i
+					rng := rand.New(rand.NewPCG(dec.Seed, uint64(envs.SquareSymmetries*idx+v)))
+					first := v == 0
+					err := c.decode(env, insts[idx], x[i*nn:(i+1)*nn], m[i*nn:(i+1)*nn], h, dec, rng,
+						perms[idx*n:(idx+1)*n], &best[idx], first)
+					if err != nil {
+						mu.Lock()
+						if idx < errAt {
+							errAt, firstErr = idx, err
+						}
+						mu.Unlock()
+					}
+				}
+			})
+			if firstErr != nil {
+				return fmt.Errorf("instance %d: %w", errAt, firstErr)
+			}
+		}
+	}
+	return nil
+}
+
+// candidates holds one worker's buffers for decoding one instance at a time.
+type candidates struct {
+	n        int
+	solver   assign.Solver
+	y, ms    []float32
+	rowToCol []int
+	perm     []int
+	action   learn.ActionDecoder
+}
+
+func newCandidates(n int) *candidates {
+	return &candidates{n: n, y: make([]float32, n*n), ms: make([]float32, n*n), rowToCol: make([]int, n), perm: make([]int, n)}
+}
+
+// decode runs one view's candidates of one instance (scores x, soft action m) and keeps in
+// bestPerm and bestObj the best on inst so far; first says bestPerm holds nothing yet.
+func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h learn.Hyper, dec Decoding,
+	rng *rand.Rand, bestPerm []int, bestObj *float64, first bool) error {
+	n := c.n
+	scale := float32(dec.GumbelScale)
+	if dec.Noise != run.NoiseAbsolute {
+		scale *= float32(ScoreSpread(x, n, h.Successor) / float64(n*n))
+	}
+	c.action.SetInstance(h, inst)
+	for s := range dec.Samples {
+		soft := m
+		if s > 0 {
+			for j, xj := range x {
+				c.y[j] = xj + scale*float32(gumbel(rng))
+			}
+			sinkhorn.Forward(c.ms, c.y, 1, n, float32(h.Tau), h.SinkhornIters, nil)
+			soft = c.ms
+		}
+		round := assign.Round[float32]
+		if h.RoundLog {
+			round = assign.RoundLog[float32]
+		}
+		if err := round(&c.solver, soft, n, c.rowToCol); err != nil {
+			return err
+		}
+		c.action.ToPerm(h, c.rowToCol, c.perm)
+		obj := env.Objective(inst, c.perm)
+		if first || Better(env, obj, *bestObj) {
+			copy(bestPerm, c.perm)
+			*bestObj, first = obj, false
+		}
+	}
+	return nil
+}
+
+// ScoreSpread is the root mean square of the n x n scores x after their row and column means
+// are removed: what is left of X once the constants Sinkhorn normalises away are gone, the
+// scale against which noise changes the Hungarian maximum. With offDiagonal (a successor
+// actor's scores, whose diagonal is the constant nets.SelfLoopScore) see offDiagonalSpread.
+func ScoreSpread(x []float32, n int, offDiagonal bool) float64 {
+	if offDiagonal {
+		return offDiagonalSpread(x, n)
+	}
+	row, col := make([]float64, n), make([]float64, n)
+	var all float64
+	for i := range n {
+		for j := range n {
+			v := float64(x[i*n+j])
+			row[i] += v
+			col[j] += v
+			all += v
+		}
+	}
+	inv := 1 / float64(n)
+	var ss float64
+	for i := range n {
+		for j := range n {
+			d := float64(x[i*n+j]) - (row[i]+col[j])*inv + all*inv*inv
+			ss += d * d
+		}
+	}
+	return math.Sqrt(ss) * inv
+}
+
+// offDiagonalRounds is how many times offDiagonalSpread removes the row and then the column
+// means: off the diagonal one round no longer removes row and column constants exactly, and
+// each round shrinks what is left of them about n - 1 times.
+const offDiagonalRounds = 8
+
+// offDiagonalSpread is ScoreSpread over the n(n - 1) entries off the diagonal, whose values are
+// ignored: the row means and then the column means of those entries are removed, offDiagonalRounds
+// times, then the root mean square is taken.
+func offDiagonalSpread(x []float32, n int) float64 {
+	if n < 2 {
+		return 0
+	}
+	y := make([]float64, n*n)
+	for k, v := range x {
+		y[k] = float64(v)
+	}
+	for range offDiagonalRounds {
+		removeOffDiagonalMeans(y, n, n, 1) // rows
+		removeOffDiagonalMeans(y, n, 1, n) // columns
+	}
+	var ss float64
+	for i := range n {
+		for j := range n {
+			if i != j {
+				ss += y[i*n+j] * y[i*n+j]
+			}
+		}
+	}
+	return math.Sqrt(ss / float64(n*(n-1)))
+}
+
+// removeOffDiagonalMeans subtracts from each of the n lines of the n x n matrix y (line l's k-th
+// entry at l*lineStride + k*step: rows with (n, 1), columns with (1, n)) the mean of its n - 1
+// entries off the diagonal.
+func removeOffDiagonalMeans(y []float64, n, lineStride, step int) {
+	inv := 1 / float64(n-1)
+	for l := range n {
+		line := l * lineStride
+		var s float64
+		for k := range n {
+			if k != l {
+				s += y[line+k*step]
+			}
+		}
+		for k := range n {
+			y[line+k*step] -= s * inv
+		}
+	}
+}
+
+// gumbel draws from Gumbel(0, 1) by inversion, -log(-log u) with u uniform in (0, 1).
+func gumbel(rng *rand.Rand) float64 {
+	for {
+		if u := rng.Float64(); u > 0 {
+			return -math.Log(-math.Log(u))
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"spg-tui/agent/learn"
+	"spg-tui/envs"
+	"spg-tui/run"
+)
+
+// sizedBatch bounds the graph batch of a policy built at another N: its graphs (the critic's
+// included) grow as batch x N^2, and acting gives the same answers at any batch.
+const sizedBatch = 32
+
+// Accepts reports, in one line, why the policy cannot solve instances of task at size n: another
+// task, or another size for a model with layers sized by N.
+func (p *Policy) Accepts(task envs.Task, n int) error {
+	switch {
+	case task != p.cfg.Task:
+		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d", p.cfg.Task, p.cfg.N, task, n)
+	case n != p.cfg.N && !run.ModelOf(p.cfg).AnyN:
+		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d: its model %s has layers sized by n (models that run at any n: %s)",
+			p.cfg.Task, p.cfg.N, task, n, p.cfg.Model, strings.Join(anyNModels(), ", "))
+	}
+	return nil
+}
+
+// anyNModels names the models that run at any N.
+func anyNModels() []string {
+	var out []string
+	for _, m := range run.Models {
+		if m.AnyN {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// learnerAt is the policy's learner at size n: its own at its N, else the same parameters in
+// networks built for n (kept for the next call at n).
+func (p *Policy) learnerAt(n int) (learn.Learner, error) {
+	if n == p.cfg.N {
+		return p.learner, nil
+	}
+	if p.sized != nil && p.sizedN == n {
+		return p.sized, nil
+	}
+	cfg := p.cfg
+	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatch)
+	l, err := learn.NewLearner(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
+	}
+	if err := l.UnmarshalBinary(learn.ResizedState(p.state, n)); err != nil {
+		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
+	}
+	p.sized, p.sizedN = l, n
+	return l, nil
+}

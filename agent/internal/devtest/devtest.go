@@ -1,0 +1,103 @@
+// Package devtest holds what the tests of the GPU learners share across packages: the devices
+// they run on (the emulator, a real GPU) and the models and configurations they check, for
+// agent/learn's comparisons with the CPU learner and agent's runs that train on a device.
+package devtest
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"spg-tui/agent/device"
+	"spg-tui/envs"
+	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/emu"
+	"spg-tui/run"
+)
+
+var (
+	testDevicesOnce sync.Once
+	testDevs        []cuda.Device
+	testDevsWhy     []string
+)
+
+// Devices are the devices the GPU learners are checked on: the emulator wherever a C++
+// compiler is found, and a real GPU wherever one opens (tools/gpu-check.sh). Without either
+// the test is skipped; a GPU that a machine requires (cuda.RequireGPUEnv) and that fails to
+// open fails it.
+func Devices(t testing.TB) []cuda.Device {
+	t.Helper()
+	testDevicesOnce.Do(func() {
+		// On a GPU machine (tools/gpu-check.sh) the GPU alone is checked: the emulator ran here.
+		dir, err := os.MkdirTemp("", "spg-agent-emu-")
+		if os.Getenv(cuda.RequireGPUEnv) != "" {
+			err = errors.New("not run where a GPU is required")
+		}
+		if err == nil {
+			var d *emu.Device
+			if d, err = emu.OpenIn(dir); err == nil {
+				testDevs = append(testDevs, d)
+			}
+		}
+		if err != nil {
+			testDevsWhy = append(testDevsWhy, "emulator: "+err.Error())
+		}
+		opts, err := device.Options("")
+		if err != nil {
+			panic(err)
+		}
+		g, err := cuda.Open(opts)
+		switch {
+		case err == nil:
+			testDevs = append(testDevs, g)
+		case errors.Is(err, cuda.ErrNoDriver) && os.Getenv(cuda.RequireGPUEnv) == "":
+			testDevsWhy = append(testDevsWhy, "gpu: "+err.Error())
+		default:
+			testDevsWhy = append(testDevsWhy, "GPU FAILED: "+err.Error())
+		}
+	})
+	for _, w := range testDevsWhy {
+		if strings.HasPrefix(w, "GPU FAILED") {
+			t.Fatal(w)
+		}
+	}
+	if len(testDevs) == 0 {
+		t.Skipf("no device: %s", strings.Join(testDevsWhy, "; "))
+	}
+	return testDevs
+}
+
+// Models are the models with GPU learners, each with the recipe it is checked under.
+var Models = []struct {
+	Task          envs.Task
+	Model, Recipe string
+}{{envs.TaskMWM, "spg-matching", run.RecipePaper}, {envs.TaskMWM, "spg-pairwise", run.RecipeBest}, {envs.TaskTSP, "spg-successor", run.RecipeBest},
+	{envs.TaskSort, "spg-factored", run.RecipeBest}, {envs.TaskSort, "spg-pairwise", run.RecipeBest}}
+
+// RecipeConfig is train's configuration of model under recipe on task at size n, through the
+// flag rules.
+func RecipeConfig(t testing.TB, task envs.Task, model, recipe string, n int) run.Config {
+	t.Helper()
+	cfg := run.DefaultConfig(task, n)
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	finish := run.RegisterFlags(fs, &cfg)
+	if err := fs.Parse([]string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe, "--model", model}); err != nil {
+		t.Fatal(err)
+	}
+	if err := finish(); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// Config is a small configuration of model under recipe for the device tests.
+func Config(t testing.TB, task envs.Task, model, recipe string) run.Config {
+	cfg := RecipeConfig(t, task, model, recipe, 5)
+	cfg.Batch, cfg.Hidden, cfg.SinkhornIters, cfg.Tau = 6, 8, 4, 0.5
+	cfg.TrainSize, cfg.ValSize, cfg.TestSize = 60, 12, 12
+	return cfg
+}

@@ -1,0 +1,224 @@
+package learn
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"spg-tui/agent/internal/devtest"
+	"spg-tui/agent/nets"
+	"spg-tui/envs"
+	"spg-tui/linalg/cuda"
+	"spg-tui/run"
+)
+
+// learnerPair returns cfg's CPU learner and its learner on dev, which start from the same
+// parameters; the device's buffers are freed when the test ends.
+func learnerPair(t *testing.T, cfg run.Config, dev cuda.Device) (*spgLearner, *gpuLearner) {
+	t.Helper()
+	cpu, err := newSPGLearner(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewDeviceLearner(cfg, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := l.(*gpuLearner)
+	t.Cleanup(gpu.release)
+	return cpu, gpu
+}
+
+// randomBatch returns a batch of b random MWM states with random permutation and soft actions.
+func randomBatch(rng *rand.Rand, task envs.Task, n, b int) *Batch {
+	sl := nets.StateLen(task, n)
+	bt := &Batch{B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
+	for i := range bt.States {
+		bt.States[i] = rng.Float32()
+	}
+	for i := range b {
+		perm := rng.Perm(n)
+		for r, c := range perm {
+			bt.P[i*n*n+r*n+c] = 1
+		}
+		for r := range n {
+			s := float32(0)
+			row := bt.M[i*n*n+r*n:][:n]
+			for c := range row {
+				row[c] = rng.Float32() + 0.1
+				s += row[c]
+			}
+			for c := range row {
+				row[c] /= s
+			}
+		}
+		bt.Reward[i] = rng.Float32()
+	}
+	return bt
+}
+
+// maxRelDiff is the largest |a-b| over the largest |b| (at least 1e-3) of two tensor lists.
+func maxRelDiff(a, b [][]float32) float64 {
+	worst := 0.0
+	for i := range b {
+		scale := 1e-3
+		for _, v := range b[i] {
+			scale = math.Max(scale, math.Abs(float64(v)))
+		}
+		for j := range b[i] {
+			worst = math.Max(worst, math.Abs(float64(a[i][j]-b[i][j]))/scale)
+		}
+	}
+	return worst
+}
+
+// paramTol bounds the parameters' difference after a few Adam steps: Adam divides each gradient
+// by its own running magnitude, so an entry whose gradient is rounding noise on both sides moves
+// by up to the learning rate (1e-3 here) in either direction. The gradients themselves are held
+// to 1e-4 (TestGPULearnerGradients).
+const paramTol = 5e-4
+
+// TestGPULearnerEqualsCPU: each GPU learner on each device acts and updates as the CPU
+// learner does, to float32 tolerance, over several steps with the penalty on and off and a
+// critic-only update; its checkpoint is the CPU learner's format.
+func TestGPULearnerEqualsCPU(t *testing.T) {
+	for _, dev := range devtest.Devices(t) {
+		for _, gm := range devtest.Models {
+			t.Run(dev.Name()+"/"+gm.Model, func(t *testing.T) {
+				cfg := devtest.Config(t, gm.Task, gm.Model, gm.Recipe)
+				cpu, gpu := learnerPair(t, cfg, dev)
+				rng := rand.New(rand.NewPCG(7, 8))
+				n, nn := cfg.N, cfg.N*cfg.N
+				h := HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+				h.ActorLR, h.CriticLR = 1e-3, 1e-3
+				for step := range 4 {
+					bt := randomBatch(rng, cfg.Task, n, cfg.Batch)
+					mc, mg := make([]float32, cfg.Batch*nn), make([]float32, cfg.Batch*nn)
+					if err := errors.Join(cpu.Act(bt.States, cfg.Batch, h, mc), gpu.Act(bt.States, cfg.Batch, h, mg)); err != nil {
+						t.Fatal(err)
+					}
+					if d := maxRelDiff([][]float32{mg}, [][]float32{mc}); d > 1e-4 {
+						t.Fatalf("step %d: M differs by %.2g", step, d)
+					}
+					hs := h
+					hs.CriticPenalty = step%2 == 0
+					hs.CriticOnly = step == 2
+					sc, err1 := cpu.Update(bt, hs)
+					sg, err2 := gpu.Update(bt, hs)
+					if err := errors.Join(err1, err2); err != nil {
+						t.Fatal(err)
+					}
+					for _, v := range [][3]any{{"critic loss", sc.CriticLoss, sg.CriticLoss}, {"hard", sc.CriticHard, sg.CriticHard},
+						{"penalty", sc.CriticPenalty, sg.CriticPenalty}, {"actor loss", sc.ActorLoss, sg.ActorLoss},
+						{"Q(s,P)", sc.QHard, sg.QHard}, {"Q(s,M)", sc.QSoft, sg.QSoft}} {
+						want, got := v[1].(float64), v[2].(float64)
+						if math.Abs(got-want) > 1e-4*math.Max(1, math.Abs(want)) {
+							t.Errorf("step %d: %s %v, CPU %v", step, v[0], got, want)
+						}
+					}
+					if err := gpu.syncHost(); err != nil {
+						t.Fatal(err)
+					}
+					if d := maxRelDiff(gpu.host.actor.Float32s(), cpu.actor.Float32s()); d > paramTol {
+						t.Errorf("step %d: actor parameters differ by %.2g", step, d)
+					}
+					if d := maxRelDiff(gpu.host.critic.Float32s(), cpu.critic.Float32s()); d > paramTol {
+						t.Errorf("step %d: critic parameters differ by %.2g", step, d)
+					}
+					if d := maxRelDiff(gpu.host.running.Float32s(), cpu.running.Float32s()); d > 1e-4 {
+						t.Errorf("step %d: running statistics differ by %.2g", step, d)
+					}
+					if cpu.target != nil {
+						if d := maxRelDiff(gpu.host.target.Float32s(), cpu.target.Float32s()); d > paramTol {
+							t.Errorf("step %d: target critics differ by %.2g", step, d)
+						}
+					}
+					if t.Failed() {
+						return
+					}
+				}
+				// The checkpoint is the CPU learner's: a CPU learner restores it and acts the same.
+				data, err := gpu.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				back, err := newSPGLearner(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := back.UnmarshalBinary(data); err != nil {
+					t.Fatal(err)
+				}
+				bt := randomBatch(rng, cfg.Task, n, cfg.Batch)
+				mb, mg := make([]float32, cfg.Batch*nn), make([]float32, cfg.Batch*nn)
+				if err := errors.Join(back.Act(bt.States, cfg.Batch, h, mb), gpu.Act(bt.States, cfg.Batch, h, mg)); err != nil {
+					t.Fatal(err)
+				}
+				if d := maxRelDiff([][]float32{mg}, [][]float32{mb}); d > 1e-4 {
+					t.Fatalf("restored on the CPU, M differs by %.2g", d)
+				}
+			})
+		}
+	}
+}
+
+// TestGPULearnerGradients compares the gradients themselves with the CPU graphs' (Adam's
+// update hides a gradient's scale, so the parameters alone would not show it).
+func TestGPULearnerGradients(t *testing.T) {
+	for _, dev := range devtest.Devices(t) {
+		for _, gm := range devtest.Models {
+			t.Run(dev.Name()+"/"+gm.Model, func(t *testing.T) {
+				cfg := devtest.Config(t, gm.Task, gm.Model, gm.Recipe)
+				cpu, gpu := learnerPair(t, cfg, dev)
+				bt := randomBatch(rand.New(rand.NewPCG(9, 10)), cfg.Task, cfg.N, cfg.Batch)
+				h := HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+				// The CPU's gradients, read before anything is updated.
+				c := cpu.crit
+				copy(c.x.Float32s(), bt.States)
+				copy(c.p.Float32s(), bt.P)
+				copy(c.m.Float32s(), bt.M)
+				copy(c.r.Float32s(), bt.Reward)
+				*c.w = 1
+				if err := errors.Join(setSinkhorn(cpu.pol.loss.sk, h), runGraph(c.vm), runGraph(cpu.pol.vm)); err != nil {
+					t.Fatal(err)
+				}
+				clone := func(g [][]float32) [][]float32 {
+					out := make([][]float32, len(g))
+					for i := range g {
+						out[i] = append([]float32(nil), g[i]...)
+					}
+					return out
+				}
+				cg, err1 := gradients(c.wrt)
+				ag, err2 := gradients(cpu.pol.wrt)
+				if err := errors.Join(err1, err2); err != nil {
+					t.Fatal(err)
+				}
+				wantCritic, wantActor := clone(cg), clone(ag)
+				// The device's, from the same batch.
+				if _, err := gpu.net.CriticGrad(bt.States, bt.P, bt.M, bt.Reward, 1); err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := gpu.net.ActorGrad(float32(h.Tau), h.SinkhornIters); err != nil {
+					t.Fatal(err)
+				}
+				actorG, criticG := gpu.net.Grads()
+				gotActor, gotCritic := clone(cpu.actor.Float32s()), clone(cpu.critic.Float32s())
+				if err := errors.Join(actorG.Download(dev, gotActor), criticG.Download(dev, gotCritic)); err != nil {
+					t.Fatal(err)
+				}
+				for i, s := range cpu.critic.Specs {
+					if d := maxRelDiff(gotCritic[i:i+1], wantCritic[i:i+1]); d > 1e-4 {
+						t.Errorf("critic gradient of %s differs by %.2g", s.Name, d)
+					}
+				}
+				for i, s := range cpu.actor.Specs {
+					if d := maxRelDiff(gotActor[i:i+1], wantActor[i:i+1]); d > 1e-4 {
+						t.Errorf("actor gradient of %s differs by %.2g", s.Name, d)
+					}
+				}
+			})
+		}
+	}
+}
