@@ -1,0 +1,143 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"spg-tui/agent/eval"
+	"spg-tui/envs"
+	"spg-tui/run"
+	"spg-tui/run/stats"
+)
+
+func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--seed S] [--critic-max]")
+	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
+	in := fs.String("in", "", "instance file, or - for standard input (required)")
+	dec := eval.SingleDecode
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept; K from 1 to "+strconv.Itoa(eval.MaxSamples))
+	noiseFlags(fs, &dec)
+	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
+	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
+	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
+	applyDevice := deviceFlag(fs)
+	criticMax := fs.Bool("critic-max", false, "decode by the critic instead of the actor: the permutation it rates highest, the Hungarian maximum of G(s) where Q(s, A) = <A, G(s)> (the bilinear critics on mwm and sort; a diagnostic of what the critic has learned)")
+	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return status
+	}
+	if *ckpt == "" {
+		return fail(stderr, "eval", errors.New("--checkpoint is required"))
+	}
+	if err := applyDevice(); err != nil {
+		return fail(stderr, "eval", err)
+	}
+	if *in == "" {
+		return fail(stderr, "eval", errors.New("--in is required (a file, or - for standard input)"))
+	}
+	f, env, err := readInstances(*in, stdin)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	if err := dec.Validate(env.Task()); err != nil {
+		return fail(stderr, "eval", err)
+	}
+	if err := checkNoiseFlags(fs, dec); err != nil {
+		return fail(stderr, "eval", err)
+	}
+	pol, err := eval.LoadPolicy(*ckpt)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	if err := pol.Accepts(env.Task(), env.N()); err != nil {
+		return fail(stderr, "eval", err)
+	}
+	if *criticMax {
+		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
+	}
+	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
+		dec.GumbelScale = eval.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
+	}
+	decode := func(d eval.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
+		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
+	}
+	one := eval.SingleDecode
+	one.Rounding = dec.Rounding
+	single, singleTime, err := timedDecode(decode(one), f.Instances)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	sols := single
+	var sampledTime time.Duration
+	if !dec.Single() {
+		if sols, sampledTime, err = timedDecode(decode(dec), f.Instances); err != nil {
+			return fail(stderr, "eval", err)
+		}
+	}
+	mean, err := writeSolutions(stdout, sols)
+	if err != nil {
+		return failOutput(stderr, "eval", err)
+	}
+	count := len(sols)
+	perInstance := func(d time.Duration) time.Duration { return (d / time.Duration(count)).Round(time.Microsecond) }
+	policyNote := trainedAt(pol, env)
+	if dec.Rounding != "" {
+		policyNote += ", rounding " + dec.Rounding
+	}
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode mean objective %.6g (%s per instance)",
+		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, meanObjective(single), perInstance(singleTime))
+	if !dec.Single() {
+		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g %s, augment %s, seed %d) mean objective %.6g (%s per instance)",
+			dec.Samples, dec.GumbelScale, dec.Noise, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))
+	}
+	fmt.Fprintln(stderr)
+	return 0
+}
+
+// evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
+// actor's decodes are.
+func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec eval.Decoding, stdout, stderr io.Writer) int {
+	if !dec.Single() || dec.Rounding != "" {
+		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment or --rounding"))
+	}
+	start := time.Now()
+	sols, err := pol.SolveCriticMax(env, insts)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	elapsed := time.Since(start)
+	mean, err := writeSolutions(stdout, sols)
+	if err != nil {
+		return failOutput(stderr, "eval", err)
+	}
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): the critic's maximum, mean objective %.6g (%s per instance)\n",
+		len(sols), env.Task(), env.N(), ckpt, pol.Step(), trainedAt(pol, env), mean, (elapsed / time.Duration(len(sols))).Round(time.Microsecond))
+	return 0
+}
+
+// trainedAt is ", trained at n = N" when the policy was trained at another size than env's, else "".
+func trainedAt(pol *eval.Policy, env envs.Env) string {
+	if n := pol.Config().N; n != env.N() {
+		return fmt.Sprintf(", trained at n = %d", n)
+	}
+	return ""
+}
+
+// augmentWord says whether the 8 symmetries were decoded.
+func augmentWord(on bool) string {
+	if on {
+		return "x8"
+	}
+	return "off"
+}
+
+// meanObjective is the mean objective of sols.
+func meanObjective(sols []envs.Solution) float64 {
+	objectives := make([]float64, len(sols))
+	for i, s := range sols {
+		objectives[i] = s.Objective
+	}
+	return stats.Mean(objectives)
+}
