@@ -19,6 +19,7 @@ import (
 	"spg-tui/run"
 )
 
+// The devices are opened once per test binary; testDevsWhy says why one is missing.
 var (
 	testDevicesOnce sync.Once
 	testDevs        []cuda.Device
