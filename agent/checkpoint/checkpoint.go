@@ -20,7 +20,7 @@ import (
 // learner's MarshalBinary bytes and the replay buffer (empty in checkpoints/best). Each section
 // is its length (uint64, little endian), its bytes and their CRC-32C, so a damaged file is
 // refused rather than half-loaded.
-const Magic = "SPGCKPT1"
+const fileMagic = "SPGCKPT1"
 
 // maxHeaderLen bounds the JSON header read from a file, against a corrupt length.
 const maxHeaderLen = 1 << 24
@@ -68,7 +68,7 @@ func Write(path string, h *Header, learner []byte, replay *replay.Buffer) error 
 		return err
 	}
 	return run.WriteAtomic(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, Magic); err != nil {
+		if _, err := io.WriteString(w, fileMagic); err != nil {
 			return err
 		}
 		if err := writeSection(w, int64(len(head)), bytesWriter(head)); err != nil {
@@ -176,8 +176,8 @@ func Open(path string) (*File, error) {
 }
 
 func (c *File) readHead() error {
-	magic := make([]byte, len(Magic))
-	if _, err := io.ReadFull(c.r, magic); err != nil || string(magic) != Magic {
+	magic := make([]byte, len(fileMagic))
+	if _, err := io.ReadFull(c.r, magic); err != nil || string(magic) != fileMagic {
 		return errors.New("not an spg-tui checkpoint")
 	}
 	err := readSection(c.r, maxHeaderLen, func(r io.Reader, _ int64) error {

@@ -24,8 +24,8 @@ func TestCheckpointRefusesHugeOrSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
-	headerLen := binary.LittleEndian.Uint64(data[len(Magic):])
-	at := len(Magic) + 8 + int(headerLen) + 4 // the learner section's length
+	headerLen := binary.LittleEndian.Uint64(data[len(fileMagic):])
+	at := len(fileMagic) + 8 + int(headerLen) + 4 // the learner section's length
 	const huge = 8 << 40
 	if sysmem.Limit() == 0 || sysmem.Limit() >= huge {
 		t.Skip("no memory limit below 8 TiB to refuse at")
