@@ -210,7 +210,6 @@ func (c Config) Validate() error {
 		{!(c.AdamBeta2 >= 0 && c.AdamBeta2 < 1), "adam-beta2", fmt.Sprintf("%g: must be in [0, 1)", c.AdamBeta2)},
 		{!(c.AdamEps > 0), "adam-eps", fmt.Sprintf("%g: must be > 0", c.AdamEps)},
 		{!(c.ClipNorm > 0) || math.IsInf(c.ClipNorm, 0), "clip-norm", fmt.Sprintf("%g: must be a finite number > 0", c.ClipNorm)},
-		{!(c.Tau > 0) || math.IsInf(c.Tau, 0), "tau", fmt.Sprintf("%g: must be a finite number > 0", c.Tau)},
 		{c.SinkhornIters < 1, "sinkhorn-iters", fmt.Sprintf("%d: must be >= 1", c.SinkhornIters)},
 		{c.Hidden < 1, "hidden", fmt.Sprintf("%d: must be >= 1", c.Hidden)},
 		{c.K < 2 || c.K > c.N, "k", fmt.Sprintf("%d: must be in [2, n]", c.K)},
