@@ -138,6 +138,7 @@ func TestLearnerMatchesPyTorch(t *testing.T) {
 	}
 
 	a := l.pol
+	setSinkhorn(a.loss.sk, Hyper{Tau: fx.Tau, SinkhornIters: fx.SinkhornIters})
 	if err := runGraph(a.vm); err != nil {
 		t.Fatal(err)
 	}
