@@ -223,7 +223,7 @@ func (c Config) Validate() error {
 		{!validCritic(c.Critic, c.Task, c.Model), "critic", criticRule(c.Model)},
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
 		{c.CriticUpdates < 0 || c.CriticUpdates > MaxCriticUpdates, "critic-updates", fmt.Sprintf("%d: must be in [1, %d]", c.CriticUpdates, MaxCriticUpdates)},
-		{c.ValSamples < 0 || c.ValSamples > MaxValSamples, "val-samples", fmt.Sprintf("%d: must be in [0, %d] (0 and 1: the single decode only)", c.ValSamples, MaxValSamples)},
+		{c.ValSamples < 0 || c.ValSamples > MaxSamples, "val-samples", fmt.Sprintf("%d: must be in [0, %d] (0 and 1: the single decode only)", c.ValSamples, MaxSamples)},
 		{!(c.TargetCritic >= 0 && c.TargetCritic <= 1), "target-critic", fmt.Sprintf("%g: must be in [0, 1]", c.TargetCritic)},
 		{c.ActorAt != "" && c.ActorAt != ActorAtSoft && c.ActorAt != ActorAtHard, "actor-at", fmt.Sprintf("%q: must be %s or %s", c.ActorAt, ActorAtSoft, ActorAtHard)},
 		{c.Rounding != "" && c.Rounding != RoundingLog, "rounding", fmt.Sprintf("%q: must be empty (Hungarian on M) or %s (on log M)", c.Rounding, RoundingLog)},
@@ -273,9 +273,6 @@ const (
 	ActorAtSoft = "soft"
 	ActorAtHard = "hard"
 )
-
-// MaxValSamples bounds Config.ValSamples: each validation decodes its instances that many times.
-const MaxValSamples = 256
 
 // ValDecodes is the number of candidates per instance of the validations' sampled decode
 // (ValSamples, 1 when unset): 1 is the single decode only.
