@@ -13,7 +13,7 @@ type countingLearner struct {
 	criticOnly []bool
 }
 
-func (c *countingLearner) Update(b *Batch, h Hyper) (StepStats, error) {
+func (c *countingLearner) Update(b *Minibatch, h Hyper) (StepStats, error) {
 	c.criticOnly = append(c.criticOnly, h.CriticOnly)
 	return c.Learner.Update(b, h)
 }

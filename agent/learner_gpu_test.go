@@ -121,9 +121,9 @@ func gpuTestConfig(t *testing.T, task envs.Task, model, recipe string) run.Confi
 }
 
 // randomBatch returns a batch of b random MWM states with random permutation and soft actions.
-func randomBatch(rng *rand.Rand, task envs.Task, n, b int) *Batch {
+func randomBatch(rng *rand.Rand, task envs.Task, n, b int) *Minibatch {
 	sl := nets.StateLen(task, n)
-	bt := &Batch{B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
+	bt := &Minibatch{B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	for i := range bt.States {
 		bt.States[i] = rng.Float32()
 	}

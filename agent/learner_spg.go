@@ -184,7 +184,7 @@ func finiteValue(what string, v float64) error {
 
 // Update implements Learner. A non-finite loss, Q value or gradient returns an error before the
 // network concerned (and the critic's running statistics) is changed.
-func (l *spgLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
+func (l *spgLearner) Update(batch *Minibatch, h Hyper) (StepStats, error) {
 	var st StepStats
 	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
 	if batch == nil || batch.B != l.b || len(batch.States) != l.b*sl || len(batch.P) != l.b*n*n ||

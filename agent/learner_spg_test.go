@@ -54,10 +54,10 @@ func toyHyper(cfg run.Config) Hyper {
 
 // actBatch acts on b fresh states and returns a minibatch of them with rounded actions and
 // random rewards, as the trainer builds one.
-func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Batch {
+func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Minibatch {
 	t.Helper()
 	task, n, b := l.cfg.Task, l.cfg.N, l.b
-	batch := &Batch{B: b, States: toyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
+	batch := &Minibatch{B: b, States: toyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	if err := l.Act(batch.States, b, h, batch.M); err != nil {
 		t.Fatal(err)
 	}

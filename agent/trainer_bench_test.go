@@ -17,7 +17,7 @@ func (l nullLearner) Act(_ []float32, b int, _ Hyper, m []float32) error {
 	}
 	return nil
 }
-func (nullLearner) Update(*Batch, Hyper) (StepStats, error)          { return StepStats{}, nil }
+func (nullLearner) Update(*Minibatch, Hyper) (StepStats, error)      { return StepStats{}, nil }
 func (nullLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error { return nil }
 func (nullLearner) MarshalBinary() ([]byte, error)                   { return nil, nil }
 func (nullLearner) UnmarshalBinary([]byte) error                     { return nil }

@@ -76,7 +76,7 @@ func (f *fakeLearner) q(a []float32) float64 {
 	return q
 }
 
-func (f *fakeLearner) Update(bt *Batch, h Hyper) (StepStats, error) {
+func (f *fakeLearner) Update(bt *Minibatch, h Hyper) (StepStats, error) {
 	n := f.n
 	var st StepStats
 	dw := make([]float64, n*n)

@@ -47,7 +47,7 @@ type hookedLearner struct {
 	hook    func(update int)
 }
 
-func (h *hookedLearner) Update(b *Batch, hy Hyper) (StepStats, error) {
+func (h *hookedLearner) Update(b *Minibatch, hy Hyper) (StepStats, error) {
 	st, err := h.Learner.Update(b, hy)
 	h.updates++
 	h.hook(h.updates)

@@ -63,7 +63,7 @@ type loop struct {
 	rows     []int
 	rewards  []float64
 	slots    []int
-	batch    Batch
+	batch    Minibatch
 }
 
 // newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
@@ -91,7 +91,7 @@ func newLoop(cfg run.Config, learner Learner) (*loop, error) {
 		index:      make([]int, b), insts: make([]envs.Instance, b),
 		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n), perms: make([]int, b*n),
 		perm: make([]int, n), rows: make([]int, cfg.K), rewards: make([]float64, b), slots: make([]int, b),
-		batch: Batch{
+		batch: Minibatch{
 			B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n),
 			Reward: make([]float32, b),
 		},
@@ -202,7 +202,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 }
 
 // sample draws a uniform minibatch from the replay buffer into the loop's batch.
-func (l *loop) sample() *Batch {
+func (l *loop) sample() *Minibatch {
 	n, sl, bt := l.n, l.stateLen, &l.batch
 	l.replay.Sample(l.rng, l.slots)
 	for i, s := range l.slots {
