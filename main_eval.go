@@ -18,7 +18,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := eval.SingleDecode
-	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept; K from 1 to "+strconv.Itoa(eval.MaxSamples))
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "candidates per view: the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm; the best is kept; K from 1 to "+strconv.Itoa(run.MaxSamples))
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
@@ -60,7 +60,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
 		dec.GumbelScale = eval.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
 	}
-	decode := func(d eval.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
+	decode := func(d run.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
 		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
 	}
 	one := eval.SingleDecode
@@ -98,7 +98,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
 // actor's decodes are.
-func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec eval.Decoding, stdout, stderr io.Writer) int {
+func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec run.Decoding, stdout, stderr io.Writer) int {
 	if !dec.Single() || dec.Rounding != "" {
 		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment or --rounding"))
 	}

@@ -120,7 +120,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	})
 	dec := eval.SingleDecode
 	dec.Seed = 1 // eval's default noise seed
-	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode; K from 1 to "+fmt.Sprint(eval.MaxSamples))
+	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode; K from 1 to "+fmt.Sprint(run.MaxSamples))
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
@@ -160,7 +160,8 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 		return fail(stderr, cmd, err)
 	}
 	if !dec.Single() {
-		o.Sampling = &experiments.Sampling{Samples: dec.Samples, GumbelScale: dec.GumbelScale, Noise: dec.Noise, Augment: dec.Augment, Seed: dec.Seed}
+		s := dec
+		o.Sampling = &s
 	}
 	pr, err := experiments.Prepare(o, *out)
 	if err != nil {
@@ -203,7 +204,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 
 // checkDecoding refuses, in one line, a decode that some task of the preset cannot use, or
 // whose settings are out of range even where --samples 1 leaves them unused.
-func checkDecoding(preset string, dec eval.Decoding) error {
+func checkDecoding(preset string, dec run.Decoding) error {
 	p, err := experiments.PresetNamed(preset)
 	if err != nil {
 		return err
@@ -218,12 +219,12 @@ func checkDecoding(preset string, dec eval.Decoding) error {
 
 // samplePolicy solves a test set with the sampled decode s of the best checkpoint of the run in
 // dir.
-func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s experiments.Sampling) ([]envs.Solution, error) {
+func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s run.Decoding) ([]envs.Solution, error) {
 	pol, err := eval.LoadPolicy(dir)
 	if err != nil {
 		return nil, err
 	}
-	return pol.SolveWith(env, insts, eval.Decoding{Samples: s.Samples, GumbelScale: s.GumbelScale, Noise: s.Units(), Augment: s.Augment, Seed: s.Seed})
+	return pol.SolveWith(env, insts, s)
 }
 
 // scorePolicy solves a test set with the best checkpoint of the run in dir.

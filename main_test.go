@@ -174,7 +174,7 @@ func TestHelpSaysBounds(t *testing.T) {
 	}{
 		{[]string{"gen", "--help"}, []string{"1 to the task's largest (mwm 4096, tsp 4096, sort 65536, gm 1024)", "1 to 1000000000"}},
 		{[]string{"train", "--help"}, []string{"problem size, 2 to 255", "minibatch size, 1 to 65536", "a batch to 2147483648", "a batch to 10000000",
-			"validation instances (model selection), 1 to 1000000", "1 to 1000000 (default 1000)", "0 to 1000000000", "L, 1 to 1000", "networks, 1 to 4096", "1 to 64", "0 to 256"}},
+			"validation instances (model selection), 1 to 1000000", "1 to 1000000 (default 1000)", "0 to 1000000000", "L, 1 to 1000", "networks, 1 to 4096", "1 to 64", "samples; 0 to 4096"}},
 		{[]string{"eval", "--help"}, []string{"K from 1 to 4096"}},
 		{[]string{"bench", "--help"}, []string{"problem size, 2 to 255", "batch size, 1 to 65536", "at most 1000000"}},
 		{[]string{"import", "--help"}, []string{"2 to 255"}},

@@ -14,7 +14,7 @@ type countingLearner struct {
 	criticOnly []bool
 }
 
-func (c *countingLearner) Update(b *learn.Batch, h learn.Hyper) (learn.StepStats, error) {
+func (c *countingLearner) Update(b *learn.Minibatch, h learn.Hyper) (learn.StepStats, error) {
 	c.criticOnly = append(c.criticOnly, h.CriticOnly)
 	return c.Learner.Update(b, h)
 }

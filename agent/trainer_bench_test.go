@@ -18,7 +18,7 @@ func (l nullLearner) Act(_ []float32, b int, _ learn.Hyper, m []float32) error {
 	}
 	return nil
 }
-func (nullLearner) Update(*learn.Batch, learn.Hyper) (learn.StepStats, error) {
+func (nullLearner) Update(*learn.Minibatch, learn.Hyper) (learn.StepStats, error) {
 	return learn.StepStats{}, nil
 }
 func (nullLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error { return nil }

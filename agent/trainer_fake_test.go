@@ -77,7 +77,7 @@ func (f *fakeLearner) q(a []float32) float64 {
 	return q
 }
 
-func (f *fakeLearner) Update(bt *learn.Batch, h learn.Hyper) (learn.StepStats, error) {
+func (f *fakeLearner) Update(bt *learn.Minibatch, h learn.Hyper) (learn.StepStats, error) {
 	n := f.n
 	var st learn.StepStats
 	dw := make([]float64, n*n)

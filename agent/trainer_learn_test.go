@@ -48,7 +48,7 @@ type hookedLearner struct {
 	hook    func(update int)
 }
 
-func (h *hookedLearner) Update(b *learn.Batch, hy learn.Hyper) (learn.StepStats, error) {
+func (h *hookedLearner) Update(b *learn.Minibatch, hy learn.Hyper) (learn.StepStats, error) {
 	st, err := h.Learner.Update(b, hy)
 	h.updates++
 	h.hook(h.updates)

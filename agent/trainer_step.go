@@ -64,7 +64,7 @@ type loop struct {
 	rows     []int
 	rewards  []float64
 	slots    []int
-	batch    learn.Batch
+	batch    learn.Minibatch
 }
 
 // newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
@@ -92,7 +92,7 @@ func newLoop(cfg run.Config, learner learn.Learner) (*loop, error) {
 		index:      make([]int, b), insts: make([]envs.Instance, b),
 		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n), perms: make([]int, b*n),
 		perm: make([]int, n), rows: make([]int, cfg.K), rewards: make([]float64, b), slots: make([]int, b),
-		batch: learn.Batch{
+		batch: learn.Minibatch{
 			B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n),
 			Reward: make([]float32, b),
 		},
@@ -181,7 +181,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 }
 
 // sample draws a uniform minibatch from the replay buffer into the loop's batch.
-func (l *loop) sample() *learn.Batch {
+func (l *loop) sample() *learn.Minibatch {
 	n, sl, bt := l.n, l.stateLen, &l.batch
 	l.replay.Sample(l.rng, l.slots)
 	for i, s := range l.slots {

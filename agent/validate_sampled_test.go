@@ -59,7 +59,7 @@ func TestValSamplesSetting(t *testing.T) {
 	if _, _, err := run.Change(c, run.ParamValSamples, 16, 0); err != nil {
 		t.Errorf("val-samples 16 on SPG+Matching: %v", err)
 	}
-	if _, _, err := run.Change(c, run.ParamValSamples, run.MaxValSamples+1, 0); err == nil {
+	if _, _, err := run.Change(c, run.ParamValSamples, run.MaxSamples+1, 0); err == nil {
 		t.Error("val-samples above the bound accepted")
 	}
 	c.Model = "ac-matching"

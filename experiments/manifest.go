@@ -40,7 +40,7 @@ type Manifest struct {
 	Runs []ManifestRun `json:"runs"`
 	// Sampling is the sampled decode every run is also scored with; nil for the single decode
 	// only.
-	Sampling *Sampling `json:"sampling,omitempty"`
+	Sampling *run.Decoding `json:"sampling,omitempty"`
 	// MergedFrom are the shards' directories of a merge (absolute), nil for a directory that
 	// trained its runs.
 	MergedFrom []string `json:"merged_from,omitempty"`
@@ -143,7 +143,7 @@ func withEarlierData(runs []Planned) []Planned {
 // unitsOnly names the noise's units when they are all that differs between two samplings, as
 // between a directory made before --gumbel-noise (absolute) and the same command now (relative),
 // which the names alone leave to be spotted.
-func unitsOnly(a, b *Sampling) string {
+func unitsOnly(a, b *run.Decoding) string {
 	if a == nil || b == nil || a.Units() == b.Units() {
 		return ""
 	}
@@ -156,7 +156,7 @@ func unitsOnly(a, b *Sampling) string {
 }
 
 // samplingName names an experiment's test decodes: "single decode only", or the sampling.
-func samplingName(s *Sampling) string {
+func samplingName(s *run.Decoding) string {
 	if s == nil {
 		return "single decode only"
 	}

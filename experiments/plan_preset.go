@@ -34,7 +34,7 @@ type Options struct {
 	// directory's runs/): experiments given the same one share their common runs.
 	RunsDir string
 	// Sampling, when set, scores every run's test sets with this sampled decode too.
-	Sampling *Sampling
+	Sampling *run.Decoding
 }
 
 // Planned is one run of a preset: an arm with a seed.

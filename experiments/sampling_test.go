@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 
 // fakeSample solves each instance with a permutation drawn from the run's ID and the sampling's
 // seed, so that a run samples the same wherever it is scored.
-func fakeSample(dir string, env envs.Env, insts []envs.Instance, s Sampling) ([]envs.Solution, error) {
+func fakeSample(dir string, env envs.Env, insts []envs.Instance, s run.Decoding) ([]envs.Solution, error) {
 	sols, _, err := fakeScore(filepath.Join(dir, "sampled", strings.Repeat("x", int(s.Seed))), env, insts)
 	return sols, err
 }
@@ -43,7 +44,7 @@ func decodeRows(csv []byte) string {
 // one process, and that a directory or a shard of another decoding is refused.
 func TestSampledScoresSideBySide(t *testing.T) {
 	base := t.TempDir()
-	s := &Sampling{Samples: 4, GumbelScale: 0.003, Augment: true, Seed: 2}
+	s := &run.Decoding{Samples: 4, GumbelScale: 0.003, Augment: true, Seed: 2}
 	o := tinyOptions("penalty", 2)
 	o.Sampling = s
 	one := filepath.Join(base, "one")
@@ -108,7 +109,7 @@ func TestSampledScoresSideBySide(t *testing.T) {
 		t.Errorf("merge of a sampled and a single-decode shard: %v", err)
 	}
 	other := o
-	other.Sampling = &Sampling{Samples: 8, GumbelScale: 0.003, Augment: true, Seed: 2}
+	other.Sampling = &run.Decoding{Samples: 8, GumbelScale: 0.003, Augment: true, Seed: 2}
 	if _, err := Prepare(other, one); err == nil || !strings.Contains(err.Error(), "test decodes differ") {
 		t.Errorf("another sampling in the same directory: %v", err)
 	}
@@ -120,19 +121,34 @@ func TestSampledScoresSideBySide(t *testing.T) {
 	}
 }
 
-// TestSamplingUnits checks that a sampling written before noise could be relative reads as
-// absolute, and that reports name the units of relative noise.
-func TestSamplingUnits(t *testing.T) {
-	var legacy Sampling
-	if err := json.Unmarshal([]byte(`{"samples": 16, "gumbel_scale": 0.003, "augment": true, "seed": 1}`), &legacy); err != nil {
-		t.Fatal(err)
-	}
-	if legacy.Units() != run.NoiseAbsolute || legacy.String() != "K = 16, x8, gumbel-scale 0.003" {
-		t.Errorf("a sampling without gumbel_noise: units %s, named %q", legacy.Units(), legacy)
-	}
-	rel := Sampling{Samples: 16, GumbelScale: 12, Noise: run.NoiseRelative}
-	if got := rel.String(); got != "K = 16, gumbel-scale 12 relative" {
-		t.Errorf("relative noise named %q", got)
+// TestOldManifestSampling checks that manifests already on disk read into run.Decoding: one
+// written before noise could be relative (no gumbel_noise) reads as absolute noise, one written
+// since as relative, and both write back the JSON they were read from.
+func TestOldManifestSampling(t *testing.T) {
+	for _, c := range []struct {
+		sampling, units, name string
+		want                  run.Decoding
+	}{
+		{`{"samples":16,"gumbel_scale":0.003,"augment":true,"seed":1}`, run.NoiseAbsolute, "K = 16, x8, gumbel-scale 0.003",
+			run.Decoding{Samples: 16, GumbelScale: 0.003, Augment: true, Seed: 1}},
+		{`{"samples":16,"gumbel_scale":12,"gumbel_noise":"relative","augment":false,"seed":2}`, run.NoiseRelative, "K = 16, gumbel-scale 12 relative",
+			run.Decoding{Samples: 16, GumbelScale: 12, Noise: run.NoiseRelative, Seed: 2}},
+	} {
+		dir := t.TempDir()
+		old := `{"format":"spg-tui experiment","version":1,"preset":"tau","seeds":1,"scale":0.01,"plan":"p","total":0,"runs_dir":"runs","runs":[],"sampling":` + c.sampling + `}`
+		if err := os.WriteFile(filepath.Join(dir, ManifestFile), []byte(old), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Sampling == nil || *m.Sampling != c.want || m.Sampling.Units() != c.units || m.Sampling.String() != c.name {
+			t.Errorf("sampling %s read as %+v (units %s, named %q)", c.sampling, m.Sampling, m.Sampling.Units(), m.Sampling)
+		}
+		if b, err := json.Marshal(m.Sampling); err != nil || string(b) != c.sampling {
+			t.Errorf("sampling %s written back as %s, %v", c.sampling, b, err)
+		}
 	}
 }
 
@@ -142,7 +158,7 @@ func TestSizesPresetTestsEverySize(t *testing.T) {
 	dir := t.TempDir()
 	o := Options{Preset: "sizes", Seeds: 1, Scale: 0.001, Models: []string{run.ModelPairwise},
 		Flags:    map[string]string{"val-size": "10", "test-size": "20", "log-every": "100", "eval-every": "500"},
-		Sampling: &Sampling{Samples: 2, GumbelScale: 0.003, Seed: 1}}
+		Sampling: &run.Decoding{Samples: 2, GumbelScale: 0.003, Seed: 1}}
 	pr, err := Prepare(o, dir)
 	if err != nil {
 		t.Fatal(err)

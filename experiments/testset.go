@@ -206,7 +206,7 @@ type scoring struct {
 	transfer []TestSet
 	score    Scorer
 	sample   SampleScorer
-	sampling *Sampling
+	sampling *run.Decoding
 }
 
 // scoreRun scores the run in dir, once: an existing score of the same sets and sampling is

@@ -32,8 +32,9 @@ const (
 	MinTau, MaxTau = 1e-4, 1e4
 )
 
-// checkBounds names the first field above its upper bound, or a finite positive tau outside
-// its range (a tau that is not a finite positive number is left to Validate's own check).
+// checkBounds names the first field above its upper bound, or a tau outside its range: the one
+// check of tau, which every learner and decode then trusts (a NaN, zero or infinite tau is
+// outside it too).
 func (c Config) checkBounds() error {
 	checks := []struct {
 		bad       bool
@@ -47,7 +48,7 @@ func (c Config) checkBounds() error {
 		{c.Buffer > MaxBuffer, "buffer", fmt.Sprintf("%d: must be at most %d transitions", c.Buffer, MaxBuffer)},
 		{c.Steps > MaxSteps, "steps", fmt.Sprintf("%d: must be at most %d", c.Steps, MaxSteps)},
 		{c.Hidden > MaxHidden, "hidden", fmt.Sprintf("%d: must be at most %d", c.Hidden, MaxHidden)},
-		{c.Tau > 0 && !math.IsInf(c.Tau, 1) && (c.Tau < MinTau || c.Tau > MaxTau), "tau", fmt.Sprintf("%g: must be in [%g, %g]", c.Tau, MinTau, MaxTau)},
+		{!(c.Tau >= MinTau && c.Tau <= MaxTau), "tau", fmt.Sprintf("%g: must be in [%g, %g]", c.Tau, MinTau, MaxTau)},
 	}
 	for _, ch := range checks {
 		if ch.bad {

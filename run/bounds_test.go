@@ -2,6 +2,7 @@ package run
 
 import (
 	"flag"
+	"math"
 	"strings"
 	"testing"
 
@@ -25,6 +26,11 @@ func TestBoundsRefused(t *testing.T) {
 		{"steps", func(c *Config) { c.Steps = MaxSteps + 1 }, func(c *Config) { c.Steps = MaxSteps }, "at most 1000000000"},
 		{"tau", func(c *Config) { c.Tau = 1e-300 }, func(c *Config) { c.Tau = MinTau }, "[0.0001, 10000]"},
 		{"tau", func(c *Config) { c.Tau = 1e5 }, func(c *Config) { c.Tau = MaxTau }, "[0.0001, 10000]"},
+		// The one check of tau names its range for every tau outside it, whatever kind.
+		{"tau", func(c *Config) { c.Tau = 0 }, func(c *Config) { c.Tau = MinTau }, "[0.0001, 10000]"},
+		{"tau", func(c *Config) { c.Tau = -1 }, func(c *Config) { c.Tau = MinTau }, "[0.0001, 10000]"},
+		{"tau", func(c *Config) { c.Tau = math.NaN() }, func(c *Config) { c.Tau = MinTau }, "[0.0001, 10000]"},
+		{"tau", func(c *Config) { c.Tau = math.Inf(1) }, func(c *Config) { c.Tau = MaxTau }, "[0.0001, 10000]"},
 	} {
 		cfg := DefaultConfig(envs.TaskMWM, 20)
 		cfg.Steps = 100

@@ -210,7 +210,6 @@ func (c Config) Validate() error {
 		{!(c.AdamBeta2 >= 0 && c.AdamBeta2 < 1), "adam-beta2", fmt.Sprintf("%g: must be in [0, 1)", c.AdamBeta2)},
 		{!(c.AdamEps > 0), "adam-eps", fmt.Sprintf("%g: must be > 0", c.AdamEps)},
 		{!(c.ClipNorm > 0) || math.IsInf(c.ClipNorm, 0), "clip-norm", fmt.Sprintf("%g: must be a finite number > 0", c.ClipNorm)},
-		{!(c.Tau > 0) || math.IsInf(c.Tau, 0), "tau", fmt.Sprintf("%g: must be a finite number > 0", c.Tau)},
 		{c.SinkhornIters < 1, "sinkhorn-iters", fmt.Sprintf("%d: must be >= 1", c.SinkhornIters)},
 		{c.Hidden < 1, "hidden", fmt.Sprintf("%d: must be >= 1", c.Hidden)},
 		{c.K < 2 || c.K > c.N, "k", fmt.Sprintf("%d: must be in [2, n]", c.K)},
@@ -224,7 +223,7 @@ func (c Config) Validate() error {
 		{!validCritic(c.Critic, c.Task, c.Model), "critic", criticRule(c.Model)},
 		{c.CriticWarmup < 0, "critic-warmup", fmt.Sprintf("%d: must be >= 0", c.CriticWarmup)},
 		{c.CriticUpdates < 0 || c.CriticUpdates > MaxCriticUpdates, "critic-updates", fmt.Sprintf("%d: must be in [1, %d]", c.CriticUpdates, MaxCriticUpdates)},
-		{c.ValSamples < 0 || c.ValSamples > MaxValSamples, "val-samples", fmt.Sprintf("%d: must be in [0, %d] (0 and 1: the single decode only)", c.ValSamples, MaxValSamples)},
+		{c.ValSamples < 0 || c.ValSamples > MaxSamples, "val-samples", fmt.Sprintf("%d: must be in [0, %d] (0 and 1: the single decode only)", c.ValSamples, MaxSamples)},
 		{!(c.TargetCritic >= 0 && c.TargetCritic <= 1), "target-critic", fmt.Sprintf("%g: must be in [0, 1]", c.TargetCritic)},
 		{c.ActorAt != "" && c.ActorAt != ActorAtSoft && c.ActorAt != ActorAtHard, "actor-at", fmt.Sprintf("%q: must be %s or %s", c.ActorAt, ActorAtSoft, ActorAtHard)},
 		{c.Rounding != "" && c.Rounding != RoundingLog, "rounding", fmt.Sprintf("%q: must be empty (Hungarian on M) or %s (on log M)", c.Rounding, RoundingLog)},
@@ -274,9 +273,6 @@ const (
 	ActorAtSoft = "soft"
 	ActorAtHard = "hard"
 )
-
-// MaxValSamples bounds Config.ValSamples: each validation decodes its instances that many times.
-const MaxValSamples = 256
 
 // ValDecodes is the number of candidates per instance of the validations' sampled decode
 // (ValSamples, 1 when unset): 1 is the single decode only.

@@ -59,7 +59,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, or bilinear (a pair MLP G(state): Q = sum of action * G for mwm and sort, G summed over the tour's edges for spg-factored on tsp), or exact (DIAGNOSTIC, tsp and mwm: no learned critic, Q is the reward written as a function of the action; an upper bound on what a critic can give the actor, not a result of SPG)")
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, fmt.Sprintf("critic updates per step, each on its own minibatch (the actor updates once, after the last), 1 to %d", MaxCriticUpdates))
-	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 to "+strconv.Itoa(MaxValSamples)+", 0 or 1: the single decode only); it never changes training")
+	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 to "+strconv.Itoa(MaxSamples)+", 0 or 1: the single decode only); it never changes training")
 	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
 	fs.StringVar(&cfg.ActorAt, "actor-at", cfg.ActorAt, "where the actor's update evaluates the critic: soft (at the actor's M; the default, but best's on tsp is hard) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
 	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
@@ -110,9 +110,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		if cfg.Steps < 1 {
 			return fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
 		}
-		if cfg.ValSamples == 1 {
-			cfg.ValSamples = 0 // the single decode, as a configuration without the setting
-		}
+		cfg.setValSamples(cfg.ValSamples)
 		if cfg.ActorAt == ActorAtSoft {
 			cfg.ActorAt = "" // as a configuration without the setting
 		}

@@ -102,13 +102,8 @@ var Params = []Param{
 	// The validations' sampled decode (1: the single decode only), read by the trainer's
 	// validations rather than by the steps.
 	{Name: ParamValSamples, Label: "val samples K", Short: "val K", Kind: Whole,
-		Get: func(c *Config, _ int) float64 { return float64(c.ValDecodes()) },
-		Set: func(c *Config, v float64, _ int) {
-			c.ValSamples = int(v)
-			if c.ValSamples == 1 {
-				c.ValSamples = 0 // the single decode, as a configuration without the setting
-			}
-		},
+		Get:   func(c *Config, _ int) float64 { return float64(c.ValDecodes()) },
+		Set:   func(c *Config, v float64, _ int) { c.setValSamples(int(v)) },
 		Kinds: spgOnly},
 	{Name: ParamEpsEnd, Kind: Linear, Step: 0.01,
 		Get:   func(c *Config, _ int) float64 { return c.EpsEnd },

@@ -14,7 +14,7 @@ func TestChange(t *testing.T) {
 		v    float64
 		bad  string // "" when accepted
 	}{
-		{ParamTau, 0.1, ""}, {ParamTau, 0, "tau 0: must be a finite number > 0"},
+		{ParamTau, 0.1, ""}, {ParamTau, 0, "tau 0: must be in [0.0001, 10000]"},
 		{ParamSinkhornIters, 20, ""}, {ParamSinkhornIters, 2.5, "must be a whole number >= 1"},
 		{ParamSinkhornIters, 0, "must be a whole number >= 1"}, {ParamSinkhornIters, 1e12, "must be a whole number >= 1"},
 		{ParamEpsilon, 0.5, ""}, {ParamEpsilon, -0.1, "epsilon -0.1: must be in [0, 1]"},

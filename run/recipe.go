@@ -61,8 +61,19 @@ var recipes = []recipe{
 	{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
-		name:   RecipeBest,
-		doc:    "spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort: spg-factored; tsp: spg-successor; gm: spg-gm), hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant; mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides); sort: epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M; tsp: no critic penalty, actor 1e-4 up to N = 20, 3e-5 at N = 50 and the power law through them elsewhere (about 1/N^1.3), rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01); runs of 1,000 steps (mwm, sort), 2,000 (tsp), 5 epochs (gm)",
+		name: RecipeBest,
+		// One line for what every task shares, one per task for what bestTuning changes, one
+		// for the run lengths; --recipe's help joins them with "; ".
+		doc: strings.Join([]string{
+			"spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort: spg-factored; tsp: spg-successor; gm: spg-gm), " +
+				"hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant",
+			"mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides)",
+			"sort: epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M",
+			"tsp: no critic penalty, actor 1e-4 up to N = 20, 3e-5 at N = 50 and the power law through them elsewhere (about 1/N^1.3), " +
+				"rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, " +
+				"the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01)",
+			"runs of 1,000 steps (mwm, sort), 2,000 (tsp), 5 epochs (gm)",
+		}, "; "),
 		epochs: 5,
 		// The lengths of the measured runs (docs/recipes.md). Five epochs of mwm's training set
 		// are 19,530 steps, past step 1,000 the halvings every 250 steps leave rates below

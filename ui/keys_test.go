@@ -201,7 +201,7 @@ func TestParseTask(t *testing.T) {
 func TestRefusalSaysItOnce(t *testing.T) {
 	m, e := liveModel(t, 120, 36)
 	for _, tc := range []struct{ row, typed, want string }{
-		{"tau", "inf", "refused: tau +Inf: must be a finite number > 0 (kept 0.05)"},
+		{"tau", "inf", "refused: tau +Inf: must be in [0.0001, 10000] (kept 0.05)"},
 		{"epsilon", "-0.5", "refused: epsilon -0.5: must be in [0, 1] (kept "},
 	} {
 		for paramItems[m.params.sel].name != tc.row {

@@ -120,7 +120,7 @@ func TestRelativeNoiseIgnoresTheScaleOfX(t *testing.T) {
 	decodeAt := func(inst envs.Instance, x []float32, noise string) []int {
 		m := make([]float32, n*n)
 		sinkhorn.Forward(m, x, 1, n, float32(h.Tau), h.SinkhornIters, nil)
-		dec := Decoding{Samples: 16, GumbelScale: 40, Noise: noise}
+		dec := run.Decoding{Samples: 16, GumbelScale: 40, Noise: noise}
 		if noise == run.NoiseAbsolute {
 			dec.GumbelScale = 0.5
 		}

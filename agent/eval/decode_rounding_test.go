@@ -33,7 +33,7 @@ func TestDecodingRoundingOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	many, err := pol.SolveWith(env, insts, Decoding{Samples: 8, GumbelScale: 0.05, Augment: true, Rounding: run.RoundingLog, Seed: 2})
+	many, err := pol.SolveWith(env, insts, run.Decoding{Samples: 8, GumbelScale: 0.05, Noise: run.NoiseRelative, Augment: true, Rounding: run.RoundingLog, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +62,5 @@ func TestDecodingRoundingOverrides(t *testing.T) {
 		if !slices.Equal(byM[i].Perm, own[i].Perm) {
 			t.Fatalf("instance %d: --rounding m decoded %v, the run's own rounding %v", i, byM[i].Perm, own[i].Perm)
 		}
-	}
-	if err := (Decoding{Samples: 1, GumbelScale: 1, Rounding: "x"}).Validate(envs.TaskMWM); err == nil {
-		t.Error("rounding x was accepted")
 	}
 }

@@ -16,40 +16,6 @@ import (
 	"spg-tui/run"
 )
 
-// MaxSamples bounds Decoding.Samples: the decode's memory is a few N^2 buffers per worker, but
-// its time grows linearly.
-const MaxSamples = 4096
-
-// Decoding says how a policy turns an instance into a permutation at inference. The single
-// decode (Samples 1, no Augment) rounds the actor's M = S^L(X/tau) by the Hungarian algorithm,
-// as training's evaluations do. Otherwise every view of the instance (the instance itself, and
-// with Augment its images under the 8 symmetries of the unit square) gives Samples candidates:
-// the single decode of that view, then Samples-1 Gumbel-perturbed ones, Hungarian(S^L((X + s
-// g)/tau)) with g i.i.d. Gumbel(0, 1) and s the GumbelScale; the candidate with the best
-// objective on the original instance is kept (the first, on ties). The single decode of the
-// instance itself is the first candidate, so sampling never scores worse than it.
-type Decoding struct {
-	Samples int
-	// GumbelScale is s, in units of ScoreSpread(X)/N^2 with Noise run.NoiseRelative (each view
-	// its own), or in the units of X with run.NoiseAbsolute.
-	GumbelScale float64
-	// Noise is run.NoiseRelative ("" too) or run.NoiseAbsolute.
-	Noise   string
-	Augment bool
-	// Seed seeds the noise: instance i's view v draws from a generator seeded by (Seed, 8i+v),
-	// so the answer does not depend on the number of cores.
-	Seed uint64
-	// Rounding overrides the policy's own rounding of every candidate: run.RoundingM (the Hungarian
-	// maximum of M) or run.RoundingLog (of log M, that is of the actor's scores X); "" keeps
-	// the run's.
-	Rounding string
-}
-
-// MaxGumbelScale bounds Decoding.GumbelScale: far above it the noise overflows float32 and the
-// decode fails on NaN scores after an experiment's training, and already at it every sample is
-// noise alone (eval's sampled objective was the same at 1e6, 1e15 and 1e30, relative or absolute).
-const MaxGumbelScale = 1e6
-
 // DefaultGumbelScale is --gumbel-scale's default, in relative units (ScoreSpread(X)/N^2 per
 // entry). On TSP the best scale of a grid was 12 in these units at N = 10, 20, 50 and 100, for
 // every checkpoint tried (actor rates 1e-5 and 1e-4, whose spreads differ by 20x; K = 16 and
@@ -74,36 +40,7 @@ func defaultGumbelScale(successor bool) float64 {
 }
 
 // SingleDecode is the decoding of training's evaluations.
-var SingleDecode = Decoding{Samples: 1, GumbelScale: DefaultGumbelScale}
-
-// Single reports whether d is the single decode.
-func (d Decoding) Single() bool { return d.Samples == 1 && !d.Augment }
-
-// Views is the number of views of each instance: 8 with Augment, else 1.
-func (d Decoding) Views() int {
-	if d.Augment {
-		return envs.SquareSymmetries
-	}
-	return 1
-}
-
-// Validate reports, in one line, a decoding that task cannot use or whose settings are out of
-// range.
-func (d Decoding) Validate(task envs.Task) error {
-	switch {
-	case d.Samples < 1 || d.Samples > MaxSamples:
-		return fmt.Errorf("samples %d: must be in [1, %d]", d.Samples, MaxSamples)
-	case !(d.GumbelScale > 0 && d.GumbelScale <= MaxGumbelScale):
-		return fmt.Errorf("gumbel-scale %v: must be in (0, %g]", d.GumbelScale, float64(MaxGumbelScale))
-	case d.Noise != "" && d.Noise != run.NoiseRelative && d.Noise != run.NoiseAbsolute:
-		return fmt.Errorf("gumbel-noise %q: must be %s (in units of the spread of the actor's scores) or %s", d.Noise, run.NoiseRelative, run.NoiseAbsolute)
-	case d.Augment && !envs.MustFacts(task).Planar:
-		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
-	case d.Rounding != "" && d.Rounding != run.RoundingM && d.Rounding != run.RoundingLog:
-		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, run.RoundingM, run.RoundingLog)
-	}
-	return nil
-}
+var SingleDecode = run.Decoding{Samples: 1, GumbelScale: DefaultGumbelScale}
 
 // Scorer is a learner whose actor ends in a Sinkhorn layer: it can report the scores X that the
 // layer normalises.
@@ -120,16 +57,16 @@ var ErrNoScores = errors.New("this model has no Sinkhorn layer to sample from: u
 // decode.
 func SampledEval(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, k int, seed uint64) (*run.SampledEval, error) {
 	perms := make([]int, len(set.Insts)*env.N())
-	dec := Decoding{Samples: k, GumbelScale: defaultGumbelScale(h.Successor), Seed: seed}
+	dec := run.Decoding{Samples: k, GumbelScale: defaultGumbelScale(h.Successor), Noise: run.NoiseRelative, Seed: seed}
 	if err := actSampled(l, env, set.Insts, h, dec, perms); err != nil {
 		return nil, err
 	}
 	return &run.SampledEval{Samples: k, Metric: score(env, set, perms).Metric}, nil
 }
 
-// actSampled decodes insts by dec (see Decoding) and writes each instance's task permutation
+// actSampled decodes insts by dec (see run.Decoding) and writes each instance's task permutation
 // into perms (len(insts) x n).
-func actSampled(l learn.Learner, env envs.Env, insts []envs.Instance, h learn.Hyper, dec Decoding, perms []int) error {
+func actSampled(l learn.Learner, env envs.Env, insts []envs.Instance, h learn.Hyper, dec run.Decoding, perms []int) error {
 	sc, ok := l.(Scorer)
 	if !ok {
 		return ErrNoScores
@@ -203,11 +140,11 @@ func newCandidates(n int) *candidates {
 
 // decode runs one view's candidates of one instance (scores x, soft action m) and keeps in
 // bestPerm and bestObj the best on inst so far; first says bestPerm holds nothing yet.
-func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h learn.Hyper, dec Decoding,
+func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h learn.Hyper, dec run.Decoding,
 	rng *rand.Rand, bestPerm []int, bestObj *float64, first bool) error {
 	n := c.n
 	scale := float32(dec.GumbelScale)
-	if dec.Noise != run.NoiseAbsolute {
+	if dec.Units() == run.NoiseRelative {
 		scale *= float32(ScoreSpread(x, n, h.Successor) / float64(n*n))
 	}
 	c.action.SetInstance(h, inst)

@@ -68,7 +68,7 @@ func TestSampledDecodeOfOneIsTheSingleDecode(t *testing.T) {
 // never scores below the single decode on any instance.
 func TestSampledDecodeIsSeededAndNeverWorse(t *testing.T) {
 	pol, env, insts := samplingPolicy(t, envs.TaskTSP, 8, run.RecipeBest)
-	dec := Decoding{Samples: 6, GumbelScale: SuccessorGumbelScale, Augment: true, Seed: 3}
+	dec := run.Decoding{Samples: 6, GumbelScale: SuccessorGumbelScale, Noise: run.NoiseRelative, Augment: true, Seed: 3}
 	single, err := pol.Solve(env, insts)
 	if err != nil {
 		t.Fatal(err)
@@ -103,32 +103,6 @@ func TestSampledDecodeIsSeededAndNeverWorse(t *testing.T) {
 	}
 }
 
-// TestDecodingValidate checks the one-line refusals of bad decodings.
-func TestDecodingValidate(t *testing.T) {
-	for _, c := range []struct {
-		dec  Decoding
-		task envs.Task
-		want string
-	}{
-		{Decoding{Samples: 0, GumbelScale: 1}, envs.TaskTSP, "samples 0"},
-		{Decoding{Samples: MaxSamples + 1, GumbelScale: 1}, envs.TaskTSP, "samples"},
-		{Decoding{Samples: 2, GumbelScale: math.NaN()}, envs.TaskMWM, "gumbel-scale NaN"},
-		{Decoding{Samples: 2, GumbelScale: 0}, envs.TaskMWM, "gumbel-scale 0"},
-		{Decoding{Samples: 2, GumbelScale: MaxGumbelScale * 2}, envs.TaskMWM, "gumbel-scale 2e+06: must be"},
-		{Decoding{Samples: 2, GumbelScale: 1e308, Noise: run.NoiseAbsolute}, envs.TaskMWM, "gumbel-scale 1e+308"},
-		{Decoding{Samples: 2, GumbelScale: 1, Augment: true}, envs.TaskSort, "augment: sort"},
-		{Decoding{Samples: 2, GumbelScale: 1, Noise: "rel"}, envs.TaskMWM, `gumbel-noise "rel"`},
-	} {
-		err := c.dec.Validate(c.task)
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%+v on %s: error %v, want one line containing %q", c.dec, c.task, err, c.want)
-		}
-	}
-	if err := (Decoding{Samples: 128, GumbelScale: MaxGumbelScale, Augment: true}).Validate(envs.TaskMWM); err != nil {
-		t.Errorf("a valid decoding refused: %v", err)
-	}
-}
-
 // TestSampledDecodeNeedsScores checks that a critic-free policy refuses sampling in one line.
 func TestSampledDecodeNeedsScores(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskTSP, 6)
@@ -139,7 +113,7 @@ func TestSampledDecodeNeedsScores(t *testing.T) {
 	}
 	env, _ := envs.New(envs.TaskTSP, 6)
 	insts := []envs.Instance{envs.Dataset{Env: env, Seed: 1, Size: 1}.At(0)}
-	err = actSampled(l, env, insts, learn.HyperAt(&cfg, run.ModelOf(cfg).Kind, 0), Decoding{Samples: 4, GumbelScale: 1, Seed: 1}, make([]int, 6))
+	err = actSampled(l, env, insts, learn.HyperAt(&cfg, run.ModelOf(cfg).Kind, 0), run.Decoding{Samples: 4, GumbelScale: 1, Noise: run.NoiseRelative, Seed: 1}, make([]int, 6))
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("pn-ac sampled: error %v, want a one-line refusal", err)
 	}

@@ -322,8 +322,8 @@ func (p *Policy) Solve(env envs.Env, insts []envs.Instance) ([]envs.Solution, er
 	return p.SolveWith(env, insts, SingleDecode)
 }
 
-// SolveWith is Solve with the decoding dec (see Decoding).
-func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec Decoding) ([]envs.Solution, error) {
+// SolveWith is Solve with the decoding dec (see run.Decoding).
+func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding) ([]envs.Solution, error) {
 	if err := p.Accepts(env.Task(), env.N()); err != nil {
 		return nil, err
 	}

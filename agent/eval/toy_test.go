@@ -40,7 +40,7 @@ func toyHyper(cfg run.Config) learn.Hyper {
 
 // actBatch acts on cfg.Batch fresh random states and returns a minibatch of them with rounded
 // actions and random rewards, as the trainer builds one.
-func actBatch(t testing.TB, l learn.Learner, cfg run.Config, rng *rand.Rand, h learn.Hyper) *learn.Batch {
+func actBatch(t testing.TB, l learn.Learner, cfg run.Config, rng *rand.Rand, h learn.Hyper) *learn.Minibatch {
 	t.Helper()
 	task, n, b := cfg.Task, cfg.N, cfg.Batch
 	states := make([]float32, b*nets.StateLen(task, n))
@@ -51,7 +51,7 @@ func actBatch(t testing.TB, l learn.Learner, cfg run.Config, rng *rand.Rand, h l
 			states[i] = rng.Float32()
 		}
 	}
-	batch := &learn.Batch{B: b, States: states, P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
+	batch := &learn.Minibatch{B: b, States: states, P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	if err := l.Act(batch.States, b, h, batch.M); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestAttentionGradients(t *testing.T) {
 		c.Float64s()[i] = rng.NormFloat64()
 	}
 	res, err := gradcheck.Check(asGradParams(ap), func(g *G.ExprGraph, nodes []*G.Node) (*G.Node, error) {
-		m, _, err := a.Actor(constant(g, tb.x, "x"), nodeSetOf(ap, nodes), 0.3, 4)
+		m, err := policyAt(a, constant(g, tb.x, "x"), nodeSetOf(ap, nodes), 0.3, 4)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +93,7 @@ func attentionM(t *testing.T, a nets.Arch, ap *nets.Params, x *tensor.Dense) []f
 	for i, s := range ap.Specs {
 		p[s.Name] = constant(g, ap.Vals[i], s.Name)
 	}
-	m, _, err := a.Actor(constant(g, x, "x"), p, 0.3, 5)
+	m, err := policyAt(a, constant(g, x, "x"), p, 0.3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func benchStep(b *testing.B, cfg run.Config) {
 	}
 	bs, sl := cfg.Batch, nets.StateLen(task, n)
 	rng := rand.New(rand.NewPCG(1, 2))
-	batch := &Batch{B: bs, States: make([]float32, bs*sl), P: make([]float32, bs*n*n), M: make([]float32, bs*n*n), Reward: make([]float32, bs)}
+	batch := &Minibatch{B: bs, States: make([]float32, bs*sl), P: make([]float32, bs*n*n), M: make([]float32, bs*n*n), Reward: make([]float32, bs)}
 	for i := range batch.States {
 		batch.States[i] = rng.Float32()
 	}

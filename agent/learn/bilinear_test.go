@@ -37,7 +37,7 @@ func TestBilinearLearnerRoundTrip(t *testing.T) {
 	cfg.Critic, cfg.Batch, cfg.Buffer, cfg.Hidden = run.CriticBilinear, 4, 4, 8
 	l := newTestLearner(t, cfg)
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := &Batch{B: 4, States: make([]float32, 4*nets.StateLen(envs.TaskMWM, 5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
+	b := &Minibatch{B: 4, States: make([]float32, 4*nets.StateLen(envs.TaskMWM, 5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
 	for i := range b.States {
 		b.States[i] = rng.Float32()
 	}

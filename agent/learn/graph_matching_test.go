@@ -54,7 +54,7 @@ func runGM(t *testing.T, a nets.Arch, ap, cp *nets.Params, x, act *tensor.Dense)
 	pa, _ := ap.Nodes(g, "actor.")
 	pc, _ := cp.Nodes(g, "critic.")
 	xn := constant(g, x, "x")
-	mn, _, err := a.Actor(xn, pa, 1, 10)
+	mn, err := policyAt(a, xn, pa, 1, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"spg-tui/run"
 )
 
-// Batch is a minibatch in the layout the networks read: float32, row-major.
-type Batch struct {
+// Minibatch is a minibatch in the layout the networks read: float32, row-major.
+type Minibatch struct {
 	B      int
 	States []float32 // B x nets.StateLen(task, n)
 	P      []float32 // B x N x N hard actions (0/1 permutation matrices)
@@ -57,7 +57,7 @@ type Learner interface {
 	Act(states []float32, b int, h Hyper, m []float32) error
 	// Update runs one critic update on batch (Algorithm 1's loss, the penalty per h), then one
 	// actor update ascending Q(s, M') on the batch's states.
-	Update(batch *Batch, h Hyper) (StepStats, error)
+	Update(batch *Minibatch, h Hyper) (StepStats, error)
 	// Q writes the critic's Q(s,P) and Q(s,M) for b states (batch norm in inference mode).
 	Q(states, p, m []float32, b int, qHard, qSoft []float32) error
 	// MarshalBinary and UnmarshalBinary save and restore parameters and optimiser state.

@@ -228,7 +228,7 @@ func (l *gpuLearner) Act(states []float32, b int, h Hyper, m []float32) error {
 
 // Update implements Learner with the CPU learner's checks: nothing changes unless the losses,
 // the Q values and the gradient norm are finite.
-func (l *gpuLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
+func (l *gpuLearner) Update(batch *Minibatch, h Hyper) (StepStats, error) {
 	var st StepStats
 	n, sl, b := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.Batch
 	if batch == nil || batch.B != b || len(batch.States) != b*sl || len(batch.P) != b*n*n ||

@@ -43,7 +43,7 @@ func newActGraph(l *spgLearner) (*actGraph, error) {
 	g := G.NewGraph()
 	xn, x := inputNode(g, "x", l.arch.StateShape(l.b)...)
 	an, _ := l.actor.Nodes(g, "actor.")
-	m, sk, err := l.arch.Actor(xn, an, l.cfg.Tau, l.cfg.SinkhornIters)
+	m, sk, err := addPolicy(l.arch, xn, an)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func newActorGraph(l *spgLearner) (*actorGraph, error) {
 	}
 	cn, _ := critic.Nodes(g, "critic.")
 	var err error
-	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.Tau, l.cfg.SinkhornIters, l.cfg.ActorAt == run.ActorAtHard, l.cfg.Rounding == run.RoundingLog); err != nil {
+	if ag.loss, err = addActorLoss(l.arch, an, cn, xn, l.cfg.ActorAt == run.ActorAtHard, l.cfg.Rounding == run.RoundingLog); err != nil {
 		return nil, err
 	}
 	if _, err := G.Grad(ag.loss.loss, ag.wrt...); err != nil {

@@ -86,13 +86,10 @@ type spgLearner struct {
 	q    *qGraph
 }
 
-// checkHyper rejects hyperparameters no step can use.
+// checkHyper rejects learning rates no step can use. Tau and L are not checked here: they come
+// from a validated run.Config (hyperAt), which checks them once.
 func checkHyper(h Hyper) error {
 	switch {
-	case !(h.Tau > 0) || math.IsInf(h.Tau, 1):
-		return fmt.Errorf("tau = %v: must be a finite number > 0", h.Tau)
-	case h.SinkhornIters < 1:
-		return fmt.Errorf("sinkhorn-iters = %d: must be >= 1", h.SinkhornIters)
 	case !(h.ActorLR >= 0) || math.IsInf(h.ActorLR, 1):
 		return fmt.Errorf("actor-lr = %v: must be a finite number >= 0", h.ActorLR)
 	case !(h.CriticLR >= 0) || math.IsInf(h.CriticLR, 1):
@@ -101,13 +98,8 @@ func checkHyper(h Hyper) error {
 	return nil
 }
 
-// setSinkhorn sets a Sinkhorn layer's live hyperparameters.
-func setSinkhorn(sk *ops.SinkhornLayer, h Hyper) error {
-	if err := sk.SetTau(h.Tau); err != nil {
-		return err
-	}
-	return sk.SetIters(h.SinkhornIters)
-}
+// setSinkhorn sets the policy's Sinkhorn layer to the step's live tau and L.
+func setSinkhorn(sk *ops.SinkhornLayer, h Hyper) { sk.Set(h.Tau, h.SinkhornIters) }
 
 // runGraph runs a graph once.
 func runGraph(vm G.VM) error {
@@ -125,9 +117,7 @@ func (l *spgLearner) Act(states []float32, b int, h Hyper, m []float32) error {
 	if err := checkHyper(h); err != nil {
 		return err
 	}
-	if err := setSinkhorn(l.act.sk, h); err != nil {
-		return err
-	}
+	setSinkhorn(l.act.sk, h)
 	x := l.act.x.Float32s()
 	for lo := 0; lo < b; lo += l.b {
 		k := min(l.b, b-lo)
@@ -194,7 +184,7 @@ func finiteValue(what string, v float64) error {
 
 // Update implements Learner. A non-finite loss, Q value or gradient returns an error before the
 // network concerned (and the critic's running statistics) is changed.
-func (l *spgLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
+func (l *spgLearner) Update(batch *Minibatch, h Hyper) (StepStats, error) {
 	var st StepStats
 	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
 	if batch == nil || batch.B != l.b || len(batch.States) != l.b*sl || len(batch.P) != l.b*n*n ||
@@ -204,9 +194,7 @@ func (l *spgLearner) Update(batch *Batch, h Hyper) (StepStats, error) {
 	if err := checkHyper(h); err != nil {
 		return st, err
 	}
-	if err := setSinkhorn(l.pol.loss.sk, h); err != nil {
-		return st, err
-	}
+	setSinkhorn(l.pol.loss.sk, h)
 	c := l.crit
 	copy(c.x.Float32s(), batch.States)
 	copy(c.p.Float32s(), batch.P)

@@ -54,10 +54,10 @@ func toyHyper(cfg run.Config) Hyper {
 
 // actBatch acts on b fresh states and returns a minibatch of them with rounded actions and
 // random rewards, as the trainer builds one.
-func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Batch {
+func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Minibatch {
 	t.Helper()
 	task, n, b := l.cfg.Task, l.cfg.N, l.b
-	batch := &Batch{B: b, States: toyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
+	batch := &Minibatch{B: b, States: toyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	if err := l.Act(batch.States, b, h, batch.M); err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestLearnerBadInput(t *testing.T) {
 	if _, err := l.Update(&small, h); err == nil {
 		t.Error("Update accepted a batch of the wrong size")
 	}
-	for _, bad := range []Hyper{{Tau: 0, SinkhornIters: 10}, {Tau: 0.1, SinkhornIters: 0}, {Tau: 0.1, SinkhornIters: 1, ActorLR: math.NaN()}} {
+	for _, bad := range []Hyper{{Tau: 0.1, SinkhornIters: 1, ActorLR: math.NaN()}, {Tau: 0.1, SinkhornIters: 1, CriticLR: math.Inf(1)}} {
 		if _, err := l.Update(batch, bad); err == nil {
 			t.Errorf("Update accepted %+v", bad)
 		}

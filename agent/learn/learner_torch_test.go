@@ -138,6 +138,7 @@ func TestLearnerMatchesPyTorch(t *testing.T) {
 	}
 
 	a := l.pol
+	setSinkhorn(a.loss.sk, Hyper{Tau: fx.Tau, SinkhornIters: fx.SinkhornIters})
 	if err := runGraph(a.vm); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestLearnerMatchesPyTorch(t *testing.T) {
 
 	// One full update from the same start.
 	_, l = loadTorchStep(t)
-	batch := &Batch{B: fx.Batch, States: fx.States, P: fx.P, M: fx.M, Reward: fx.R}
+	batch := &Minibatch{B: fx.Batch, States: fx.States, P: fx.P, M: fx.M, Reward: fx.R}
 	h := Hyper{Tau: fx.Tau, SinkhornIters: fx.SinkhornIters, ActorLR: fx.ActorLR, CriticLR: fx.CriticLR, CriticPenalty: true, ClipNorm: l.cfg.ClipNorm}
 	if _, err := l.Update(batch, h); err != nil {
 		t.Fatal(err)

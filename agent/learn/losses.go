@@ -62,6 +62,17 @@ func mse(a, b *G.Node) (*G.Node, error) {
 	return G.Mean(d)
 }
 
+// addPolicy adds the policy M = Sinkhorn(X / tau) over the actor's scores X for states x: the
+// one Sinkhorn layer of every SPG model's policy. Its tau and L are the live ones, set from the
+// step's Hyper before every run (setSinkhorn), never at graph build.
+func addPolicy(a nets.Arch, x *G.Node, an nets.NodeSet) (*G.Node, *ops.SinkhornLayer, error) {
+	scores, err := a.Actor(x, an)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ops.Sinkhorn(scores)
+}
+
 // actorLoss are the nodes of the actor's training loss.
 type actorLoss struct {
 	loss *G.Node // -mean Q(s, M'), or -mean Q(s, Hungarian(M')) when the actor acts hard
@@ -76,8 +87,8 @@ type actorLoss struct {
 // norm uses batch statistics, as the critic in PyTorch's training mode). With hard, the critic
 // scores Hungarian(M') instead (of log M' with byLog, the policy's rounding) and its gradient
 // reaches M' straight through the rounding.
-func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, tau float64, iters int, hard, byLog bool) (*actorLoss, error) {
-	m, sk, err := a.Actor(x, an, tau, iters)
+func addActorLoss(a nets.Arch, an, cn nets.NodeSet, x *G.Node, hard, byLog bool) (*actorLoss, error) {
+	m, sk, err := addPolicy(a, x, an)
 	if err != nil {
 		return nil, err
 	}

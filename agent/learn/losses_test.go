@@ -54,6 +54,17 @@ func constant(g *G.ExprGraph, v *tensor.Dense, name string) *G.Node {
 	return G.NewTensor(g, tensor.Float64, v.Dims(), G.WithShape(v.Shape()...), G.WithName(name), G.WithValue(v))
 }
 
+// policyAt adds the learner's policy M = Sinkhorn(X / tau) (addPolicy) over a's actor with its
+// layer set to tau and iters.
+func policyAt(a nets.Arch, x *G.Node, p nets.NodeSet, tau float64, iters int) (*G.Node, error) {
+	m, sk, err := addPolicy(a, x, p)
+	if err != nil {
+		return nil, err
+	}
+	sk.Set(tau, iters)
+	return m, nil
+}
+
 // toyBatch is a float64 minibatch: states uniform in the unit square (sort: values 0..N-1 as
 // the raw features), P random permutation matrices, M random positive matrices with unit
 // column sums, rewards uniform.
@@ -219,10 +230,11 @@ func checkActorLoss(t *testing.T, a nets.Arch, ap, cp *nets.Params, tb toyBatch,
 		for i, s := range cp.Specs {
 			critic[s.Name] = constant(g, cp.Vals[i], "critic."+s.Name)
 		}
-		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), 0.3, 4, false, false)
+		l, err := addActorLoss(a, nodeSetOf(ap, nodes), critic, constant(g, tb.x, "x"), false, false)
 		if err != nil {
 			return nil, err
 		}
+		l.sk.Set(0.3, 4)
 		return l.loss, nil
 	}, gradcheck.Options{MaxElems: 12, Seed: 2, Floor: diffFloor})
 	if err != nil {

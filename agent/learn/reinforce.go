@@ -160,7 +160,7 @@ func (l *reinforceLearner) Reinforce(rewards []float64, h Hyper) (StepStats, err
 }
 
 // Update implements Learner; a critic-free learner has no replay update.
-func (l *reinforceLearner) Update(*Batch, Hyper) (StepStats, error) {
+func (l *reinforceLearner) Update(*Minibatch, Hyper) (StepStats, error) {
 	return StepStats{}, fmt.Errorf("agent: %s is trained by REINFORCE on its own samples, not from replay", l.cfg.Model)
 }
 

@@ -30,6 +30,6 @@ func newUntrainedLearner(cfg run.Config) (Learner, error) {
 }
 
 // Update implements Learner: an untrained model never learns.
-func (untrainedLearner) Update(*Batch, Hyper) (StepStats, error) {
+func (untrainedLearner) Update(*Minibatch, Hyper) (StepStats, error) {
 	return StepStats{}, errors.New("agent: an untrained model is never updated")
 }

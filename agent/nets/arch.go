@@ -22,8 +22,10 @@ type Arch interface {
 	CriticSpecs() []ParamSpec
 	// BNLayers names the critic's batch-norm layers (see CriticCtx.norm).
 	BNLayers() []string
-	// Actor adds M = Sinkhorn(actor logits(x)) for states x; sk sets tau and L between runs.
-	Actor(x *G.Node, p NodeSet, tau float64, iters int) (m *G.Node, sk *ops.SinkhornLayer, err error)
+	// Actor adds the actor's scores X (B, N, N) for states x. The policy is M = Sinkhorn(X / tau)
+	// with the run's live tau and L: the learner adds that layer, once, over every actor's X,
+	// and the sampled decode perturbs X before its own Sinkhorn.
+	Actor(x *G.Node, p NodeSet) (*G.Node, error)
 	// Critic adds Q(x, a) (shape (B)) for each action a (B, N, N), computing the part that
 	// depends on the state only once.
 	Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error)

@@ -94,20 +94,20 @@ func (a attention) encode(items *G.Node, p NodeSet) (*G.Node, error) {
 	return ops.Dense(e, p.Get("enc.out.W"), p.Get("enc.out.b"), ops.DenseOptions{})
 }
 
-func (a attention) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a attention) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	items, places, err := a.f.inputs(x)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f, err := a.encode(items, p) // (B, N, h)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	pl, err := a.f.embed(places, p, "place") // (N, h)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return a.f.scores(f, pl, tau, iters)
+	return a.f.scores(f, pl)
 }
 
 func (a attention) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {

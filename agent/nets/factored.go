@@ -111,42 +111,39 @@ func (a factored) inputs(x *G.Node) (items, places *G.Node, err error) {
 	return items, places, err
 }
 
-func (a factored) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a factored) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	items, places, err := a.inputs(x)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f, err := a.embed(items, p, "item") // (B, N, h)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	pl, err := a.embed(places, p, "place") // (N, h)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return a.scores(f, pl, tau, iters)
+	return a.scores(f, pl)
 }
 
-// scores adds M = Sinkhorn(X / tau) for the scores X_ij = <f_i, pl_j> of the items f (B, N, h)
-// and the places pl (N, h).
-func (a factored) scores(f, pl *G.Node, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+// scores adds the scores X_ij = <f_i, pl_j> (B, N, N) of the items f (B, N, h) and the places
+// pl (N, h).
+func (a factored) scores(f, pl *G.Node) (*G.Node, error) {
 	b := f.Shape()[0]
 	f, err := G.Reshape(f, []int{b * a.n, a.h})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	pt, err := G.Transpose(pl)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	y, err := G.Mul(f, pt) // (B N, N)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if y, err = G.Reshape(y, []int{b, a.n, a.n}); err != nil {
-		return nil, nil, err
-	}
-	return ops.Sinkhorn(y, tau, iters)
+	return G.Reshape(y, []int{b, a.n, a.n})
 }
 
 func (a factored) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {

@@ -20,8 +20,8 @@ const gmWalkLen = 8
 
 // gmConsensusRounds is the number of consensus rounds that refine the actor's scores;
 // gmConsensusTau and gmConsensusIters are the temperature and iterations of the soft
-// correspondence each round reads (the trainer's tau and iterations set only the final Sinkhorn
-// layer). Colder and more rounds matched better up to 8 rounds at 0.01 (docs/results.md).
+// correspondence each round reads, fixed here (the run's tau and iterations set only the
+// learner's Sinkhorn layer over the actor's final scores). Colder and more rounds matched better up to 8 rounds at 0.01 (docs/results.md).
 const (
 	gmConsensusRounds = 8
 	gmConsensusTau    = 0.01
@@ -154,36 +154,36 @@ func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error)
 	return h, means, err
 }
 
-func (a graphMatching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a graphMatching) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	h, means, err := a.embed(x, p)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	n := a.n
 	h1, err := ops.Rows(h, 0, n, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	h2, err := ops.Rows(h, n, 2*n, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rows, err := ops.Dense(h2, p.Get("f.W"), p.Get("f.b"), ops.DenseOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cols, err := ops.Dense(h1, p.Get("f.W"), p.Get("f.b"), ops.DenseOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	y, err := ops.BatchedProduct(rows, cols, ops.ProductOptions{TransB: true}) // (B, N, N): G2's nodes by G1's
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if y, err = a.consensus(y, means, p); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return ops.Sinkhorn(y, tau, iters)
+	return y, nil
 }
 
 // consensus adds the consensus rounds to the scores y (B, N, N), given the graphs' row-mean
@@ -199,10 +199,11 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 		return nil, err
 	}
 	for r := 1; r <= gmConsensusRounds; r++ {
-		s, _, err := ops.Sinkhorn(y, gmConsensusTau, gmConsensusIters)
+		s, sk, err := ops.Sinkhorn(y)
 		if err != nil {
 			return nil, err
 		}
+		sk.Set(gmConsensusTau, gmConsensusIters)
 		if s, err = ops.BatchedProduct(mean2, s, ops.ProductOptions{DataA: true}); err != nil {
 			return nil, err
 		}

@@ -59,16 +59,16 @@ func (a matching) trunk(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	return ops.GRU(e, p.GRU("gru"), ops.GRUOptions{Frozen: frozen})
 }
 
-func (a matching) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a matching) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	h, err := a.trunk(x, p, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	y, err := ops.Dense(h, p.Get("out.W"), p.Get("out.b"), ops.DenseOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return ops.Sinkhorn(y, tau, iters)
+	return y, nil
 }
 
 func (a matching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {

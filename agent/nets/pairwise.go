@@ -78,12 +78,12 @@ func (a pairwise) scores(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	return G.Reshape(y, []int{s[0], a.n, a.n})
 }
 
-func (a pairwise) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a pairwise) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	y, err := a.scores(x, p, false)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return ops.Sinkhorn(y, tau, iters)
+	return y, nil
 }
 
 func (a pairwise) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {

@@ -47,20 +47,20 @@ func (a sequential) CriticSpecs() []ParamSpec {
 
 func (a sequential) BNLayers() []string { return []string{"j", "k", "l"} }
 
-func (a sequential) Actor(x *G.Node, p NodeSet, tau float64, iters int) (*G.Node, *ops.SinkhornLayer, error) {
+func (a sequential) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	e, err := ops.Dense(x, p.Get("emb.W"), p.Get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	h, err := ops.BiGRU(e, p.GRU("gru.f"), p.GRU("gru.r"), ops.GRUOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	y, err := ops.Dense(h, p.Get("out.W"), p.Get("out.b"), ops.DenseOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return ops.Sinkhorn(y, tau, iters)
+	return y, nil
 }
 
 func (a sequential) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {

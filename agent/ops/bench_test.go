@@ -69,10 +69,11 @@ func BenchmarkSinkhornOp(b *testing.B) {
 			g := G.NewGraph()
 			x := G.NewTensor(g, tensor.Float32, 3, G.WithShape(s.b, s.n, s.n), G.WithName("X"), G.WithInit(G.Uniform(-1, 1)))
 			c := G.NewTensor(g, tensor.Float32, 3, G.WithShape(s.b, s.n, s.n), G.WithName("C"), G.WithInit(G.Uniform(0, 1)))
-			m, _, err := Sinkhorn(x, 0.05, 10)
+			m, sk, err := Sinkhorn(x)
 			if err != nil {
 				b.Fatal(err)
 			}
+			sk.Set(0.05, 10)
 			if _, err := G.Grad(G.Must(G.Sum(G.Must(G.HadamardProd(m, c)))), x); err != nil {
 				b.Fatal(err)
 			}

@@ -27,8 +27,12 @@ func TestBarDiagonal(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		m, _, err := Sinkhorn(y, 1, 5)
-		return m, err
+		m, sk, err := Sinkhorn(y)
+		if err != nil {
+			return nil, err
+		}
+		sk.Set(1, 5)
+		return m, nil
 	})
 	g := G.NewGraph()
 	if _, err := BarDiagonal(G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 3, 4), G.WithName("x")), bar); err == nil {

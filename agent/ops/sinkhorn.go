@@ -1,8 +1,8 @@
 package ops
 
 import (
+	"errors"
 	"fmt"
-	"math"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -11,7 +11,7 @@ import (
 )
 
 // SinkhornLayer is the handle of one Sinkhorn node: its temperature and iteration count are live
-// hyperparameters, changed between runs with SetTau and SetIters.
+// hyperparameters, set with Set before its first run and changed between runs.
 type SinkhornLayer struct {
 	tau   float64
 	iters int
@@ -33,16 +33,10 @@ type SinkhornLayer struct {
 func (l *SinkhornLayer) KeepInput(dst []float32) { l.keep = dst }
 
 // Sinkhorn adds the Sinkhorn layer M = exp(S^iters(X/tau)) (see package linalg/sinkhorn) over a
-// batch x of shape (B,N,N) as one node, differentiable with respect to x. The returned layer
-// sets tau and iters for later runs.
-func Sinkhorn(x *G.Node, tau float64, iters int) (*G.Node, *SinkhornLayer, error) {
+// batch x of shape (B,N,N) as one node, differentiable with respect to x. The returned layer's
+// Set gives tau and iters before the graph first runs.
+func Sinkhorn(x *G.Node) (*G.Node, *SinkhornLayer, error) {
 	l := &SinkhornLayer{}
-	if err := l.SetTau(tau); err != nil {
-		return nil, nil, err
-	}
-	if err := l.SetIters(iters); err != nil {
-		return nil, nil, err
-	}
 	n, err := Apply(l, x)
 	if err != nil {
 		return nil, nil, err
@@ -50,30 +44,10 @@ func Sinkhorn(x *G.Node, tau float64, iters int) (*G.Node, *SinkhornLayer, error
 	return n, l, nil
 }
 
-// SetTau sets the temperature (> 0, finite) from the next run on. Call it between runs only.
-func (l *SinkhornLayer) SetTau(tau float64) error {
-	if !(tau > 0) || math.IsInf(tau, 1) {
-		return fmt.Errorf("ops: Sinkhorn: tau = %v, want a finite tau > 0", tau)
-	}
-	l.tau = tau
-	return nil
-}
-
-// SetIters sets the number of row-and-column normalisations (>= 1) from the next run on. Call
-// it between runs only.
-func (l *SinkhornLayer) SetIters(iters int) error {
-	if iters < 1 {
-		return fmt.Errorf("ops: Sinkhorn: iters = %d, want >= 1", iters)
-	}
-	l.iters = iters
-	return nil
-}
-
-// Tau returns the temperature.
-func (l *SinkhornLayer) Tau() float64 { return l.tau }
-
-// Iters returns the number of iterations.
-func (l *SinkhornLayer) Iters() int { return l.iters }
+// Set sets the temperature and the number of row-and-column normalisations from the next run
+// on. Call it between runs only. The caller's values are trusted: the policy's come from a
+// validated run.Config (its one check of tau and L), the other layers' are constants.
+func (l *SinkhornLayer) Set(tau float64, iters int) { l.tau, l.iters = tau, iters }
 
 // Name implements Kernel.
 func (l *SinkhornLayer) Name() string { return "Sinkhorn" }
@@ -94,6 +68,9 @@ func (l *SinkhornLayer) EnableBackward() { l.backward = true }
 
 // Forward implements Kernel.
 func (l *SinkhornLayer) Forward(in []*tensor.Dense, out *tensor.Dense) error {
+	if l.iters == 0 {
+		return errors.New("ops: Sinkhorn: run before its layer's Set")
+	}
 	s := in[0].Shape()
 	b, n := s[0], s[1]
 	l.runTau, l.runIters = l.tau, l.iters

@@ -7,6 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
@@ -21,6 +22,22 @@ func mse(a, b *G.Node) *G.Node {
 func vec(g *G.ExprGraph, name string, v []float32) *G.Node {
 	return G.NewVector(g, tensor.Float32, G.WithShape(len(v)), G.WithName(name),
 		G.WithValue(tensor.New(tensor.WithShape(len(v)), tensor.WithBacking(append([]float32(nil), v...)))))
+}
+
+// cpuPolicy adds the CPU learner's policy over arch's actor: its scores X, then M =
+// Sinkhorn(X / tau) in iters iterations.
+func cpuPolicy(t *testing.T, arch nets.Arch, x *G.Node, p nets.NodeSet, tau float64, iters int) *G.Node {
+	t.Helper()
+	scores, err := arch.Actor(x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, sk, err := ops.Sinkhorn(scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk.Set(tau, iters)
+	return m
 }
 
 // runGraph differentiates loss with respect to wrt on a tape machine, as agent's learner does.

@@ -39,10 +39,7 @@ func TestMatchingActor(t *testing.T) {
 	g := G.NewGraph()
 	nodes, list := params.Nodes(g, "")
 	xn := tensor3(g, "x", x, b, 2*n, k)
-	m, _, err := arch.Actor(xn, nodes, tau, iters)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := cpuPolicy(t, arch, xn, nodes, tau, iters)
 	runGraph(t, g, G.Must(G.Sum(G.Must(G.HadamardProd(m, tensor3(g, "dm", dm, b, n, n))))), list...)
 
 	p := map[string]cuda.Buf{}

@@ -41,10 +41,7 @@ func TestSuccessorActor(t *testing.T) {
 	g := G.NewGraph()
 	nodes, list := params.Nodes(g, "")
 	xn := tensor3(g, "x", x, shape[0], shape[1], shape[2])
-	m, _, err := arch.Actor(xn, nodes, tau, iters)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := cpuPolicy(t, arch, xn, nodes, tau, iters)
 	runGraph(t, g, G.Must(G.Sum(G.Must(G.HadamardProd(m, tensor3(g, "dm", dm, b, n, n))))), list...)
 
 	p, dp := map[string]cuda.Buf{}, map[string]cuda.Buf{}

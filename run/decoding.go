@@ -1,0 +1,106 @@
+package run
+
+import (
+	"fmt"
+
+	"spg-tui/envs"
+)
+
+// MaxSamples bounds the candidates per view of a sampled decode, wherever it is asked for
+// (eval's and experiment's --samples, a run's --val-samples): the decode's memory is a few N^2
+// buffers per worker, but its time grows linearly.
+const MaxSamples = 4096
+
+// MaxGumbelScale bounds Decoding.GumbelScale: far above it the noise overflows float32 and the
+// decode fails on NaN scores after an experiment's training, and already at it every sample is
+// noise alone (eval's sampled objective was the same at 1e6, 1e15 and 1e30, relative or absolute).
+const MaxGumbelScale = 1e6
+
+// Decoding says how a policy turns an instance into a permutation at inference: eval's flags,
+// an experiment's test decodes (its manifest's "sampling", hence the JSON names) and the
+// validations' sampled decode. The single decode (Samples 1, no Augment) rounds the actor's
+// M = S^L(X/tau) by the Hungarian algorithm, as training's evaluations do. Otherwise every view
+// of the instance (the instance itself, and with Augment its images under the 8 symmetries of
+// the unit square) gives Samples candidates: the single decode of that view, then Samples-1
+// Gumbel-perturbed ones, Hungarian(S^L((X + s g)/tau)) with g i.i.d. Gumbel(0, 1) and s the
+// GumbelScale; the candidate with the best objective on the original instance is kept (the
+// first, on ties). The single decode of the instance itself is the first candidate, so sampling
+// never scores worse than it.
+type Decoding struct {
+	Samples int `json:"samples"`
+	// GumbelScale is s, in units of ScoreSpread(X)/N^2 with relative noise (each view its
+	// own), or in the units of X with absolute noise.
+	GumbelScale float64 `json:"gumbel_scale"`
+	// Noise is NoiseRelative or NoiseAbsolute; "" (an experiment made before noise could be
+	// relative) is absolute (Units).
+	Noise   string `json:"gumbel_noise,omitempty"`
+	Augment bool   `json:"augment"`
+	// Seed seeds the noise: instance i's view v draws from a generator seeded by (Seed, 8i+v),
+	// so the answer does not depend on the number of cores.
+	Seed uint64 `json:"seed"`
+	// Rounding overrides the policy's own rounding of every candidate: RoundingM (the Hungarian
+	// maximum of M) or RoundingLog (of log M, that is of the actor's scores X); "" keeps the
+	// run's.
+	Rounding string `json:"rounding,omitempty"`
+}
+
+// Units is the units of GumbelScale: NoiseRelative or NoiseAbsolute.
+func (d Decoding) Units() string {
+	if d.Noise == "" {
+		return NoiseAbsolute
+	}
+	return d.Noise
+}
+
+// Single reports whether d is the single decode.
+func (d Decoding) Single() bool { return d.Samples == 1 && !d.Augment }
+
+// Views is the number of views of each instance: 8 with Augment, else 1.
+func (d Decoding) Views() int {
+	if d.Augment {
+		return envs.SquareSymmetries
+	}
+	return 1
+}
+
+// Validate reports, in one line, a decoding that task cannot use or whose settings are out of
+// range.
+func (d Decoding) Validate(task envs.Task) error {
+	switch {
+	case d.Samples < 1 || d.Samples > MaxSamples:
+		return fmt.Errorf("samples %d: must be in [1, %d]", d.Samples, MaxSamples)
+	case !(d.GumbelScale > 0 && d.GumbelScale <= MaxGumbelScale):
+		return fmt.Errorf("gumbel-scale %v: must be in (0, %g]", d.GumbelScale, float64(MaxGumbelScale))
+	case d.Noise != "" && d.Noise != NoiseRelative && d.Noise != NoiseAbsolute:
+		return fmt.Errorf("gumbel-noise %q: must be %s (in units of the spread of the actor's scores) or %s", d.Noise, NoiseRelative, NoiseAbsolute)
+	case d.Augment && !envs.MustFacts(task).Planar:
+		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
+	case d.Rounding != "" && d.Rounding != RoundingM && d.Rounding != RoundingLog:
+		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, RoundingM, RoundingLog)
+	}
+	return nil
+}
+
+// String is how reports name the sampling: "K = 16, x8, gumbel-scale 12 relative", or
+// "K = 16, x8, gumbel-scale 0.003" for absolute noise.
+func (d Decoding) String() string {
+	aug := ""
+	if d.Augment {
+		aug = ", x8"
+	}
+	units := ""
+	if d.Units() == NoiseRelative {
+		units = " relative"
+	}
+	return fmt.Sprintf("K = %d%s, gumbel-scale %g%s", d.Samples, aug, d.GumbelScale, units)
+}
+
+// setValSamples sets the validations' sampled decode to k candidates, storing the single decode
+// (1) as 0, the value of a configuration without the setting, so that both write the same
+// config.json.
+func (c *Config) setValSamples(k int) {
+	if k == 1 {
+		k = 0
+	}
+	c.ValSamples = k
+}
