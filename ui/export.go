@@ -11,12 +11,9 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"spg-tui/envs"
+	"spg-tui/plots"
 )
 
 // exportData is a copy of the visible curves, taken on the UI goroutine and written off it.
@@ -184,17 +181,6 @@ func writeCSV(path string, header []string, cols [][]float64) error {
 	return f.Close()
 }
 
-func xys(x, y []float64, logY bool) plotter.XYs {
-	out := make(plotter.XYs, 0, len(x))
-	for i := range x {
-		if logY && !(y[i] > 0) {
-			continue // a log axis cannot show zero
-		}
-		out = append(out, plotter.XY{X: x[i], Y: y[i]})
-	}
-	return out
-}
-
 func rgb(c int) color.Color {
 	palette := map[int]color.RGBA{
 		colBlue: {0, 175, 255, 255}, colOrange: {255, 175, 0, 255}, colPink: {215, 95, 215, 255},
@@ -203,116 +189,92 @@ func rgb(c int) color.Color {
 	return palette[c]
 }
 
-// addLine adds a line to p, dashed when dashes are given, with a legend entry.
-func addLine(p *plot.Plot, name string, pts plotter.XYs, c int, dashes []vg.Length) error {
-	if len(pts) == 0 {
-		return nil
+// line is a labelled curve of colour c.
+func line(label string, x, y []float64, c int, dashes []float64) plots.Line {
+	return plots.Line{Label: label, X: x, Y: y, Color: rgb(c), Dashes: dashes}
+}
+
+// addAll adds the lines to f in order, stopping at the first error.
+func addAll(f *plots.Figure, lines ...plots.Line) error {
+	for _, l := range lines {
+		if err := f.Line(l); err != nil {
+			return err
+		}
 	}
-	l, err := plotter.NewLine(pts)
-	if err != nil {
-		return err
-	}
-	l.Color, l.Dashes = rgb(c), dashes
-	p.Add(l)
-	p.Legend.Add(name, l)
 	return nil
 }
 
-// addMarks draws the live changes as vertical dotted lines between lo and hi.
-func (e exportData) addMarks(p *plot.Plot, lo, hi float64) error {
-	for _, s := range e.marks {
-		l, err := plotter.NewLine(plotter.XYs{{X: float64(s), Y: lo}, {X: float64(s), Y: hi}})
-		if err != nil {
-			return err
-		}
-		l.Color, l.Dashes = rgb(colYellow), []vg.Length{vg.Points(1), vg.Points(2)}
-		p.Add(l)
+// addMarks draws the live changes as vertical dotted lines across the y range so far.
+func (e exportData) addMarks(f *plots.Figure) error {
+	xs := make([]float64, len(e.marks))
+	for i, s := range e.marks {
+		xs[i] = float64(s)
 	}
-	return nil
+	return f.VLines(xs, rgb(colYellow), []float64{1, 2})
 }
 
 func (e exportData) rewardPlot(path string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Train reward (EMA %.2f)", e.smoothing)
-	p.X.Label.Text = "step"
-	for _, err := range []error{
-		addLine(p, "raw", xys(e.trainStep, e.series("reward_mean"), false), colGray, nil),
-		addLine(p, "EMA", xys(e.trainStep, e.smoothed(e.series("reward_mean")), false), colBlue, nil),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	p.Legend.Top = true
-	if err := e.addMarks(p, p.Y.Min, p.Y.Max); err != nil {
+	f := plots.New(plots.Labels{Title: fmt.Sprintf("Train reward (EMA %.2f)", e.smoothing), X: "step"})
+	y := e.series("reward_mean")
+	if err := addAll(f, line("raw", e.trainStep, y, colGray, nil), line("EMA", e.trainStep, e.smoothed(y), colBlue, nil)); err != nil {
 		return err
 	}
-	return p.Save(8*vg.Inch, 4*vg.Inch, path)
+	f.Legend(true, false)
+	if err := e.addMarks(f); err != nil {
+		return err
+	}
+	return f.SavePNG(path, 8, 4)
 }
 
-// refDashes tell the reference lines apart.
-var refDashes = [][]vg.Length{{vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+// refDashes tell the reference lines apart, in points.
+var refDashes = [][]float64{{6, 3}, {2, 2}, {8, 2, 2, 2}}
 
 func (e exportData) evalPlot(path string) error {
-	p := plot.New()
-	p.Title.Text = "Validation " + metricLabel(e.metricName)
-	p.X.Label.Text = "step"
-	if err := addLine(p, "val "+metricLabel(e.metricName), xys(e.evalStep, e.metric, false), colOrange, nil); err != nil {
+	f := plots.New(plots.Labels{Title: "Validation " + metricLabel(e.metricName), X: "step"})
+	if err := f.Line(line("val "+metricLabel(e.metricName), e.evalStep, e.metric, colOrange, nil)); err != nil {
 		return err
 	}
 	x1 := float64(max(e.step, 1))
 	for i, r := range drawnRefs(e.task, e.refs) {
-		pts := plotter.XYs{{X: 0, Y: e.refs[r]}, {X: x1, Y: e.refs[r]}}
-		if err := addLine(p, r, pts, colGray, refDashes[i%len(refDashes)]); err != nil {
+		ref := line(r, []float64{0, x1}, []float64{e.refs[r], e.refs[r]}, colGray, refDashes[i%len(refDashes)])
+		if err := f.Line(ref); err != nil {
 			return err
 		}
 	}
-	p.Legend.Top, p.Legend.Left = true, true
-	if err := e.addMarks(p, p.Y.Min, p.Y.Max); err != nil {
+	f.Legend(true, true)
+	if err := e.addMarks(f); err != nil {
 		return err
 	}
-	return p.Save(8*vg.Inch, 4*vg.Inch, path)
+	return f.SavePNG(path, 8, 4)
 }
 
 func (e exportData) criticPlot(path string) error {
-	p := plot.New()
-	p.Title.Text = "Critic loss"
-	p.X.Label.Text = "step"
+	f := plots.New(plots.Labels{Title: "Critic loss", X: "step"})
 	if e.logScale {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		f.LogY()
 	}
-	for _, err := range []error{
-		addLine(p, "total", xys(e.trainStep, e.series("critic_loss"), e.logScale), colBlue, nil),
-		addLine(p, "hard MSE", xys(e.trainStep, e.series("critic_hard"), e.logScale), colGreen, nil),
-		addLine(p, "penalty", xys(e.trainStep, e.series("critic_penalty"), e.logScale), colPink, nil),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	if err := e.addMarks(p, p.Y.Min, p.Y.Max); err != nil {
+	if err := addAll(f,
+		line("total", e.trainStep, e.series("critic_loss"), colBlue, nil),
+		line("hard MSE", e.trainStep, e.series("critic_hard"), colGreen, nil),
+		line("penalty", e.trainStep, e.series("critic_penalty"), colPink, nil),
+	); err != nil {
 		return err
 	}
-	return p.Save(8*vg.Inch, 4*vg.Inch, path)
+	if err := e.addMarks(f); err != nil {
+		return err
+	}
+	return f.SavePNG(path, 8, 4)
 }
 
 func (e exportData) scatterPlot(path string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.step)
-	p.X.Label.Text = "hard Q(s,P)"
-	p.Y.Label.Text = "soft Q(s,M)"
-	pts := xys(e.qHard, e.qSoft, false)
-	s, err := plotter.NewScatter(pts)
-	if err != nil {
+	f := plots.New(plots.Labels{Title: fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.step), X: "hard Q(s,P)", Y: "soft Q(s,M)"})
+	if err := f.Scatter(plots.Scatter{X: e.qHard, Y: e.qSoft, Color: rgb(colBlue), Filled: true}); err != nil {
 		return err
 	}
-	s.GlyphStyle.Color, s.GlyphStyle.Shape = rgb(colBlue), draw.CircleGlyph{}
-	p.Add(s)
-	lo, hi := p.X.Min, p.X.Max
-	lo, hi = min(lo, p.Y.Min), max(hi, p.Y.Max)
-	if err := addLine(p, "y = x", plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}}, colGray, refDashes[0]); err != nil {
+	xlo, xhi, ylo, yhi := f.Range()
+	lo, hi := min(xlo, ylo), max(xhi, yhi)
+	if err := f.Line(line("y = x", []float64{lo, hi}, []float64{lo, hi}, colGray, refDashes[0])); err != nil {
 		return err
 	}
-	return p.Save(5*vg.Inch, 5*vg.Inch, path)
+	return f.SavePNG(path, 5, 5)
 }
