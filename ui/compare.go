@@ -170,7 +170,7 @@ func (v *compareView) body(w, h int) []string {
 		name := "val " + metricLabel(sel.metric().Name)
 		if others > 0 {
 			// One axis has one unit: runs of another task are left out, not drawn on this scale.
-			name += st.dim.Render(fmt.Sprintf(" · %s runs only (%d of another task: select one to draw them)", sel.eng.cfg.Task, others))
+			name += st.dim.Render(fmt.Sprintf(" · %s runs only (%d of another task: select one to draw them)", sel.eng.Config().Task, others))
 		}
 		lines = append(lines, st.bold.Render(name))
 		lines = append(lines, v.chart(drawn, x0, x1, true).render(w, valH, "waiting for the first evaluations…")...)
@@ -189,11 +189,11 @@ func (v *compareView) body(w, h int) []string {
 // task, whose validation metric and reward share its units; others counts the shown runs of
 // other tasks, left out.
 func (v *compareView) drawn(rows []*compareRun) (drawn []*compareRun, others int) {
-	task := rows[v.sel].eng.cfg.Task
+	task := rows[v.sel].eng.Config().Task
 	for _, r := range rows {
 		switch {
 		case r.hidden:
-		case r.eng.cfg.Task != task:
+		case r.eng.Config().Task != task:
 			others++
 		default:
 			drawn = append(drawn, r)
@@ -209,9 +209,9 @@ func (v *compareView) header(w int) string {
 	live, done := 0, 0
 	for _, r := range v.runs {
 		switch {
-		case r.eng.writer > 0:
+		case r.eng.Writer() > 0:
 			live++
-		case r.eng.status.State == run.StateDone:
+		case r.eng.Status().State == run.StateDone:
 			done++
 		}
 	}
@@ -221,7 +221,7 @@ func (v *compareView) header(w int) string {
 	dirs := map[string]bool{}
 	var parents []string
 	for _, r := range v.runs {
-		if p := filepath.Dir(filepath.Clean(r.eng.info.Dir)); !dirs[p] {
+		if p := filepath.Dir(filepath.Clean(r.eng.Info().Dir)); !dirs[p] {
 			dirs[p] = true
 			parents = append(parents, p)
 		}
@@ -236,7 +236,7 @@ func (v *compareView) xRange(drawn []*compareRun) (x0, x1 float64) {
 		if v.wallX {
 			x1 = max(x1, r.wall)
 		} else {
-			x1 = max(x1, float64(r.eng.status.Step))
+			x1 = max(x1, float64(r.eng.Status().Step))
 		}
 	}
 	return 0, max(x1, 1)
@@ -335,14 +335,14 @@ var compareColumns = []compareColumn{
 	scored("best", (*compareRun).best),
 	scored("last", (*compareRun).last),
 	{head: fixed("steps"), cell: func(_ *compareView, r *compareRun, _ int) string {
-		return fmtInt(r.eng.status.Step) + "/" + fmtInt(r.eng.status.TotalSteps)
+		return fmtInt(r.eng.Status().Step) + "/" + fmtInt(r.eng.Status().TotalSteps)
 	}},
 	{head: fixed("steps/s"), cell: func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
 	{head: fixed("differs"), cell: func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
-	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
-	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
-	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},
-	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.cfg.N) }},
+	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.Config().Recipe) }},
+	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.Info().Model }},
+	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.Config().Task) }},
+	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.Config().N) }},
 	{head: func(metric string) string { return strings.TrimSpace("range " + metric) }, cell: func(v *compareView, r *compareRun, _ int) string {
 		lo, hi := minOf(r.data.eval.metric), maxOf(r.data.eval.metric)
 		if math.IsNaN(lo) {
@@ -377,7 +377,7 @@ func runMarker(r *compareRun, selected bool) string {
 	default:
 		m += " "
 	}
-	if r.eng.writer > 0 {
+	if r.eng.Writer() > 0 {
 		m += "↻"
 	}
 	return m

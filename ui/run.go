@@ -17,6 +17,7 @@ import (
 
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // LogFile is the console's log in the run directory; nothing is logged to the terminal while
@@ -197,7 +198,7 @@ func (o *Options) openCompare() ([]*compareRun, error) {
 		o.View = o.Compare[0]
 		return nil, nil
 	}
-	o.View = runs[0].eng.info.Dir
+	o.View = runs[0].eng.Info().Dir
 	return runs, nil
 }
 
@@ -205,7 +206,7 @@ func (o *Options) openCompare() ([]*compareRun, error) {
 func (o *Options) open() (eng run.Engine, readOnly bool, err error) {
 	switch {
 	case o.View != "":
-		r, err := openReplay(o.View)
+		r, err := runlog.Open(o.View)
 		return r, true, err
 	case o.Resume != "":
 		if o.ResumeRun == nil {

@@ -13,6 +13,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 func TestQuit(t *testing.T) {
@@ -112,7 +113,7 @@ func TestReadOnlyView(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, run.ConfigFile), []byte(`{"task":"mwm","n":6,"seed":1,"steps":400,"batch":10,"train_size":1000}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := openReplay(dir)
+	r, err := runlog.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,9 +11,6 @@ import (
 	"spg-tui/experiments"
 	"spg-tui/run"
 )
-
-// errReadOnly refuses changes to a run opened with --view.
-var errReadOnly = errors.New("read-only view: the run cannot be changed")
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
