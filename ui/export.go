@@ -14,6 +14,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/plots"
+	"spg-tui/ui/draw"
 )
 
 // exportData is a copy of the visible curves, taken on the UI goroutine and written off it.
@@ -147,7 +148,7 @@ func (e exportData) series(name string) []float64 {
 // smoothed is y's moving average at the console's smoothing.
 func (e exportData) smoothed(y []float64) []float64 {
 	out := make([]float64, len(y))
-	smooth(out, y, e.smoothing)
+	draw.Smooth(out, y, e.smoothing)
 	return out
 }
 
@@ -183,8 +184,8 @@ func writeCSV(path string, header []string, cols [][]float64) error {
 
 func rgb(c int) color.Color {
 	palette := map[int]color.RGBA{
-		colBlue: {0, 175, 255, 255}, colOrange: {255, 175, 0, 255}, colPink: {215, 95, 215, 255},
-		colGreen: {135, 215, 135, 255}, colGray: {128, 128, 128, 255}, colYellow: {255, 215, 95, 255},
+		draw.ColBlue: {0, 175, 255, 255}, draw.ColOrange: {255, 175, 0, 255}, draw.ColPink: {215, 95, 215, 255},
+		draw.ColGreen: {135, 215, 135, 255}, draw.ColGray: {128, 128, 128, 255}, draw.ColYellow: {255, 215, 95, 255},
 	}
 	return palette[c]
 }
@@ -210,13 +211,13 @@ func (e exportData) addMarks(f *plots.Figure) error {
 	for i, s := range e.marks {
 		xs[i] = float64(s)
 	}
-	return f.VLines(xs, rgb(colYellow), []float64{1, 2})
+	return f.VLines(xs, rgb(draw.ColYellow), []float64{1, 2})
 }
 
 func (e exportData) rewardPlot(path string) error {
 	f := plots.New(plots.Labels{Title: fmt.Sprintf("Train reward (EMA %.2f)", e.smoothing), X: "step"})
 	y := e.series("reward_mean")
-	if err := addAll(f, line("raw", e.trainStep, y, colGray, nil), line("EMA", e.trainStep, e.smoothed(y), colBlue, nil)); err != nil {
+	if err := addAll(f, line("raw", e.trainStep, y, draw.ColGray, nil), line("EMA", e.trainStep, e.smoothed(y), draw.ColBlue, nil)); err != nil {
 		return err
 	}
 	f.Legend(true, false)
@@ -231,12 +232,12 @@ var refDashes = [][]float64{{6, 3}, {2, 2}, {8, 2, 2, 2}}
 
 func (e exportData) evalPlot(path string) error {
 	f := plots.New(plots.Labels{Title: "Validation " + metricLabel(e.metricName), X: "step"})
-	if err := f.Line(line("val "+metricLabel(e.metricName), e.evalStep, e.metric, colOrange, nil)); err != nil {
+	if err := f.Line(line("val "+metricLabel(e.metricName), e.evalStep, e.metric, draw.ColOrange, nil)); err != nil {
 		return err
 	}
 	x1 := float64(max(e.step, 1))
 	for i, r := range drawnRefs(e.task, e.refs) {
-		ref := line(r, []float64{0, x1}, []float64{e.refs[r], e.refs[r]}, colGray, refDashes[i%len(refDashes)])
+		ref := line(r, []float64{0, x1}, []float64{e.refs[r], e.refs[r]}, draw.ColGray, refDashes[i%len(refDashes)])
 		if err := f.Line(ref); err != nil {
 			return err
 		}
@@ -254,9 +255,9 @@ func (e exportData) criticPlot(path string) error {
 		f.LogY()
 	}
 	if err := addAll(f,
-		line("total", e.trainStep, e.series("critic_loss"), colBlue, nil),
-		line("hard MSE", e.trainStep, e.series("critic_hard"), colGreen, nil),
-		line("penalty", e.trainStep, e.series("critic_penalty"), colPink, nil),
+		line("total", e.trainStep, e.series("critic_loss"), draw.ColBlue, nil),
+		line("hard MSE", e.trainStep, e.series("critic_hard"), draw.ColGreen, nil),
+		line("penalty", e.trainStep, e.series("critic_penalty"), draw.ColPink, nil),
 	); err != nil {
 		return err
 	}
@@ -268,12 +269,12 @@ func (e exportData) criticPlot(path string) error {
 
 func (e exportData) scatterPlot(path string) error {
 	f := plots.New(plots.Labels{Title: fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.step), X: "hard Q(s,P)", Y: "soft Q(s,M)"})
-	if err := f.Scatter(plots.Scatter{X: e.qHard, Y: e.qSoft, Color: rgb(colBlue), Filled: true}); err != nil {
+	if err := f.Scatter(plots.Scatter{X: e.qHard, Y: e.qSoft, Color: rgb(draw.ColBlue), Filled: true}); err != nil {
 		return err
 	}
 	xlo, xhi, ylo, yhi := f.Range()
 	lo, hi := min(xlo, ylo), max(xhi, yhi)
-	if err := f.Line(line("y = x", []float64{lo, hi}, []float64{lo, hi}, colGray, refDashes[0])); err != nil {
+	if err := f.Line(line("y = x", []float64{lo, hi}, []float64{lo, hi}, draw.ColGray, refDashes[0])); err != nil {
 		return err
 	}
 	return f.SavePNG(path, 5, 5)

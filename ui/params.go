@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // Display settings of the panel: they change the console, not the run.
@@ -260,7 +261,7 @@ func (p *paramsPane) View() string {
 	spare := p.h - 2 - len(paramItems)
 	for i, it := range paramItems {
 		if it.display && i > 0 && !paramItems[i-1].display && spare > 0 {
-			lines = append(lines, st.dim.Render(center("display", w)))
+			lines = append(lines, st.Dim.Render(draw.Center("display", w)))
 		}
 		v := p.value(it)
 		val := formatValue(it, v)
@@ -275,12 +276,12 @@ func (p *paramsPane) View() string {
 		if !p.applies(it) {
 			val = "—"
 		}
-		row := marker + spread(it.label, val, w-2)
+		row := marker + draw.Spread(it.label, val, w-2)
 		switch {
 		case i == p.sel:
-			row = st.sel.Render(row)
+			row = st.Sel.Render(row)
 		case !p.applies(it):
-			row = st.dim.Render(row)
+			row = st.Dim.Render(row)
 		}
 		lines = append(lines, row)
 	}
@@ -288,7 +289,7 @@ func (p *paramsPane) View() string {
 	if p.ctx.readOnly {
 		title = "Parameters (read-only)"
 	}
-	return frame(title, lines, p.w, p.h, st, true)
+	return draw.Frame(title, lines, p.w, p.h, st, true)
 }
 
 // ladderStep moves v one rung along the 1-2-5 ladder (…, 0.01, 0.02, 0.05, 0.1, …), up or down,

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"spg-tui/envs"
+	"spg-tui/ui/draw"
 )
 
 // rewardPane plots the training reward (raw and smoothed) and, below it, the validation metric
@@ -18,7 +19,7 @@ type rewardPane struct{ paneBase }
 func (p *rewardPane) View() string {
 	d := p.ctx.data
 	return p.cached([4]int{d.trainVer, d.evalVer, d.eventVer, p.ctx.displayVer}, func() string {
-		return frame("Reward", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+		return draw.Frame("Reward", p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }
 
@@ -37,12 +38,12 @@ func markSteps(d *runData) []int {
 }
 
 func (p *rewardPane) body(w, h int) []string {
-	if w < plotLeft+4 || h < 3 {
+	if w < draw.PlotLeft+4 || h < 3 {
 		return nil
 	}
 	c, d, st := p.ctx, p.ctx.data, p.ctx.st
 	ax := c.xAxis()
-	x0, x1 := ax.x0, ax.x1
+	x0, x1 := ax.X0, ax.X1
 	rows := h - 1 // the axis row
 	withEval := rows >= 6
 	hTrain := rows - 1
@@ -52,44 +53,44 @@ func (p *rewardPane) body(w, h int) []string {
 
 	reward := d.train.get("reward_mean")
 	smoothed := make([]float64, len(reward))
-	smooth(smoothed, reward, c.smoothing)
-	train := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
-		{x: ax.train, y: reward, chars: charsDots, color: st.graphColor(colGray)},
-		{x: ax.train, y: smoothed, chars: charsLine, color: st.graphColor(colBlue)},
+	draw.Smooth(smoothed, reward, c.smoothing)
+	train := draw.Chart{X0: x0, X1: x1, Axis: st.GraphColor(draw.ColDimGray), Curves: []draw.Curve{
+		{X: ax.Train, Y: reward, Chars: draw.CharsDots, Color: st.GraphColor(draw.ColGray)},
+		{X: ax.Train, Y: smoothed, Chars: draw.CharsLine, Color: st.GraphColor(draw.ColBlue)},
 	}}
 	last := ""
 	if n := len(smoothed); n > 0 {
-		last = "last " + fmtNum(smoothed[n-1])
+		last = "last " + draw.FmtNum(smoothed[n-1])
 	}
 	// A narrow pane shortens the legend rather than cutting its latest value.
 	legend := firstFit(w,
-		strings.TrimSpace(fmt.Sprintf("train reward  %s raw  %s EMA %.2f  %s", st.dim.Render("··"), st.accent.Render("──"), c.smoothing, last)),
-		strings.TrimSpace(fmt.Sprintf("reward %s raw %s EMA %.2f %s", st.dim.Render("··"), st.accent.Render("──"), c.smoothing, last)),
-		strings.TrimSpace(fmt.Sprintf("reward %s EMA %.2f %s", st.accent.Render("──"), c.smoothing, last)))
+		strings.TrimSpace(fmt.Sprintf("train reward  %s raw  %s EMA %.2f  %s", st.Dim.Render("··"), st.Accent.Render("──"), c.smoothing, last)),
+		strings.TrimSpace(fmt.Sprintf("reward %s raw %s EMA %.2f %s", st.Dim.Render("··"), st.Accent.Render("──"), c.smoothing, last)),
+		strings.TrimSpace(fmt.Sprintf("reward %s EMA %.2f %s", st.Accent.Render("──"), c.smoothing, last)))
 	lines := []string{legend}
-	lines = append(lines, train.render(w, hTrain, "waiting for the first training summary…")...)
+	lines = append(lines, train.Render(w, hTrain, "waiting for the first training summary…")...)
 
 	if withEval {
 		name := metricLabel(d.eval.name)
-		ev := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray), curves: []curve{
-			{x: ax.eval, y: d.eval.metric, chars: charsLine, color: st.graphColor(colOrange)},
+		ev := draw.Chart{X0: x0, X1: x1, Axis: st.GraphColor(draw.ColDimGray), Curves: []draw.Curve{
+			{X: ax.Eval, Y: d.eval.metric, Chars: draw.CharsLine, Color: st.GraphColor(draw.ColOrange)},
 		}}
 		var refLegend []string
 		for _, r := range drawnRefs(c.cfg.Task, d.refs) {
-			ev.hlines = append(ev.hlines, hline{y: d.refs[r], color: st.graphColor(colGray)})
-			refLegend = append(refLegend, st.dim.Render("╌ "+r+" "+fmtNum(d.refs[r])))
+			ev.HLines = append(ev.HLines, draw.HLine{Y: d.refs[r], Color: st.GraphColor(draw.ColGray)})
+			refLegend = append(refLegend, st.Dim.Render("╌ "+r+" "+draw.FmtNum(d.refs[r])))
 		}
 		value := ""
 		if n := len(d.eval.metric); n > 0 {
-			value = " " + fmtNum(d.eval.metric[n-1])
+			value = " " + draw.FmtNum(d.eval.metric[n-1])
 		}
-		legend := "val " + name + "  " + st.fg(colOrange).Render("──") + value
+		legend := "val " + name + "  " + st.Fg(draw.ColOrange).Render("──") + value
 		refs := strings.Join(refLegend, " ")
 		hEval := rows - 2 - hTrain
 		if refs != "" && hEval <= 3 && lipgloss.Width(legend)+2+lipgloss.Width(refs) > w {
 			// The references must share a line too narrow for both: the metric's short name
 			// leaves more of them readable.
-			legend = "val " + shortMetric(d.eval.name) + " " + st.fg(colOrange).Render("──") + value
+			legend = "val " + shortMetric(d.eval.name) + " " + st.Fg(draw.ColOrange).Render("──") + value
 		}
 		lines = append(lines, legend)
 		if refs != "" {
@@ -102,9 +103,9 @@ func (p *rewardPane) body(w, h int) []string {
 				hEval--
 			}
 		}
-		lines = append(lines, ev.render(w, hEval, "waiting for the first evaluation…")...)
+		lines = append(lines, ev.Render(w, hEval, "waiting for the first evaluation…")...)
 	}
-	return append(lines, axisRowUnit(w, x0, x1, ax.marks, ax.last, st))
+	return append(lines, draw.AxisRowUnit(w, x0, x1, ax.Marks, ax.Last, st))
 }
 
 // drawnRefs are the references drawn as lines, those of the task's envs.Facts.Plotted the run

@@ -18,6 +18,7 @@ import (
 	"spg-tui/experiments"
 	"spg-tui/run"
 	"spg-tui/run/runlog"
+	"spg-tui/ui/draw"
 )
 
 // LogFile is the console's log in the run directory; nothing is logged to the terminal while
@@ -124,13 +125,13 @@ func (e *RunError) Unwrap() error { return e.Err }
 func farewell(info run.RunInfo, s run.Status) string {
 	switch {
 	case s.State == run.StateDone:
-		return fmt.Sprintf("spg-tui: run done at step %s in %s", fmtInt(s.Step), info.Dir)
+		return fmt.Sprintf("spg-tui: run done at step %s in %s", draw.FmtInt(s.Step), info.Dir)
 	case s.TotalSteps > 0 && s.Step >= s.TotalSteps:
 		return fmt.Sprintf("spg-tui: run stopped after its last step (%s) but before its test score, in %s; score it with: %s tui --resume %s",
-			fmtInt(s.Step), info.Dir, Command, info.Dir)
+			draw.FmtInt(s.Step), info.Dir, Command, info.Dir)
 	}
 	return fmt.Sprintf("spg-tui: run stopped at step %s of %s in %s; continue with: %s tui --resume %s",
-		fmtInt(s.Step), fmtInt(s.TotalSteps), info.Dir, Command, info.Dir)
+		draw.FmtInt(s.Step), draw.FmtInt(s.TotalSteps), info.Dir, Command, info.Dir)
 }
 
 // requireTerminal refuses to start (and so to create a run directory) when the console's input
@@ -230,7 +231,7 @@ func (o *Options) open() (eng run.Engine, readOnly bool, err error) {
 func (m *model) programOptions(o Options) []tea.ProgramOption {
 	opts := []tea.ProgramOption{tea.WithInput(o.Input), tea.WithOutput(o.Output),
 		tea.WithEnvironment(o.Env), tea.WithFPS(15)}
-	if !m.ctx.st.color {
+	if !m.ctx.st.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	return opts

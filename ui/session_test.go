@@ -14,6 +14,7 @@ import (
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
 	"spg-tui/run/runlog"
+	"spg-tui/ui/draw"
 )
 
 func TestQuit(t *testing.T) {
@@ -204,7 +205,7 @@ func TestNoColor(t *testing.T) {
 			t.Errorf("colour sequence %q without colour", sgr)
 		}
 	}
-	m.ctx.st = newStyles(true)
+	m.ctx.st = draw.NewStyles(true)
 	m.ctx.displayVer++
 	m.reward.cache.valid = false
 	if out := m.reward.View(); !strings.Contains(out, "38;5;") {

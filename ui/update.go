@@ -10,6 +10,7 @@ import (
 
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // Update implements tea.Model.
@@ -164,7 +165,7 @@ func (m *model) apply(ch *change) {
 		return
 	case it.name == displaySmoothing:
 		if !(ch.value >= 0 && ch.value <= 0.99) {
-			m.fail("smoothing %s: must be in [0, 0.99] (kept %s)", fmtNum(ch.value), formatValue(it, old))
+			m.fail("smoothing %s: must be in [0, 0.99] (kept %s)", draw.FmtNum(ch.value), formatValue(it, old))
 			return
 		}
 		m.ctx.smoothing = ch.value

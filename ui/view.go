@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"spg-tui/ui/draw"
 )
 
 // View implements tea.Model.
@@ -42,7 +44,7 @@ func (m *model) tooSmall() string {
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, strings.Join(msg, "\n"))
 }
 
-func itoa(n int) string { return fmtInt(n) }
+func itoa(n int) string { return draw.FmtInt(n) }
 
 func (m *model) body(l layout) string {
 	w, h := l.body.w, l.body.h
@@ -54,21 +56,21 @@ func (m *model) body(l layout) string {
 		hm.ShowAll = true
 		keys := helpKeys{table: m.table(m.view)}
 		lines := strings.Split(hm.View(keys), "\n")
-		lines = append([]string{m.ctx.st.bold.Render("Keys"), ""}, lines...)
-		lines = append(lines, "", m.ctx.st.dim.Render("? or esc closes this help"))
+		lines = append([]string{m.ctx.st.Bold.Render("Keys"), ""}, lines...)
+		lines = append(lines, "", m.ctx.st.Dim.Render("? or esc closes this help"))
 		return m.boxed("Help", lines, w, h)
 	case m.view == viewAblation:
 		return m.ablation.View()
 	case m.view == viewCompare:
 		return m.compare.View()
 	}
-	left := vjoin(m.reward.View(), m.critic.View())
+	left := draw.VJoin(m.reward.View(), m.critic.View())
 	if l.wide {
-		mid := vjoin(m.scatter.View(), m.sample.View())
-		right := vjoin(m.params.View(), m.events.View())
-		return hjoin(left, mid, right)
+		mid := draw.VJoin(m.scatter.View(), m.sample.View())
+		right := draw.VJoin(m.params.View(), m.events.View())
+		return draw.HJoin(left, mid, right)
 	}
-	return hjoin(left, vjoin(m.params.View(), hjoin(m.scatter.View(), m.sample.View())))
+	return draw.HJoin(left, draw.VJoin(m.params.View(), draw.HJoin(m.scatter.View(), m.sample.View())))
 }
 
 // boxed centres a framed box of lines in the body.
@@ -80,7 +82,7 @@ func (m *model) boxed(title string, lines []string, w, h int) string {
 		padded = append(padded, " "+l)
 	}
 	bw = min(bw, w)
-	box := frame(title, padded, bw, min(len(padded)+2, h), m.ctx.st, true)
+	box := draw.Frame(title, padded, bw, min(len(padded)+2, h), m.ctx.st, true)
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
 }
 
@@ -88,20 +90,20 @@ func (m *model) boxed(title string, lines []string, w, h int) string {
 func (m *model) footer() string {
 	st := m.ctx.st
 	text := m.msg.text
-	style := st.ok
+	style := st.OK
 	if m.msg.err {
-		style = st.err
+		style = st.Err
 	}
 	switch {
 	case m.params.editing:
-		text, style = "type a value: enter applies, esc cancels", st.warn
+		text, style = "type a value: enter applies, esc cancels", st.Warn
 	case m.switching:
-		text, style = "switching task…", st.warn
+		text, style = "switching task…", st.Warn
 	case text == "" && m.view == viewMain && !computeLayout(m.width, m.height).wide:
 		// A compact screen has no events pane: an idle footer shows the latest event, as it
 		// would a message (the hints it displaces are in ? help).
 		if ev := m.ctx.data.events; len(ev) > 0 {
-			text, style = "step "+strings.TrimSpace(ev[len(ev)-1]), st.dim
+			text, style = "step "+strings.TrimSpace(ev[len(ev)-1]), st.Dim
 		}
 	}
 	// A message takes up to half the line from the key hints; an error, which says what to do
@@ -111,7 +113,7 @@ func (m *model) footer() string {
 		room = m.width - lipgloss.Width(m.hints(0)) - 1
 	}
 	hints := m.hints(m.width - min(lipgloss.Width(text), room) - 1)
-	return spread(style.Render(text), hints, m.width)
+	return draw.Spread(style.Render(text), hints, m.width)
 }
 
 // hints are the footer's key reminders that fit in room columns: the optional ones are dropped
@@ -129,10 +131,10 @@ func (m *model) hints(room int) string {
 }
 
 // helpStyles are bubbles/help's styles in the console's palette.
-func helpStyles(st styles) help.Styles {
+func helpStyles(st draw.Styles) help.Styles {
 	return help.Styles{
-		Ellipsis: st.dim, ShortKey: st.key, ShortDesc: st.dim, ShortSeparator: st.dim,
-		FullKey: st.key, FullDesc: lipgloss.NewStyle(), FullSeparator: st.dim,
+		Ellipsis: st.Dim, ShortKey: st.Key, ShortDesc: st.Dim, ShortSeparator: st.Dim,
+		FullKey: st.Key, FullDesc: lipgloss.NewStyle(), FullSeparator: st.Dim,
 	}
 }
 
