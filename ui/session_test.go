@@ -15,6 +15,7 @@ import (
 	"spg-tui/run"
 	"spg-tui/run/runlog"
 	"spg-tui/ui/draw"
+	"spg-tui/ui/export"
 )
 
 func TestQuit(t *testing.T) {
@@ -174,7 +175,7 @@ func TestExport(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(exportDir(msg.files), "train.csv"))
+	data, err := os.ReadFile(filepath.Join(export.Dir(msg.files), "train.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

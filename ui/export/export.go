@@ -1,4 +1,4 @@
-package ui
+package export
 
 import (
 	"encoding/csv"
@@ -6,83 +6,61 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
-	"spg-tui/envs"
 	"spg-tui/plots"
 	"spg-tui/ui/draw"
 )
 
-// exportData is a copy of the visible curves, taken on the UI goroutine and written off it.
-type exportData struct {
-	dir              string
-	step             int
-	trainStep        []float64
-	train            map[string][]float64 // run.Train numbers by JSON name
-	evalStep, metric []float64
-	metricName       string
-	task             envs.Task
-	refs             map[string]float64
-	marks            []int
-	qHard, qSoft     []float64
-	logScale         bool
-	smoothing        float64
+// Data is a copy of the visible curves, taken on the console's goroutine and written off it.
+type Data struct {
+	// Dir is the directory the files go into; Step the run's last step.
+	Dir  string
+	Step int
+	// TrainStep are the steps of the training summaries, Train their run.Train numbers by JSON
+	// name.
+	TrainStep []float64
+	Train     map[string][]float64
+	// EvalStep and Metric are the validation evaluations; MetricName names the metric in
+	// eval.csv's column, MetricLabel in the plots.
+	EvalStep, Metric        []float64
+	MetricName, MetricLabel string
+	// Refs are the reference lines of the validation plot, in the order drawn.
+	Refs []Ref
+	// Marks are the steps of the live changes.
+	Marks []int
+	// QHard and QSoft are the latest evaluation's Q scatter (none before one).
+	QHard, QSoft []float64
+	// LogScale and Smoothing are the console's display settings: critic losses on a log scale,
+	// the reward's moving-average weight.
+	LogScale  bool
+	Smoothing float64
 }
 
-// export writes the curves as CSV and PNG into <run>/export/step-<N>/, or, for a read-only view
-// (which writes nothing into the run it shows), into exports/<run>/step-<N>/ in the working
-// directory.
-func (m *model) export() tea.Cmd {
-	d := m.ctx.data
-	if m.ctx.info.Dir == "" {
-		m.fail("export: the run has no directory")
-		return nil
-	}
-	root := filepath.Join(m.ctx.info.Dir, "export")
-	if m.ctx.readOnly {
-		root = filepath.Join("exports", filepath.Base(filepath.Clean(m.ctx.info.Dir)))
-	}
-	e := exportData{
-		dir:  filepath.Join(root, fmt.Sprintf("step-%d", d.lastStep)),
-		step: d.lastStep, smoothing: m.ctx.smoothing, logScale: m.ctx.logScale,
-		trainStep: slices.Clone(d.train.step), train: map[string][]float64{},
-		evalStep: slices.Clone(d.eval.step), metric: slices.Clone(d.eval.metric), metricName: d.eval.name,
-		task: m.ctx.cfg.Task, refs: d.refs, marks: markSteps(d),
-	}
-	for name, v := range d.train.series {
-		e.train[name] = slices.Clone(v)
-	}
-	if ev := d.latest; ev != nil {
-		e.qHard, e.qSoft = slices.Clone(ev.QHardScatter), slices.Clone(ev.QSoftScatter)
-	}
-	m.info("exporting to %s…", e.dir)
-	return func() tea.Msg {
-		files, err := writeExport(e)
-		return exportedMsg{files: files, err: err}
-	}
+// Ref is a reference line: a solver's value of the metric.
+type Ref struct {
+	Name  string
+	Value float64
 }
 
-// exportDir is the directory of the exported files.
-func exportDir(files []string) string {
+// Dir is the directory of the exported files.
+func Dir(files []string) string {
 	if len(files) == 0 {
 		return "—"
 	}
 	return filepath.Dir(files[0])
 }
 
-// writeExport writes train.csv, eval.csv, reward.png, eval.png, critic.png and, after an
+// Write writes train.csv, eval.csv, reward.png, eval.png, critic.png and, after an
 // evaluation, qscatter.png; it returns the files written.
-func writeExport(e exportData) ([]string, error) {
-	if err := os.MkdirAll(e.dir, 0o755); err != nil {
+func Write(e Data) ([]string, error) {
+	if err := os.MkdirAll(e.Dir, 0o755); err != nil {
 		return nil, err
 	}
 	var files []string
 	write := func(name string, fn func(path string) error) error {
-		path := filepath.Join(e.dir, name)
+		path := filepath.Join(e.Dir, name)
 		if err := fn(path); err != nil {
 			return fmt.Errorf("%s: %v", name, err)
 		}
@@ -93,13 +71,13 @@ func writeExport(e exportData) ([]string, error) {
 	steps := []error{
 		write("train.csv", func(p string) error { return writeCSV(p, header, cols) }),
 		write("eval.csv", func(p string) error {
-			return writeCSV(p, []string{"step", "val_" + csvName(e.metricName)}, [][]float64{e.evalStep, e.metric})
+			return writeCSV(p, []string{"step", "val_" + csvName(e.MetricName)}, [][]float64{e.EvalStep, e.Metric})
 		}),
 		write("reward.png", e.rewardPlot),
 		write("eval.png", e.evalPlot),
 		write("critic.png", e.criticPlot),
 	}
-	if len(e.qHard) > 0 {
+	if len(e.QHard) > 0 {
 		steps = append(steps, write("qscatter.png", e.scatterPlot))
 	}
 	for _, err := range steps {
@@ -124,8 +102,8 @@ var trainColumns = []struct {
 }
 
 // trainTable is train.csv's header and columns.
-func (e exportData) trainTable() ([]string, [][]float64) {
-	header, cols := []string{"step"}, [][]float64{e.trainStep}
+func (e Data) trainTable() ([]string, [][]float64) {
+	header, cols := []string{"step"}, [][]float64{e.TrainStep}
 	for _, c := range trainColumns {
 		y := e.series(c.series)
 		header, cols = append(header, c.column), append(cols, y)
@@ -138,17 +116,17 @@ func (e exportData) trainTable() ([]string, [][]float64) {
 
 // series is the run.Train number called name, one value per training summary (zeros when the
 // records had none).
-func (e exportData) series(name string) []float64 {
-	if y, ok := e.train[name]; ok {
+func (e Data) series(name string) []float64 {
+	if y, ok := e.Train[name]; ok {
 		return y
 	}
-	return make([]float64, len(e.trainStep))
+	return make([]float64, len(e.TrainStep))
 }
 
 // smoothed is y's moving average at the console's smoothing.
-func (e exportData) smoothed(y []float64) []float64 {
+func (e Data) smoothed(y []float64) []float64 {
 	out := make([]float64, len(y))
-	draw.Smooth(out, y, e.smoothing)
+	draw.Smooth(out, y, e.Smoothing)
 	return out
 }
 
@@ -206,18 +184,18 @@ func addAll(f *plots.Figure, lines ...plots.Line) error {
 }
 
 // addMarks draws the live changes as vertical dotted lines across the y range so far.
-func (e exportData) addMarks(f *plots.Figure) error {
-	xs := make([]float64, len(e.marks))
-	for i, s := range e.marks {
+func (e Data) addMarks(f *plots.Figure) error {
+	xs := make([]float64, len(e.Marks))
+	for i, s := range e.Marks {
 		xs[i] = float64(s)
 	}
 	return f.VLines(xs, rgb(draw.ColYellow), []float64{1, 2})
 }
 
-func (e exportData) rewardPlot(path string) error {
-	f := plots.New(plots.Labels{Title: fmt.Sprintf("Train reward (EMA %.2f)", e.smoothing), X: "step"})
+func (e Data) rewardPlot(path string) error {
+	f := plots.New(plots.Labels{Title: fmt.Sprintf("Train reward (EMA %.2f)", e.Smoothing), X: "step"})
 	y := e.series("reward_mean")
-	if err := addAll(f, line("raw", e.trainStep, y, draw.ColGray, nil), line("EMA", e.trainStep, e.smoothed(y), draw.ColBlue, nil)); err != nil {
+	if err := addAll(f, line("raw", e.TrainStep, y, draw.ColGray, nil), line("EMA", e.TrainStep, e.smoothed(y), draw.ColBlue, nil)); err != nil {
 		return err
 	}
 	f.Legend(true, false)
@@ -230,14 +208,14 @@ func (e exportData) rewardPlot(path string) error {
 // refDashes tell the reference lines apart, in points.
 var refDashes = [][]float64{{6, 3}, {2, 2}, {8, 2, 2, 2}}
 
-func (e exportData) evalPlot(path string) error {
-	f := plots.New(plots.Labels{Title: "Validation " + metricLabel(e.metricName), X: "step"})
-	if err := f.Line(line("val "+metricLabel(e.metricName), e.evalStep, e.metric, draw.ColOrange, nil)); err != nil {
+func (e Data) evalPlot(path string) error {
+	f := plots.New(plots.Labels{Title: "Validation " + e.MetricLabel, X: "step"})
+	if err := f.Line(line("val "+e.MetricLabel, e.EvalStep, e.Metric, draw.ColOrange, nil)); err != nil {
 		return err
 	}
-	x1 := float64(max(e.step, 1))
-	for i, r := range drawnRefs(e.task, e.refs) {
-		ref := line(r, []float64{0, x1}, []float64{e.refs[r], e.refs[r]}, draw.ColGray, refDashes[i%len(refDashes)])
+	x1 := float64(max(e.Step, 1))
+	for i, r := range e.Refs {
+		ref := line(r.Name, []float64{0, x1}, []float64{r.Value, r.Value}, draw.ColGray, refDashes[i%len(refDashes)])
 		if err := f.Line(ref); err != nil {
 			return err
 		}
@@ -249,15 +227,15 @@ func (e exportData) evalPlot(path string) error {
 	return f.SavePNG(path, 8, 4)
 }
 
-func (e exportData) criticPlot(path string) error {
+func (e Data) criticPlot(path string) error {
 	f := plots.New(plots.Labels{Title: "Critic loss", X: "step"})
-	if e.logScale {
+	if e.LogScale {
 		f.LogY()
 	}
 	if err := addAll(f,
-		line("total", e.trainStep, e.series("critic_loss"), draw.ColBlue, nil),
-		line("hard MSE", e.trainStep, e.series("critic_hard"), draw.ColGreen, nil),
-		line("penalty", e.trainStep, e.series("critic_penalty"), draw.ColPink, nil),
+		line("total", e.TrainStep, e.series("critic_loss"), draw.ColBlue, nil),
+		line("hard MSE", e.TrainStep, e.series("critic_hard"), draw.ColGreen, nil),
+		line("penalty", e.TrainStep, e.series("critic_penalty"), draw.ColPink, nil),
 	); err != nil {
 		return err
 	}
@@ -267,9 +245,9 @@ func (e exportData) criticPlot(path string) error {
 	return f.SavePNG(path, 8, 4)
 }
 
-func (e exportData) scatterPlot(path string) error {
-	f := plots.New(plots.Labels{Title: fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.step), X: "hard Q(s,P)", Y: "soft Q(s,M)"})
-	if err := f.Scatter(plots.Scatter{X: e.qHard, Y: e.qSoft, Color: rgb(draw.ColBlue), Filled: true}); err != nil {
+func (e Data) scatterPlot(path string) error {
+	f := plots.New(plots.Labels{Title: fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.Step), X: "hard Q(s,P)", Y: "soft Q(s,M)"})
+	if err := f.Scatter(plots.Scatter{X: e.QHard, Y: e.QSoft, Color: rgb(draw.ColBlue), Filled: true}); err != nil {
 		return err
 	}
 	xlo, xhi, ylo, yhi := f.Range()
