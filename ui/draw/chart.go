@@ -22,7 +22,7 @@ var (
 	CharsDots   = asciigraph.CreateCharSet("·")
 	CharsBullet = asciigraph.CreateCharSet("•")
 	CharsPlus   = asciigraph.CreateCharSet("+")
-	CharsDash   = asciigraph.CreateCharSet("╌")
+	charsDash   = asciigraph.CreateCharSet("╌")
 )
 
 // Curve is one series of a chart, against steps.
@@ -83,7 +83,7 @@ func (c Chart) Render(w, h int, empty string) []string {
 		for i := range v {
 			v[i] = r.Y
 		}
-		add(v, CharsDash, r.Color)
+		add(v, charsDash, r.Color)
 	}
 	drawn := 0
 	for _, cv := range c.Curves {
@@ -133,9 +133,9 @@ func allNaN(v []float64) bool {
 	return true
 }
 
-// Column is the plot column of step x in a chart of cols columns over [x0, x1]: the column
+// column is the plot column of step x in a chart of cols columns over [x0, x1]: the column
 // where render draws the point of step x.
-func Column(x, x0, x1 float64, cols int) int {
+func column(x, x0, x1 float64, cols int) int {
 	if x1 <= x0 {
 		return 0
 	}
@@ -172,7 +172,7 @@ func AxisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, 
 	put(PlotLeft, FmtInt(int(x0)))
 	// A mark that falls on a label is drawn in the nearest free column before it.
 	for _, m := range marks {
-		at := PlotLeft + Column(float64(m), x0, x1, cols)
+		at := PlotLeft + column(float64(m), x0, x1, cols)
 		for at >= PlotLeft && isLabel[at] {
 			at--
 		}

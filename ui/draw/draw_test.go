@@ -119,16 +119,16 @@ func TestCanvasLayers(t *testing.T) {
 
 func TestColumnAndAxisRow(t *testing.T) {
 	const cols = 40
-	if c := Column(0, 0, 100, cols); c != 0 {
+	if c := column(0, 0, 100, cols); c != 0 {
 		t.Errorf("column(x0) = %d", c)
 	}
-	if c := Column(100, 0, 100, cols); c != cols-1 {
+	if c := column(100, 0, 100, cols); c != cols-1 {
 		t.Errorf("column(x1) = %d, want %d", c, cols-1)
 	}
 	st := NewStyles(false)
 	w := PlotLeft + cols
 	row := []rune(AxisRow(w, 0, 100, []int{50}, st))
-	at := PlotLeft + Column(50, 0, 100, cols)
+	at := PlotLeft + column(50, 0, 100, cols)
 	if row[at] != '▲' || strings.Count(string(row), "▲") != 1 {
 		t.Errorf("mark not at column %d: %q", at, string(row))
 	}

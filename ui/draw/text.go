@@ -42,11 +42,6 @@ func FitLines(lines []string, w, h int) []string {
 	return out
 }
 
-// FitBlock is FitLines over the lines of s, joined.
-func FitBlock(s string, w, h int) string {
-	return strings.Join(FitLines(strings.Split(s, "\n"), w, h), "\n")
-}
-
 // Center pads s on both sides to w columns (truncating it when longer).
 func Center(s string, w int) string {
 	sw := ansi.StringWidth(s)
