@@ -14,6 +14,7 @@ import (
 
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // Ablation settings rows.
@@ -25,7 +26,7 @@ const (
 )
 
 // The variants' glyphs, so that the curves differ without colour; bands are dotted.
-var variantChars = []asciigraph.CharSet{charsLine, charsBullet, charsPlus,
+var variantChars = []asciigraph.CharSet{draw.CharsLine, draw.CharsBullet, draw.CharsPlus,
 	asciigraph.CreateCharSet("×"), asciigraph.CreateCharSet("◦")}
 
 // ablationView runs one of the paper's ablations (package experiments) from the console: pick
@@ -255,14 +256,14 @@ func (v *ablationView) launch() bool {
 // View implements pane.
 func (v *ablationView) View() string {
 	return v.cached([4]int{int(v.snap.Version), v.ver}, func() string {
-		return frame("Ablations", v.body(v.w-2, v.h-2), v.w, v.h, v.ctx.st, true)
+		return draw.Frame("Ablations", v.body(v.w-2, v.h-2), v.w, v.h, v.ctx.st, true)
 	})
 }
 
 func (v *ablationView) body(w, h int) []string {
 	st := v.ctx.st
 	p := v.preset()
-	title, budget, budgetValue := "", "steps", fmtInt(v.steps)
+	title, budget, budgetValue := "", "steps", draw.FmtInt(v.steps)
 	var variants []string
 	if p != nil {
 		title, budget, budgetValue = "preset "+p.Name+" (the paper's settings)", "scale", fmt.Sprintf("%g", v.scale)
@@ -279,7 +280,7 @@ func (v *ablationView) body(w, h int) []string {
 	row := func(i int, label, value string) string {
 		s := label + " " + value
 		if i == v.sel {
-			return st.sel.Render("› " + s)
+			return st.Sel.Render("› " + s)
 		}
 		return "  " + s
 	}
@@ -289,17 +290,17 @@ func (v *ablationView) body(w, h int) []string {
 	}
 	lines := []string{
 		row(rowAblation, "ablation", "‹ "+title+" ›") + "   " + row(rowSteps, budget, budgetValue) + "   " + row(rowSeeds, "seeds", itoa(v.seeds)),
-		st.dim.Render(fmt.Sprintf("↑/↓ select · +/- change · %s · a back · runs %d at a time on this machine", action, experiments.DefaultParallel)),
+		st.Dim.Render(fmt.Sprintf("↑/↓ select · +/- change · %s · a back · runs %d at a time on this machine", action, experiments.DefaultParallel)),
 	}
 	if v.msg != "" {
-		lines = append(lines, st.warn.Render(v.msg))
+		lines = append(lines, st.Warn.Render(v.msg))
 	}
 	s := v.snap
 	if v.static != "" {
 		lines = lines[1:2]
-		lines[0] = st.dim.Render("a back to the replayed run · read-only")
+		lines[0] = st.Dim.Render("a back to the replayed run · read-only")
 		if v.msg != "" {
-			lines = append(lines, st.warn.Render(v.msg))
+			lines = append(lines, st.Warn.Render(v.msg))
 		}
 		lines = append(lines, fmt.Sprintf("%s · %d of %d runs finished · in %s", s.Title, s.Finished, s.Total, v.static))
 		return v.results(lines, s, h, w)
@@ -310,15 +311,15 @@ func (v *ablationView) body(w, h int) []string {
 			for _, name := range variants {
 				lines = append(lines, "  • "+name)
 			}
-			lines = append(lines, "", st.dim.Render("Each arm trains for the scale times the paper's budget once per seed, on the paper's settings;"),
-				st.dim.Render("the report (report.md, results.csv, figures) is written when all have ended (spg-tui experiment)."))
+			lines = append(lines, "", st.Dim.Render("Each arm trains for the scale times the paper's budget once per seed, on the paper's settings;"),
+				st.Dim.Render("the report (report.md, results.csv, figures) is written when all have ended (spg-tui experiment)."))
 			return lines
 		}
 		lines = append(lines, "", "Variants of "+title+":")
 		for _, name := range variants {
 			lines = append(lines, "  • "+name)
 		}
-		lines = append(lines, "", st.dim.Render("Each variant trains for the step budget once per seed, from the current run's configuration."))
+		lines = append(lines, "", st.Dim.Render("Each variant trains for the step budget once per seed, from the current run's configuration."))
 		return lines
 	}
 	lines = append(lines, fmt.Sprintf("%s · %d of %d runs ended · in %s", s.Title, s.Finished, s.Total, filepath.Base(v.dir)))
@@ -332,31 +333,31 @@ func (v *ablationView) results(lines []string, s experiments.Snapshot, h, w int)
 	chartH := h - len(lines) - tableH - 3
 	if chartH >= 4 {
 		lines = append(lines, v.legend(s)...)
-		lines = append(lines, v.chart(s).render(w, chartH, "waiting for the first evaluations…")...)
-		lines = append(lines, axisRow(w, 0, float64(s.Steps), nil, st))
+		lines = append(lines, v.chart(s).Render(w, chartH, "waiting for the first evaluations…")...)
+		lines = append(lines, draw.AxisRow(w, 0, float64(s.Steps), nil, st))
 	}
 	return append(lines, v.table(s)...)
 }
 
 // chart overlays the variants' mean validation curves and their bands.
-func (v *ablationView) chart(s experiments.Snapshot) chart {
+func (v *ablationView) chart(s experiments.Snapshot) draw.Chart {
 	st := v.ctx.st
-	c := chart{x0: 0, x1: float64(max(s.Steps, 1)), axis: st.graphColor(colDimGray)}
-	var means []curve
+	c := draw.Chart{X0: 0, X1: float64(max(s.Steps, 1)), Axis: st.GraphColor(draw.ColDimGray)}
+	var means []draw.Curve
 	for i, vr := range s.Variants {
-		col := st.graphColor(seriesColors[i%len(seriesColors)])
+		col := st.GraphColor(draw.SeriesColors[i%len(draw.SeriesColors)])
 		x := make([]float64, len(vr.Curve))
 		mean, lo, hi := make([]float64, len(x)), make([]float64, len(x)), make([]float64, len(x))
 		for j, b := range vr.Curve {
 			x[j], mean[j], lo[j], hi[j] = float64(b.Step), b.Mean, b.Lo, b.Hi
 		}
 		if s.Seeds > 1 {
-			c.curves = append(c.curves, curve{x: x, y: lo, chars: charsDots, color: col},
-				curve{x: x, y: hi, chars: charsDots, color: col})
+			c.Curves = append(c.Curves, draw.Curve{X: x, Y: lo, Chars: draw.CharsDots, Color: col},
+				draw.Curve{X: x, Y: hi, Chars: draw.CharsDots, Color: col})
 		}
-		means = append(means, curve{x: x, y: mean, chars: variantChars[i%len(variantChars)], color: col})
+		means = append(means, draw.Curve{X: x, Y: mean, Chars: variantChars[i%len(variantChars)], Color: col})
 	}
-	c.curves = append(c.curves, means...)
+	c.Curves = append(c.Curves, means...)
 	return c
 }
 
@@ -366,13 +367,13 @@ func (v *ablationView) legend(s experiments.Snapshot) []string {
 	var parts []string
 	for i, vr := range s.Variants {
 		g := variantChars[i%len(variantChars)].Horizontal
-		parts = append(parts, st.fg(seriesColors[i%len(seriesColors)]).Render(g+g)+" "+vr.Name)
+		parts = append(parts, st.Fg(draw.SeriesColors[i%len(draw.SeriesColors)]).Render(g+g)+" "+vr.Name)
 	}
 	band := "one seed: no band"
 	if s.Seeds > 1 {
 		band = fmt.Sprintf("·· band: %d%% CI of the mean over n = %d seeds (Student t)", int(experiments.CILevel*100), s.Seeds)
 	}
-	return []string{"val " + metricLabel(s.MetricName) + "  " + strings.Join(parts, "  "), st.dim.Render(band)}
+	return []string{"val " + metricLabel(s.MetricName) + "  " + strings.Join(parts, "  "), st.Dim.Render(band)}
 }
 
 // table gives each variant's best validation score across seeds and its progress.
@@ -393,7 +394,7 @@ func (v *ablationView) table(s experiments.Snapshot) []string {
 	row := func(name, score, seeds, progress string) string {
 		return fmt.Sprintf("%-*s %-*s  %-6s %s", nw, name, cw, score, seeds, progress)
 	}
-	lines := []string{st.bold.Render(row("configuration", col, "seeds", "progress"))}
+	lines := []string{st.Bold.Render(row("configuration", col, "seeds", "progress"))}
 	for _, vr := range s.Variants {
 		score := formatBand(vr.Best)
 		done, steps, total := 0, 0, 0
@@ -405,7 +406,7 @@ func (v *ablationView) table(s experiments.Snapshot) []string {
 				done++
 			}
 			if r.Phase == experiments.Failed {
-				state = st.err.Render(" failed: " + errText(r.Err))
+				state = st.Err.Render(" failed: " + errText(r.Err))
 			}
 		}
 		pct := 0.0
@@ -414,7 +415,7 @@ func (v *ablationView) table(s experiments.Snapshot) []string {
 		}
 		lines = append(lines, row(vr.Name, score, fmt.Sprintf("%d/%d", done, len(vr.Runs)), fmt.Sprintf("%3.0f%%%s", math.Floor(pct), state)))
 	}
-	return append(lines, st.dim.Render(fmt.Sprintf("[lo, hi]: %d%% CI of the mean of the seeds' best scores", int(experiments.CILevel*100))))
+	return append(lines, st.Dim.Render(fmt.Sprintf("[lo, hi]: %d%% CI of the mean of the seeds' best scores", int(experiments.CILevel*100))))
 }
 
 // formatBand is "mean [lo, hi]", the mean alone for one seed, "—" for none.

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // Orders of the compare view's runs table.
@@ -147,7 +148,7 @@ func (v *compareView) ordered() []*compareRun {
 func (v *compareView) View() string {
 	return v.cached([4]int{v.ver, v.ctx.displayVer}, func() string {
 		title := fmt.Sprintf("Compare %d runs", len(v.runs))
-		return frame(title, v.body(v.w-2, v.h-2), v.w, v.h, v.ctx.st, true)
+		return draw.Frame(title, v.body(v.w-2, v.h-2), v.w, v.h, v.ctx.st, true)
 	})
 }
 
@@ -160,7 +161,7 @@ func (v *compareView) body(w, h int) []string {
 		axis = "training time"
 	}
 	drawn, others := v.drawn(rows)
-	lines := []string{st.dim.Render(fmt.Sprintf("↑↓ select · h hide · p pin · s sort: %s · w x-axis: %s · read-only", sortNames[v.order], axis))}
+	lines := []string{st.Dim.Render(fmt.Sprintf("↑↓ select · h hide · p pin · s sort: %s · w x-axis: %s · read-only", sortNames[v.order], axis))}
 	lines = append(lines, v.legend(drawn, w))
 	chartH := h - len(lines) - len(tbl) - 3 // two labels and the axis
 	if chartH >= 4 {
@@ -170,17 +171,17 @@ func (v *compareView) body(w, h int) []string {
 		name := "val " + metricLabel(sel.metric().Name)
 		if others > 0 {
 			// One axis has one unit: runs of another task are left out, not drawn on this scale.
-			name += st.dim.Render(fmt.Sprintf(" · %s runs only (%d of another task: select one to draw them)", sel.eng.cfg.Task, others))
+			name += st.Dim.Render(fmt.Sprintf(" · %s runs only (%d of another task: select one to draw them)", sel.eng.Config().Task, others))
 		}
-		lines = append(lines, st.bold.Render(name))
-		lines = append(lines, v.chart(drawn, x0, x1, true).render(w, valH, "waiting for the first evaluations…")...)
-		lines = append(lines, st.bold.Render(fmt.Sprintf("train reward, EMA %.2f", v.ctx.smoothing)))
-		lines = append(lines, v.chart(drawn, x0, x1, false).render(w, chartH-valH, "waiting for the first training summaries…")...)
-		unit := stepsLabel
+		lines = append(lines, st.Bold.Render(name))
+		lines = append(lines, v.chart(drawn, x0, x1, true).Render(w, valH, "waiting for the first evaluations…")...)
+		lines = append(lines, st.Bold.Render(fmt.Sprintf("train reward, EMA %.2f", v.ctx.smoothing)))
+		lines = append(lines, v.chart(drawn, x0, x1, false).Render(w, chartH-valH, "waiting for the first training summaries…")...)
+		unit := draw.StepsLabel
 		if v.wallX {
-			unit = timeLabel
+			unit = draw.TimeLabel
 		}
-		lines = append(lines, axisRowUnit(w, x0, x1, nil, unit, st))
+		lines = append(lines, draw.AxisRowUnit(w, x0, x1, nil, unit, st))
 	}
 	return append(lines, tbl...)
 }
@@ -189,11 +190,11 @@ func (v *compareView) body(w, h int) []string {
 // task, whose validation metric and reward share its units; others counts the shown runs of
 // other tasks, left out.
 func (v *compareView) drawn(rows []*compareRun) (drawn []*compareRun, others int) {
-	task := rows[v.sel].eng.cfg.Task
+	task := rows[v.sel].eng.Config().Task
 	for _, r := range rows {
 		switch {
 		case r.hidden:
-		case r.eng.cfg.Task != task:
+		case r.eng.Config().Task != task:
 			others++
 		default:
 			drawn = append(drawn, r)
@@ -209,25 +210,25 @@ func (v *compareView) header(w int) string {
 	live, done := 0, 0
 	for _, r := range v.runs {
 		switch {
-		case r.eng.writer > 0:
+		case r.eng.Writer() > 0:
 			live++
-		case r.eng.status.State == run.StateDone:
+		case r.eng.Status().State == run.StateDone:
 			done++
 		}
 	}
-	sep := st.dim.Render(" · ")
-	line1 := st.title.Render(fmt.Sprintf("Compare %d runs", len(v.runs))) + sep + st.dim.Render("◇ viewing, read-only") + sep +
+	sep := st.Dim.Render(" · ")
+	line1 := st.Title.Render(fmt.Sprintf("Compare %d runs", len(v.runs))) + sep + st.Dim.Render("◇ viewing, read-only") + sep +
 		fmt.Sprintf("%d training live · %d done", live, done)
 	dirs := map[string]bool{}
 	var parents []string
 	for _, r := range v.runs {
-		if p := filepath.Dir(filepath.Clean(r.eng.info.Dir)); !dirs[p] {
+		if p := filepath.Dir(filepath.Clean(r.eng.Info().Dir)); !dirs[p] {
 			dirs[p] = true
 			parents = append(parents, p)
 		}
 	}
-	line2 := st.dim.Render("in " + strings.Join(parents, ", "))
-	return fitLine(line1, w) + "\n" + spread(line2, st.dim.Render("? help"), w)
+	line2 := st.Dim.Render("in " + strings.Join(parents, ", "))
+	return draw.FitLine(line1, w) + "\n" + draw.Spread(line2, st.Dim.Render("? help"), w)
 }
 
 // xRange is the x-axis: from 0 to the furthest step (or training time) of the drawn runs.
@@ -236,7 +237,7 @@ func (v *compareView) xRange(drawn []*compareRun) (x0, x1 float64) {
 		if v.wallX {
 			x1 = max(x1, r.wall)
 		} else {
-			x1 = max(x1, float64(r.eng.status.Step))
+			x1 = max(x1, float64(r.eng.Status().Step))
 		}
 	}
 	return 0, max(x1, 1)
@@ -246,14 +247,14 @@ func (v *compareView) xRange(drawn []*compareRun) (x0, x1 float64) {
 // colour too (the ablation view's variants look the same).
 func (v *compareView) glyph(r *compareRun) (chars int, color int) {
 	i := slices.Index(v.runs, r)
-	return i % len(variantChars), seriesColors[i%len(seriesColors)]
+	return i % len(variantChars), draw.SeriesColors[i%len(draw.SeriesColors)]
 }
 
 // chart overlays the drawn runs' validation curves (val) or smoothed rewards, pinned runs last
 // so that they are drawn on top.
-func (v *compareView) chart(drawn []*compareRun, x0, x1 float64, val bool) chart {
+func (v *compareView) chart(drawn []*compareRun, x0, x1 float64, val bool) draw.Chart {
 	st := v.ctx.st
-	c := chart{x0: x0, x1: x1, axis: st.graphColor(colDimGray)}
+	c := draw.Chart{X0: x0, X1: x1, Axis: st.GraphColor(draw.ColDimGray)}
 	for i := len(drawn) - 1; i >= 0; i-- {
 		r := drawn[i]
 		g, col := v.glyph(r)
@@ -268,10 +269,10 @@ func (v *compareView) chart(drawn []*compareRun, x0, x1 float64, val bool) chart
 				x = d.train.wall
 			}
 			sm := make([]float64, len(y))
-			smooth(sm, y, v.ctx.smoothing)
+			draw.Smooth(sm, y, v.ctx.smoothing)
 			y = sm
 		}
-		c.curves = append(c.curves, curve{x: x, y: y, chars: variantChars[g], color: st.graphColor(col)})
+		c.Curves = append(c.Curves, draw.Curve{X: x, Y: y, Chars: variantChars[g], Color: st.GraphColor(col)})
 	}
 	return c
 }
@@ -283,12 +284,12 @@ func (v *compareView) legend(drawn []*compareRun, w int) string {
 	for _, r := range drawn {
 		g, col := v.glyph(r)
 		ch := variantChars[g].Horizontal
-		parts = append(parts, st.fg(col).Render(ch+ch)+" "+r.label)
+		parts = append(parts, st.Fg(col).Render(ch+ch)+" "+r.label)
 	}
 	if len(parts) == 0 {
-		return st.dim.Render("every run is hidden (h shows the selected one)")
+		return st.Dim.Render("every run is hidden (h shows the selected one)")
 	}
-	return fitLine(strings.Join(parts, "  "), w)
+	return draw.FitLine(strings.Join(parts, "  "), w)
 }
 
 // compareColumn is a column of the runs table: its head (given the metric's short name, "" when
@@ -335,14 +336,14 @@ var compareColumns = []compareColumn{
 	scored("best", (*compareRun).best),
 	scored("last", (*compareRun).last),
 	{head: fixed("steps"), cell: func(_ *compareView, r *compareRun, _ int) string {
-		return fmtInt(r.eng.status.Step) + "/" + fmtInt(r.eng.status.TotalSteps)
+		return draw.FmtInt(r.eng.Status().Step) + "/" + draw.FmtInt(r.eng.Status().TotalSteps)
 	}},
 	{head: fixed("steps/s"), cell: func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
 	{head: fixed("differs"), cell: func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
-	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.cfg.Recipe) }},
-	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.info.Model }},
-	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.cfg.Task) }},
-	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.cfg.N) }},
+	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.Config().Recipe) }},
+	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.Info().Model }},
+	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.Config().Task) }},
+	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.Config().N) }},
 	{head: func(metric string) string { return strings.TrimSpace("range " + metric) }, cell: func(v *compareView, r *compareRun, _ int) string {
 		lo, hi := minOf(r.data.eval.metric), maxOf(r.data.eval.metric)
 		if math.IsNaN(lo) {
@@ -351,7 +352,7 @@ var compareColumns = []compareColumn{
 		return withMetric(v, r, fmtScore(lo)+"–"+fmtScore(hi))
 	}},
 	{head: fixed("wall"), cell: func(_ *compareView, r *compareRun, _ int) string {
-		return timeLabel(r.wall)
+		return draw.TimeLabel(r.wall)
 	}},
 }
 
@@ -377,7 +378,7 @@ func runMarker(r *compareRun, selected bool) string {
 	default:
 		m += " "
 	}
-	if r.eng.writer > 0 {
+	if r.eng.Writer() > 0 {
 		m += "↻"
 	}
 	return m
@@ -445,11 +446,11 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 		StyleFunc(func(row, col int) lipgloss.Style {
 			switch {
 			case row == table.HeaderRow:
-				return st.bold
+				return st.Bold
 			case row == v.sel:
-				return st.sel
+				return st.Sel
 			case rows[row].hidden:
-				return st.dim
+				return st.Dim
 			}
 			return lipgloss.NewStyle()
 		})
@@ -458,7 +459,7 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 	}
 	out := strings.Split(t.Render(), "\n")
 	if len(shared) > 0 {
-		out = append([]string{st.dim.Render(fitLine("every run: "+strings.Join(shared, " · "), w))}, out...)
+		out = append([]string{st.Dim.Render(draw.FitLine("every run: "+strings.Join(shared, " · "), w))}, out...)
 	}
 	return out
 }

@@ -13,13 +13,14 @@ import (
 	"spg-tui/envs"
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // compareRun is one run of the compare view: its label, the engine that follows its
 // metrics.jsonl, what its records have told so far, and how the view shows it.
 type compareRun struct {
 	label  string
-	eng    *replay
+	eng    *runlog.Replay
 	data   *runData
 	pinned bool
 	hidden bool
@@ -42,7 +43,7 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 			return nil
 		}
 		seen = append(seen, st)
-		r, err := openReplay(dir)
+		r, err := runlog.Open(dir)
 		if err != nil {
 			return err
 		}
@@ -62,8 +63,8 @@ func openCompareRuns(dirs []string) ([]*compareRun, error) {
 		}
 		for _, v := range snap.Variants {
 			for _, rr := range v.Runs {
-				if _, err := os.Stat(filepath.Join(rr.Dir, run.MetricsFile)); err != nil {
-					continue // not started yet
+				if !runlog.Started(rr.Dir) {
+					continue
 				}
 				if err := add(rr.Dir, fmt.Sprintf("%s s%d", v.Name, rr.Seed)); err != nil {
 					return nil, err
@@ -115,7 +116,7 @@ func disambiguate(runs []*compareRun) {
 	for _, r := range runs {
 		same := slices.IndexFunc(runs, func(o *compareRun) bool { return o != r && o.label == r.label })
 		if same >= 0 {
-			r.label = filepath.Base(filepath.Dir(filepath.Clean(r.eng.info.Dir))) + "/" + r.label
+			r.label = filepath.Base(filepath.Dir(filepath.Clean(r.eng.Info().Dir))) + "/" + r.label
 		}
 	}
 }
@@ -137,7 +138,7 @@ func (r *compareRun) poll(max int) (bool, error) {
 
 // metric is the run's validation metric.
 func (r *compareRun) metric() envs.Metric {
-	f, err := envs.FactsOf(r.eng.cfg.Task)
+	f, err := envs.FactsOf(r.eng.Config().Task)
 	if err != nil {
 		return envs.Metric{Name: r.data.eval.name, Maximize: true}
 	}
@@ -170,7 +171,7 @@ func (r *compareRun) rate() float64 {
 	if r.wall <= 0 {
 		return 0
 	}
-	return float64(r.eng.status.Step) / r.wall
+	return float64(r.eng.Status().Step) / r.wall
 }
 
 // Config fields every run shows in its own column, or that tell nothing about the learner.
@@ -188,7 +189,7 @@ func differing(runs []*compareRun) []string {
 	fields := make([]map[string]json.RawMessage, len(runs))
 	var keys []string
 	for i, r := range runs {
-		data, err := json.Marshal(r.eng.cfg)
+		data, err := json.Marshal(r.eng.Config())
 		if err != nil || json.Unmarshal(data, &fields[i]) != nil {
 			return out
 		}
@@ -206,7 +207,7 @@ func differing(runs []*compareRun) []string {
 		recipeSet[k] = 1
 	}
 	for i, r := range runs {
-		def, err := run.WithRecipe(run.DefaultConfig(r.eng.cfg.Task, r.eng.cfg.N), orPaper(r.eng.cfg.Recipe))
+		def, err := run.WithRecipe(run.DefaultConfig(r.eng.Config().Task, r.eng.Config().N), orPaper(r.eng.Config().Recipe))
 		data, merr := json.Marshal(def)
 		var defFields map[string]json.RawMessage
 		if err != nil || merr != nil || json.Unmarshal(data, &defFields) != nil {

@@ -13,6 +13,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // writeCompareRun writes a run directory by hand, so that its records (wall time included) are
@@ -85,7 +86,7 @@ func compareModel(t *testing.T, dirs []string, w, h int) *model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := openReplay(o.View)
+	eng, err := runlog.Open(o.View)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +143,8 @@ func TestCompareFollowsLiveRun(t *testing.T) {
 	dirs := compareFixture(t)
 	m := compareModel(t, dirs, 120, 36)
 	live := m.compare.runs[2]
-	if live.eng.status.Step != 500 {
-		t.Fatalf("step %d before, want 500", live.eng.status.Step)
+	if live.eng.Status().Step != 500 {
+		t.Fatalf("step %d before, want 500", live.eng.Status().Step)
 	}
 	f, err := os.OpenFile(filepath.Join(dirs[2], run.MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -152,8 +153,8 @@ func TestCompareFollowsLiveRun(t *testing.T) {
 	defer f.Close()
 	json.NewEncoder(f).Encode(run.Record{Kind: run.KindEval, Step: 600, Wall: 20, Eval: &run.Eval{Split: "val", MetricName: "optimality_ratio", Metric: 0.99}})
 	m.poll()
-	if live.eng.status.Step != 600 || live.best() != 0.99 {
-		t.Errorf("after appending: step %d, best %g", live.eng.status.Step, live.best())
+	if live.eng.Status().Step != 600 || live.best() != 0.99 {
+		t.Errorf("after appending: step %d, best %g", live.eng.Status().Step, live.best())
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // maxEvents is how many event lines the console keeps.
@@ -181,7 +182,7 @@ func describeSet(param string, old, new float64) string {
 	if p, ok := run.ParamNamed(param); ok && p.Kind == run.Switch {
 		return fmt.Sprintf("%s %s → %s", paramLabel(param), onOff(old != 0), onOff(new != 0))
 	}
-	return fmt.Sprintf("%s %s → %s", paramLabel(param), fmtNum(old), fmtNum(new))
+	return fmt.Sprintf("%s %s → %s", paramLabel(param), draw.FmtNum(old), draw.FmtNum(new))
 }
 
 // paramLabel is how the console names a live parameter: its panel row ("L (Sinkhorn)", not
@@ -201,7 +202,7 @@ func onOff(b bool) string {
 }
 
 func (d *runData) logf(step int, format string, args ...any) {
-	d.events = append(d.events, fmt.Sprintf("%*s  ", eventIndent-2, fmtInt(step))+fmt.Sprintf(format, args...))
+	d.events = append(d.events, fmt.Sprintf("%*s  ", eventIndent-2, draw.FmtInt(step))+fmt.Sprintf(format, args...))
 	if len(d.events) > maxEvents {
 		d.events = slices.Delete(d.events, 0, len(d.events)-maxEvents)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // taskDialog asks for a new task and size (t), then for confirmation before the current run is
@@ -173,7 +174,7 @@ func (m *model) switched(msg switchedMsg) tea.Cmd {
 	return nil
 }
 
-func (d *taskDialog) view(st styles, w int) []string {
+func (d *taskDialog) view(st draw.Styles, w int) []string {
 	if d.confirming {
 		lines := []string{
 			"Checkpoint and stop the current run, then start",
@@ -181,27 +182,27 @@ func (d *taskDialog) view(st styles, w int) []string {
 			"",
 		}
 		for _, l := range d.length {
-			lines = append(lines, st.warn.Render(l))
+			lines = append(lines, st.Warn.Render(l))
 		}
-		return append(lines, "", st.key.Render("y")+" start   "+st.key.Render("n")+" cancel")
+		return append(lines, "", st.Key.Render("y")+" start   "+st.Key.Render("n")+" cancel")
 	}
 	lines := []string{
 		d.input.View(),
-		st.dim.Render(envs.TaskList() + ", a size, and a recipe (" + strings.Join(run.RecipeNames(), ", ") + "), e.g. tsp 20 best"),
+		st.Dim.Render(envs.TaskList() + ", a size, and a recipe (" + strings.Join(run.RecipeNames(), ", ") + "), e.g. tsp 20 best"),
 	}
 	if d.err != "" {
-		lines = append(lines, st.err.Render(d.err))
+		lines = append(lines, st.Err.Render(d.err))
 	}
-	return append(lines, "", st.key.Render("enter")+" continue   "+st.key.Render("esc")+" cancel")
+	return append(lines, "", st.Key.Render("enter")+" continue   "+st.Key.Render("esc")+" cancel")
 }
 
 // runLength says how long the run cfg will take before it starts: its steps and epochs, the time
 // at the current run's rate when that run trains the same task, size and model (another's rate
 // says nothing of it), and the exact references it solves where they are slow.
 func runLength(cfg, current run.Config, st run.Status) []string {
-	steps := fmt.Sprintf("It trains %s steps (%.3g epochs)", fmtInt(cfg.Steps), float64(cfg.Steps)/float64(cfg.StepsPerEpoch()))
+	steps := fmt.Sprintf("It trains %s steps (%.3g epochs)", draw.FmtInt(cfg.Steps), float64(cfg.Steps)/float64(cfg.StepsPerEpoch()))
 	if same := cfg.Task == current.Task && cfg.N == current.N && cfg.Model == current.Model; same && st.StepsPerSec > 0 {
-		steps += fmt.Sprintf(", about %s at this run's %.1f steps/s.", fmtDur(time.Duration(float64(cfg.Steps)/st.StepsPerSec*float64(time.Second))), st.StepsPerSec)
+		steps += fmt.Sprintf(", about %s at this run's %.1f steps/s.", draw.FmtDur(time.Duration(float64(cfg.Steps)/st.StepsPerSec*float64(time.Second))), st.StepsPerSec)
 	} else {
 		steps += ": the header shows its ETA once it does."
 	}

@@ -8,4 +8,8 @@
 // View (cached by a version counter, so a pane is redrawn only when its data changed) and, where
 // it takes keys, a KeyMap. The root model polls the engine 15 times a second and never blocks
 // on it.
+//
+// Below the panes: package ui/draw (styles, text, the braille canvas and the line charts, which
+// know nothing of panes or runs) and ui/export (the e key's CSV and PNG files). A run opened
+// read-only is followed through run/runlog's Replay; no file of ui opens metrics.jsonl.
 package ui

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"spg-tui/ui/draw"
 )
 
 // eventsPane lists the latest events: evaluations, live changes, checkpoints. An event longer
@@ -27,7 +29,7 @@ func (p *eventsPane) View() string {
 		if len(lines) > n {
 			lines = lines[len(lines)-n:]
 		}
-		return frame("Events", lines, p.w, p.h, p.ctx.st, false)
+		return draw.Frame("Events", lines, p.w, p.h, p.ctx.st, false)
 	})
 }
 
@@ -37,10 +39,10 @@ func (p *eventsPane) wrapEvent(e string, w int) []string {
 	step, text := e[:eventIndent], e[eventIndent:]
 	tw := w - eventIndent
 	if tw < 8 {
-		return []string{p.ctx.st.dim.Render(step) + text}
+		return []string{p.ctx.st.Dim.Render(step) + text}
 	}
 	parts := strings.Split(ansi.Wrap(text, tw, " "), "\n")
-	out := []string{p.ctx.st.dim.Render(step) + parts[0]}
+	out := []string{p.ctx.st.Dim.Render(step) + parts[0]}
 	for _, l := range parts[1:] {
 		out = append(out, strings.Repeat(" ", eventIndent)+l)
 	}

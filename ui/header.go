@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/progress"
 	"charm.land/lipgloss/v2"
 
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // header is the two lines at the top: the run, its state and progress, and where it runs.
@@ -19,10 +22,10 @@ func (h *header) stateBadge() []headerPart {
 	st := h.ctx.st
 	if h.ctx.readOnly {
 		if h.ctx.writer > 0 {
-			return []headerPart{{st.warn.Render("◇ viewing, read-only"), 0},
-				{st.warn.Render(fmt.Sprintf("trained live by PID %d", h.ctx.writer)), 3}}
+			return []headerPart{{st.Warn.Render("◇ viewing, read-only"), 0},
+				{st.Warn.Render(fmt.Sprintf("trained live by PID %d", h.ctx.writer)), 3}}
 		}
-		return []headerPart{{st.dim.Render("◇ viewing, read-only") + st.dim.Render(" · ") + h.runState(), 0}}
+		return []headerPart{{st.Dim.Render("◇ viewing, read-only") + st.Dim.Render(" · ") + h.runState(), 0}}
 	}
 	return []headerPart{{h.runState(), 0}}
 }
@@ -32,17 +35,17 @@ func (h *header) runState() string {
 	st := h.ctx.st
 	switch s := h.ctx.status.State; s {
 	case run.StateTraining:
-		return st.ok.Render("● training")
+		return st.OK.Render("● training")
 	case run.StatePaused:
-		return st.warn.Render("‖ paused")
+		return st.Warn.Render("‖ paused")
 	case run.StateStopped:
-		return st.dim.Render("■ stopped")
+		return st.Dim.Render("■ stopped")
 	case run.StateDone:
-		return st.ok.Render("✔ done")
+		return st.OK.Render("✔ done")
 	case run.StateFailed:
-		return st.err.Render("✖ failed")
+		return st.Err.Render("✖ failed")
 	default:
-		return st.dim.Render("◌ " + s.String())
+		return st.Dim.Render("◌ " + s.String())
 	}
 }
 
@@ -62,23 +65,23 @@ func (h *header) View() string {
 	if title == "" {
 		title = "spg-tui"
 	}
-	sep := c.st.dim.Render(" · ")
+	sep := c.st.Dim.Render(" · ")
 	// The title, the state, the step count and the test score are kept before the ETA, then the
 	// rate and who trains a viewed run, then the epoch. Rate and ETA are shown while the run
 	// trains only (for a view, while a process trains it): a paused or finished run has neither.
-	parts := append([]headerPart{{c.st.title.Render(title), 0}}, h.stateBadge()...)
-	parts = append(parts, headerPart{fmt.Sprintf("epoch %.2f", s.Epoch), 4}, headerPart{fmt.Sprintf("step %s/%s", fmtInt(s.Step), fmtInt(s.TotalSteps)), 1})
+	parts := append([]headerPart{{c.st.Title.Render(title), 0}}, h.stateBadge()...)
+	parts = append(parts, headerPart{fmt.Sprintf("epoch %.2f", s.Epoch), 4}, headerPart{fmt.Sprintf("step %s/%s", draw.FmtInt(s.Step), draw.FmtInt(s.TotalSteps)), 1})
 	if t := c.data.test; t != nil && s.State == run.StateDone {
 		// The run's result, kept before all but the step: the events pane may be too narrow for
 		// it, or absent. (A done run resumed for more steps is scored again at its new end.)
-		parts = append(parts, headerPart{c.st.ok.Render(fmt.Sprintf("test %s %.4g", metricLabel(t.MetricName), t.Metric)), 1})
+		parts = append(parts, headerPart{c.st.OK.Render(fmt.Sprintf("test %s %.4g", metricLabel(t.MetricName), t.Metric)), 1})
 	}
 	if s.State == run.StateTraining || c.writer > 0 { // a view's run trains while its writer lives
-		parts = append(parts, headerPart{fmt.Sprintf("%.1f steps/s", s.StepsPerSec), 3}, headerPart{"ETA " + fmtDur(s.ETA), 2})
+		parts = append(parts, headerPart{fmt.Sprintf("%.1f steps/s", s.StepsPerSec), 3}, headerPart{"ETA " + draw.FmtDur(s.ETA), 2})
 	}
 	line1 := joinRanked(parts, sep, h.w)
 	if s.Wait.What != "" {
-		line1 = waitLine(c.st.title.Render(title), s.Wait, c.waitLeft, h.w, c.st)
+		line1 = waitLine(c.st.Title.Render(title), s.Wait, c.waitLeft, h.w, c.st)
 	}
 	details := []string{
 		"recipe " + orDash(c.cfg.Recipe),
@@ -91,14 +94,14 @@ func (h *header) View() string {
 		details = slices.Insert(details, 1, fmt.Sprintf("val sampled K %d", k))
 	}
 	if s.Dropped > 0 {
-		details = append(details, c.st.warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
+		details = append(details, c.st.Warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
 	}
-	line2 := c.st.dim.Render(strings.Join(details, " · "))
+	line2 := c.st.Dim.Render(strings.Join(details, " · "))
 	if c.data.warning != "" {
 		// A damaged metrics line is told on its own line, whole, in place of the run's details.
-		line2 = c.st.warn.Render(c.data.warning)
+		line2 = c.st.Warn.Render(c.data.warning)
 	}
-	return fitLine(line1, h.w) + "\n" + spread(line2, c.st.dim.Render("? help"), h.w)
+	return draw.FitLine(line1, h.w) + "\n" + draw.Spread(line2, c.st.Dim.Render("? help"), h.w)
 }
 
 // joinRanked joins the parts with sep, leaving out the highest-ranked parts (the last of equal
@@ -126,4 +129,54 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// waitLine is the header's first line while the run is in a long preparation: the title, what
+// it waits for, a progress bar (bubbles' progress, drawn at the fraction done), the count and,
+// once its pace is known, the time left, in w columns.
+func waitLine(title string, wait run.Wait, left time.Duration, w int, st draw.Styles) string {
+	count := fmt.Sprintf(" %d/%d", wait.Done, wait.Total)
+	if left > 0 {
+		count += " · ETA " + draw.FmtDur(left)
+	}
+	what := st.Warn.Render("◌ "+wait.What) + " "
+	head := title + st.Dim.Render(" · ") + what
+	bw := w - lipgloss.Width(head) - lipgloss.Width(count)
+	if bw < 10 {
+		// A narrow screen keeps the bar rather than the run's title (the second line names the run).
+		head = what
+		bw = w - lipgloss.Width(head) - lipgloss.Width(count)
+	}
+	if bw < 10 {
+		return head + count
+	}
+	opts := []progress.Option{progress.WithWidth(bw), progress.WithoutPercentage(), progress.WithFillCharacters('█', '░')}
+	if st.Color {
+		opts = append(opts, progress.WithColors(lipgloss.ANSIColor(draw.ColBlue)))
+	}
+	frac := 0.0
+	if wait.Total > 0 {
+		frac = float64(wait.Done) / float64(wait.Total)
+	}
+	return head + progress.New(opts...).ViewAs(frac) + count
+}
+
+// waitPace follows the run's long preparation to estimate the time it has left: from when the
+// console first saw it and how far it was then, so that a view opened halfway is not misled.
+type waitPace struct {
+	what  string
+	began time.Time
+	done0 int
+}
+
+// left is the time the preparation w has left at now, from its pace since first seen; 0 while
+// unknown (nothing done since) or when there is none.
+func (p *waitPace) left(w run.Wait, now time.Time) time.Duration {
+	if w.What != p.what || w.Done < p.done0 { // another wait, or the same one begun again
+		*p = waitPace{what: w.What, began: now, done0: w.Done}
+	}
+	if w.What == "" || w.Done <= p.done0 || w.Done >= w.Total {
+		return 0
+	}
+	return time.Duration(float64(now.Sub(p.began)) * float64(w.Total-w.Done) / float64(w.Done-p.done0))
 }

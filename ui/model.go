@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // Timing of the console.
@@ -92,7 +93,7 @@ type model struct {
 // newModel builds the console around a started engine. start launches new runs (task switches,
 // ablations); baseDir is where their directories go.
 func newModel(eng run.Engine, start experiments.StartFunc, color, readOnly bool) *model {
-	ctx := &programContext{st: newStyles(color), readOnly: readOnly, smoothing: 0.6}
+	ctx := &programContext{st: draw.NewStyles(color), readOnly: readOnly, smoothing: 0.6}
 	m := &model{ctx: ctx, start: start, help: help.New()}
 	m.keys = m.newKeyMap()
 	m.help.Styles = helpStyles(ctx.st)
@@ -188,11 +189,11 @@ func (m *model) observe(r run.Record) {
 	case run.EventSet:
 		delete(m.params.pending, r.Param)
 	case run.EventCheckpoint:
-		m.note("checkpoint written at step %s", fmtInt(r.Step))
+		m.note("checkpoint written at step %s", draw.FmtInt(r.Step))
 	case run.EventError:
 		m.fail("training stopped: %s", r.Message)
 	case run.EventDone:
-		m.info("training done at step %s", fmtInt(r.Step))
+		m.info("training done at step %s", draw.FmtInt(r.Step))
 	}
 }
 

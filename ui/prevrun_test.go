@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // A run written by the version before the run contract moved to package run (see
@@ -17,7 +18,7 @@ func TestViewRunOfThePreviousVersion(t *testing.T) {
 	for _, tc := range []struct{ name, title string }{
 		{"mwm5", "SPG+Matching · MWM-5"}, {"sort5", "SPG+Sequential · Sort-5"},
 	} {
-		r, err := openReplay(filepath.Join("..", "testdata", "prev-run", tc.name))
+		r, err := runlog.Open(filepath.Join("..", "testdata", "prev-run", tc.name))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spg-tui/ui/export"
 )
 
 // TestCompareHelpListsItsKeys: ? in the compare view lists the view's own keys (h, p, s), not
@@ -66,8 +68,8 @@ func TestReadOnlyKeysNeverChangeTheRun(t *testing.T) {
 	if len(after) != len(before) {
 		t.Errorf("e wrote into the viewed run: %d entries before, %d after", len(before), len(after))
 	}
-	if want := filepath.Join("exports", filepath.Base(dir)); !strings.HasPrefix(exportDir(msg.files), want) {
-		t.Errorf("exported to %s, want under %s", exportDir(msg.files), want)
+	if want := filepath.Join("exports", filepath.Base(dir)); !strings.HasPrefix(export.Dir(msg.files), want) {
+		t.Errorf("exported to %s, want under %s", export.Dir(msg.files), want)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // viewFixture is a finished scripted MWM-6 run in a temporary directory with its config.json,
@@ -35,7 +36,7 @@ func viewFixture(t *testing.T) (dir string, recs []run.Record, lines []string) {
 // the records written so far taken.
 func openView(t *testing.T, dir string, w, h int) *model {
 	t.Helper()
-	r, err := openReplay(dir)
+	r, err := runlog.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestViewSkipsDamagedLine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, run.MetricsFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := openReplay(dir)
+	r, err := runlog.Open(dir)
 	if err != nil {
 		t.Fatalf("one damaged line stopped the view: %v", err)
 	}
@@ -151,10 +152,9 @@ func TestViewFollowsResumedRun(t *testing.T) {
 	if err := os.Rename(path+".tmp", path); err != nil {
 		t.Fatal(err)
 	}
-	r := m.engine.(*replay)
-	r.checkedAt = time.Time{} // as if a second had passed
-	m.poll()                  // notices the new file
-	m.poll()                  // reads it
+	time.Sleep(runlog.WriterCheckInterval) // the replay looks for a new file this often
+	m.poll()                               // notices the new file
+	m.poll()                               // reads it
 	want := 1
 	for _, l := range lines[:20] {
 		if rec, ok := run.ParseRecordLine([]byte(l)); ok && rec.Kind == run.KindTrain {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // TestViewOfAHugeNULMetricsFileStaysResponsive: a metrics.jsonl extended to 64 GB (NULs, no
@@ -19,7 +20,7 @@ func TestViewOfAHugeNULMetricsFileStaysResponsive(t *testing.T) {
 	if err := os.Truncate(filepath.Join(dir, run.MetricsFile), 64<<30); err != nil {
 		t.Skipf("cannot make a sparse file: %v", err)
 	}
-	r, err := openReplay(dir)
+	r, err := runlog.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestViewRefusesASparseConfigOrAFIFO(t *testing.T) {
 	if err := os.Truncate(filepath.Join(dir, run.ConfigFile), 64<<30); err != nil {
 		t.Skipf("cannot make a sparse file: %v", err)
 	}
-	if _, err := openReplay(dir); err == nil || !strings.Contains(err.Error(), "config.json is 64.0 GiB, more than the 1.0 MiB") {
+	if _, err := runlog.Open(dir); err == nil || !strings.Contains(err.Error(), "config.json is 64.0 GiB, more than the 1.0 MiB") {
 		t.Errorf("sparse config.json: %v", err)
 	}
 	dir, _, _ = viewFixture(t)
@@ -60,7 +61,7 @@ func TestViewRefusesASparseConfigOrAFIFO(t *testing.T) {
 		t.Skipf("cannot make a FIFO: %v", err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := openReplay(dir); done <- err }()
+	go func() { _, err := runlog.Open(dir); done <- err }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "metrics.jsonl is a named pipe, not a regular file") {

@@ -17,6 +17,8 @@ import (
 
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
+	"spg-tui/ui/draw"
 )
 
 // LogFile is the console's log in the run directory; nothing is logged to the terminal while
@@ -123,13 +125,13 @@ func (e *RunError) Unwrap() error { return e.Err }
 func farewell(info run.RunInfo, s run.Status) string {
 	switch {
 	case s.State == run.StateDone:
-		return fmt.Sprintf("spg-tui: run done at step %s in %s", fmtInt(s.Step), info.Dir)
+		return fmt.Sprintf("spg-tui: run done at step %s in %s", draw.FmtInt(s.Step), info.Dir)
 	case s.TotalSteps > 0 && s.Step >= s.TotalSteps:
 		return fmt.Sprintf("spg-tui: run stopped after its last step (%s) but before its test score, in %s; score it with: %s tui --resume %s",
-			fmtInt(s.Step), info.Dir, Command, info.Dir)
+			draw.FmtInt(s.Step), info.Dir, Command, info.Dir)
 	}
 	return fmt.Sprintf("spg-tui: run stopped at step %s of %s in %s; continue with: %s tui --resume %s",
-		fmtInt(s.Step), fmtInt(s.TotalSteps), info.Dir, Command, info.Dir)
+		draw.FmtInt(s.Step), draw.FmtInt(s.TotalSteps), info.Dir, Command, info.Dir)
 }
 
 // requireTerminal refuses to start (and so to create a run directory) when the console's input
@@ -197,7 +199,7 @@ func (o *Options) openCompare() ([]*compareRun, error) {
 		o.View = o.Compare[0]
 		return nil, nil
 	}
-	o.View = runs[0].eng.info.Dir
+	o.View = runs[0].eng.Info().Dir
 	return runs, nil
 }
 
@@ -205,7 +207,7 @@ func (o *Options) openCompare() ([]*compareRun, error) {
 func (o *Options) open() (eng run.Engine, readOnly bool, err error) {
 	switch {
 	case o.View != "":
-		r, err := openReplay(o.View)
+		r, err := runlog.Open(o.View)
 		return r, true, err
 	case o.Resume != "":
 		if o.ResumeRun == nil {
@@ -229,7 +231,7 @@ func (o *Options) open() (eng run.Engine, readOnly bool, err error) {
 func (m *model) programOptions(o Options) []tea.ProgramOption {
 	opts := []tea.ProgramOption{tea.WithInput(o.Input), tea.WithOutput(o.Output),
 		tea.WithEnvironment(o.Env), tea.WithFPS(15)}
-	if !m.ctx.st.color {
+	if !m.ctx.st.Color {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	return opts
@@ -291,4 +293,23 @@ func (l *consoleLog) moveTo(dir string) error {
 func (l *consoleLog) point(w io.Writer) {
 	stdlog.SetOutput(w)
 	slog.SetDefault(slog.New(slog.NewTextHandler(w, nil)))
+}
+
+// Command is how the user runs this program, for the commands that messages suggest: "go run ."
+// when it is go run's temporary build (spg-tui is then not on the PATH), else "spg-tui".
+var Command = commandFor(os.Executable)
+
+// commandFor names the program from where its executable is.
+func commandFor(executable func() (string, error)) string {
+	exe, err := executable()
+	if err == nil && isGoRunBuild(exe) {
+		return "go run ."
+	}
+	return "spg-tui"
+}
+
+// isGoRunBuild reports whether exe is where go run puts its build: $GOTMPDIR/go-buildN/bM/exe/.
+func isGoRunBuild(exe string) bool {
+	dir := filepath.Dir(exe)
+	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
 }

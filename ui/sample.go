@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // samplePane draws one validation instance of the latest evaluation with the policy's solution,
@@ -52,16 +53,16 @@ func (p *samplePane) View() string {
 		mode, title = 2, "Soft permutation M"
 	}
 	return p.cached([4]int{p.ctx.data.evalVer, p.index, mode}, func() string {
-		return frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+		return draw.Frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }
 
 func (p *samplePane) body(w, h int) []string {
 	ev := p.ctx.data.latest
 	if ev == nil || len(ev.Samples) == 0 {
-		lines := blankLines(w, h)
+		lines := draw.BlankLines(w, h)
 		if h > 0 {
-			lines[h/2] = center("waiting for the first evaluation…", w)
+			lines[h/2] = draw.Center("waiting for the first evaluation…", w)
 		}
 		return lines
 	}
@@ -84,21 +85,21 @@ func (p *samplePane) body(w, h int) []string {
 		scored = d.score(s)
 	}
 	lines := make([]string, 0, h)
-	lines = append(lines, fitLines(drawing, w, dh)...)
+	lines = append(lines, draw.FitLines(drawing, w, dh)...)
 	solver := s.OptSolverName
 	if solver == "" {
 		solver = "reference"
 	}
 	// A narrow pane keeps the score and the legend before the sample's index and the solver.
 	lines = append(lines, firstFit(w, append([]string{fmt.Sprintf("%d/%d · %s", i+1, len(ev.Samples), scored[0])}, scored...)...))
-	return append(lines, firstFit(w, legend+st.dim.Render(" · opt: "+solver), legend))
+	return append(lines, firstFit(w, legend+st.Dim.Render(" · opt: "+solver), legend))
 }
 
 func (p *samplePane) lineStyle() lipgloss.Style {
 	if p.optimal {
-		return p.ctx.st.fg(colYellow)
+		return p.ctx.st.Fg(draw.ColYellow)
 	}
-	return p.ctx.st.fg(colGreen)
+	return p.ctx.st.Fg(draw.ColGreen)
 }
 
 // sampleDrawer draws the samples of one task: the drawing of an instance with a solution perm
@@ -126,27 +127,27 @@ func init() {
 		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
 			st := p.ctx.st
 			return p.drawMatching(s, perm, w, h),
-				st.fg(colBlue).Render("+") + " a " + st.fg(colOrange).Render("▪") + " b " + p.lineStyle().Render("─") + " " + which
+				st.Fg(draw.ColBlue).Render("+") + " a " + st.Fg(draw.ColOrange).Render("▪") + " b " + p.lineStyle().Render("─") + " " + which
 		},
 		// The optimality ratio of the matched weight.
 		score: func(s run.Sample) []string {
 			if s.OptObjective > 0 {
 				ratio := s.Objective / s.OptObjective
-				return []string{fmt.Sprintf("%s vs opt %s = %.3f", fmtNum(s.Objective), fmtNum(s.OptObjective), ratio), fmt.Sprintf("ratio %.3f", ratio)}
+				return []string{fmt.Sprintf("%s vs opt %s = %.3f", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective), ratio), fmt.Sprintf("ratio %.3f", ratio)}
 			}
-			return []string{fmt.Sprintf("weight %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))}
+			return []string{fmt.Sprintf("weight %s vs opt %s", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective))}
 		},
 	})
 	registerDrawer(envs.TaskTSP, sampleDrawer{
 		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
 			return p.drawTour(s, perm, w, h),
-				p.ctx.st.fg(colOrange).Render("▪") + " city " + p.lineStyle().Render("─") + " " + which + " tour"
+				p.ctx.st.Fg(draw.ColOrange).Render("▪") + " city " + p.lineStyle().Render("─") + " " + which + " tour"
 		},
 		// The gap of a minimised objective.
 		score: func(s run.Sample) []string {
 			gap := 100 * (s.Objective/s.OptObjective - 1)
-			return []string{fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", fmtNum(s.Objective), fmtNum(s.OptObjective), gap),
-				fmt.Sprintf("tour %s (%+.1f%%)", fmtNum(s.Objective), gap)}
+			return []string{fmt.Sprintf("tour %s vs opt %s (%+.1f%%)", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective), gap),
+				fmt.Sprintf("tour %s (%+.1f%%)", draw.FmtNum(s.Objective), gap)}
 		},
 	})
 	registerDrawer(envs.TaskSort, sampleDrawer{
@@ -155,17 +156,17 @@ func init() {
 		},
 		// Kendall tau is already on the optimum's scale.
 		score: func(s run.Sample) []string {
-			return []string{fmt.Sprintf("KT %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective)), "KT " + fmtNum(s.Objective)}
+			return []string{fmt.Sprintf("KT %s vs opt %s", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective)), "KT " + draw.FmtNum(s.Objective)}
 		},
 	})
 }
 
 // square returns a canvas over the unit square with square dots, centred in w columns: a cell
 // holds 2×4 dots and is about twice as tall as wide, so 2 columns per row keep the aspect.
-func square(w, h int) (c *canvas, indent int) {
+func square(w, h int) (c *draw.Canvas, indent int) {
 	ch := min(h, w/2)
 	cw := 2 * ch
-	return newCanvas(cw, ch, 0, 1, 0, 1), (w - cw) / 2
+	return draw.NewCanvas(cw, ch, 0, 1, 0, 1), (w - cw) / 2
 }
 
 func indentRows(rows []string, n int) []string {
@@ -178,46 +179,46 @@ func indentRows(rows []string, n int) []string {
 
 func (p *samplePane) drawMatching(s run.Sample, perm []int, w, h int) []string {
 	cv, indent := square(w, h)
-	if cv.h < 2 {
+	if cv.H < 2 {
 		return nil
 	}
 	st := p.ctx.st
-	edges := cv.layer(p.lineStyle())
-	as := cv.layer(st.fg(colBlue))
-	bs := cv.layer(st.fg(colOrange))
+	edges := cv.Layer(p.lineStyle())
+	as := cv.Layer(st.Fg(draw.ColBlue))
+	bs := cv.Layer(st.Fg(draw.ColOrange))
 	a, b := s.Instance.A, s.Instance.B
 	for i, j := range perm {
 		if i < len(a) && j >= 0 && j < len(b) {
-			cv.line(edges, a[i][0], a[i][1], b[j][0], b[j][1])
+			cv.Line(edges, a[i][0], a[i][1], b[j][0], b[j][1])
 		}
 	}
 	for _, q := range a {
-		cv.mark(as, q[0], q[1], '+')
+		cv.Mark(as, q[0], q[1], '+')
 	}
 	for _, q := range b {
-		cv.mark(bs, q[0], q[1], '#')
+		cv.Mark(bs, q[0], q[1], '#')
 	}
-	return indentRows(cv.rows(), indent)
+	return indentRows(cv.Rows(), indent)
 }
 
 func (p *samplePane) drawTour(s run.Sample, perm []int, w, h int) []string {
 	cv, indent := square(w, h)
-	if cv.h < 2 {
+	if cv.H < 2 {
 		return nil
 	}
-	edges := cv.layer(p.lineStyle())
-	cities := cv.layer(p.ctx.st.fg(colOrange))
+	edges := cv.Layer(p.lineStyle())
+	cities := cv.Layer(p.ctx.st.Fg(draw.ColOrange))
 	pts := s.Instance.Points
 	for k, i := range perm {
 		j := perm[(k+1)%len(perm)]
 		if i >= 0 && i < len(pts) && j >= 0 && j < len(pts) {
-			cv.line(edges, pts[i][0], pts[i][1], pts[j][0], pts[j][1])
+			cv.Line(edges, pts[i][0], pts[i][1], pts[j][0], pts[j][1])
 		}
 	}
 	for _, q := range pts {
-		cv.mark(cities, q[0], q[1], '#')
+		cv.Mark(cities, q[0], q[1], '#')
 	}
-	return indentRows(cv.rows(), indent)
+	return indentRows(cv.Rows(), indent)
 }
 
 // bars are the eighth-block glyphs from empty to full.
@@ -225,7 +226,7 @@ var bars = []rune(" ▁▂▃▄▅▆▇█")
 
 // drawSort draws the input values and the output order as bar charts, one column per value,
 // with the numbers underneath when they fit.
-func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
+func drawSort(s run.Sample, perm []int, w, h int, st draw.Styles) []string {
 	vals := s.Instance.Values
 	n := len(vals)
 	if n == 0 || h < 2 {
@@ -246,7 +247,7 @@ func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 	// else a bar and a gap, else a bar.
 	numw := 1
 	for _, v := range vals {
-		numw = max(numw, len(fmtNum(v)))
+		numw = max(numw, len(draw.FmtNum(v)))
 	}
 	colw := 1
 	switch {
@@ -257,7 +258,7 @@ func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 	}
 	bh := max((h-2)/2, 1)
 	var lines []string
-	draw := func(label string, v []float64, style lipgloss.Style) {
+	addBars := func(label string, v []float64, style lipgloss.Style) {
 		rows := barRows(v, lo, hi, bh, colw, w-lw)
 		for r, row := range rows {
 			l := "    "
@@ -269,13 +270,13 @@ func drawSort(s run.Sample, perm []int, w, h int, st styles) []string {
 		if colw == numw+1 && len(lines) < h {
 			var t strings.Builder
 			for _, x := range v {
-				fmt.Fprintf(&t, "%-*s", colw, fmtNum(x))
+				fmt.Fprintf(&t, "%-*s", colw, draw.FmtNum(x))
 			}
-			lines = append(lines, "    "+st.dim.Render(strings.TrimRight(t.String(), " ")))
+			lines = append(lines, "    "+st.Dim.Render(strings.TrimRight(t.String(), " ")))
 		}
 	}
-	draw("in", vals, st.fg(colBlue))
-	draw("out", out, st.fg(colGreen))
+	addBars("in", vals, st.Fg(draw.ColBlue))
+	addBars("out", out, st.Fg(draw.ColGreen))
 	return lines
 }
 

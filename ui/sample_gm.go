@@ -7,6 +7,7 @@ import (
 
 	"spg-tui/envs"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 func init() {
@@ -14,15 +15,15 @@ func init() {
 		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
 			st := p.ctx.st
 			return drawGraphs(p, s, perm, w, h),
-				st.fg(colBlue).Render("▪") + " G1  " + p.lineStyle().Render("▪") + " G2 reordered by the " + which + " correspondence"
+				st.Fg(draw.ColBlue).Render("▪") + " G1  " + p.lineStyle().Render("▪") + " G2 reordered by the " + which + " correspondence"
 		},
 		// The fraction of G1's edges kept, and of the nodes sent to their planted partner.
 		score: func(s run.Sample) []string {
-			out := fmt.Sprintf("edges %s vs opt %s", fmtNum(s.Objective), fmtNum(s.OptObjective))
+			out := fmt.Sprintf("edges %s vs opt %s", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective))
 			if len(s.Instance.Planted) == len(s.Perm) && len(s.Perm) > 0 {
 				out += fmt.Sprintf(" · recovery %.2f", envs.GMRecovery(s.Perm, s.Instance.Planted))
 			}
-			return []string{out, "edges " + fmtNum(s.Objective)}
+			return []string{out, "edges " + draw.FmtNum(s.Objective)}
 		},
 	})
 }
@@ -42,7 +43,7 @@ func drawGraphs(p *samplePane, s run.Sample, perm []int, w, h int) []string {
 	if ch < 1 {
 		return nil
 	}
-	left := heatmap(cw, ch, n, func(i, j int) bool { return g1[i][j] != 0 }, p.ctx.st.fg(colBlue))
+	left := heatmap(cw, ch, n, func(i, j int) bool { return g1[i][j] != 0 }, p.ctx.st.Fg(draw.ColBlue))
 	right := heatmap(cw, ch, n, func(i, j int) bool {
 		a, b := perm[i], perm[j]
 		return a >= 0 && a < n && b >= 0 && b < n && g2[a][b] != 0
@@ -57,16 +58,16 @@ func drawGraphs(p *samplePane, s run.Sample, perm []int, w, h int) []string {
 // heatmap draws an n x n 0/1 matrix on cw x ch cells, row 0 at the top: each dot shows the
 // entry under its centre.
 func heatmap(cw, ch, n int, set func(i, j int) bool, style lipgloss.Style) []string {
-	cv := newCanvas(cw, ch, 0, float64(n), 0, float64(n))
-	l := cv.layer(style)
+	cv := draw.NewCanvas(cw, ch, 0, float64(n), 0, float64(n))
+	l := cv.Layer(style)
 	dw, dh := 2*cw, 4*ch
 	for row := range dh {
 		i := row * n / dh
 		for col := range dw {
 			if j := col * n / dw; set(i, j) {
-				cv.point(l, (float64(col)+0.5)*float64(n)/float64(dw), float64(n)-(float64(row)+0.5)*float64(n)/float64(dh))
+				cv.Point(l, (float64(col)+0.5)*float64(n)/float64(dw), float64(n)-(float64(row)+0.5)*float64(n)/float64(dh))
 			}
 		}
 	}
-	return cv.rows()
+	return cv.Rows()
 }

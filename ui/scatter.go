@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"spg-tui/run/stats"
+	"spg-tui/ui/draw"
 )
 
 // scatterPane is the paper's Figure 2, live: the critic's hard Q(s,P) against its soft Q(s,M)
@@ -20,9 +21,9 @@ func (p *scatterPane) View() string {
 	return p.cached([4]int{p.ctx.data.evalVer}, func() string {
 		title := "Q scatter"
 		if p.ctx.data.latest != nil {
-			title += " · step " + fmtInt(p.ctx.data.latestStep)
+			title += " · step " + draw.FmtInt(p.ctx.data.latestStep)
 		}
-		return frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+		return draw.Frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }
 
@@ -30,16 +31,16 @@ func (p *scatterPane) body(w, h int) []string {
 	d, st := p.ctx.data, p.ctx.st
 	ev := d.latest
 	if !p.ctx.model.Kind.HasCritic() {
-		lines := blankLines(w, h)
+		lines := draw.BlankLines(w, h)
 		if h > 0 {
-			lines[h/2] = center("no critic: no Q values", w)
+			lines[h/2] = draw.Center("no critic: no Q values", w)
 		}
 		return lines
 	}
 	if ev == nil || len(ev.QHardScatter) == 0 || len(ev.QHardScatter) != len(ev.QSoftScatter) {
-		lines := blankLines(w, h)
+		lines := draw.BlankLines(w, h)
 		if h > 0 {
-			lines[h/2] = center("waiting for the first evaluation…", w)
+			lines[h/2] = draw.Center("waiting for the first evaluation…", w)
 		}
 		return lines
 	}
@@ -48,7 +49,7 @@ func (p *scatterPane) body(w, h int) []string {
 	// A narrow pane keeps the correlation before the axis's name and the count.
 	head := firstFit(w, fmt.Sprintf("soft Q(s,M) ↑  r = %s  n = %d", fmtCorr(r), len(hard)),
 		fmt.Sprintf("soft Q(s,M) ↑  r = %s", fmtCorr(r)), fmt.Sprintf("Q(s,M) ↑ r = %s", fmtCorr(r)))
-	lw := labelWidth
+	lw := draw.LabelWidth
 	if w < 30 {
 		lw = 0 // too narrow for labels: the range is under the axis
 	}
@@ -66,27 +67,27 @@ func (p *scatterPane) body(w, h int) []string {
 	} else {
 		lo, hi = lo-0.5, hi+0.5
 	}
-	cv := newCanvas(cw, ch, lo, hi, lo, hi)
-	diag := cv.layer(st.dim)
-	pts := cv.layer(st.fg(colBlue))
-	cv.line(diag, lo, lo, hi, hi)
+	cv := draw.NewCanvas(cw, ch, lo, hi, lo, hi)
+	diag := cv.Layer(st.Dim)
+	pts := cv.Layer(st.Fg(draw.ColBlue))
+	cv.Line(diag, lo, lo, hi, hi)
 	for i := range hard {
-		cv.point(pts, hard[i], soft[i])
+		cv.Point(pts, hard[i], soft[i])
 	}
 	lines := []string{head}
-	for i, row := range cv.rows() {
+	for i, row := range cv.Rows() {
 		label, axis := strings.Repeat(" ", lw), "│"
 		switch {
 		case lw == 0:
 		case i == 0:
-			label, axis = padLeft(fmtNum(hi), lw), "┤"
+			label, axis = draw.PadLeft(draw.FmtNum(hi), lw), "┤"
 		case i == ch-1:
-			label, axis = padLeft(fmtNum(lo), lw), "┤"
+			label, axis = draw.PadLeft(draw.FmtNum(lo), lw), "┤"
 		}
-		lines = append(lines, st.dim.Render(label+axis)+row)
+		lines = append(lines, st.Dim.Render(label+axis)+row)
 	}
-	lines = append(lines, st.dim.Render(strings.Repeat(" ", lw)+"└"+strings.Repeat("─", cw)))
-	return append(lines, st.dim.Render(strings.Repeat(" ", lw+1)+xLabels(fmtNum(lo), xAxisNames, fmtNum(hi), cw)))
+	lines = append(lines, st.Dim.Render(strings.Repeat(" ", lw)+"└"+strings.Repeat("─", cw)))
+	return append(lines, st.Dim.Render(strings.Repeat(" ", lw+1)+xLabels(draw.FmtNum(lo), xAxisNames, draw.FmtNum(hi), cw)))
 }
 
 // xAxisNames name the scatter's x axis, longest first: a narrow pane takes the first that fits
@@ -104,7 +105,7 @@ func xLabels(left string, mids []string, right string, w int) string {
 			return left + strings.Repeat(" ", gap) + mid + strings.Repeat(" ", w-lw-gap-mw-rw) + right
 		}
 	}
-	return spread(left, right, w)
+	return draw.Spread(left, right, w)
 }
 
 // fmtCorr formats a correlation; NaN (constant data) as "—".

@@ -13,6 +13,9 @@ import (
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
+	"spg-tui/ui/draw"
+	"spg-tui/ui/export"
 )
 
 func TestQuit(t *testing.T) {
@@ -112,7 +115,7 @@ func TestReadOnlyView(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, run.ConfigFile), []byte(`{"task":"mwm","n":6,"seed":1,"steps":400,"batch":10,"train_size":1000}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := openReplay(dir)
+	r, err := runlog.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +175,7 @@ func TestExport(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(exportDir(msg.files), "train.csv"))
+	data, err := os.ReadFile(filepath.Join(export.Dir(msg.files), "train.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +206,7 @@ func TestNoColor(t *testing.T) {
 			t.Errorf("colour sequence %q without colour", sgr)
 		}
 	}
-	m.ctx.st = newStyles(true)
+	m.ctx.st = draw.NewStyles(true)
 	m.ctx.displayVer++
 	m.reward.cache.valid = false
 	if out := m.reward.View(); !strings.Contains(out, "38;5;") {

@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,10 +12,9 @@ import (
 
 	"spg-tui/experiments"
 	"spg-tui/run"
+	"spg-tui/ui/draw"
+	"spg-tui/ui/export"
 )
-
-// errReadOnly refuses changes to a run opened with --view.
-var errReadOnly = errors.New("read-only view: the run cannot be changed")
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -34,7 +34,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.fail("export: %v", msg.err)
 		} else {
-			m.info("exported %d files to %s", len(msg.files), exportDir(msg.files))
+			m.info("exported %d files to %s", len(msg.files), export.Dir(msg.files))
 		}
 		return m, nil
 	case tea.KeyPressMsg:
@@ -168,7 +168,7 @@ func (m *model) apply(ch *change) {
 		return
 	case it.name == displaySmoothing:
 		if !(ch.value >= 0 && ch.value <= 0.99) {
-			m.fail("smoothing %s: must be in [0, 0.99] (kept %s)", fmtNum(ch.value), formatValue(it, old))
+			m.fail("smoothing %s: must be in [0, 0.99] (kept %s)", draw.FmtNum(ch.value), formatValue(it, old))
 			return
 		}
 		m.ctx.smoothing = ch.value
@@ -275,5 +275,41 @@ func stopAll(eng run.Engine, runner *experiments.Runner, timeout time.Duration) 
 		case <-runner.Done():
 		case <-deadline:
 		}
+	}
+}
+
+// export writes the curves as CSV and PNG into <run>/export/step-<N>/, or, for a read-only view
+// (which writes nothing into the run it shows), into exports/<run>/step-<N>/ in the working
+// directory.
+func (m *model) export() tea.Cmd {
+	d := m.ctx.data
+	if m.ctx.info.Dir == "" {
+		m.fail("export: the run has no directory")
+		return nil
+	}
+	root := filepath.Join(m.ctx.info.Dir, "export")
+	if m.ctx.readOnly {
+		root = filepath.Join("exports", filepath.Base(filepath.Clean(m.ctx.info.Dir)))
+	}
+	e := export.Data{
+		Dir:  filepath.Join(root, fmt.Sprintf("step-%d", d.lastStep)),
+		Step: d.lastStep, Smoothing: m.ctx.smoothing, LogScale: m.ctx.logScale,
+		TrainStep: slices.Clone(d.train.step), Train: map[string][]float64{},
+		EvalStep: slices.Clone(d.eval.step), Metric: slices.Clone(d.eval.metric),
+		MetricName: d.eval.name, MetricLabel: metricLabel(d.eval.name), Marks: markSteps(d),
+	}
+	for name, v := range d.train.series {
+		e.Train[name] = slices.Clone(v)
+	}
+	for _, r := range drawnRefs(m.ctx.cfg.Task, d.refs) {
+		e.Refs = append(e.Refs, export.Ref{Name: r, Value: d.refs[r]})
+	}
+	if ev := d.latest; ev != nil {
+		e.QHard, e.QSoft = slices.Clone(ev.QHardScatter), slices.Clone(ev.QSoftScatter)
+	}
+	m.info("exporting to %s…", e.Dir)
+	return func() tea.Msg {
+		files, err := export.Write(e)
+		return exportedMsg{files: files, err: err}
 	}
 }

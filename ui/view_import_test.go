@@ -12,6 +12,7 @@ import (
 	"spg-tui/envs"
 	"spg-tui/experiments/enginetest"
 	"spg-tui/run"
+	"spg-tui/run/runlog"
 )
 
 // An imported run (the authors' actor, no training steps) opens read-only like a trained one.
@@ -23,7 +24,7 @@ func TestViewImportedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := openReplay(dir)
+	r, err := runlog.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,8 @@ func TestXAxisTrainingTime(t *testing.T) {
 	}
 	press(m, "w")
 	ax := m.ctx.xAxis()
-	if ax.x1 != 120 || &ax.train[0] != &d.train.wall[0] {
-		t.Errorf("training-time axis up to %g, want 120", ax.x1)
+	if ax.X1 != 120 || &ax.Train[0] != &d.train.wall[0] {
+		t.Errorf("training-time axis up to %g, want 120", ax.X1)
 	}
 	if r := strip(m.reward.View()); !strings.Contains(r, "2m00s") || strings.Contains(r, "400 steps") {
 		t.Errorf("the reward pane's axis is not in training time:\n%s", r)

@@ -1,4 +1,4 @@
-package experiments
+package plots
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"strings"
@@ -9,14 +9,14 @@ import (
 	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
 )
 
-// canvas is a braille drawing surface of w×h terminal cells, 2w×4h dots, in layers. A cell shows
+// Canvas is a braille drawing surface of w×h terminal cells, 2w×4h dots, in layers. A cell shows
 // the dots of every layer, in the style of the topmost layer that has a dot in it. Each layer
 // is an ntcharts graph.BrailleGrid, which maps data points onto its dots and encodes them; the
 // layering, the marks and the lines are ours: ntcharts' canvas draws one style per cell without
 // combining layers, and its graph.GetLinePoints walks some slopes through other dots than the
 // Bresenham line below, which would change the sample pane's golden screens.
-type canvas struct {
-	w, h   int
+type Canvas struct {
+	W, H   int // the size in cells
 	grids  []*graph.BrailleGrid
 	styles []lipgloss.Style
 	// The data window mapped onto the dots; y grows upwards. window maps it.
@@ -24,33 +24,34 @@ type canvas struct {
 	window         *graph.BrailleGrid
 }
 
-func newCanvas(w, h int, x0, x1, y0, y1 float64) *canvas {
+// NewCanvas is an empty canvas of w×h cells over the data window [x0, x1]×[y0, y1].
+func NewCanvas(w, h int, x0, x1, y0, y1 float64) *Canvas {
 	w, h = max(w, 0), max(h, 0)
-	return &canvas{w: w, h: h, x0: x0, x1: x1, y0: y0, y1: y1, window: graph.NewBrailleGrid(w, h, x0, x1, y0, y1)}
+	return &Canvas{W: w, H: h, x0: x0, x1: x1, y0: y0, y1: y1, window: graph.NewBrailleGrid(w, h, x0, x1, y0, y1)}
 }
 
-// layer adds a layer drawn in st above the others and returns its index.
-func (c *canvas) layer(st lipgloss.Style) int {
-	c.grids = append(c.grids, graph.NewBrailleGrid(c.w, c.h, c.x0, c.x1, c.y0, c.y1))
+// Layer adds a layer drawn in st above the others and returns its index.
+func (c *Canvas) Layer(st lipgloss.Style) int {
+	c.grids = append(c.grids, graph.NewBrailleGrid(c.W, c.H, c.x0, c.x1, c.y0, c.y1))
 	c.styles = append(c.styles, st)
 	return len(c.grids) - 1
 }
 
 // dot maps a data point to dot coordinates (column, row from the top).
-func (c *canvas) dot(x, y float64) (int, int) {
+func (c *Canvas) dot(x, y float64) (int, int) {
 	p := c.window.GridPoint(ntc.Float64Point{X: x, Y: y})
 	return p.X, p.Y
 }
 
-// point sets the dot of data point (x, y) in layer l; points outside the window are dropped.
-func (c *canvas) point(l int, x, y float64) {
+// Point sets the dot of data point (x, y) in layer l; points outside the window are dropped.
+func (c *Canvas) Point(l int, x, y float64) {
 	col, row := c.dot(x, y)
 	c.grids[l].Set(ntc.Point{X: col, Y: row})
 }
 
-// mark draws a small plus (shape '+') or a 2×2 block (any other shape) centred on (x, y), so that
+// Mark draws a small plus (shape '+') or a 2×2 block (any other shape) centred on (x, y), so that
 // two kinds of points differ without colour.
-func (c *canvas) mark(l int, x, y float64, shape byte) {
+func (c *Canvas) Mark(l int, x, y float64, shape byte) {
 	col, row := c.dot(x, y)
 	g := c.grids[l]
 	if shape == '+' {
@@ -67,8 +68,8 @@ func (c *canvas) mark(l int, x, y float64, shape byte) {
 	g.Set(ntc.Point{X: col + 1, Y: row + 1})
 }
 
-// line draws the segment between two data points in layer l (Bresenham).
-func (c *canvas) line(l int, xa, ya, xb, yb float64) {
+// Line draws the segment between two data points in layer l (Bresenham).
+func (c *Canvas) Line(l int, xa, ya, xb, yb float64) {
 	x0, y0 := c.dot(xa, ya)
 	x1, y1 := c.dot(xb, yb)
 	dx, dy := abs(x1-x0), -abs(y1-y0)
@@ -109,17 +110,17 @@ func sign(x int) int {
 	return 0
 }
 
-// rows renders the canvas as h styled lines of w cells; empty cells are spaces.
-func (c *canvas) rows() []string {
+// Rows renders the canvas as h styled lines of w cells; empty cells are spaces.
+func (c *Canvas) Rows() []string {
 	pats := make([][][]rune, len(c.grids))
 	for i, g := range c.grids {
 		pats[i] = g.BraillePatterns()
 	}
-	out := make([]string, c.h)
+	out := make([]string, c.H)
 	var b strings.Builder
-	for y := range c.h {
+	for y := range c.H {
 		b.Reset()
-		for x := range c.w {
+		for x := range c.W {
 			r, top := rune(runes.BrailleBlockOffset), -1
 			for i := range pats {
 				p := pats[i][y][x]

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"spg-tui/run"
+	"spg-tui/ui/draw"
 )
 
 // mPoint is the soft-permutation summary of one validation evaluation: each sample's mean row
@@ -62,10 +63,10 @@ func (p *samplePane) matrixBody(w, h int) []string {
 	if len(s.M) == n*n && n > 0 && hh > 0 {
 		lines = mHeatmap(s.M, s.Perm, w, hh, st)
 	} else if hh > 0 {
-		lines = blankLines(w, hh)
-		lines[hh/2] = center("M is shown live only (not kept in metrics.jsonl)", w)
+		lines = draw.BlankLines(w, hh)
+		lines[hh/2] = draw.Center("M is shown live only (not kept in metrics.jsonl)", w)
 	}
-	lines = fitLines(lines, w, hh)
+	lines = draw.FitLines(lines, w, hh)
 	lines = append(lines, fmt.Sprintf("%d/%d · M at step %d", i+1, len(ev.Samples), p.ctx.data.latestStep))
 	var ent, bk []float64
 	for _, pt := range p.ctx.data.mHist {
@@ -79,13 +80,13 @@ func (p *samplePane) matrixBody(w, h int) []string {
 		if len(v) > 0 {
 			last = fmt.Sprintf(" %.3f%s", v[len(v)-1], unit)
 		}
-		return label + st.fg(c).Render(spark(v, 0, hi, w-lw-vw)) + last
+		return label + st.Fg(c).Render(spark(v, 0, hi, w-lw-vw)) + last
 	}
 	under := []string{
-		history("birkhoff ", bk, 1, "", colGreen),
+		history("birkhoff ", bk, 1, "", draw.ColGreen),
 		// The rows' entropy is in natural-log units, at most log N.
-		history("entropy  ", ent, math.Log(float64(max(n, 2))), " nats", colBlue),
-		st.fg(colBlue).Render(string(mShades)) + " M 0→1  " + st.fg(colGreen).Render("•") + " rounded P",
+		history("entropy  ", ent, math.Log(float64(max(n, 2))), " nats", draw.ColBlue),
+		st.Fg(draw.ColBlue).Render(string(mShades)) + " M 0→1  " + st.Fg(draw.ColGreen).Render("•") + " rounded P",
 	}
 	return append(lines, under[:extra]...)
 }
@@ -94,7 +95,7 @@ func (p *samplePane) matrixBody(w, h int) []string {
 // a larger matrix is pooled, each cell showing the largest entry of its block. A cell holding an
 // entry of P, the permutation matrix of perm (column c holds row perm[c]), is followed by "•"
 // when two columns wide, else drawn in green, or as "•" where M has little mass on it.
-func mHeatmap(m []float32, perm []int, w, h int, st styles) []string {
+func mHeatmap(m []float32, perm []int, w, h int, st draw.Styles) []string {
 	n := len(perm)
 	cw := 1
 	if 2*n <= w {
@@ -110,7 +111,7 @@ func mHeatmap(m []float32, perm []int, w, h int, st styles) []string {
 			inP[r*n+c] = true
 		}
 	}
-	shade, mark := st.fg(colBlue), st.fg(colGreen)
+	shade, mark := st.Fg(draw.ColBlue), st.Fg(draw.ColGreen)
 	indent := strings.Repeat(" ", (w-cols*cw)/2)
 	out := make([]string, rows)
 	for R := range rows {

@@ -1,11 +1,11 @@
-package ui
+package draw
 
 import "math"
 
-// smooth writes into dst the exponential moving average of y with weight alpha on the past,
+// Smooth writes into dst the exponential moving average of y with weight alpha on the past,
 // debiased as TensorBoard does so that the first points are not pulled towards zero:
 // s_t = (alpha s_{t-1} + (1-alpha) y_t) / (1 - alpha^t). alpha = 0 copies y. len(dst) = len(y).
-func smooth(dst, y []float64, alpha float64) {
+func Smooth(dst, y []float64, alpha float64) {
 	var acc, weight float64
 	for i, v := range y {
 		acc = alpha*acc + (1-alpha)*v
@@ -14,11 +14,11 @@ func smooth(dst, y []float64, alpha float64) {
 	}
 }
 
-// resample bins the points (x[i], y[i]) (x ascending) into w columns spanning [x0, x1]: column c
+// Resample bins the points (x[i], y[i]) (x ascending) into w columns spanning [x0, x1]: column c
 // covers [x0 + c dx, x0 + (c+1) dx), the last one closed, with dx = (x1-x0)/w. A column holds
 // the mean of its points; empty columns between filled ones are interpolated linearly, and
 // those before the first or after the last filled column are NaN. dst has length w.
-func resample(dst, x, y []float64, x0, x1 float64, w int) {
+func Resample(dst, x, y []float64, x0, x1 float64, w int) {
 	for c := range dst[:w] {
 		dst[c] = math.NaN()
 	}
@@ -73,8 +73,8 @@ func fillGaps(v []float64) {
 // logFloor is the smallest value a log-scale curve shows; losses can be exactly zero.
 const logFloor = 1e-12
 
-// log10All replaces every number of v by its base-10 logarithm (floored at logFloor).
-func log10All(v []float64) {
+// Log10All replaces every number of v by its base-10 logarithm (floored at logFloor).
+func Log10All(v []float64) {
 	for i, x := range v {
 		if !math.IsNaN(x) {
 			v[i] = math.Log10(math.Max(x, logFloor))

@@ -1,7 +1,9 @@
-package ui
+package runlog
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -11,13 +13,17 @@ import (
 	"spg-tui/run"
 )
 
-// writerCheckInterval is how often a view looks whether the run's trainer is still alive.
-const writerCheckInterval = time.Second
+// WriterCheckInterval is how often a replay looks whether the run's trainer is still alive and
+// whether a resume has replaced metrics.jsonl.
+const WriterCheckInterval = time.Second
 
-// replay is the engine of a run opened read-only (--view): it serves the records of the run's
+// ErrReadOnly refuses changes to a run opened read-only.
+var ErrReadOnly = errors.New("read-only view: the run cannot be changed")
+
+// Replay is the engine of a run opened read-only (--view): it serves the records of the run's
 // metrics.jsonl, following the file while the run's trainer writes it, and refuses every
 // change.
-type replay struct {
+type Replay struct {
 	info   run.RunInfo
 	cfg    run.Config
 	status run.Status
@@ -35,8 +41,8 @@ type replay struct {
 	stopped bool
 }
 
-// openReplay opens the run in dir and reads the records written so far.
-func openReplay(dir string) (*replay, error) {
+// Open opens the run in dir read-only; Tail reads its records.
+func Open(dir string) (*Replay, error) {
 	cfg, err := run.ReadRunConfig(dir)
 	if err != nil {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
@@ -45,7 +51,7 @@ func openReplay(dir string) (*replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("view %s: %v", dir, err)
 	}
-	r := &replay{cfg: cfg, tail: tail, closed: make(chan run.Record), done: make(chan struct{})}
+	r := &Replay{cfg: cfg, tail: tail, closed: make(chan run.Record), done: make(chan struct{})}
 	close(r.closed)
 	r.info = run.RunInfo{Model: run.ModelTitle(cfg), Title: run.Title(cfg), Dir: dir, Seed: cfg.Seed}
 	r.status = run.Status{State: run.StateStopped, TotalSteps: cfg.Steps}
@@ -57,13 +63,13 @@ func openReplay(dir string) (*replay, error) {
 // of the damaged lines met on the way. When a resume has rewritten metrics.jsonl (dropping the
 // records after its checkpoint) it reopens the file and reports restart without reading: the
 // reader forgets what it was told and reads the run again from its first record.
-func (r *replay) Tail(max int, fn func(run.Record)) (restart bool, err error) {
+func (r *Replay) Tail(max int, fn func(run.Record)) (restart bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopped {
 		return false, nil
 	}
-	if now := time.Now(); now.Sub(r.checkedAt) >= writerCheckInterval {
+	if now := time.Now(); now.Sub(r.checkedAt) >= WriterCheckInterval {
 		r.checkWriter(now)
 		if r.tail.replaced() {
 			t, err := openMetricsTail(r.tail.path)
@@ -89,7 +95,7 @@ func (r *replay) Tail(max int, fn func(run.Record)) (restart bool, err error) {
 }
 
 // take updates the status with one record.
-func (r *replay) take(rec run.Record) {
+func (r *Replay) take(rec run.Record) {
 	s := &r.status
 	s.Step = max(s.Step, rec.Step)
 	s.Epoch = float64(s.Step) / float64(r.cfg.StepsPerEpoch())
@@ -118,7 +124,7 @@ func (r *replay) take(rec run.Record) {
 
 // checkWriter looks for the process holding the run directory's lock: the PID its lock file
 // names, if that process is alive. A run that has ended has no writer.
-func (r *replay) checkWriter(now time.Time) {
+func (r *Replay) checkWriter(now time.Time) {
 	r.checkedAt = now
 	r.writer = 0
 	if r.status.State == run.StateDone || r.status.State == run.StateFailed {
@@ -131,21 +137,24 @@ func (r *replay) checkWriter(now time.Time) {
 }
 
 // Writer is the PID of the process training the run, 0 when none does.
-func (r *replay) Writer() int { return r.writer }
+func (r *Replay) Writer() int { return r.writer }
 
-func (r *replay) Info() run.RunInfo          { return r.info }
-func (r *replay) Config() run.Config         { return r.cfg }
-func (r *replay) Status() run.Status         { return r.status }
-func (r *replay) Records() <-chan run.Record { return r.closed }
-func (r *replay) Pause()                     {}
-func (r *replay) Resume()                    {}
-func (r *replay) Checkpoint()                {}
-func (r *replay) Set(string, float64) error  { return errReadOnly }
-func (r *replay) Done() <-chan struct{}      { return r.done }
-func (r *replay) Err() error                 { return nil }
+// Info, Config, Status, Records, Pause, Resume, Checkpoint, Set, Done and Err implement
+// run.Engine for a run that trains nothing here: Records is closed (Tail serves the records),
+// and Set is refused.
+func (r *Replay) Info() run.RunInfo          { return r.info }
+func (r *Replay) Config() run.Config         { return r.cfg }
+func (r *Replay) Status() run.Status         { return r.status }
+func (r *Replay) Records() <-chan run.Record { return r.closed }
+func (r *Replay) Pause()                     {}
+func (r *Replay) Resume()                    {}
+func (r *Replay) Checkpoint()                {}
+func (r *Replay) Set(string, float64) error  { return ErrReadOnly }
+func (r *Replay) Done() <-chan struct{}      { return r.done }
+func (r *Replay) Err() error                 { return nil }
 
 // Stop closes the file; the view is done at once, since it trains nothing.
-func (r *replay) Stop() {
+func (r *Replay) Stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.stopped {
@@ -159,3 +168,12 @@ func (r *replay) Stop() {
 func damagedText(first, count int) string {
 	return fmt.Sprintf("%s line %d is damaged and was skipped (%d in all)", run.MetricsFile, first, count)
 }
+
+// Started reports whether the run in dir has begun writing its records.
+func Started(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, run.MetricsFile))
+	return err == nil
+}
+
+// Every replay is an engine.
+var _ run.Engine = (*Replay)(nil)

@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"math"
@@ -36,12 +36,12 @@ func dots(t *testing.T, rows []string) map[[2]int]bool {
 }
 
 func TestCanvasPoints(t *testing.T) {
-	st := newStyles(false)
-	cv := newCanvas(3, 2, 0, 1, 0, 1)
-	l := cv.layer(st.dim)
-	cv.point(l, 0, 1) // top left: dot 1 of the first cell
-	cv.point(l, 1, 0) // bottom right: dot 8 of the last cell
-	rows := cv.rows()
+	st := NewStyles(false)
+	cv := NewCanvas(3, 2, 0, 1, 0, 1)
+	l := cv.Layer(st.Dim)
+	cv.Point(l, 0, 1) // top left: dot 1 of the first cell
+	cv.Point(l, 1, 0) // bottom right: dot 8 of the last cell
+	rows := cv.Rows()
 	if got := []rune(rows[0])[0]; got != '⠁' {
 		t.Errorf("top-left cell = %q, want ⠁", got)
 	}
@@ -51,8 +51,8 @@ func TestCanvasPoints(t *testing.T) {
 	if got := dots(t, rows); len(got) != 2 || !got[[2]int{0, 0}] || !got[[2]int{5, 7}] {
 		t.Errorf("dots %v", got)
 	}
-	cv.point(l, 2, 2) // outside: dropped
-	if got := dots(t, cv.rows()); len(got) != 2 {
+	cv.Point(l, 2, 2) // outside: dropped
+	if got := dots(t, cv.Rows()); len(got) != 2 {
 		t.Errorf("a point outside the window was drawn: %v", got)
 	}
 }
@@ -60,12 +60,12 @@ func TestCanvasPoints(t *testing.T) {
 // TestCanvasLine checks Bresenham against the ideal segment: every dot drawn lies within one
 // dot of it, both ends are drawn, and the dots form an 8-connected path.
 func TestCanvasLine(t *testing.T) {
-	st := newStyles(false)
+	st := NewStyles(false)
 	segs := [][4]float64{{0, 0, 1, 1}, {0, 1, 1, 0}, {0.1, 0.5, 0.9, 0.55}, {0.5, 0, 0.52, 1}, {0.3, 0.3, 0.3, 0.3}, {1, 0.2, 0, 0.8}}
 	for _, s := range segs {
-		cv := newCanvas(10, 5, 0, 1, 0, 1)
-		cv.line(cv.layer(st.dim), s[0], s[1], s[2], s[3])
-		got := dots(t, cv.rows())
+		cv := NewCanvas(10, 5, 0, 1, 0, 1)
+		cv.Line(cv.Layer(st.Dim), s[0], s[1], s[2], s[3])
+		got := dots(t, cv.Rows())
 		ax, ay := cv.dot(s[0], s[1])
 		bx, by := cv.dot(s[2], s[3])
 		if !got[[2]int{ax, ay}] || !got[[2]int{bx, by}] {
@@ -103,31 +103,17 @@ func segDist(px, py, ax, ay, bx, by float64) float64 {
 }
 
 func TestCanvasLayers(t *testing.T) {
-	st := newStyles(true)
-	cv := newCanvas(1, 1, 0, 1, 0, 1)
-	low, high := cv.layer(st.fg(colGray)), cv.layer(st.fg(colRed))
-	cv.point(low, 0, 1)
-	cv.point(high, 1, 0)
-	row := cv.rows()[0]
+	st := NewStyles(true)
+	cv := NewCanvas(1, 1, 0, 1, 0, 1)
+	low, high := cv.Layer(st.Fg(ColGray)), cv.Layer(st.Fg(ColRed))
+	cv.Point(low, 0, 1)
+	cv.Point(high, 1, 0)
+	row := cv.Rows()[0]
 	if r := []rune(ansi.Strip(row))[0]; r != 0x2800|0x01|0x80 {
 		t.Errorf("combined cell %q", r)
 	}
-	if row != st.fg(colRed).Render(ansi.Strip(row)) {
+	if row != st.Fg(ColRed).Render(ansi.Strip(row)) {
 		t.Errorf("the cell is not in the top layer's style: %q", row)
-	}
-}
-
-func TestBarRows(t *testing.T) {
-	rows := barRows([]float64{0, 4, 8}, 0, 8, 2, 2, 100)
-	// 16 eighths per column: 0 -> the 1-eighth floor, 4 -> 8 eighths, 8 -> 16.
-	want := []string{"  " + "  " + "█ ", "▁ █ █ "}
-	for i := range want {
-		if rows[i] != want[i] {
-			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
-		}
-	}
-	if cut := barRows([]float64{1, 2, 3}, 0, 3, 1, 1, 2); len([]rune(cut[0])) != 2 {
-		t.Errorf("bars not cut at the width: %q", cut[0])
 	}
 }
 
@@ -139,19 +125,19 @@ func TestColumnAndAxisRow(t *testing.T) {
 	if c := column(100, 0, 100, cols); c != cols-1 {
 		t.Errorf("column(x1) = %d, want %d", c, cols-1)
 	}
-	st := newStyles(false)
-	w := plotLeft + cols
-	row := []rune(axisRow(w, 0, 100, []int{50}, st))
-	at := plotLeft + column(50, 0, 100, cols)
+	st := NewStyles(false)
+	w := PlotLeft + cols
+	row := []rune(AxisRow(w, 0, 100, []int{50}, st))
+	at := PlotLeft + column(50, 0, 100, cols)
 	if row[at] != '▲' || strings.Count(string(row), "▲") != 1 {
 		t.Errorf("mark not at column %d: %q", at, string(row))
 	}
-	if !strings.HasSuffix(string(row), "100 steps") || string(row[plotLeft]) != "0" {
+	if !strings.HasSuffix(string(row), "100 steps") || string(row[PlotLeft]) != "0" {
 		t.Errorf("labels missing: %q", string(row))
 	}
 	// A mark on the last label is drawn just before it: the axis's end stays labelled (the
 	// mark used to hide it).
-	row = []rune(axisRow(w, 0, 100, []int{100}, st))
+	row = []rune(AxisRow(w, 0, 100, []int{100}, st))
 	if !strings.HasSuffix(string(row), "▲100 steps") {
 		t.Errorf("a mark on the end label: %q", string(row))
 	}
@@ -161,9 +147,9 @@ func TestColumnAndAxisRow(t *testing.T) {
 // the bottom-left and top-right corners of the plot area.
 func TestChartGeometry(t *testing.T) {
 	x := []float64{0, 100}
-	c := chart{x0: 0, x1: 100, curves: []curve{{x: x, y: []float64{1, 2}, chars: asciigraph.DefaultCharSet}}}
-	for _, size := range [][2]int{{30, 5}, {50, 12}, {plotLeft + 3, 2}} {
-		lines := c.render(size[0], size[1], "empty")
+	c := Chart{X0: 0, X1: 100, Curves: []Curve{{X: x, Y: []float64{1, 2}, Chars: asciigraph.DefaultCharSet}}}
+	for _, size := range [][2]int{{30, 5}, {50, 12}, {PlotLeft + 3, 2}} {
+		lines := c.Render(size[0], size[1], "empty")
 		if len(lines) != size[1] {
 			t.Fatalf("%v: %d lines", size, len(lines))
 		}
@@ -173,23 +159,23 @@ func TestChartGeometry(t *testing.T) {
 			}
 		}
 	}
-	lines := c.render(30, 6, "empty")
+	lines := c.Render(30, 6, "empty")
 	top, bottom := []rune(lines[0]), []rune(lines[len(lines)-1])
-	if strings.TrimSpace(string(top[:plotLeft-1])) != "2" || strings.TrimSpace(string(bottom[:plotLeft-1])) != "1" {
+	if strings.TrimSpace(string(top[:PlotLeft-1])) != "2" || strings.TrimSpace(string(bottom[:PlotLeft-1])) != "1" {
 		t.Errorf("y labels: %q / %q", string(top), string(bottom))
 	}
-	if bottom[plotLeft] == ' ' || top[len(top)-1] == ' ' {
+	if bottom[PlotLeft] == ' ' || top[len(top)-1] == ' ' {
 		t.Errorf("the line does not span the plot:\n%s", strings.Join(lines, "\n"))
 	}
-	none := chart{x0: 0, x1: 1}.render(30, 5, "nothing yet")
+	none := Chart{X0: 0, X1: 1}.Render(30, 5, "nothing yet")
 	if !strings.Contains(none[2], "nothing yet") {
 		t.Errorf("empty chart: %q", none)
 	}
 }
 
 func TestFitAndFrame(t *testing.T) {
-	st := newStyles(false)
-	box := ansi.Strip(frame("Title", []string{"a very long line that will not fit", "b"}, 12, 4, st, false))
+	st := NewStyles(false)
+	box := ansi.Strip(Frame("Title", []string{"a very long line that will not fit", "b"}, 12, 4, st, false))
 	lines := strings.Split(box, "\n")
 	if len(lines) != 4 {
 		t.Fatalf("%d lines", len(lines))
@@ -202,7 +188,7 @@ func TestFitAndFrame(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "╭─ Title ") || !strings.HasSuffix(lines[1], "…│") {
 		t.Errorf("frame:\n%s", box)
 	}
-	if s := spread("left", "right", 12); s != "left   right" {
+	if s := Spread("left", "right", 12); s != "left   right" {
 		t.Errorf("spread = %q", s)
 	}
 }
@@ -210,27 +196,27 @@ func TestFitAndFrame(t *testing.T) {
 func TestJoin(t *testing.T) {
 	a := "ab\ncd\nef"
 	b := "X\nY"
-	if got := hjoin(a, b); got != "abX\ncdY\nef " {
-		t.Errorf("hjoin = %q", got)
+	if got := HJoin(a, b); got != "abX\ncdY\nef " {
+		t.Errorf("HJoin = %q", got)
 	}
-	if got := vjoin(a, b); got != a+"\n"+b {
-		t.Errorf("vjoin = %q", got)
+	if got := VJoin(a, b); got != a+"\n"+b {
+		t.Errorf("VJoin = %q", got)
 	}
 }
 
 // TestTickLabelsDiffer: a chart over a narrow range beside its values labels each row apart
 // (0.5470 to 0.5475 used to read "0.547" on two rows and more).
 func TestTickLabelsDiffer(t *testing.T) {
-	c := chart{x0: 0, x1: 10, curves: []curve{{x: []float64{0, 5, 10}, y: []float64{0.5470, 0.5473, 0.5475}, chars: charsLine}}}
+	c := Chart{X0: 0, X1: 10, Curves: []Curve{{X: []float64{0, 5, 10}, Y: []float64{0.5470, 0.5473, 0.5475}, Chars: CharsLine}}}
 	seen := map[string]bool{}
-	for _, l := range c.render(40, 8, "") {
+	for _, l := range c.Render(40, 8, "") {
 		label := strings.TrimSpace(strings.SplitN(l, "┤", 2)[0])
 		label = strings.TrimSpace(strings.SplitN(label, "┼", 2)[0])
 		if label == "" {
 			continue
 		}
 		if seen[label] {
-			t.Errorf("label %q twice:\n%s", label, strings.Join(c.render(40, 8, ""), "\n"))
+			t.Errorf("label %q twice:\n%s", label, strings.Join(c.Render(40, 8, ""), "\n"))
 		}
 		seen[label] = true
 	}

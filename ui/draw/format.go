@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"fmt"
@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// fmtNum formats v in at most 7 characters (for |v| < 1e7): 3 significant digits, in
+// FmtNum formats v in at most 7 characters (for |v| < 1e7): 3 significant digits, in
 // scientific notation with a bare exponent ("2.65e-5") when small or large.
-func fmtNum(v float64) string { return fmtSig(v, 3) }
+func FmtNum(v float64) string { return FmtSig(v, 3) }
 
-// fmtSig is fmtNum with sig significant digits (at least 3).
-func fmtSig(v float64, sig int) string {
+// FmtSig is FmtNum with sig significant digits (at least 3).
+func FmtSig(v float64, sig int) string {
 	a := math.Abs(v)
 	switch {
 	case math.IsNaN(v):
@@ -31,8 +31,8 @@ func fmtSig(v float64, sig int) string {
 	return fmt.Sprintf("%se%d", m, exp)
 }
 
-// fmtInt formats n with thousands separators: 4812 -> "4,812".
-func fmtInt(n int) string {
+// FmtInt formats n with thousands separators: 4812 -> "4,812".
+func FmtInt(n int) string {
 	s := strconv.Itoa(n)
 	neg := n < 0
 	if neg {
@@ -51,8 +51,8 @@ func fmtInt(n int) string {
 	return string(out)
 }
 
-// fmtDur formats an ETA: "42s", "19m42s", "3h05m"; "—" when unknown.
-func fmtDur(d time.Duration) string {
+// FmtDur formats an ETA: "42s", "19m42s", "3h05m"; "—" when unknown.
+func FmtDur(d time.Duration) string {
 	if d <= 0 {
 		return "—"
 	}

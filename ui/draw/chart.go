@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"math"
@@ -9,54 +9,54 @@ import (
 	"github.com/guptarohit/asciigraph"
 )
 
-// Chart geometry: asciigraph draws each row as a y label right-aligned in labelWidth+1 columns,
-// then the axis; the curves start at column plotLeft.
+// Chart geometry: asciigraph draws each row as a y label right-aligned in LabelWidth+1 columns,
+// then the axis; the curves start at column PlotLeft.
 const (
-	labelWidth = 7
-	plotLeft   = labelWidth + 2
+	LabelWidth = 7
+	PlotLeft   = LabelWidth + 2
 )
 
 // Glyph sets that tell curves apart without colour.
 var (
-	charsLine   = asciigraph.DefaultCharSet
-	charsDots   = asciigraph.CreateCharSet("·")
-	charsBullet = asciigraph.CreateCharSet("•")
-	charsPlus   = asciigraph.CreateCharSet("+")
+	CharsLine   = asciigraph.DefaultCharSet
+	CharsDots   = asciigraph.CreateCharSet("·")
+	CharsBullet = asciigraph.CreateCharSet("•")
+	CharsPlus   = asciigraph.CreateCharSet("+")
 	charsDash   = asciigraph.CreateCharSet("╌")
 )
 
-// curve is one series of a chart, against steps.
-type curve struct {
-	x, y  []float64
-	chars asciigraph.CharSet
-	color asciigraph.AnsiColor
+// Curve is one series of a chart, against steps.
+type Curve struct {
+	X, Y  []float64
+	Chars asciigraph.CharSet
+	Color asciigraph.AnsiColor
 }
 
-// hline is a horizontal reference line.
-type hline struct {
-	y     float64
-	color asciigraph.AnsiColor
+// HLine is a horizontal reference line.
+type HLine struct {
+	Y     float64
+	Color asciigraph.AnsiColor
 }
 
-// chart is a plot of curves against steps over [x0, x1], drawn by asciigraph. ntcharts'
+// Chart is a plot of curves against steps over [x0, x1], drawn by asciigraph. ntcharts'
 // linechart draws its axes with its own runes and labels (graph.DrawXYAxis, its
 // LabelFormatter) and its lines on a canvas of one style per cell, where asciigraph writes
 // "0.548┤" labels, crosses reference lines through the axis and tells curves apart by glyph;
 // drawing the curves with it would change every golden screen, so the line charts stay here.
-type chart struct {
-	curves []curve
-	hlines []hline
-	x0, x1 float64
-	logY   bool
-	axis   asciigraph.AnsiColor
+type Chart struct {
+	Curves []Curve
+	HLines []HLine
+	X0, X1 float64
+	LogY   bool
+	Axis   asciigraph.AnsiColor
 }
 
-// render draws the chart in exactly h lines of width w; empty is shown, centred, when no curve
+// Render draws the chart in exactly h lines of width w; empty is shown, centred, when no curve
 // has a point yet.
-func (c chart) render(w, h int, empty string) []string {
-	cols := w - plotLeft
+func (c Chart) Render(w, h int, empty string) []string {
+	cols := w - PlotLeft
 	if cols < 2 || h < 2 {
-		return blankLines(w, h)
+		return BlankLines(w, h)
 	}
 	var (
 		data   [][]float64
@@ -65,8 +65,8 @@ func (c chart) render(w, h int, empty string) []string {
 	)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	add := func(v []float64, ch asciigraph.CharSet, col asciigraph.AnsiColor) {
-		if c.logY {
-			log10All(v)
+		if c.LogY {
+			Log10All(v)
 		}
 		for _, x := range v {
 			if !math.IsNaN(x) {
@@ -78,25 +78,25 @@ func (c chart) render(w, h int, empty string) []string {
 	// asciigraph draws a segment from each point to the next in the point's column, so the last
 	// point gets no column of its own: cols+1 points fill cols columns.
 	n := cols + 1
-	for _, r := range c.hlines {
+	for _, r := range c.HLines {
 		v := make([]float64, n)
 		for i := range v {
-			v[i] = r.y
+			v[i] = r.Y
 		}
-		add(v, charsDash, r.color)
+		add(v, charsDash, r.Color)
 	}
 	drawn := 0
-	for _, cv := range c.curves {
+	for _, cv := range c.Curves {
 		v := make([]float64, n)
-		resample(v, cv.x, cv.y, c.x0, c.x1, n)
-		add(v, cv.chars, cv.color)
+		Resample(v, cv.X, cv.Y, c.X0, c.X1, n)
+		add(v, cv.Chars, cv.Color)
 		if !allNaN(v) {
 			drawn++
 		}
 	}
 	if drawn == 0 || math.IsInf(lo, 0) {
-		lines := blankLines(w, h)
-		lines[h/2] = center(empty, w)
+		lines := BlankLines(w, h)
+		lines[h/2] = Center(empty, w)
 		return lines
 	}
 	if hi-lo < 1e-12 {
@@ -105,23 +105,23 @@ func (c chart) render(w, h int, empty string) []string {
 	}
 	var lines []string
 	for height := h - 1; height >= 1; height-- {
-		sig := tickDigits(lo, hi, height, c.logY)
+		sig := tickDigits(lo, hi, height, c.LogY)
 		format := func(v float64) string {
-			if c.logY {
+			if c.LogY {
 				v = math.Pow(10, v)
 			}
-			return padLeft(ansi.Truncate(fmtSig(v, sig), labelWidth, ""), labelWidth)
+			return PadLeft(ansi.Truncate(FmtSig(v, sig), LabelWidth, ""), LabelWidth)
 		}
 		out := asciigraph.PlotMany(data, asciigraph.Height(height), asciigraph.Offset(2),
 			asciigraph.LowerBound(lo), asciigraph.UpperBound(hi), asciigraph.SeriesColors(colors...),
 			asciigraph.SeriesChars(chars...), asciigraph.YAxisValueFormatter(format),
-			asciigraph.AxisColor(c.axis), asciigraph.LabelColor(c.axis))
+			asciigraph.AxisColor(c.Axis), asciigraph.LabelColor(c.Axis))
 		lines = strings.Split(out, "\n")
 		if len(lines) <= h {
 			break
 		}
 	}
-	return fitLines(lines, w, h)
+	return FitLines(lines, w, h)
 }
 
 func allNaN(v []float64) bool {
@@ -142,15 +142,15 @@ func column(x, x0, x1 float64, cols int) int {
 	return max(0, min(int((x-x0)/(x1-x0)*float64(cols+1)), cols-1))
 }
 
-// axisRow is the line under a chart: the first and last steps at the ends of the plot, and a ▲
+// AxisRow is the line under a chart: the first and last steps at the ends of the plot, and a ▲
 // under each step in marks (the live changes).
-func axisRow(w int, x0, x1 float64, marks []int, st styles) string {
-	return axisRowUnit(w, x0, x1, marks, stepsLabel, st)
+func AxisRow(w int, x0, x1 float64, marks []int, st Styles) string {
+	return AxisRowUnit(w, x0, x1, marks, StepsLabel, st)
 }
 
-// axisRowUnit is axisRow with the last label written by last (a step count or a duration).
-func axisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, st styles) string {
-	cols := w - plotLeft
+// AxisRowUnit is AxisRow with the last label written by last (a step count or a duration).
+func AxisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, st Styles) string {
+	cols := w - PlotLeft
 	if cols < 2 {
 		return strings.Repeat(" ", max(w, 0))
 	}
@@ -169,23 +169,23 @@ func axisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, 
 	}
 	end := last(x1)
 	put(w-len([]rune(end)), end)
-	put(plotLeft, fmtInt(int(x0)))
+	put(PlotLeft, FmtInt(int(x0)))
 	// A mark that falls on a label is drawn in the nearest free column before it.
 	for _, m := range marks {
-		at := plotLeft + column(float64(m), x0, x1, cols)
-		for at >= plotLeft && isLabel[at] {
+		at := PlotLeft + column(float64(m), x0, x1, cols)
+		for at >= PlotLeft && isLabel[at] {
 			at--
 		}
-		if at >= plotLeft {
+		if at >= PlotLeft {
 			row[at], isMark[at] = '▲', true
 		}
 	}
 	var b strings.Builder
 	for i, r := range row {
 		if isMark[i] {
-			b.WriteString(st.warn.Render(string(r)))
+			b.WriteString(st.Warn.Render(string(r)))
 		} else {
-			b.WriteString(st.dim.Render(string(r)))
+			b.WriteString(st.Dim.Render(string(r)))
 		}
 	}
 	return b.String()
@@ -193,9 +193,9 @@ func axisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, 
 
 // tickDigits is the fewest significant digits, from 3, that tell apart the y labels of a chart
 // of rows rows spanning [lo, hi] (log10 units when logY), as asciigraph places them: 0.5470 to
-// 0.5475 would read "0.547" on every row. A label holds labelWidth characters, which bounds it.
+// 0.5475 would read "0.547" on every row. A label holds LabelWidth characters, which bounds it.
 func tickDigits(lo, hi float64, rows int, logY bool) int {
-	const most = labelWidth - 2
+	const most = LabelWidth - 2
 	for sig := 3; sig < most; sig++ {
 		seen := map[string]bool{}
 		unique := true
@@ -204,7 +204,7 @@ func tickDigits(lo, hi float64, rows int, logY bool) int {
 			if logY {
 				v = math.Pow(10, v)
 			}
-			l := ansi.Truncate(fmtSig(v, sig), labelWidth, "")
+			l := ansi.Truncate(FmtSig(v, sig), LabelWidth, "")
 			unique = !seen[l]
 			seen[l] = true
 		}

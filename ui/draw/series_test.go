@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"math"
@@ -30,7 +30,7 @@ func TestSmooth(t *testing.T) {
 	}
 	for _, alpha := range []float64{0, 0.3, 0.6, 0.99} {
 		got := make([]float64, len(y))
-		smooth(got, y, alpha)
+		Smooth(got, y, alpha)
 		want := naiveSmooth(y, alpha)
 		for i := range got {
 			if math.Abs(got[i]-want[i]) > 1e-12 {
@@ -41,7 +41,7 @@ func TestSmooth(t *testing.T) {
 	// A constant stays constant from the first point: the debiasing at work.
 	c := []float64{3, 3, 3}
 	got := make([]float64, 3)
-	smooth(got, c, 0.9)
+	Smooth(got, c, 0.9)
 	for _, v := range got {
 		if math.Abs(v-3) > 1e-12 {
 			t.Errorf("smoothed constant = %v", got)
@@ -114,7 +114,7 @@ func TestResample(t *testing.T) {
 			x0 = step / 3 // points left of the window are dropped
 		}
 		got := make([]float64, w)
-		resample(got, x, y, x0, x1, w)
+		Resample(got, x, y, x0, x1, w)
 		want := naiveResample(x, y, x0, x1, w)
 		for c := range got {
 			if math.IsNaN(got[c]) != math.IsNaN(want[c]) || !math.IsNaN(got[c]) && math.Abs(got[c]-want[c]) > 1e-9 {
@@ -126,51 +126,26 @@ func TestResample(t *testing.T) {
 
 func TestLog10All(t *testing.T) {
 	v := []float64{100, 0, math.NaN(), 1e-3}
-	log10All(v)
+	Log10All(v)
 	if v[0] != 2 || v[1] != -12 || !math.IsNaN(v[2]) || math.Abs(v[3]+3) > 1e-12 {
-		t.Errorf("log10All = %v", v)
-	}
-}
-
-func TestLadderStep(t *testing.T) {
-	cases := []struct {
-		v        float64
-		up, down float64
-	}{
-		{0.05, 0.1, 0.02}, {1e-5, 2e-5, 5e-6}, {0.07, 0.1, 0.05}, {1, 2, 0.5}, {2000, 5000, 1000}, {2e-4, 5e-4, 1e-4},
-	}
-	for _, c := range cases {
-		if got := ladderStep(c.v, true); got != c.up {
-			t.Errorf("ladderStep(%g, up) = %g, want %g", c.v, got, c.up)
-		}
-		if got := ladderStep(c.v, false); got != c.down {
-			t.Errorf("ladderStep(%g, down) = %g, want %g", c.v, got, c.down)
-		}
-	}
-}
-
-func TestLadderStepDegenerate(t *testing.T) {
-	for _, v := range []float64{0, -1, math.Inf(1), math.NaN()} {
-		if got := ladderStep(v, true); !math.IsNaN(got) {
-			t.Errorf("ladderStep(%g) = %g, want NaN", v, got)
-		}
+		t.Errorf("Log10All = %v", v)
 	}
 }
 
 func TestFormat(t *testing.T) {
 	nums := map[float64]string{0: "0", 0.05: "0.05", 0.123456: "0.123", 2.6543e-5: "2.65e-5", 1234: "1234", 99999: "99999", 0.00123: "0.00123", 2e6: "2e6", -3e-7: "-3e-7", math.NaN(): "—"}
 	for v, want := range nums {
-		if got := fmtNum(v); got != want {
-			t.Errorf("fmtNum(%g) = %q, want %q", v, got, want)
+		if got := FmtNum(v); got != want {
+			t.Errorf("FmtNum(%g) = %q, want %q", v, got, want)
 		}
-		if len([]rune(fmtNum(v))) > labelWidth {
-			t.Errorf("fmtNum(%g) is wider than a label", v)
+		if len([]rune(FmtNum(v))) > LabelWidth {
+			t.Errorf("FmtNum(%g) is wider than a label", v)
 		}
 	}
 	ints := map[int]string{0: "0", 999: "999", 1000: "1,000", 4812: "4,812", 1234567: "1,234,567", -5000: "-5,000"}
 	for v, want := range ints {
-		if got := fmtInt(v); got != want {
-			t.Errorf("fmtInt(%d) = %q, want %q", v, got, want)
+		if got := FmtInt(v); got != want {
+			t.Errorf("FmtInt(%d) = %q, want %q", v, got, want)
 		}
 	}
 }
