@@ -14,7 +14,7 @@ import (
 )
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--seed S] [--critic-max]")
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--seed S] [--critic-max] [--polish 2swap]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := eval.SingleDecode
@@ -24,6 +24,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
 	applyDevice := deviceFlag(fs)
+	polish := fs.String("polish", "", polishUsage)
 	criticMax := fs.Bool("critic-max", false, "decode by the critic instead of the actor: the permutation it rates highest, the Hungarian maximum of G(s) where Q(s, A) = <A, G(s)> (the bilinear critics on mwm and sort; a diagnostic of what the critic has learned)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
@@ -47,6 +48,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkNoiseFlags(fs, dec); err != nil {
 		return fail(stderr, "eval", err)
 	}
+	if err := checkPolish(*polish, env.Task()); err != nil {
+		return fail(stderr, "eval", err)
+	}
 	pol, err := eval.LoadPolicy(*ckpt)
 	if err != nil {
 		return fail(stderr, "eval", err)
@@ -55,6 +59,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, "eval", err)
 	}
 	if *criticMax {
+		if *polish != "" {
+			return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --polish"))
+		}
 		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
 	}
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
@@ -76,7 +83,15 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, "eval", err)
 		}
 	}
-	mean, err := writeSolutions(stdout, sols)
+	mean := meanObjective(sols)
+	written := sols
+	var polishTime time.Duration
+	if *polish != "" {
+		if written, polishTime, err = polishSolutions(env, f.Instances, sols, *polish); err != nil {
+			return fail(stderr, "eval", err)
+		}
+	}
+	polishedMean, err := writeSolutions(stdout, written)
 	if err != nil {
 		return failOutput(stderr, "eval", err)
 	}
@@ -91,6 +106,10 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !dec.Single() {
 		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g %s, augment %s, seed %d) mean objective %.6g (%s per instance)",
 			dec.Samples, dec.GumbelScale, dec.Noise, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))
+	}
+	if *polish != "" {
+		// Apart from the policy's own numbers: the search, not the policy, adds this.
+		fmt.Fprintf(stderr, "; policy + %s polish mean objective %.6g (%s per instance more)", *polish, polishedMean, perInstance(polishTime))
 	}
 	fmt.Fprintln(stderr)
 	return 0

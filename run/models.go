@@ -88,6 +88,10 @@ var Models = []Model{
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
+	// SPG+GM with its consensus steps learned on a log scale, so that training can move them
+	// (agent/nets/graph_matching.go, gmLogStepScale); its untrained actor is spg-gm's.
+	{Name: "spg-gm2", Title: "SPG+GM2", Tasks: []envs.Task{envs.TaskGM},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
 	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
 	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},

@@ -66,7 +66,7 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best runs as long as it was measured per task (gm: 5 epochs); --steps and --epochs win.
+	// best runs as long as it was measured per task; --steps and --epochs win.
 	for _, tc := range []struct {
 		args  []string
 		steps func(Config) int
@@ -74,7 +74,7 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
 		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, func(Config) int { return 1000 }},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, func(Config) int { return 2000 }},
-		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, func(c Config) int { return 5 * c.StepsPerEpoch() }},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, func(Config) int { return 1000 }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--steps", "77"}, func(Config) int { return 77 }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best", "--epochs", "2"}, func(c Config) int { return 2 * c.StepsPerEpoch() }},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "authors"}, func(c Config) int { return 20 * c.StepsPerEpoch() }},
@@ -195,7 +195,7 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("best on mwm: rounding %q, %v; want the paper's", c.Rounding, err)
 	}
 
-	// best validates mwm every 50 steps and tsp every 250 unless --eval-every says otherwise,
+	// best validates mwm every 50 steps, gm every 100 and tsp every 250 unless --eval-every says otherwise,
 	// longer or shorter; sort keeps the default.
 	for _, tc := range []struct {
 		args  []string
@@ -208,6 +208,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best"}, 250},
 		{[]string{"--task", "tsp", "--n", "5", "--recipe", "best", "--eval-every", "1000"}, 1000},
 		{[]string{"--task", "sort", "--n", "5", "--recipe", "best"}, 500},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, 100},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best", "--eval-every", "300"}, 300},
 	} {
 		if c, err := parseTrainFlags(tc.args...); err != nil || c.EvalEvery != tc.every {
 			t.Errorf("%v: eval-every %d, %v; want %d", tc.args, c.EvalEvery, err, tc.every)

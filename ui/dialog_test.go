@@ -16,7 +16,7 @@ func TestTaskSwitchSaysHowLong(t *testing.T) {
 		typed string
 		want  []string
 	}{
-		{"gm 10 best", []string{"It trains ", " steps (5 epochs)", "the header shows its ETA once it does"}},
+		{"gm 10 best", []string{"It trains 1,000 steps", "the header shows its ETA once it does"}},
 		{"tsp 20 best", []string{"It trains 2,000 steps", "exact references of its validation set", "TSP-20: minutes each"}},
 		{"mwm 10", []string{"It trains 10,000 steps (100 epochs), about 1m21s at this run's 123.4 steps/s."}},
 	} {

@@ -28,6 +28,14 @@ const (
 	gmConsensusIters  = 10
 )
 
+// gmLogStepScale is how spg-gm2 reads its consensus steps: alpha_r = exp(gmLogStepScale
+// theta_r), theta_r starting at 0, so that its untrained actor is spg-gm's (every step 1).
+// Adam moves a parameter by about its learning rate a step, so spg-gm's steps, read as they
+// are, move by under 0.03 in 300 steps at best's 1e-4, while on regular graphs at N = 50 the
+// untrained actor keeps 0.37 of G1's edges at step 1 and 0.53 at step 4 (docs/results.md); on
+// this scale a step can double in about 140 steps.
+const gmLogStepScale = 50
+
 // graphMatching is the SPG network for graph matching. A state is the two adjacency matrices,
 // (B, 2N, N): G1's N rows, then G2's. The action is read as MWM's is, with G2 in the role of
 // the permuted set B: row i of M is node i of G2, column j node j of G1, so that the rounded
@@ -64,19 +72,25 @@ const (
 // permutation maps a pair onto a self-loop, so no reward fits it, and a soft M that blurs a
 // node over several G2 nodes moves mass of M^T A2 M (whose total is fixed at 2 |E2| for a
 // doubly stochastic M) onto the diagonal, where it scores as lost edges.
-type graphMatching struct{ n, h int }
-
-// newGraphMatching builds the graph-matching networks at size n with hidden width h; k, the
-// features per item, is N for its states and is not read.
-func newGraphMatching(n, h, k int) Arch { return graphMatching{n: n, h: h} }
+//
+// spg-gm2 is the same network with its consensus steps learned on a log scale
+// (gmLogStepScale); its parameters have spg-gm's names and shapes, so only the model name
+// stored in a run's config says how its steps read.
+type graphMatching struct {
+	n, h int
+	// logStep reads consensus round r's step as exp(gmLogStepScale theta_r) (spg-gm2).
+	logStep bool
+}
 
 func init() {
-	registerArch("spg-gm", func(n, h int, layout envs.Layout) (Arch, error) {
-		if layout != envs.LayoutTwoGraphs {
-			return nil, errLayout
-		}
-		return newGraphMatching(n, h, n), nil
-	})
+	for name, logStep := range map[string]bool{"spg-gm": false, "spg-gm2": true} {
+		registerArch(name, func(n, h int, layout envs.Layout) (Arch, error) {
+			if layout != envs.LayoutTwoGraphs {
+				return nil, errLayout
+			}
+			return graphMatching{n: n, h: h, logStep: logStep}, nil
+		})
+	}
 }
 
 func (a graphMatching) StateShape(b int) []int { return []int{b, 2 * a.n, a.n} }
@@ -86,9 +100,14 @@ func (a graphMatching) ActorSpecs() []ParamSpec {
 	for r := 2; r <= gmRounds; r++ {
 		s = append(s, linearSpecs(gmRound(r), 2*a.h, a.h, true)...)
 	}
+	// A step of 1 (theta 0 on spg-gm2's log scale): the consensus is a gradient step from the
+	// start.
+	fill := 1.0
+	if a.logStep {
+		fill = 0
+	}
 	for r := 1; r <= gmConsensusRounds; r++ {
-		// A positive step: the consensus is a gradient step from the start.
-		s = append(s, ParamSpec{Name: gmConsensus(r), Shape: []int{1, 1}, Fill: 1})
+		s = append(s, ParamSpec{Name: gmConsensus(r), Shape: []int{1, 1}, Fill: fill})
 	}
 	return append(s, linearSpecs("f", a.h, a.h, true)...)
 }
@@ -210,11 +229,29 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 		if s, err = ops.BatchedProduct(s, mean1, ops.ProductOptions{TransB: true, DataB: true}); err != nil {
 			return nil, err
 		}
-		if y, err = ops.AddScaled(y, s, p.Get(gmConsensus(r))); err != nil {
+		step, err := a.step(p.Get(gmConsensus(r)))
+		if err != nil {
+			return nil, err
+		}
+		if y, err = ops.AddScaled(y, s, step); err != nil {
 			return nil, err
 		}
 	}
 	return y, nil
+}
+
+// step is a consensus round's step from its parameter theta (1, 1): theta itself, or
+// exp(gmLogStepScale theta) for spg-gm2.
+func (a graphMatching) step(theta *G.Node) (*G.Node, error) {
+	if !a.logStep {
+		return theta, nil
+	}
+	scale := G.NewScalar(theta.Graph(), theta.Dtype(), G.WithName(theta.Name()+".scale"), G.WithValue(constScalar(theta.Dtype(), gmLogStepScale)))
+	scaled, err := G.Mul(theta, scale)
+	if err != nil {
+		return nil, err
+	}
+	return G.Exp(scaled)
 }
 
 func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
