@@ -12,7 +12,9 @@ import (
 
 // readInitActor reads the actor parameters of the best checkpoint of the run in cfg.Init (or of
 // the checkpoint file cfg.Init), checking that they fit cfg: the start of a run that begins
-// from another run's policy, with its own fresh critic.
+// from another run's policy, with its own fresh critic. A model that runs at any N (run.Model's
+// AnyN) starts from a checkpoint of another size, whose parameters are the same arrays: the
+// curriculum of a large N from a policy trained at a small one.
 func readInitActor(cfg run.Config) ([][]float32, error) {
 	path := cfg.Init
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -24,9 +26,14 @@ func readInitActor(cfg run.Config) ([][]float32, error) {
 	}
 	defer ck.Close()
 	src := ck.Header.Config
-	if src.Task != cfg.Task || src.N != cfg.N || src.Hidden != cfg.Hidden {
-		return nil, fmt.Errorf("init %s: the checkpoint is %s n = %d hidden %d, this run %s n = %d hidden %d",
-			path, src.Task, src.N, src.Hidden, cfg.Task, cfg.N, cfg.Hidden)
+	srcModel, model := run.ModelOf(src), run.ModelOf(cfg)
+	if src.Task != cfg.Task || srcModel.Name != model.Name || src.Hidden != cfg.Hidden || src.K != cfg.K {
+		return nil, fmt.Errorf("init %s: the checkpoint is %s %s n = %d hidden %d k %d, this run %s %s n = %d hidden %d k %d",
+			path, src.Task, srcModel.Name, src.N, src.Hidden, src.K, cfg.Task, model.Name, cfg.N, cfg.Hidden, cfg.K)
+	}
+	if src.N != cfg.N && !model.AnyN {
+		return nil, fmt.Errorf("init %s: the checkpoint is n = %d, this run n = %d, and %s has layers sized by n",
+			path, src.N, cfg.N, model.Name)
 	}
 	from, err := learn.NewLearner(src)
 	if err != nil {
@@ -48,8 +55,15 @@ func setActor(l learn.Learner, actor [][]float32) error {
 	if !ok {
 		return fmt.Errorf("init: the learner (%T) takes no initial actor", l)
 	}
+	if len(actor) != len(dst.Vals) {
+		return fmt.Errorf("init: the checkpoint's actor has %d parameter arrays, this run's %d", len(actor), len(dst.Vals))
+	}
 	for i, v := range actor {
-		copy(dst.Vals[i].Float32s(), v)
+		to := dst.Vals[i].Float32s()
+		if len(v) != len(to) {
+			return fmt.Errorf("init: the checkpoint's actor parameter %d has %d values, this run's %d", i, len(v), len(to))
+		}
+		copy(to, v)
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
 	fs.StringVar(&cfg.ActorAt, "actor-at", cfg.ActorAt, "where the actor's update evaluates the critic: soft (at the actor's M; the default, but best's on tsp is hard) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
 	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
-	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh)")
+	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh; it may be of another n where the model runs at any n)")
 	return func() error {
 		if err := applyRecipe(fs, cfg, *recipeName, "recipe"); err != nil {
 			return err
