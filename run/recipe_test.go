@@ -92,9 +92,9 @@ func TestRecipes(t *testing.T) {
 		tau        float64
 		decayEvery int
 	}{
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.05, 500},
-		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.05, 500},
-		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 500},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0.05, 250},
+		{[]string{"--task", "sort", "--n", "50", "--recipe", "best"}, 0.05, 250},
+		{[]string{"--task", "sort", "--n", "20", "--recipe", "best", "--tau", "0.01"}, 0.01, 250},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, 0.05, 250},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--lr-decay-every", "500"}, 0.05, 500},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.05, 1000},
