@@ -11,19 +11,19 @@ import (
 var (
 	// paperSort is Table 1: mean ± sd test Kendall tau, by model and N.
 	paperSort = map[string]map[int]string{
-		"pn-ac":          {20: "1.0 ± 0", 50: "0.998 ± 0.001"},
-		"spg-sequential": {20: "0.998 ± 0.002", 50: "0.984 ± 0.006"},
+		run.ModelPNAC:       {20: "1.0 ± 0", 50: "0.998 ± 0.001"},
+		run.ModelSequential: {20: "0.998 ± 0.002", 50: "0.984 ± 0.006"},
 	}
 	// paperMWM is Table 2: median test optimality ratio, by model and N.
 	paperMWM = map[string]map[int]string{
-		"pn-ac-matching": {15: "0.714", 20: "0.708", 25: "0.703"},
-		"ac-matching":    {15: "0.935", 20: "0.897", 25: "0.725"},
-		"spg-random":     {15: "0.698", 20: "0.707", 25: "0.698"},
-		"spg-matching":   {15: "0.904", 20: "0.895", 25: "0.889"},
+		run.ModelPNACMatching: {15: "0.714", 20: "0.708", 25: "0.703"},
+		run.ModelACMatching:   {15: "0.935", 20: "0.897", 25: "0.725"},
+		run.ModelRandom:       {15: "0.698", 20: "0.707", 25: "0.698"},
+		run.ModelMatching:     {15: "0.904", 20: "0.895", 25: "0.889"},
 	}
 	// paperTSP is the TSP-20 table: mean tour length, by model or solver.
 	paperTSP = map[string]string{
-		"exact": "3.83", "pn-ac": "3.89", "christofides": "4.30", "spg-sequential": "4.62",
+		"exact": "3.83", run.ModelPNAC: "3.89", "christofides": "4.30", run.ModelSequential: "4.62",
 	}
 )
 
@@ -41,17 +41,17 @@ func Presets() []Preset {
 	return []Preset{
 		{
 			Name: "sort", Reproduces: "Table 1: mean ± sd test Kendall tau of SPG+Sequential and PN-AC, Sort-20 and Sort-50",
-			Arms:   modelArms(envs.TaskSort, []int{20, 50}, []string{"pn-ac", "spg-sequential"}),
+			Arms:   modelArms(envs.TaskSort, []int{20, 50}, []string{run.ModelPNAC, run.ModelSequential}),
 			report: reportSort,
 		},
 		{
 			Name: "mwm", Reproduces: "Table 2: median test optimality ratio of PN-AC+Matching, AC+Matching, SPG+Random and SPG+Matching, MWM-15/20/25; Figure 4: reward curves of SPG+Matching vs AC+Matching (68% and 95% bands)",
-			Arms:   modelArms(envs.TaskMWM, []int{15, 20, 25}, []string{"pn-ac-matching", "ac-matching", "spg-random", "spg-matching"}),
+			Arms:   modelArms(envs.TaskMWM, []int{15, 20, 25}, []string{run.ModelPNACMatching, run.ModelACMatching, run.ModelRandom, run.ModelMatching}),
 			report: reportMWM,
 		},
 		{
 			Name: "tsp", Reproduces: "the TSP-20 table: mean test tour length of SPG+Sequential and PN-AC beside Held-Karp, Christofides, 2-opt, farthest insertion and nearest neighbour on the same test set",
-			Arms:   modelArms(envs.TaskTSP, []int{20}, []string{"pn-ac", "spg-sequential"}),
+			Arms:   modelArms(envs.TaskTSP, []int{20}, []string{run.ModelPNAC, run.ModelSequential}),
 			report: reportTSP,
 		},
 		ablationPreset("penalty", "critic-penalty", []string{"no-critic-penalty"},
@@ -106,7 +106,7 @@ func ablationPreset(name, ablation string, varies []string, reproduces string, r
 	}
 	p := Preset{Name: name, Reproduces: reproduces, Varies: varies, report: report}
 	for _, v := range a.Variants {
-		p.Arms = append(p.Arms, Arm{Label: v.Name, Model: "spg-matching", Task: envs.TaskMWM, N: 10,
+		p.Arms = append(p.Arms, Arm{Label: v.Name, Model: run.ModelMatching, Task: envs.TaskMWM, N: 10,
 			Epochs: ablationEpochs, Apply: v.Apply})
 	}
 	return p

@@ -38,7 +38,7 @@ func modelTable(r *Results, w *reportWriter, output, caption string, task envs.T
 }
 
 func reportSort(r *Results, w *reportWriter) error {
-	models, sizes := []string{"pn-ac", "spg-sequential"}, []int{20, 50}
+	models, sizes := []string{run.ModelPNAC, run.ModelSequential}, []int{20, 50}
 	modelTable(r, w, "table1", "Table 1: mean Kendall tau on the sorting task (test set)", envs.TaskSort,
 		models, sizes, "mean ± sd", paperSort)
 	w.linef("## Learning curves (not in the paper)")
@@ -66,12 +66,12 @@ func metricFigure(r *Results, w *reportWriter, task envs.Task, n int, models []s
 func reportMWM(r *Results, w *reportWriter) error {
 	sizes := []int{15, 20, 25}
 	modelTable(r, w, "table2", "Table 2: median optimality ratio on the MWM test set", envs.TaskMWM,
-		[]string{"pn-ac-matching", "ac-matching", "spg-random", "spg-matching"}, sizes, "median", paperMWM)
+		[]string{run.ModelPNACMatching, run.ModelACMatching, run.ModelRandom, run.ModelMatching}, sizes, "median", paperMWM)
 	w.linef("## Figure 4: SPG+Matching and AC+Matching reward curves")
 	w.linef("")
 	for _, n := range sizes {
 		var ss []series
-		for _, m := range []string{"spg-matching", "ac-matching"} {
+		for _, m := range []string{run.ModelMatching, run.ModelACMatching} {
 			if arm := r.armOf(m, n); arm >= 0 {
 				ss = append(ss, series{Label: modelTitle(m), Curve: curveOf(r.Arms[arm], evalReward)})
 			}
@@ -107,7 +107,7 @@ func reportTSP(r *Results, w *reportWriter) error {
 		w.number("tsp20", solverTitle[s], "TSP-20", -1, "mean", v, set.Size)
 		row(solverTitle[s], fmt.Sprintf("**%.3f** (deterministic, %d instances)", v, set.Size), paperTSP[s])
 	}
-	for _, m := range []string{"pn-ac", "spg-sequential"} {
+	for _, m := range []string{run.ModelPNAC, run.ModelSequential} {
 		c := r.armCell(w, "tsp20", modelTitle(m), "TSP-20", r.armOf(m, 20), "mean", paperTSP[m])
 		w.linef("| %s | %s |", modelTitle(m), c)
 	}
@@ -120,7 +120,7 @@ func reportTSP(r *Results, w *reportWriter) error {
 	w.linef("")
 	w.linef("## Learning curves (not in the paper)")
 	w.linef("")
-	metricFigure(r, w, envs.TaskTSP, 20, []string{"pn-ac", "spg-sequential"})
+	metricFigure(r, w, envs.TaskTSP, 20, []string{run.ModelPNAC, run.ModelSequential})
 	return nil
 }
 

@@ -65,8 +65,8 @@ func (k ModelKind) String() string {
 // Models lists every model. For each task, the first model that supports it is the task's
 // default: the paper's SPG architecture.
 var Models = []Model{
-	{Name: "spg-matching", Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
-	{Name: "spg-sequential", Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
+	{Name: ModelMatching, Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
+	{Name: ModelSequential, Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
 	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
 	// critic of the same form (agent/nets/pairwise.go).
 	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
@@ -86,16 +86,16 @@ var Models = []Model{
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
-	{Name: "spg-gm", Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
+	{Name: ModelGM, Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// SPG+GM with its consensus steps learned on a log scale, so that training can move them
 	// (agent/nets/graph_matching.go, gmLogStepScale); its untrained actor is spg-gm's.
-	{Name: "spg-gm2", Title: "SPG+GM2", Tasks: []envs.Task{envs.TaskGM},
+	{Name: ModelGM2, Title: "SPG+GM2", Tasks: []envs.Task{envs.TaskGM},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
-	{Name: "pn-ac", Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
-	{Name: "pn-ac-matching", Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
-	{Name: "ac-matching", Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
-	{Name: "spg-random", Title: "SPG+Random", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP}, Kind: KindUntrained,
+	{Name: ModelPNAC, Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
+	{Name: ModelPNACMatching, Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
+	{Name: ModelACMatching, Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
+	{Name: ModelRandom, Title: "SPG+Random", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP}, Kind: KindUntrained,
 		Defaults: func(c *Config) { c.Steps = 1 }},
 }
 
@@ -126,6 +126,26 @@ func ModelOf(c Config) Model {
 	}
 	return Model{Name: c.Model, Title: c.Model}
 }
+
+// The models' names, shared by this catalogue and the networks' registries (agent/nets).
+const (
+	// ModelMatching is the paper's SPG architecture for matching (mwm's default).
+	ModelMatching = "spg-matching"
+	// ModelSequential is the paper's SPG architecture for sequences (sort's and tsp's default).
+	ModelSequential = "spg-sequential"
+	// ModelGM is SPG+GM, the "best" recipe's network for graph matching.
+	ModelGM = "spg-gm"
+	// ModelGM2 is SPG+GM with its consensus steps learned on a log scale.
+	ModelGM2 = "spg-gm2"
+	// ModelPNAC is Bello et al.'s pointer network with an actor-critic baseline (sort, tsp).
+	ModelPNAC = "pn-ac"
+	// ModelPNACMatching is PN-AC over SPG+Matching's dual embedding (mwm).
+	ModelPNACMatching = "pn-ac-matching"
+	// ModelACMatching is an LSTM over the rows of SPG+Matching's embedding (mwm).
+	ModelACMatching = "ac-matching"
+	// ModelRandom is the untrained SPG policy of a task's architecture.
+	ModelRandom = "spg-random"
+)
 
 // ModelPairwise is the permutation-equivariant pairwise network of the "best" recipe.
 const ModelPairwise = "spg-pairwise"

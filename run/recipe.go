@@ -84,7 +84,7 @@ var recipes = []recipe{
 		// ones (N = 20, Nowak's noise 0.05; docs/results.md), and 1,000 steps take under 10
 		// minutes on 2 cores.
 		steps:  map[envs.Task]int{envs.TaskMWM: 1000, envs.TaskSort: 1000, envs.TaskTSP: 2000, envs.TaskGM: 1000},
-		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelFactored, envs.TaskTSP: ModelSuccessor, envs.TaskGM: "spg-gm"},
+		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelFactored, envs.TaskTSP: ModelSuccessor, envs.TaskGM: ModelGM},
 		apply: func(c *Config) {
 			// The rates halve every 500 steps: at constant rates the actor learns to exploit
 			// the critic after its peak (step 250-500) and the policy drifts down (README,

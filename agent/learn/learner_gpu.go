@@ -13,10 +13,10 @@ import (
 )
 
 func init() {
-	deviceLearners["spg-matching"] = newGPUMatching
-	deviceLearners["spg-pairwise"] = newGPUPairwise
-	deviceLearners["spg-successor"] = newGPUSuccessor
-	deviceLearners["spg-factored"] = newGPUFactored
+	deviceLearners[run.ModelMatching] = newGPUMatching
+	deviceLearners[run.ModelPairwise] = newGPUPairwise
+	deviceLearners[run.ModelSuccessor] = newGPUSuccessor
+	deviceLearners[run.ModelFactored] = newGPUFactored
 }
 
 // gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the

@@ -5,6 +5,7 @@ import (
 
 	"spg-tui/linalg/lstm"
 	"spg-tui/linalg/pointer"
+	"spg-tui/run"
 )
 
 // Parameter indices of acMatching, in specs order.
@@ -99,7 +100,7 @@ func (a *acMatching[F]) Backward(w [][]F, dlogp []F, grads [][]F) {
 func (a *acMatching[F]) ToPerm(actions, perm []int) { ActionToPerm(actions, perm) }
 
 func init() {
-	registerPolicyNet("ac-matching", func(n, h, k int) PolicyNet[float32] {
+	registerPolicyNet(run.ModelACMatching, func(n, h, k int) PolicyNet[float32] {
 		return newACMatching[float32](n, h, k)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"spg-tui/agent/ops"
 	"spg-tui/agent/pairs"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // attention is SPG+Attention, SPG+Factored with context for tsp: the item embedding F of a
@@ -36,7 +37,7 @@ type attention struct {
 const attnLayers, attnHeads, attnFF = 3, 4, 4
 
 func init() {
-	registerArch("spg-attention", func(n, h int, layout envs.Layout) (Arch, error) {
+	registerArch(run.ModelAttention, func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutTour {
 			return nil, errLayout
 		}

@@ -9,6 +9,7 @@ import (
 	"spg-tui/agent/ops"
 	"spg-tui/agent/pairs"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // factored is SPG+Factored, the "best" recipe's network for tsp (it learns sort too): an actor
@@ -39,7 +40,7 @@ type factored struct {
 }
 
 func init() {
-	registerArch("spg-factored", func(n, h int, layout envs.Layout) (Arch, error) {
+	registerArch(run.ModelFactored, func(n, h int, layout envs.Layout) (Arch, error) {
 		switch layout {
 		case envs.LayoutTour:
 			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}}, nil

@@ -8,6 +8,7 @@ import (
 
 	"spg-tui/agent/ops"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // gmRounds is the number of message-passing rounds of the graph-matching actor: each node's
@@ -83,7 +84,7 @@ type graphMatching struct {
 }
 
 func init() {
-	for name, logStep := range map[string]bool{"spg-gm": false, "spg-gm2": true} {
+	for name, logStep := range map[string]bool{run.ModelGM: false, run.ModelGM2: true} {
 		registerArch(name, func(n, h int, layout envs.Layout) (Arch, error) {
 			if layout != envs.LayoutTwoGraphs {
 				return nil, errLayout

@@ -7,6 +7,7 @@ import (
 
 	"spg-tui/agent/ops"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // matching is SPG+Matching (the paper's appendix, and the reference code's layout): states are
@@ -22,7 +23,7 @@ import (
 type matching struct{ n, h, k int }
 
 func init() {
-	registerArch("spg-matching", func(n, h int, layout envs.Layout) (Arch, error) {
+	registerArch(run.ModelMatching, func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutTwoSets {
 			return nil, errLayout
 		}

@@ -8,6 +8,7 @@ import (
 	"spg-tui/agent/ops"
 	"spg-tui/agent/pairs"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // pairwise is SPG+Pairwise, the network of the "best" recipe (mwm and sort): a shared MLP over
@@ -29,7 +30,7 @@ type pairwise struct {
 }
 
 func init() {
-	registerArch("spg-pairwise", func(n, h int, layout envs.Layout) (Arch, error) {
+	registerArch(run.ModelPairwise, func(n, h int, layout envs.Layout) (Arch, error) {
 		switch layout {
 		case envs.LayoutTwoSets:
 			return pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}, nil

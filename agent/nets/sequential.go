@@ -7,6 +7,7 @@ import (
 
 	"spg-tui/agent/ops"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // sequential is SPG+Sequential (sort and tsp): states are N items of K features.
@@ -20,7 +21,7 @@ import (
 type sequential struct{ n, h, k int }
 
 func init() {
-	registerArch("spg-sequential", func(n, h int, layout envs.Layout) (Arch, error) {
+	registerArch(run.ModelSequential, func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutValues && layout != envs.LayoutTour {
 			return nil, errLayout
 		}

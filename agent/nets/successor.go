@@ -6,6 +6,7 @@ import (
 	"spg-tui/agent/ops"
 	"spg-tui/agent/pairs"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // successor is SPG+Successor, for tsp: the action is a successor matrix, P_ij = 1 when city j
@@ -26,7 +27,7 @@ type successor struct{ pairwise }
 const SelfLoopScore = -1e4
 
 func init() {
-	registerArch("spg-successor", func(n, h int, layout envs.Layout) (Arch, error) {
+	registerArch(run.ModelSuccessor, func(n, h int, layout envs.Layout) (Arch, error) {
 		if layout != envs.LayoutTour {
 			return nil, errLayout
 		}

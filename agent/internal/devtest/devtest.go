@@ -76,8 +76,8 @@ func Devices(t testing.TB) []cuda.Device {
 var Models = []struct {
 	Task          envs.Task
 	Model, Recipe string
-}{{envs.TaskMWM, "spg-matching", run.RecipePaper}, {envs.TaskMWM, "spg-pairwise", run.RecipeBest}, {envs.TaskTSP, "spg-successor", run.RecipeBest},
-	{envs.TaskSort, "spg-factored", run.RecipeBest}, {envs.TaskSort, "spg-pairwise", run.RecipeBest}}
+}{{envs.TaskMWM, run.ModelMatching, run.RecipePaper}, {envs.TaskMWM, run.ModelPairwise, run.RecipeBest}, {envs.TaskTSP, run.ModelSuccessor, run.RecipeBest},
+	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest}}
 
 // RecipeConfig is train's configuration of model under recipe on task at size n, through the
 // flag rules.
