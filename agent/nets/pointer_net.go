@@ -6,7 +6,21 @@ import (
 
 	"spg-tui/linalg/lstm"
 	"spg-tui/linalg/pointer"
+	"spg-tui/run"
 )
+
+// The pointer network's two registrations: pn-ac, Bello et al. (2016)'s pointer network trained by
+// REINFORCE against a moving-average baseline, for sort and tsp (agent's REINFORCE learner; its
+// hyperparameters are run.Models' entry), and pn-ac-matching, PN-AC over SPG+Matching's shared
+// dual embedding, for mwm (the appendix's PN-AC+Matching).
+func init() {
+	registerPolicyNet(run.ModelPNAC, func(n, h, k int) PolicyNet[float32] {
+		return newPointerNet[float32](n, h, k, false)
+	})
+	registerPolicyNet(run.ModelPNACMatching, func(n, h, k int) PolicyNet[float32] {
+		return newPointerNet[float32](n, h, k, true)
+	})
+}
 
 // Parameter indices of a pointerNet, in specs order.
 const (
