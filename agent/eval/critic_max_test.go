@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
@@ -20,7 +21,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 		model string
 	}{{envs.TaskMWM, run.ModelPairwise}, {envs.TaskSort, run.ModelFactored}, {envs.TaskMWM, "spg-matching"}} {
 		const n = 5
-		cfg := toyConfig(tc.task, n, 5, 8)
+		cfg := devtest.ToyConfig(tc.task, n, 5, 8)
 		cfg.Model, cfg.Critic = tc.model, run.CriticBilinear
 		l := newToyLearner(t, cfg)
 		h := toyHyper(cfg)
@@ -72,7 +73,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 
 // Critics that are not linear in the action have no such maximum, and say so.
 func TestCriticMaxRefuses(t *testing.T) {
-	for _, cfg := range []run.Config{toyConfig(envs.TaskMWM, 4, 5, 8), toyConfig(envs.TaskTSP, 4, 5, 8)} {
+	for _, cfg := range []run.Config{devtest.ToyConfig(envs.TaskMWM, 4, 5, 8), devtest.ToyConfig(envs.TaskTSP, 4, 5, 8)} {
 		if cfg.Task == envs.TaskTSP {
 			cfg.Model, cfg.Critic = run.ModelFactored, run.CriticBilinear
 		}
@@ -87,7 +88,7 @@ func TestCriticMaxRefuses(t *testing.T) {
 // two chunks gives, summed over a permutation's entries, that permutation's Q.
 func TestCriticMaxChunks(t *testing.T) {
 	const n = 12
-	cfg := toyConfig(envs.TaskMWM, n, 5, 8)
+	cfg := devtest.ToyConfig(envs.TaskMWM, n, 5, 8)
 	cfg.Model, cfg.Critic = run.ModelPairwise, run.CriticBilinear
 	l := newToyLearner(t, cfg)
 	env, err := envs.New(envs.TaskMWM, n)

@@ -4,24 +4,15 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
-	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/run"
 )
 
-// The toy learners of the critic-max tests, as learn's own tests build them (package learn's
-// test helpers are not importable from here).
-
-// toyConfig is cfg's defaults at a small batch and width, seed 7.
-func toyConfig(task envs.Task, n, batch, hidden int) run.Config {
-	cfg := run.DefaultConfig(task, n)
-	cfg.Batch, cfg.Hidden = batch, hidden
-	cfg.TrainSize, cfg.Buffer = 10*batch, 10*batch
-	cfg.Seed = 7
-	return cfg
-}
+// The toy learners of the critic-max tests, as learn's own tests build them on devtest's toy
+// configurations and states (package learn's own helpers, which hold its unexported learner,
+// are not importable from here).
 
 // newToyLearner returns a learner for cfg or fails t.
 func newToyLearner(t testing.TB, cfg run.Config) learn.Learner {
@@ -43,14 +34,7 @@ func toyHyper(cfg run.Config) learn.Hyper {
 func actBatch(t testing.TB, l learn.Learner, cfg run.Config, rng *rand.Rand, h learn.Hyper) *learn.Minibatch {
 	t.Helper()
 	task, n, b := cfg.Task, cfg.N, cfg.Batch
-	states := make([]float32, b*nets.StateLen(task, n))
-	for i := range states {
-		if task == envs.TaskSort {
-			states[i] = float32(rng.IntN(n))
-		} else {
-			states[i] = rng.Float32()
-		}
-	}
+	states := devtest.ToyStates(task, n, b, rng)
 	batch := &learn.Minibatch{B: b, States: states, P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	if err := l.Act(batch.States, b, h, batch.M); err != nil {
 		t.Fatal(err)

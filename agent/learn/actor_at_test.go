@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -22,7 +23,7 @@ func actorAtTask(m run.Model) envs.Task {
 // batch that depends only on the seeds, and returns its actor and critic.
 func actorAtUpdate(t *testing.T, m run.Model, at string) (actor, critic [][]float32) {
 	t.Helper()
-	cfg := toyConfig(actorAtTask(m), 4, 5, 8)
+	cfg := devtest.ToyConfig(actorAtTask(m), 4, 5, 8)
 	cfg.Model = m.Name
 	if m.Defaults != nil {
 		m.Defaults(&cfg)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 )
 
@@ -19,7 +20,7 @@ func TestUpdateClipsToHyper(t *testing.T) {
 		return b
 	}
 	spg := func(h Hyper) []byte {
-		l := newToyLearner(t, toyConfig(envs.TaskMWM, 4, 4, 8))
+		l := newToyLearner(t, devtest.ToyConfig(envs.TaskMWM, 4, 4, 8))
 		batch := actBatch(t, l, rand.New(rand.NewPCG(3, 3)), h)
 		if _, err := l.Update(batch, h); err != nil {
 			t.Fatal(err)
@@ -27,7 +28,7 @@ func TestUpdateClipsToHyper(t *testing.T) {
 		return marshal(l)
 	}
 	reinforce := func(h Hyper) []byte {
-		cfg := toyConfig(envs.TaskSort, 4, 4, 8)
+		cfg := devtest.ToyConfig(envs.TaskSort, 4, 4, 8)
 		cfg.Model = "pn-ac"
 		l, err := NewLearner(cfg)
 		if err != nil {
@@ -36,7 +37,7 @@ func TestUpdateClipsToHyper(t *testing.T) {
 		op := l.(OnPolicyLearner)
 		rng := rand.New(rand.NewPCG(3, 3))
 		perms := make([]int, cfg.Batch*cfg.N)
-		if err := op.Sample(toyStates(envs.TaskSort, cfg.N, cfg.Batch, rng), cfg.Batch, rng, perms); err != nil {
+		if err := op.Sample(devtest.ToyStates(envs.TaskSort, cfg.N, cfg.Batch, rng), cfg.Batch, rng, perms); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := op.Reinforce([]float64{1, 0, 3, 2}, h); err != nil {
@@ -45,7 +46,7 @@ func TestUpdateClipsToHyper(t *testing.T) {
 		return marshal(l)
 	}
 	for name, update := range map[string]func(Hyper) []byte{"spg": spg, "reinforce": reinforce} {
-		h := toyHyper(toyConfig(envs.TaskMWM, 4, 4, 8))
+		h := toyHyper(devtest.ToyConfig(envs.TaskMWM, 4, 4, 8))
 		tight := h
 		tight.ClipNorm = 1e-6
 		if bytes.Equal(update(h), update(tight)) {

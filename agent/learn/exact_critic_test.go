@@ -8,6 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/agent/ops/gradcheck"
 	"spg-tui/envs"
@@ -19,13 +20,13 @@ import (
 func exactConfigs() []run.Config {
 	var cs []run.Config
 	for _, m := range []string{run.ModelFactored, run.ModelAttention, "spg-sequential"} {
-		cfg := toyConfig(envs.TaskTSP, 5, 4, 8)
+		cfg := devtest.ToyConfig(envs.TaskTSP, 5, 4, 8)
 		cfg.Model, cfg.Critic = m, run.CriticExact
 		cs = append(cs, cfg)
 	}
 	for _, m := range []string{run.ModelPairwise, "spg-matching"} {
 		for _, r := range []string{run.RewardMean, run.RewardSum} {
-			cfg := toyConfig(envs.TaskMWM, 5, 4, 8)
+			cfg := devtest.ToyConfig(envs.TaskMWM, 5, 4, 8)
 			cfg.Model, cfg.Critic, cfg.Reward = m, run.CriticExact, r
 			cs = append(cs, cfg)
 		}

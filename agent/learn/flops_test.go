@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 )
@@ -27,7 +28,7 @@ func TestStepFLOPs(t *testing.T) {
 	orig := blas32.Implementation()
 	defer blas32.Use(orig)
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP, envs.TaskSort} {
-		cfg := toyConfig(task, 5, 4, 6)
+		cfg := devtest.ToyConfig(task, 5, 4, 6)
 		l := newToyLearner(t, cfg)
 		h := toyHyper(cfg)
 		rng := rand.New(rand.NewPCG(9, 9))

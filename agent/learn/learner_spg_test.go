@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
@@ -14,15 +15,6 @@ import (
 )
 
 // Tests of the float32 learner at toy sizes.
-
-// toyConfig is a valid config for task at size n with a small batch and hidden width.
-func toyConfig(task envs.Task, n, batch, hidden int) run.Config {
-	cfg := run.DefaultConfig(task, n)
-	cfg.Batch, cfg.Hidden = batch, hidden
-	cfg.TrainSize, cfg.Buffer = 10*batch, 10*batch
-	cfg.Seed = 7
-	return cfg
-}
 
 // newToyLearner returns a learner for cfg or fails t.
 func newToyLearner(t testing.TB, cfg run.Config) *spgLearner {
@@ -32,19 +24,6 @@ func newToyLearner(t testing.TB, cfg run.Config) *spgLearner {
 		t.Fatal(err)
 	}
 	return l.(*spgLearner)
-}
-
-// toyStates returns b featurised random states.
-func toyStates(task envs.Task, n, b int, rng *rand.Rand) []float32 {
-	s := make([]float32, b*nets.StateLen(task, n))
-	for i := range s {
-		if task == envs.TaskSort {
-			s[i] = float32(rng.IntN(n))
-		} else {
-			s[i] = rng.Float32()
-		}
-	}
-	return s
 }
 
 // toyHyper are the defaults of cfg with higher learning rates, so that steps change things.
@@ -57,7 +36,7 @@ func toyHyper(cfg run.Config) Hyper {
 func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Minibatch {
 	t.Helper()
 	task, n, b := l.cfg.Task, l.cfg.N, l.b
-	batch := &Minibatch{B: b, States: toyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
+	batch := &Minibatch{B: b, States: devtest.ToyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	if err := l.Act(batch.States, b, h, batch.M); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +56,7 @@ func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Minibatch {
 // Two learners from the same seed act and learn bit-identically; another seed differs.
 func TestLearnerDeterminism(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
-		cfg := toyConfig(task, 4, 5, 8)
+		cfg := devtest.ToyConfig(task, 4, 5, 8)
 		l1, l2 := newToyLearner(t, cfg), newToyLearner(t, cfg)
 		cfg.Seed++
 		l3 := newToyLearner(t, cfg)
@@ -113,7 +92,7 @@ func TestLearnerDeterminism(t *testing.T) {
 // statistics and both Adams' states round-trip.
 func TestLearnerMarshalRoundTrip(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskSort} {
-		cfg := toyConfig(task, 4, 5, 8)
+		cfg := devtest.ToyConfig(task, 4, 5, 8)
 		l := newToyLearner(t, cfg)
 		h := toyHyper(cfg)
 		rng := rand.New(rand.NewPCG(2, 2))
@@ -153,12 +132,12 @@ func TestLearnerMarshalRoundTrip(t *testing.T) {
 
 // UnmarshalBinary refuses data for another model or damaged data, leaving the learner as it was.
 func TestLearnerUnmarshalErrors(t *testing.T) {
-	cfg := toyConfig(envs.TaskMWM, 4, 3, 8)
+	cfg := devtest.ToyConfig(envs.TaskMWM, 4, 3, 8)
 	l := newToyLearner(t, cfg)
 	before, _ := l.MarshalBinary()
-	other := newToyLearner(t, toyConfig(envs.TaskMWM, 5, 3, 8))
+	other := newToyLearner(t, devtest.ToyConfig(envs.TaskMWM, 5, 3, 8))
 	otherData, _ := other.MarshalBinary()
-	seq := newToyLearner(t, toyConfig(envs.TaskTSP, 4, 3, 8))
+	seq := newToyLearner(t, devtest.ToyConfig(envs.TaskTSP, 4, 3, 8))
 	seqData, _ := seq.MarshalBinary()
 	for name, data := range map[string][]byte{
 		"other n":    otherData,
@@ -180,7 +159,7 @@ func TestLearnerUnmarshalErrors(t *testing.T) {
 // last chunk's padding does not leak into real rows.
 func TestLearnerChunking(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
-		cfg := toyConfig(task, 4, 3, 8)
+		cfg := devtest.ToyConfig(task, 4, 3, 8)
 		l := newToyLearner(t, cfg)
 		h := toyHyper(cfg)
 		rng := rand.New(rand.NewPCG(3, 3))
@@ -189,7 +168,7 @@ func TestLearnerChunking(t *testing.T) {
 		}
 		const b = 7 // two full chunks of 3 and one of 1
 		n, sl, nn := cfg.N, nets.StateLen(task, cfg.N), cfg.N*cfg.N
-		states := toyStates(task, n, b, rng)
+		states := devtest.ToyStates(task, n, b, rng)
 		m := make([]float32, b*nn)
 		if err := l.Act(states, b, h, m); err != nil {
 			t.Fatal(err)
@@ -227,7 +206,7 @@ func TestLearnerChunking(t *testing.T) {
 
 // A NaN in the states gives errors, not panics, and leaves the learner unchanged.
 func TestLearnerNonFinite(t *testing.T) {
-	cfg := toyConfig(envs.TaskMWM, 4, 3, 8)
+	cfg := devtest.ToyConfig(envs.TaskMWM, 4, 3, 8)
 	l := newToyLearner(t, cfg)
 	h := toyHyper(cfg)
 	rng := rand.New(rand.NewPCG(4, 4))
@@ -263,7 +242,7 @@ func TestLearnerNonFinite(t *testing.T) {
 
 // Update and Act refuse malformed input with errors.
 func TestLearnerBadInput(t *testing.T) {
-	cfg := toyConfig(envs.TaskTSP, 4, 3, 8)
+	cfg := devtest.ToyConfig(envs.TaskTSP, 4, 3, 8)
 	l := newToyLearner(t, cfg)
 	h := toyHyper(cfg)
 	batch := actBatch(t, l, rand.New(rand.NewPCG(5, 5)), h)
@@ -291,7 +270,7 @@ func TestLearnerBadInput(t *testing.T) {
 // The penalty is reported whether or not it is trained on, and the critic loss is the hard
 // loss plus the penalty only when it is on.
 func TestLearnerPenaltySwitch(t *testing.T) {
-	cfg := toyConfig(envs.TaskMWM, 4, 4, 8)
+	cfg := devtest.ToyConfig(envs.TaskMWM, 4, 4, 8)
 	l := newToyLearner(t, cfg)
 	h := toyHyper(cfg)
 	batch := actBatch(t, l, rand.New(rand.NewPCG(6, 6)), h)
@@ -314,7 +293,7 @@ func TestLearnerPenaltySwitch(t *testing.T) {
 // A few hundred critic-only updates on a fixed toy batch fit its rewards: the hard-Q MSE falls.
 func TestCriticLearns(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskSort} {
-		cfg := toyConfig(task, 5, 16, 16)
+		cfg := devtest.ToyConfig(task, 5, 16, 16)
 		l := newToyLearner(t, cfg)
 		h := toyHyper(cfg)
 		h.ActorLR = 0
@@ -345,7 +324,7 @@ func TestLearnerRunningStats(t *testing.T) {
 		envs.TaskMWM: {"c", "d", "f", "c", "d", "f"},
 		envs.TaskTSP: {"j", "k", "l", "j", "k", "l"},
 	} {
-		cfg := toyConfig(task, 4, 3, 8)
+		cfg := devtest.ToyConfig(task, 4, 3, 8)
 		l := newToyLearner(t, cfg)
 		var got []string
 		for _, u := range l.crit.loss.uses {

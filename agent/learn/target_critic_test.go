@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -30,7 +31,7 @@ func targetRun(t *testing.T, rate float64) (*spgLearner, [][][]float32) {
 
 // targetConfig is a toy SPG+Attention run on TSP-4 with target critic rate.
 func targetConfig(rate float64) run.Config {
-	cfg := toyConfig(envs.TaskTSP, 4, 5, 8)
+	cfg := devtest.ToyConfig(envs.TaskTSP, 4, 5, 8)
 	cfg.Model, cfg.Critic, cfg.TargetCritic = run.ModelAttention, run.CriticBilinear, rate
 	return cfg
 }

@@ -1,6 +1,7 @@
-// Package devtest holds what the tests of the GPU learners share across packages: the devices
-// they run on (the emulator, a real GPU) and the models and configurations they check, for
-// agent/learn's comparisons with the CPU learner and agent's runs that train on a device.
+// Package devtest holds what agent's tests share across packages: for the GPU learners, the
+// devices they run on (the emulator, a real GPU) and the models and configurations they check,
+// for agent/learn's comparisons with the CPU learner and agent's runs that train on a device;
+// for the learner tests of agent/learn and agent/eval, the toy configurations and states.
 package devtest
 
 import (
