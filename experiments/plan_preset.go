@@ -135,6 +135,10 @@ func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	}
 	if _, given := o.Flags["lr-decay-every"]; !given && a.Steps == 0 {
 		c.LRDecayEvery = max(1, int(math.Round(float64(c.LRDecayEvery)*o.Scale)))
+		if c.LRAnnealFrom > 0 {
+			c.LRAnnealFrom = max(1, int(math.Round(float64(c.LRAnnealFrom)*o.Scale)))
+			c.LRAnnealEvery = max(1, int(math.Round(float64(c.LRAnnealEvery)*o.Scale)))
+		}
 	}
 	if _, given := o.Flags["eval-every"]; !given && a.Steps == 0 {
 		c.EvalEvery = c.StepsPerEpoch()

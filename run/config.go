@@ -41,6 +41,10 @@ type Config struct {
 	CriticLR     float64 `json:"critic_lr"`
 	LRDecay      float64 `json:"lr_decay"`
 	LRDecayEvery int     `json:"lr_decay_every"`
+	// LRAnnealFrom, when > 0, is the step after which the rates decay every LRAnnealEvery steps
+	// instead of every LRDecayEvery: a recipe's schedule past the length it was measured at.
+	LRAnnealFrom  int `json:"lr_anneal_from,omitempty"`
+	LRAnnealEvery int `json:"lr_anneal_every,omitempty"`
 	AdamBeta1    float64 `json:"adam_beta1"`
 	AdamBeta2    float64 `json:"adam_beta2"`
 	AdamEps      float64 `json:"adam_eps"`
@@ -163,9 +167,14 @@ func (c Config) Epsilon(step int) float64 {
 	return math.Max(e, c.EpsEnd)
 }
 
-// LRScale is the learning-rate multiplier at the given step: LRDecay every LRDecayEvery steps.
+// LRScale is the learning-rate multiplier at the given step: LRDecay every LRDecayEvery steps,
+// and past LRAnnealFrom (when set) every LRAnnealEvery steps.
 func (c Config) LRScale(step int) float64 {
-	return math.Pow(c.LRDecay, float64(step/c.LRDecayEvery))
+	if c.LRAnnealFrom <= 0 || step <= c.LRAnnealFrom {
+		return math.Pow(c.LRDecay, float64(step/c.LRDecayEvery))
+	}
+	decays := c.LRAnnealFrom/c.LRDecayEvery + (step-c.LRAnnealFrom)/c.LRAnnealEvery
+	return math.Pow(c.LRDecay, float64(decays))
 }
 
 // MaxN is the largest supported size: permutations are stored as bytes in the replay buffer.
@@ -206,6 +215,8 @@ func (c Config) Validate() error {
 		{!(c.CriticLR > 0) || math.IsInf(c.CriticLR, 0), "critic-lr", fmt.Sprintf("%g: must be a finite number > 0", c.CriticLR)},
 		{!(c.LRDecay > 0 && c.LRDecay <= 1), "lr-decay", fmt.Sprintf("%g: must be in (0, 1]", c.LRDecay)},
 		{c.LRDecayEvery < 1, "lr-decay-every", fmt.Sprintf("%d: must be >= 1", c.LRDecayEvery)},
+		{c.LRAnnealFrom < 0, "lr-anneal-from", fmt.Sprintf("%d: must be >= 0 (0: none)", c.LRAnnealFrom)},
+		{c.LRAnnealFrom > 0 && c.LRAnnealEvery < 1, "lr-anneal-every", fmt.Sprintf("%d: must be >= 1 with --lr-anneal-from", c.LRAnnealEvery)},
 		{!(c.AdamBeta1 >= 0 && c.AdamBeta1 < 1), "adam-beta1", fmt.Sprintf("%g: must be in [0, 1)", c.AdamBeta1)},
 		{!(c.AdamBeta2 >= 0 && c.AdamBeta2 < 1), "adam-beta2", fmt.Sprintf("%g: must be in [0, 1)", c.AdamBeta2)},
 		{!(c.AdamEps > 0), "adam-eps", fmt.Sprintf("%g: must be > 0", c.AdamEps)},

@@ -44,6 +44,8 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Float64Var(&cfg.CriticLR, "critic-lr", cfg.CriticLR, "critic learning rate")
 	fs.Float64Var(&cfg.LRDecay, "lr-decay", cfg.LRDecay, "learning-rate multiplier every --lr-decay-every steps")
 	fs.IntVar(&cfg.LRDecayEvery, "lr-decay-every", cfg.LRDecayEvery, "steps between learning-rate decays")
+	fs.IntVar(&cfg.LRAnnealFrom, "lr-anneal-from", cfg.LRAnnealFrom, "step after which the rates decay every --lr-anneal-every steps instead (0: never)")
+	fs.IntVar(&cfg.LRAnnealEvery, "lr-anneal-every", cfg.LRAnnealEvery, "steps between learning-rate decays after --lr-anneal-from")
 	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, fmt.Sprintf("instances acted on per step, and the minibatch size, 1 to %d", MaxBatch))
 	fs.IntVar(&cfg.Buffer, "buffer", cfg.Buffer, fmt.Sprintf("replay buffer capacity in transitions, a batch to %d (and within --buffer-mem)", MaxBuffer))
 	fs.Var((*byteSize)(&cfg.BufferMem), "buffer-mem", "memory cap of the replay buffer in `BYTES`; a K, M or G suffix multiplies by 2^10, 2^20, 2^30; with the run's other memory, at most the machine's (or cgroup's) memory")
