@@ -43,12 +43,12 @@ type Config struct {
 	LRDecayEvery int     `json:"lr_decay_every"`
 	// LRAnnealFrom, when > 0, is the step after which the rates decay every LRAnnealEvery steps
 	// instead of every LRDecayEvery: a recipe's schedule past the length it was measured at.
-	LRAnnealFrom  int `json:"lr_anneal_from,omitempty"`
-	LRAnnealEvery int `json:"lr_anneal_every,omitempty"`
-	AdamBeta1    float64 `json:"adam_beta1"`
-	AdamBeta2    float64 `json:"adam_beta2"`
-	AdamEps      float64 `json:"adam_eps"`
-	ClipNorm     float64 `json:"clip_norm"`
+	LRAnnealFrom  int     `json:"lr_anneal_from,omitempty"`
+	LRAnnealEvery int     `json:"lr_anneal_every,omitempty"`
+	AdamBeta1     float64 `json:"adam_beta1"`
+	AdamBeta2     float64 `json:"adam_beta2"`
+	AdamEps       float64 `json:"adam_eps"`
+	ClipNorm      float64 `json:"clip_norm"`
 
 	Tau           float64 `json:"tau"`
 	SinkhornIters int     `json:"sinkhorn_iters"`
