@@ -95,7 +95,7 @@ func (e *gmEnv) Solvers() []string { return append([]string(nil), gmSolvers...) 
 
 // Generate draws G1, the relabelling and the flips (GenerateGM).
 func (e *gmEnv) Generate(seed uint64, index int) Instance {
-	rng := instanceRNG(seed, index)
+	rng := InstanceRNG(seed, index)
 	if e.n < 2 {
 		return Instance{G1: newAdjacency(e.n), G2: newAdjacency(e.n), Planted: make([]int, e.n)}
 	}
@@ -203,7 +203,7 @@ func adjacencyField(name string, at func(*Instance) *[][]int8) Field {
 
 // parseIndices reads an array of non-negative integers.
 func parseIndices(name string, v any) ([]int, error) {
-	nums, err := parseNumbers(name, v)
+	nums, err := ParseNumbers(name, v)
 	if err != nil {
 		return nil, err
 	}

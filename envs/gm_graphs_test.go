@@ -10,12 +10,12 @@ import (
 
 func TestGenerateGMDeterministic(t *testing.T) {
 	p := GMParams{N: 15, Graph: GMErdosRenyi, P: 0.3, Noise: 0.1}
-	a1, a2, ap := GenerateGM(instanceRNG(7, 3), p)
-	b1, b2, bp := GenerateGM(instanceRNG(7, 3), p)
+	a1, a2, ap := GenerateGM(InstanceRNG(7, 3), p)
+	b1, b2, bp := GenerateGM(InstanceRNG(7, 3), p)
 	if !reflect.DeepEqual(a1, b1) || !reflect.DeepEqual(a2, b2) || !slices.Equal(ap, bp) {
 		t.Fatal("same (seed, index) gave different instances")
 	}
-	c1, _, _ := GenerateGM(instanceRNG(7, 4), p)
+	c1, _, _ := GenerateGM(InstanceRNG(7, 4), p)
 	if reflect.DeepEqual(a1, c1) {
 		t.Fatal("indices 3 and 4 gave the same G1")
 	}

@@ -127,7 +127,7 @@ func BenchmarkGMExact(b *testing.B) {
 			type pair struct{ g1, g2 [][]int8 }
 			var inst []pair
 			for k := range 8 {
-				g1, g2, _ := GenerateGM(instanceRNG(1, k), GMParams{N: n, Graph: GMErdosRenyi, P: 0.5, Noise: 0.1})
+				g1, g2, _ := GenerateGM(InstanceRNG(1, k), GMParams{N: n, Graph: GMErdosRenyi, P: 0.5, Noise: 0.1})
 				inst = append(inst, pair{g1, g2})
 			}
 			i := 0

@@ -62,7 +62,7 @@ func (e *mwmEnv) Solvers() []string { return append([]string(nil), mwmSolvers...
 
 // Generate draws A, then B: n points each, uniform in the unit square.
 func (e *mwmEnv) Generate(seed uint64, index int) Instance {
-	rng := instanceRNG(seed, index)
+	rng := InstanceRNG(seed, index)
 	a := uniformPoints(rng, e.n)
 	return Instance{A: a, B: uniformPoints(rng, e.n)}
 }

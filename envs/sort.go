@@ -61,9 +61,9 @@ func (e *sortEnv) Solvers() []string { return append([]string(nil), sortSolvers.
 // a uniformly random permutation of the integers 0..n-1, as float64.
 func (e *sortEnv) Generate(seed uint64, index int) Instance {
 	if e.rangeK > 0 {
-		return Instance{Values: distinctInts(instanceRNG(seed, index), e.n, e.rangeK*e.n)}
+		return Instance{Values: distinctInts(InstanceRNG(seed, index), e.n, e.rangeK*e.n)}
 	}
-	p := instanceRNG(seed, index).Perm(e.n)
+	p := InstanceRNG(seed, index).Perm(e.n)
 	vals := make([]float64, e.n)
 	for i, v := range p {
 		vals[i] = float64(v)

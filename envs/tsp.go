@@ -72,7 +72,7 @@ func (e *tspEnv) Solvers() []string { return append([]string(nil), tspSolvers...
 
 // Generate draws n points uniform in the unit square.
 func (e *tspEnv) Generate(seed uint64, index int) Instance {
-	rng := instanceRNG(seed, index)
+	rng := InstanceRNG(seed, index)
 	return Instance{Points: uniformPoints(rng, e.n)}
 }
 
