@@ -75,7 +75,7 @@ func init() {
 		// Spectral matching's eigendecompositions and its assignment's n x n matrices.
 		SolverBytes: func(_ string, n float64) float64 { return 64 * n * n },
 		// G1's n adjacency rows, then G2's.
-		Layout: LayoutTwoGraphs, Items: func(n int) int { return 2 * n },
+		State: State{Features: func(n int) int { return n }, Pairs: true, Graph: true},
 		Featurize: func(inst Instance, dst []float32) {
 			n := len(inst.G1)
 			for i, row := range append(inst.G1[:n:n], inst.G2...) {

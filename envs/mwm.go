@@ -37,7 +37,7 @@ func init() {
 		// The n x n distance matrix, and the assignment solver's or the greedy edge list's copy.
 		SolverBytes: func(_ string, n float64) float64 { return 16 * n * n },
 		// The N points of A, then the N points of B.
-		Planar: true, Layout: LayoutTwoSets, Items: func(n int) int { return 2 * n },
+		Planar: true, State: State{Features: two, Pairs: true},
 		Featurize: func(inst Instance, dst []float32) {
 			putPoints(inst.A, dst)
 			putPoints(inst.B, dst[2*len(inst.A):])

@@ -37,7 +37,7 @@ func init() {
 		Plotted:       []string{"random", "optimal"},
 		Typical:       func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
 		// The raw values, unnormalised, as in the authors' code.
-		Layout: LayoutValues, Items: func(n int) int { return n },
+		State: State{Features: func(int) int { return 1 }},
 		Featurize: func(inst Instance, dst []float32) {
 			for i, v := range inst.Values {
 				dst[i] = float32(v)

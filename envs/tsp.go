@@ -54,7 +54,7 @@ func init() {
 			}
 			return b
 		},
-		Planar: true, Layout: LayoutTour, Items: func(n int) int { return n },
+		Planar: true, State: State{Features: two, Tour: true},
 		Featurize: func(inst Instance, dst []float32) { putPoints(inst.Points, dst) },
 	})
 }

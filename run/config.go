@@ -184,7 +184,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("model: %v", err)
 	}
 	if !m.Supports(c.Task) {
-		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks))
+		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks()))
 	}
 	if err := c.checkBounds(); err != nil {
 		return err

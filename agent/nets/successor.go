@@ -27,9 +27,9 @@ type successor struct{ pairwise }
 const SelfLoopScore = -1e4
 
 func init() {
-	registerArch(run.ModelSuccessor, func(n, h int, layout envs.Layout) (Arch, error) {
-		if layout != envs.LayoutTour {
-			return nil, errLayout
+	registerArch(run.ModelSuccessor, func(n, h int, f *envs.Facts) (Arch, error) {
+		if !f.PointTour() {
+			return nil, errStates
 		}
 		return successor{pairwise{n: n, h: h, width: pairs.TourWidth, rows: ops.OnePointSet}}, nil
 	})
