@@ -41,6 +41,10 @@ type Facts struct {
 	// SumReward: the reward is a mean over the n items, so training may scale it by n to the
 	// plain sum (the authors' MWM reward).
 	SumReward bool
+	// DistanceReward: the reward is the Euclidean distances between the points the action puts
+	// together, matched pairs (mean or, SumReward, sum) or neighbours on a tour (minus the
+	// length), so the exact critic can write it as a function of the action (mwm, tsp).
+	DistanceReward bool
 	// DefaultEpochs is the length of the authors' runs on the task, in epochs.
 	DefaultEpochs int
 	// Exact names the exact solver at size n, "" where there is none.

@@ -16,10 +16,11 @@ const TaskTSP Task = "tsp"
 func init() {
 	Register(&Facts{
 		Task: TaskTSP, Name: "TSP", Order: 1, MaxN: 4096,
-		New:           func(n int) Env { return newTSP(n) },
-		Fields:        []Field{pointsField("points", func(inst *Instance) *[]Point { return &inst.Points })},
-		Metric:        Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
-		DefaultEpochs: 40,
+		New:            func(n int) Env { return newTSP(n) },
+		Fields:         []Field{pointsField("points", func(inst *Instance) *[]Point { return &inst.Points })},
+		Metric:         Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
+		DistanceReward: true,
+		DefaultEpochs:  40,
 		Exact: func(n int) string {
 			if n > MaxHeldKarp {
 				return ""

@@ -196,10 +196,13 @@ func (m Model) Supports(task envs.Task) bool {
 }
 
 // Tasks lists the registered tasks the model can learn, in the order of envs.Tasks.
-func (m Model) Tasks() []envs.Task {
+func (m Model) Tasks() []envs.Task { return tasksWhere(m.Reads) }
+
+// tasksWhere lists the registered tasks whose facts satisfy is, in the order of envs.Tasks.
+func tasksWhere(is func(f *envs.Facts) bool) []envs.Task {
 	var out []envs.Task
 	for _, t := range envs.Tasks {
-		if m.Supports(t) {
+		if is(envs.MustFacts(t)) {
 			out = append(out, t)
 		}
 	}
