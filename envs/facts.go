@@ -183,8 +183,9 @@ var registry = map[Task]*Facts{}
 var Tasks []Task
 
 // Register adds a task; each task's file calls it once, from init. It panics on a task
-// registered twice or missing a part.
-func Register(f *Facts) {
+// registered twice or missing a part. It returns the function that removes the task again, for a
+// test that adds a task for its own duration (the program's tasks stay).
+func Register(f *Facts) (unregister func()) {
 	if _, dup := registry[f.Task]; dup {
 		panic("envs: task " + string(f.Task) + " registered twice")
 	}
@@ -194,6 +195,10 @@ func Register(f *Facts) {
 	registry[f.Task] = f
 	Tasks = append(Tasks, f.Task)
 	slices.SortStableFunc(Tasks, func(a, b Task) int { return registry[a].Order - registry[b].Order })
+	return func() {
+		delete(registry, f.Task)
+		Tasks = slices.DeleteFunc(slices.Clone(Tasks), func(t Task) bool { return t == f.Task })
+	}
 }
 
 // TaskList words the registered tasks for a message: "mwm, tsp or sort".

@@ -35,8 +35,9 @@ type Drawer struct {
 var drawers = map[envs.Task]Drawer{}
 
 // Register makes the console draw task's samples with d; a task's drawer calls it once, from
-// init. It panics on a task registered twice or a drawer missing a part.
-func Register(task envs.Task, d Drawer) {
+// init. It panics on a task registered twice or a drawer missing a part. It returns the function
+// that removes the drawer again, for a test that adds a task for its own duration.
+func Register(task envs.Task, d Drawer) (unregister func()) {
 	if _, dup := drawers[task]; dup {
 		panic("samples: task " + string(task) + " has two drawers")
 	}
@@ -44,6 +45,7 @@ func Register(task envs.Task, d Drawer) {
 		panic("samples: the drawer of task " + string(task) + " is missing a part")
 	}
 	drawers[task] = d
+	return func() { delete(drawers, task) }
 }
 
 // For returns task's drawer, and whether it has one.
