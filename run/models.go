@@ -32,7 +32,7 @@ type Model struct {
 	AnyN bool
 	// Successor marks the models whose action is a successor matrix (tsp: P_ij = 1 when city j
 	// follows city i) rather than the tour's places: its rounding, a cycle cover, is patched
-	// into one tour before it is executed (envs.PatchSuccessor).
+	// into one tour before it is executed (envs/tsp.PatchSuccessor).
 	Successor bool
 }
 
