@@ -114,10 +114,10 @@ func TwoOpt(d []float64, n int, tour []int) {
 // checkSquare panics unless d is n x n and tour has length n.
 func checkSquare(d []float64, n int, tour []int) {
 	if n < 1 || len(d) != n*n {
-		panic(fmt.Sprintf("envs: cost matrix has %d entries, want %d x %d", len(d), n, n))
+		panic(fmt.Sprintf("tsp: cost matrix has %d entries, want %d x %d", len(d), n, n))
 	}
 	if len(tour) != n {
-		panic(fmt.Sprintf("envs: tour has length %d, want %d", len(tour), n))
+		panic(fmt.Sprintf("tsp: tour has length %d, want %d", len(tour), n))
 	}
 }
 
