@@ -1,7 +1,9 @@
 // Package envs holds the permutation tasks (the SPG paper's sorting, maximum weight matching
-// and Euclidean TSP): their seeded data, objectives, rewards, and the exact
+// and Euclidean TSP, and graph matching): their seeded data, objectives, rewards, and the exact
 // and classical solvers that learned policies are compared against. Each task is one file that
-// registers its Facts.
+// registers its Facts (envs.Register), which say everything the rest of the program needs of it;
+// a task's larger algorithms live in a package of their own below this one (envs/tsp's tour
+// solvers, envs/gm's graph families and solvers) that knows nothing of instances.
 package envs
 
 import (

@@ -16,7 +16,7 @@ check_faq.py SPG_TUI FILE [K]
     Every solution read back is checked: a permutation of 0..n-1 whose objective is its own.
 
 check_faq.py --weighted OUT
-    Writes OUT (envs/testdata/faq_scipy.json): symmetric weighted matrices, on which no
+    Writes OUT (envs/gm/testdata/faq_scipy.json): symmetric weighted matrices, on which no
     subproblem ties, with scipy's barycentre solution; TestFAQMatchesScipy checks GMFAQ's
     algorithm against it to 1e-9 without scipy.
 

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"spg-tui/envs"
+	"spg-tui/envs/gm"
 	"spg-tui/run"
 	"spg-tui/ui/draw"
 )
@@ -20,7 +21,7 @@ func init() {
 		Score: func(s run.Sample) []string {
 			out := fmt.Sprintf("edges %s vs opt %s", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective))
 			if len(s.Instance.Planted) == len(s.Perm) && len(s.Perm) > 0 {
-				out += fmt.Sprintf(" · recovery %.2f", envs.GMRecovery(s.Perm, s.Instance.Planted))
+				out += fmt.Sprintf(" · recovery %.2f", gm.Recovery(s.Perm, s.Instance.Planted))
 			}
 			return []string{out, "edges " + draw.FmtNum(s.Objective)}
 		},
