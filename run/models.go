@@ -189,14 +189,17 @@ func DefaultModel(task envs.Task) string {
 	return ""
 }
 
-// Supports reports whether the model can learn task: a registered task whose states it reads.
+// Supports reports whether the model can learn task: a registered task whose states it reads
+// (none for a model outside the catalogue, which ModelOf makes of an unknown name).
 func (m Model) Supports(task envs.Task) bool {
 	f, err := envs.FactsOf(task)
-	return err == nil && m.Reads(f)
+	return err == nil && m.Reads != nil && m.Reads(f)
 }
 
 // Tasks lists the registered tasks the model can learn, in the order of envs.Tasks.
-func (m Model) Tasks() []envs.Task { return tasksWhere(m.Reads) }
+func (m Model) Tasks() []envs.Task {
+	return tasksWhere(func(f *envs.Facts) bool { return m.Supports(f.Task) })
+}
 
 // tasksWhere lists the registered tasks whose facts satisfy is, in the order of envs.Tasks.
 func tasksWhere(is func(f *envs.Facts) bool) []envs.Task {

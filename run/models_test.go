@@ -2,6 +2,7 @@ package run
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"spg-tui/envs"
@@ -35,5 +36,15 @@ func TestModelsLearnTheTasksTheyRead(t *testing.T) {
 		if got := DefaultModel(task); got != model {
 			t.Errorf("default model of %s: %s, want %s", task, got, model)
 		}
+	}
+}
+
+// A model name outside the catalogue learns nothing and is refused in one line, not a panic.
+func TestUnknownModelLearnsNothing(t *testing.T) {
+	if m := ModelOf(Config{Model: "nope"}); m.Supports(envs.TaskMWM) || len(m.Tasks()) != 0 {
+		t.Errorf("an unknown model learns %v", m.Tasks())
+	}
+	if _, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", "nope"); err == nil || !strings.Contains(err.Error(), `unknown model "nope"`) {
+		t.Errorf("--model nope: %v", err)
 	}
 }
