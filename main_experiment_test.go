@@ -68,7 +68,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{tinyExperiment("fig9", fresh), `unknown preset "fig9"`},
-		{tinyExperiment("mwm", fresh, "--model", "pn-ac"), "not in preset mwm, whose models are pn-ac-matching, ac-matching, spg-random, spg-matching (pn-ac learns sort, tsp)"},
+		{tinyExperiment("mwm", fresh, "--model", "pn-ac"), "not in preset mwm, whose models are pn-ac-matching, ac-matching, spg-random, spg-matching (pn-ac learns tsp, sort)"},
 		{tinyExperiment("sort", fresh, "--model", "spg-matching"), "spg-matching learns mwm"},
 		{tinyExperiment("tau", fresh, "--model", "nope"), "--model nope: not in preset tau"},
 		{tinyExperiment("tau", fresh, "--scale", "0"), "--scale 0: must be in (0, 1]"},

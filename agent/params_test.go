@@ -76,7 +76,7 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 		}
 	}
 	for _, m := range run.Models {
-		cfg := run.DefaultConfig(m.Tasks[0], 10)
+		cfg := run.DefaultConfig(m.Tasks()[0], 10)
 		cfg.Model = m.Name
 		if m.Defaults != nil {
 			m.Defaults(&cfg)

@@ -57,9 +57,10 @@ func (d Dataset) At(i int) Instance {
 	return d.Env.Generate(d.Seed, i)
 }
 
-// instanceRNG returns the generator of instance index of the dataset with seed: a PCG
-// seeded by hashing (seed, index), so any instance is drawn without drawing the others.
-func instanceRNG(seed uint64, index int) *rand.Rand {
+// InstanceRNG returns the generator of instance index of the dataset with seed, for a task's
+// Generate: a PCG seeded by hashing (seed, index), so any instance is drawn without drawing the
+// others.
+func InstanceRNG(seed uint64, index int) *rand.Rand {
 	if index < 0 {
 		panic(fmt.Sprintf("envs: instance index %d is negative", index))
 	}

@@ -1,10 +1,13 @@
 // Package envs holds the permutation tasks (the SPG paper's sorting, maximum weight matching
-// and Euclidean TSP): their seeded data, objectives, rewards, and the exact
+// and Euclidean TSP, and graph matching): their seeded data, objectives, rewards, and the exact
 // and classical solvers that learned policies are compared against. Each task is one file that
-// registers its Facts.
+// registers its Facts (envs.Register), which say everything the rest of the program needs of it;
+// a task's larger algorithms live in a package of their own below this one (envs/tsp's tour
+// solvers, envs/gm's graph families and solvers) that knows nothing of instances.
 package envs
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 )
@@ -16,7 +19,8 @@ type Task string
 type Point [2]float64
 
 // Instance is one problem instance. Which fields are set depends on the task:
-// A and B for mwm, Points for tsp, Values for sort, G1, G2 and Planted for gm.
+// A and B for mwm, Points for tsp, Values for sort, G1, G2 and Planted for gm. A task added
+// since holds its instance in Data instead, so that this struct need not grow per task.
 type Instance struct {
 	A      []Point   `json:"a,omitempty"`
 	B      []Point   `json:"b,omitempty"`
@@ -26,6 +30,39 @@ type Instance struct {
 	G1      [][]int8 `json:"g1,omitempty"`
 	G2      [][]int8 `json:"g2,omitempty"`
 	Planted []int    `json:"planted,omitempty"`
+	// Data is the instance of a task whose instances the fields above do not hold: the task's
+	// own value, which its Generate makes, its Fields' Parse read into and only its own code
+	// reads. It must marshal to a JSON object, whose members an instance file writes beside the
+	// fields above (MarshalJSON), as the task's Fields read them back. Records read back
+	// without their task (run.Sample) leave it nil.
+	Data any `json:"-"`
+}
+
+// plainInstance is Instance without its MarshalJSON: the shared fields as encoding/json writes
+// them.
+type plainInstance Instance
+
+// MarshalJSON writes the shared fields as they always were and, after them, the members of
+// Data's object: a task with its own data writes its fields where the Fields read them.
+func (inst Instance) MarshalJSON() ([]byte, error) {
+	shared, err := json.Marshal(plainInstance(inst))
+	if err != nil || inst.Data == nil {
+		return shared, err
+	}
+	own, err := json.Marshal(inst.Data)
+	if err != nil {
+		return nil, err
+	}
+	if len(own) < 2 || own[0] != '{' {
+		return nil, fmt.Errorf("envs: instance data %T does not marshal to a JSON object", inst.Data)
+	}
+	switch {
+	case len(own) == 2: // {}
+		return shared, nil
+	case len(shared) == 2:
+		return own, nil
+	}
+	return append(append(shared[:len(shared)-1], ','), own[1:]...), nil
 }
 
 // Env is one task at one size n. Permutation conventions (perm has length n):

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"spg-tui/envs/tsp"
 )
 
 // benchDistances returns the distance matrix of test instance 0 of tsp-n.
@@ -17,7 +19,7 @@ func BenchmarkHeldKarp(b *testing.B) {
 			d := benchDistances(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := HeldKarp(d, n); err != nil {
+				if _, _, err := tsp.HeldKarp(d, n); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -36,7 +38,7 @@ func BenchmarkHeldKarpReferenceMean(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		d := distances(env.Generate(seed, i).Points)
-		_, length, err := HeldKarp(d, 20)
+		_, length, err := tsp.HeldKarp(d, 20)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -59,7 +61,7 @@ func BenchmarkChristofides(b *testing.B) {
 			tour := make([]int, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				Christofides(d, n, tour)
+				tsp.Christofides(d, n, tour)
 			}
 		})
 	}
@@ -70,12 +72,12 @@ func BenchmarkTwoOpt(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			d := benchDistances(n)
 			start := make([]int, n)
-			NearestNeighbour(d, n, start)
+			tsp.NearestNeighbour(d, n, start)
 			tour := make([]int, n)
 			b.ReportAllocs()
 			for b.Loop() {
 				copy(tour, start)
-				TwoOpt(d, n, tour)
+				tsp.TwoOpt(d, n, tour)
 			}
 		})
 	}

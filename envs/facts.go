@@ -41,6 +41,10 @@ type Facts struct {
 	// SumReward: the reward is a mean over the n items, so training may scale it by n to the
 	// plain sum (the authors' MWM reward).
 	SumReward bool
+	// DistanceReward: the reward is the Euclidean distances between the points the action puts
+	// together, matched pairs (mean or, SumReward, sum) or neighbours on a tour (minus the
+	// length), so the exact critic can write it as a function of the action (mwm, tsp).
+	DistanceReward bool
 	// DefaultEpochs is the length of the authors' runs on the task, in epochs.
 	DefaultEpochs int
 	// Exact names the exact solver at size n, "" where there is none.
@@ -68,12 +72,10 @@ type Facts struct {
 	// Planar: instances are points in the unit square, so the square's symmetries map an
 	// instance to one with the same objective for every permutation (inference augmentation).
 	Planar bool
-	// Layout is how the networks read a featurised state.
-	Layout Layout
-	// Items is the number of items of an instance of size n: a featurised state is
-	// Items(n) x Layout.Features float32.
-	Items func(n int) int
-	// Featurize writes inst's state into dst (length Items(n) * Layout.Features).
+	// State is what the rows of a featurised state are, which is what the networks need to
+	// know of the task: each network says which states it reads.
+	State State
+	// Featurize writes inst's state into dst (length StateLen(n)).
 	Featurize func(inst Instance, dst []float32)
 }
 
@@ -98,35 +100,50 @@ func (f Field) entryWidth(n int) int {
 	return f.Width(n)
 }
 
-// Layout says what the rows of a featurised state are, and so which networks can read it and
-// how. Networks are told it; none guesses it from a shape.
-type Layout int
-
-// The layouts of the tasks.
-const (
-	// LayoutValues: n items of one number each, which the action puts in order (sort).
-	LayoutValues Layout = iota
-	// LayoutTwoSets: the n points of A then the n points of B, [x, y] each; the action pairs
-	// B's points with A's (mwm).
-	LayoutTwoSets
-	// LayoutTour: n points [x, y], which the action puts in visiting order around a closed tour
-	// (tsp).
-	LayoutTour
-	// LayoutTwoGraphs: the n adjacency rows of G1 then the n of G2; the action pairs G2's nodes
-	// with G1's (gm).
-	LayoutTwoGraphs
-)
-
-// Features is the number of numbers per item of the layout at size n.
-func (l Layout) Features(n int) int {
-	switch l {
-	case LayoutValues:
-		return 1
-	case LayoutTwoGraphs:
-		return n
-	}
-	return 2
+// State says what the rows of a task's featurised state are: State.Items(n) rows of
+// Features(n) numbers each. The task states it; each network (agent/nets) and each model's entry
+// in the catalogue (run.Models) says which states it reads, so a new task whose states an
+// existing network reads trains on it without an edit there.
+type State struct {
+	// Features is the number of numbers per row at size n; it depends on n only where a row
+	// is an adjacency row (Graph).
+	Features func(n int) int
+	// Pairs: the rows are two sets of n items, the first set's then the second's, and the action
+	// pairs the second set's items with the first's (mwm, gm). Otherwise the rows are the n
+	// items that the action puts in order (sort, tsp).
+	Pairs bool
+	// Tour: the order is a closed tour, so its places wrap around (tsp).
+	Tour bool
+	// Graph: a row is a node's adjacency row (gm). Otherwise it is the item's own numbers:
+	// its [x, y] in the unit square for a Planar task.
+	Graph bool
 }
+
+// Items is the number of rows of a state at size n: 2n for two sets, else n.
+func (s State) Items(n int) int {
+	if s.Pairs {
+		return 2 * n
+	}
+	return n
+}
+
+// Values, PointSets, PointTour and GraphPairs are the kinds of states the networks of
+// agent/nets are written for, told apart by what the task states; the networks and the model
+// catalogue ask them, so that the two agree.
+
+// Values reports whether the rows are n single numbers put in order (sort).
+func (f *Facts) Values() bool {
+	return !f.State.Pairs && !f.State.Tour && !f.State.Graph && f.State.Features(1) == 1
+}
+
+// PointSets reports whether the rows are two sets of n points to pair (mwm).
+func (f *Facts) PointSets() bool { return f.State.Pairs && f.Planar && !f.State.Graph }
+
+// PointTour reports whether the rows are n points put in the order of a closed tour (tsp).
+func (f *Facts) PointTour() bool { return !f.State.Pairs && f.State.Tour && f.Planar }
+
+// GraphPairs reports whether the rows are two graphs' adjacency rows to pair (gm).
+func (f *Facts) GraphPairs() bool { return f.State.Pairs && f.State.Graph }
 
 // Metric describes a task's evaluation metric.
 type Metric struct {
@@ -166,17 +183,22 @@ var registry = map[Task]*Facts{}
 var Tasks []Task
 
 // Register adds a task; each task's file calls it once, from init. It panics on a task
-// registered twice or missing a part.
-func Register(f *Facts) {
+// registered twice or missing a part. It returns the function that removes the task again, for a
+// test that adds a task for its own duration (the program's tasks stay).
+func Register(f *Facts) (unregister func()) {
 	if _, dup := registry[f.Task]; dup {
 		panic("envs: task " + string(f.Task) + " registered twice")
 	}
-	if f.Name == "" || f.MaxN < 1 || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.Items == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
+	if f.Name == "" || f.MaxN < 1 || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.State.Features == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
 		panic("envs: task " + string(f.Task) + " is missing a part")
 	}
 	registry[f.Task] = f
 	Tasks = append(Tasks, f.Task)
 	slices.SortStableFunc(Tasks, func(a, b Task) int { return registry[a].Order - registry[b].Order })
+	return func() {
+		delete(registry, f.Task)
+		Tasks = slices.DeleteFunc(slices.Clone(Tasks), func(t Task) bool { return t == f.Task })
+	}
 }
 
 // TaskList words the registered tasks for a message: "mwm, tsp or sort".
@@ -237,10 +259,13 @@ func (f *Facts) QuickSolver(n int) string {
 }
 
 // StateLen is the length of one featurised state of task at size n.
-func (f *Facts) StateLen(n int) int { return f.Items(n) * f.Layout.Features(n) }
+func (f *Facts) StateLen(n int) int { return f.State.Items(n) * f.State.Features(n) }
 
 // Plots reports whether the console draws the reference called name.
 func (f *Facts) Plots(name string) bool { return slices.Contains(f.Plotted, name) }
+
+// two is the Features of points: [x, y].
+func two(int) int { return 2 }
 
 func putPoints(pts []Point, dst []float32) {
 	for i, p := range pts {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"spg-tui/envs/tsp"
 )
 
 // Every task has facts, and they agree with its Env: the exact solver and the baselines are
@@ -53,7 +55,7 @@ func TestFacts(t *testing.T) {
 			t.Errorf("%s: state %v, want %v", task, state, want)
 		}
 	}
-	if f := MustFacts(TaskTSP); f.Exact(MaxHeldKarp+1) != "" {
+	if f := MustFacts(TaskTSP); f.Exact(tsp.MaxHeldKarp+1) != "" {
 		t.Error("tsp has an exact solver beyond Held-Karp's reach")
 	}
 	if _, err := FactsOf("nope"); err == nil {

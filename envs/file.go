@@ -111,7 +111,7 @@ func pointsField(name string, at func(*Instance) *[]Point) Field {
 // numbersField is an instance field holding an array of numbers, read into *at(inst).
 func numbersField(name string, at func(*Instance) *[]float64) Field {
 	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
-		*at(inst), err = parseNumbers(name, v)
+		*at(inst), err = ParseNumbers(name, v)
 		return err
 	}}
 }
@@ -138,7 +138,9 @@ func parsePoints(name string, v any) ([]Point, error) {
 	return pts, nil
 }
 
-func parseNumbers(name string, v any) ([]float64, error) {
+// ParseNumbers reads the decoded JSON value v of the instance field called name as an array of
+// finite numbers, or says what is wrong with it: for a task's Field.Parse.
+func ParseNumbers(name string, v any) ([]float64, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, fmt.Errorf("%s: want an array of numbers", name)

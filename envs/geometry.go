@@ -42,30 +42,6 @@ func TourLength(pts []Point, tour []int) float64 {
 	return sum
 }
 
-// tourCost is the length of the closed tour under the row-major n x n cost matrix d.
-func tourCost(d []float64, n int, tour []int) float64 {
-	if len(tour) < 2 {
-		return 0
-	}
-	prev := tour[len(tour)-1]
-	var sum float64
-	for _, v := range tour {
-		sum += d[prev*n+v]
-		prev = v
-	}
-	return sum
-}
-
-// checkSquare panics unless d is n x n and tour has length n.
-func checkSquare(d []float64, n int, tour []int) {
-	if n < 1 || len(d) != n*n {
-		panic(fmt.Sprintf("envs: cost matrix has %d entries, want %d x %d", len(d), n, n))
-	}
-	if len(tour) != n {
-		panic(fmt.Sprintf("envs: tour has length %d, want %d", len(tour), n))
-	}
-}
-
 // SquareSymmetries is the number of symmetries of the unit square (the dihedral group of order
 // 8): rotations by multiples of 90 degrees, each with or without a reflection.
 const SquareSymmetries = 8

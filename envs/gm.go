@@ -6,24 +6,27 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
+
+	"spg-tui/envs/gm"
 )
 
 // gmEnv is graph matching on n nodes (Nowak et al.'s setting): G1 is drawn as data says
 // (by default an Erdos-Renyi graph with edge probability 0.2) and G2 is a uniformly random
-// relabelling of G1 with noise (GMParams; new runs: Nowak et al. 2018's model, noise 0.05).
+// relabelling of G1 with noise (gm.Params; new runs: Nowak et al. 2018's model, noise 0.05).
 // perm[i] is the node of G2 matched to node i of G1; the objective and the reward are the
-// fraction of G1's edges that perm maps onto edges of G2 (GMObjective), maximised.
+// fraction of G1's edges that perm maps onto edges of G2 (gm.Objective), maximised.
 type gmEnv struct {
 	n    int
-	data GMParams
+	data gm.Params
 }
 
 // TaskGM is graph matching.
 const TaskGM Task = "gm"
 
 // gmSolvers lists the graph-matching solvers, the exact one first: branch and bound (n <=
-// GMExactMaxN), Umeyama's spectral matching, 2-swap local search from it, Vogelstein et al.'s
-// FAQ (GMFAQ), the planted correspondence, and random.
+// gm.ExactMaxN), Umeyama's spectral matching, 2-swap local search from it, Vogelstein et al.'s
+// FAQ (gm.FAQ), the planted correspondence, and random.
 var gmSolvers = []string{"exact", "spectral", "2swap", "faq", "planted", "random"}
 
 func init() {
@@ -52,11 +55,11 @@ func init() {
 			if inst.Planted == nil {
 				return 0, false
 			}
-			return GMRecovery(perm, inst.Planted), true
+			return gm.Recovery(perm, inst.Planted), true
 		}}},
 		DefaultEpochs: 20,
 		Exact: func(n int) string {
-			if n > GMExactMaxN {
+			if n > gm.ExactMaxN {
 				return ""
 			}
 			return "exact"
@@ -67,15 +70,15 @@ func init() {
 			return map[string]float64{"random": gmDefaultData.P, "spectral": 0.5, "optimal": 0.9}
 		},
 		SolverLimit: func(solver string, n int) error {
-			if solver == "exact" && n > GMExactMaxN {
-				return fmt.Errorf("exact graph-matching solver (branch and bound) supports n <= %d, got n = %d", GMExactMaxN, n)
+			if solver == "exact" && n > gm.ExactMaxN {
+				return fmt.Errorf("exact graph-matching solver (branch and bound) supports n <= %d, got n = %d", gm.ExactMaxN, n)
 			}
 			return nil
 		},
 		// Spectral matching's eigendecompositions and its assignment's n x n matrices.
 		SolverBytes: func(_ string, n float64) float64 { return 64 * n * n },
 		// G1's n adjacency rows, then G2's.
-		Layout: LayoutTwoGraphs, Items: func(n int) int { return 2 * n },
+		State: State{Features: func(n int) int { return n }, Pairs: true, Graph: true},
 		Featurize: func(inst Instance, dst []float32) {
 			n := len(inst.G1)
 			for i, row := range append(inst.G1[:n:n], inst.G2...) {
@@ -93,25 +96,25 @@ func (e *gmEnv) Maximize() bool { return true }
 
 func (e *gmEnv) Solvers() []string { return append([]string(nil), gmSolvers...) }
 
-// Generate draws G1, the relabelling and the flips (GenerateGM).
+// Generate draws G1, the relabelling and the flips (gm.Generate).
 func (e *gmEnv) Generate(seed uint64, index int) Instance {
-	rng := instanceRNG(seed, index)
+	rng := InstanceRNG(seed, index)
 	if e.n < 2 {
-		return Instance{G1: newAdjacency(e.n), G2: newAdjacency(e.n), Planted: make([]int, e.n)}
+		return Instance{G1: gm.NewAdjacency(e.n), G2: gm.NewAdjacency(e.n), Planted: make([]int, e.n)}
 	}
 	data := e.data
 	data.N = e.n
-	g1, g2, planted := GenerateGM(rng, data)
+	g1, g2, planted := gm.Generate(rng, data)
 	return Instance{G1: g1, G2: g2, Planted: planted}
 }
 
 // Validate checks both graphs (n x n, symmetric, 0/1, no self-loops) and the planted
 // correspondence, when there is one.
 func (e *gmEnv) Validate(inst Instance) error {
-	if err := CheckAdjacency("g1", inst.G1, e.n); err != nil {
+	if err := gm.CheckAdjacency("g1", inst.G1, e.n); err != nil {
 		return err
 	}
-	if err := CheckAdjacency("g2", inst.G2, e.n); err != nil {
+	if err := gm.CheckAdjacency("g2", inst.G2, e.n); err != nil {
 		return err
 	}
 	if inst.Planted != nil {
@@ -122,7 +125,7 @@ func (e *gmEnv) Validate(inst Instance) error {
 
 // Objective is the fraction of G1's edges that perm preserves.
 func (e *gmEnv) Objective(inst Instance, perm []int) float64 {
-	return GMObjective(inst.G1, inst.G2, perm)
+	return gm.Objective(inst.G1, inst.G2, perm)
 }
 
 // Reward equals Objective.
@@ -138,7 +141,7 @@ func (e *gmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, erro
 func (e *gmEnv) Restartable(solver string) bool { return solver == "faq" }
 
 // SolveRestarts is Solve with restarts random starts of faq beside its barycentre start
-// (GMFAQ); the other solvers take none.
+// (gm.FAQ); the other solvers take none.
 func (e *gmEnv) SolveRestarts(solver string, inst Instance, rng *rand.Rand, restarts int) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
@@ -148,17 +151,17 @@ func (e *gmEnv) SolveRestarts(solver string, inst Instance, rng *rand.Rand, rest
 	}
 	switch solver {
 	case "faq":
-		return GMFAQ(inst.G1, inst.G2, restarts, rng)
+		return gm.FAQ(inst.G1, inst.G2, restarts, rng)
 	case "exact":
-		return GMExact(inst.G1, inst.G2)
+		return gm.Exact(inst.G1, inst.G2)
 	case "spectral":
-		return GMSpectral(inst.G1, inst.G2)
+		return gm.Spectral(inst.G1, inst.G2)
 	case "2swap":
-		p, err := GMSpectral(inst.G1, inst.G2)
+		p, err := gm.Spectral(inst.G1, inst.G2)
 		if err != nil {
 			return nil, err
 		}
-		return GMLocalSearch(inst.G1, inst.G2, p), nil
+		return gm.LocalSearch(inst.G1, inst.G2, p), nil
 	case "planted":
 		if inst.Planted == nil {
 			return nil, errors.New(`solver "planted": the instance has no planted correspondence`)
@@ -203,7 +206,7 @@ func adjacencyField(name string, at func(*Instance) *[][]int8) Field {
 
 // parseIndices reads an array of non-negative integers.
 func parseIndices(name string, v any) ([]int, error) {
-	nums, err := parseNumbers(name, v)
+	nums, err := ParseNumbers(name, v)
 	if err != nil {
 		return nil, err
 	}
@@ -230,4 +233,25 @@ func checkPermutation(name string, p []int, n int) error {
 		seen[j] = true
 	}
 	return nil
+}
+
+// GMPolishes lists the local searches that GMPolish can start from a given correspondence.
+var GMPolishes = []string{"2swap"}
+
+// GMPolish improves the correspondence perm of the gm instance inst by the local search named
+// polish (2swap: gm.LocalSearch from perm) and returns the result, which keeps at least as many
+// of G1's edges as perm. It is the "policy + polish" of eval --polish: a classical search
+// started where the policy ended, scored apart from the policy's own matching.
+func GMPolish(polish string, inst Instance, perm []int) ([]int, error) {
+	if polish != "2swap" {
+		return nil, fmt.Errorf("polish %q: must be one of %s", polish, strings.Join(GMPolishes, ", "))
+	}
+	n := len(inst.G1)
+	if len(inst.G2) != n {
+		return nil, fmt.Errorf("polish %s: graphs of %d and %d nodes", polish, n, len(inst.G2))
+	}
+	if err := checkPermutation("perm", perm, n); err != nil {
+		return nil, err
+	}
+	return gm.LocalSearch(inst.G1, inst.G2, perm), nil
 }

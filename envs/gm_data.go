@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"spg-tui/envs/gm"
 )
 
 // gmDataUsage says what --data may be for gm.
@@ -19,19 +21,19 @@ const gmDefaultSpec = "er:p=0.2,noise=0.05,noise-model=nowak"
 
 // gmDefaultData is the data of "", that of runs and files made before gm named a default
 // spec: Erdos-Renyi graphs with p = 0.2 and each node pair flipped with probability 0.05.
-var gmDefaultData = GMParams{Graph: GMErdosRenyi, P: 0.2, Noise: 0.05, Model: GMFlip}
+var gmDefaultData = gm.Params{Graph: gm.ErdosRenyi, P: 0.2, Noise: 0.05, Model: gm.Flip}
 
 // parseGMData reads a gm data specification for graphs on n nodes: a family ("er" or "regular"),
 // then after a colon comma-separated key=value settings (p for er, d for regular, noise and
 // noise-model for both), at least one. Unset values keep gmDefaultData's; regular needs d.
-func parseGMData(n int, spec string) (GMParams, error) {
+func parseGMData(n int, spec string) (gm.Params, error) {
 	p := gmDefaultData
 	p.N = n
 	family, settings, hasSettings := strings.Cut(spec, ":")
 	switch family {
 	case "er":
 	case "regular":
-		p.Graph, p.P = GMRegular, 0
+		p.Graph, p.P = gm.Regular, 0
 	default:
 		return p, fmt.Errorf("data %s: unknown graph family %s (%s)", quoteClip(spec), quoteClip(family), gmDataUsage)
 	}
@@ -58,9 +60,9 @@ func parseGMData(n int, spec string) (GMParams, error) {
 			if p.Model, ok = gmNoiseModels[value]; !ok {
 				return p, fmt.Errorf("data %s: unknown noise-model %s, want nowak or flip (%s)", quoteClip(spec), quoteClip(value), gmDataUsage)
 			}
-		case key == "p" && p.Graph == GMErdosRenyi:
+		case key == "p" && p.Graph == gm.ErdosRenyi:
 			p.P, err = strconv.ParseFloat(value, 64)
-		case key == "d" && p.Graph == GMRegular:
+		case key == "d" && p.Graph == gm.Regular:
 			p.D, err = strconv.Atoi(value)
 			hasD = true
 		default:
@@ -70,7 +72,7 @@ func parseGMData(n int, spec string) (GMParams, error) {
 			return p, fmt.Errorf("data %s: %s = %s is not a number", quoteClip(spec), key, quoteClip(value))
 		}
 	}
-	if p.Graph == GMRegular && !hasD {
+	if p.Graph == gm.Regular && !hasD {
 		return p, fmt.Errorf("data %s: regular graphs need d=D (%s)", quoteClip(spec), gmDataUsage)
 	}
 	check := p
@@ -78,11 +80,11 @@ func parseGMData(n int, spec string) (GMParams, error) {
 	if err := check.Validate(); err != nil {
 		return p, fmt.Errorf("data %s: %v", quoteClip(spec), err)
 	}
-	if p.Graph == GMRegular && p.D >= n { // size 1 checked at size 2 above would allow d = 1
+	if p.Graph == gm.Regular && p.D >= n { // size 1 checked at size 2 above would allow d = 1
 		return p, fmt.Errorf("data %s: gm: degree d = %d, need 0 <= d < n = %d", quoteClip(spec), p.D, n)
 	}
 	return p, nil
 }
 
 // gmNoiseModels are the values of noise-model.
-var gmNoiseModels = map[string]GMNoise{GMFlip.String(): GMFlip, GMNowak.String(): GMNowak}
+var gmNoiseModels = map[string]gm.Noise{gm.Flip.String(): gm.Flip, gm.Nowak.String(): gm.Nowak}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"spg-tui/envs/gm"
 )
 
 // TestGMData checks that --data specifications give the graphs they describe, that the default
@@ -37,7 +39,7 @@ func TestGMData(t *testing.T) {
 				t.Fatalf("regular:d=4 instance %d: node %d has degree %d", i, v, deg)
 			}
 		}
-		if got := GMObjective(inst.G1, inst.G2, inst.Planted); got != 1 {
+		if got := gm.Objective(inst.G1, inst.G2, inst.Planted); got != 1 {
 			t.Fatalf("noise 0 instance %d: the planted correspondence preserves %v of the edges, want 1", i, got)
 		}
 	}

@@ -1,53 +1,14 @@
 package envs
 
 import (
-	"encoding/json"
-	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"spg-tui/envs/gm"
 )
 
-// TestFAQMatchesScipy checks faqSolve's barycentre run against scipy's
-// quadratic_assignment(method="faq", maximize=True) on the weighted matrices that
-// tools/check_faq.py --weighted wrote with scipy's answers: the same permutation and the same
-// objective to 1e-9. Weighted matrices have no ties in the Frank-Wolfe subproblems, so the two
-// runs take the same vertices and steps wherever the algorithm is the same.
-func TestFAQMatchesScipy(t *testing.T) {
-	raw, err := os.ReadFile("testdata/faq_scipy.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []struct {
-			A, B  [][]float64
-			Perm  []int
-			Score float64
-		}
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	if len(file.Cases) == 0 {
-		t.Fatal("no cases")
-	}
-	for k, c := range file.Cases {
-		n := len(c.A)
-		flat := func(m [][]float64) []float64 { return slices.Concat(m...) }
-		a, b := flat(c.A), flat(c.B)
-		perm, err := faqSolve(a, b, n, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		score := faqScore(a, b, n, perm)
-		if !slices.Equal(perm, c.Perm) || math.Abs(score-c.Score) > 1e-9*math.Max(1, c.Score) {
-			t.Errorf("case %d (n = %d): perm %v scores %.12g, scipy's %v %.12g", k, n, perm, score, c.Perm, c.Score)
-		}
-	}
-}
-
-// TestGMFAQAgainstBruteForce checks FAQ, a heuristic, on tiny instances against enumeration:
+// TestGMFAQAgainstBruteForce checks FAQ, a heuristic, on tiny instances against the exact solver:
 // never better than the optimum, a permutation whose objective is the edges it keeps, and the
 // optimum itself on easy planted instances: noiseless graphs, with 9 restarts (from the
 // barycentre alone FAQ misses a third of them; scipy's does the same, tools/check_faq.py).
@@ -56,21 +17,21 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 	rng := testRNG(35)
 	for k := range 60 {
 		n := 3 + k%5
-		p := GMParams{N: n, Graph: GMErdosRenyi, P: 0.3 + 0.1*float64(k%4), Noise: 0.15, Model: GMNowak}
+		p := gm.Params{N: n, Graph: gm.ErdosRenyi, P: 0.3 + 0.1*float64(k%4), Noise: 0.15, Model: gm.Nowak}
 		if k%3 == 2 {
-			p = GMParams{N: 6, Graph: GMRegular, D: 2 + k%2, Noise: 0.2}
+			p = gm.Params{N: 6, Graph: gm.Regular, D: 2 + k%2, Noise: 0.2}
 		}
-		g1, g2, _ := GenerateGM(rng, p)
-		opt := gmBrute(g1, g2)
+		g1, g2, _ := gm.Generate(rng, p)
+		opt := exactPreserved(t, g1, g2)
 		for _, restarts := range []int{0, 3} {
-			perm, err := GMFAQ(g1, g2, restarts, testRNG(uint64(k)))
+			perm, err := gm.FAQ(g1, g2, restarts, testRNG(uint64(k)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := checkPermutation("faq", perm, len(g1)); err != nil {
 				t.Fatalf("case %d: %v", k, err)
 			}
-			got := gmPreserved(g1, g2, perm)
+			got := gm.Preserved(g1, g2, perm)
 			if got > opt {
 				t.Fatalf("case %d %+v restarts %d: faq keeps %d edges, more than the optimum %d", k, p, restarts, got, opt)
 			}
@@ -80,18 +41,18 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m := gmEdges(g1); m > 0 && sols[0].Objective != float64(gmPreserved(g1, g2, sols[0].Perm))/float64(m) {
-				t.Fatalf("case %d: solve claims objective %v for a perm keeping %d of %d edges", k, sols[0].Objective, gmPreserved(g1, g2, sols[0].Perm), m)
+			if m := gm.Edges(g1); m > 0 && sols[0].Objective != float64(gm.Preserved(g1, g2, sols[0].Perm))/float64(m) {
+				t.Fatalf("case %d: solve claims objective %v for a perm keeping %d of %d edges", k, sols[0].Objective, gm.Preserved(g1, g2, sols[0].Perm), m)
 			}
 		}
 	}
 	for k := range 20 {
-		g1, g2, planted := GenerateGM(testRNG(uint64(500+k)), GMParams{N: 7, Graph: GMErdosRenyi, P: 0.5})
-		perm, err := GMFAQ(g1, g2, 9, testRNG(uint64(k)))
+		g1, g2, planted := gm.Generate(testRNG(uint64(500+k)), gm.Params{N: 7, Graph: gm.ErdosRenyi, P: 0.5})
+		perm, err := gm.FAQ(g1, g2, 9, testRNG(uint64(k)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := gmPreserved(g1, g2, perm), gmPreserved(g1, g2, planted); got != want || want != gmBrute(g1, g2) {
+		if got, want := gm.Preserved(g1, g2, perm), gm.Preserved(g1, g2, planted); got != want || want != exactPreserved(t, g1, g2) {
 			t.Errorf("noiseless instance %d: faq keeps %d edges, the planted correspondence %d", k, got, want)
 		}
 	}
@@ -101,7 +62,7 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 // do worse than the barycentre alone (which they include), and that restarts are refused
 // where they mean nothing.
 func TestGMFAQSeeded(t *testing.T) {
-	env := &gmEnv{n: 20, data: GMParams{Graph: GMErdosRenyi, P: 0.2, Noise: 0.05, Model: GMNowak}}
+	env := &gmEnv{n: 20, data: gm.Params{Graph: gm.ErdosRenyi, P: 0.2, Noise: 0.05, Model: gm.Nowak}}
 	insts := make([]Instance, 16)
 	for i := range insts {
 		insts[i] = env.Generate(9, i)
@@ -151,4 +112,15 @@ func TestGMFAQSeeded(t *testing.T) {
 	if err := CheckRestarts(mwm, "hungarian", 2); err == nil {
 		t.Error("mwm's hungarian took restarts")
 	}
+}
+
+// exactPreserved is the most edges a correspondence of g2 to g1 keeps: gm.Exact's, which
+// envs/gm checks against enumeration.
+func exactPreserved(t *testing.T, g1, g2 [][]int8) int {
+	t.Helper()
+	perm, err := gm.Exact(g1, g2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gm.Preserved(g1, g2, perm)
 }

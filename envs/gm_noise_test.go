@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"spg-tui/envs/gm"
 )
 
 // TestGMFlipDataUnchanged pins the instances of specs without a noise model to those the
@@ -42,17 +44,17 @@ func TestGMNowakNoise(t *testing.T) {
 	const noise = 0.1
 	for _, c := range []struct {
 		family string
-		p      GMParams
+		p      gm.Params
 	}{
-		{"er", GMParams{N: 40, Graph: GMErdosRenyi, P: 0.2, Noise: noise}},
-		{"regular", GMParams{N: 40, Graph: GMRegular, D: 6, Noise: noise}},
+		{"er", gm.Params{N: 40, Graph: gm.ErdosRenyi, P: 0.2, Noise: noise}},
+		{"regular", gm.Params{N: 40, Graph: gm.Regular, D: 6, Noise: noise}},
 	} {
 		nowak := c.p
-		nowak.Model = GMNowak
+		nowak.Model = gm.Nowak
 		var edges, removed, added, flipAdded int
 		for k := range 200 {
-			g1, g2, planted := GenerateGM(testRNG(uint64(k)), nowak)
-			f1, f2, fplanted := GenerateGM(testRNG(uint64(k)), c.p)
+			g1, g2, planted := gm.Generate(testRNG(uint64(k)), nowak)
+			f1, f2, fplanted := gm.Generate(testRNG(uint64(k)), c.p)
 			if !reflect.DeepEqual(g1, f1) || !reflect.DeepEqual(planted, fplanted) {
 				t.Fatalf("%s instance %d: nowak drew another G1 or relabelling than flip", c.family, k)
 			}
@@ -71,7 +73,7 @@ func TestGMNowakNoise(t *testing.T) {
 					}
 				}
 			}
-			if err := CheckAdjacency("g2", g2, c.p.N); err != nil {
+			if err := gm.CheckAdjacency("g2", g2, c.p.N); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -97,7 +99,7 @@ func TestGMNoiseModelSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (GMParams{N: 20, Graph: GMRegular, D: 4, Noise: 0.05, Model: GMNowak}); p != want {
+	if want := (gm.Params{N: 20, Graph: gm.Regular, D: 4, Noise: 0.05, Model: gm.Nowak}); p != want {
 		t.Errorf("regular:d=4,noise-model=nowak read as %+v, want %+v", p, want)
 	}
 	if !strings.Contains(DataUsage(), "noise-model=M") || !strings.Contains(DataUsage(), "nowak") {

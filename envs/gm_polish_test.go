@@ -4,12 +4,14 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"spg-tui/envs/gm"
 )
 
 // TestGMPolish: the 2-swap polish never loses edges, improves a poor start, leaves a 2-swap
 // optimum alone, and refuses an unknown search or a start that is not a permutation.
 func TestGMPolish(t *testing.T) {
-	e := &gmEnv{n: 12, data: GMParams{N: 12, Graph: GMErdosRenyi, P: 0.3, Noise: 0.05, Model: GMNowak}}
+	e := &gmEnv{n: 12, data: gm.Params{N: 12, Graph: gm.ErdosRenyi, P: 0.3, Noise: 0.05, Model: gm.Nowak}}
 	improved := 0
 	for i := range 20 {
 		inst := e.Generate(7, i)
@@ -18,7 +20,7 @@ func TestGMPolish(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, after := GMObjective(inst.G1, inst.G2, start), GMObjective(inst.G1, inst.G2, got)
+		before, after := gm.Objective(inst.G1, inst.G2, start), gm.Objective(inst.G1, inst.G2, got)
 		if after < before {
 			t.Fatalf("instance %d: polish lost edges: %v -> %v", i, before, after)
 		}
@@ -26,8 +28,8 @@ func TestGMPolish(t *testing.T) {
 			improved++
 		}
 		again, err := GMPolish("2swap", inst, got)
-		if err != nil || GMObjective(inst.G1, inst.G2, again) != after {
-			t.Fatalf("instance %d: a second polish moved a 2-swap optimum: %v -> %v, %v", i, after, GMObjective(inst.G1, inst.G2, again), err)
+		if err != nil || gm.Objective(inst.G1, inst.G2, again) != after {
+			t.Fatalf("instance %d: a second polish moved a 2-swap optimum: %v -> %v, %v", i, after, gm.Objective(inst.G1, inst.G2, again), err)
 		}
 	}
 	if improved == 0 {

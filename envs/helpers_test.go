@@ -32,6 +32,16 @@ func collinearPoints(rng *rand.Rand, n int) []Point {
 	return pts
 }
 
+// pointSets are the instance families the solvers are checked on.
+var pointSets = []struct {
+	name string
+	gen  func(rng *rand.Rand, n int) []Point
+}{
+	{"uniform", uniformPoints},
+	{"grid-duplicates", gridPoints},
+	{"collinear", collinearPoints},
+}
+
 // distances returns the symmetric distance matrix of pts.
 func distances(pts []Point) []float64 {
 	d := make([]float64, len(pts)*len(pts))

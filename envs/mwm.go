@@ -1,7 +1,10 @@
 package envs
 
 import (
+	"cmp"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"spg-tui/linalg/assign"
@@ -25,19 +28,20 @@ func init() {
 			pointsField("a", func(inst *Instance) *[]Point { return &inst.A }),
 			pointsField("b", func(inst *Instance) *[]Point { return &inst.B }),
 		},
-		Metric:        Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
-		SumReward:     true,
-		DefaultEpochs: 100,
-		Exact:         func(int) string { return "hungarian" },
-		Baselines:     []string{"greedy", "random"},
-		Plotted:       []string{"random", "greedy", "optimal"},
+		Metric:         Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
+		SumReward:      true,
+		DistanceReward: true,
+		DefaultEpochs:  100,
+		Exact:          func(int) string { return "hungarian" },
+		Baselines:      []string{"greedy", "random"},
+		Plotted:        []string{"random", "greedy", "optimal"},
 		Typical: func(int) map[string]float64 {
 			return map[string]float64{"random": 0.72, "greedy": 0.97, "optimal": 1}
 		},
 		// The n x n distance matrix, and the assignment solver's or the greedy edge list's copy.
 		SolverBytes: func(_ string, n float64) float64 { return 16 * n * n },
 		// The N points of A, then the N points of B.
-		Planar: true, Layout: LayoutTwoSets, Items: func(n int) int { return 2 * n },
+		Planar: true, State: State{Features: two, Pairs: true},
 		Featurize: func(inst Instance, dst []float32) {
 			putPoints(inst.A, dst)
 			putPoints(inst.B, dst[2*len(inst.A):])
@@ -62,7 +66,7 @@ func (e *mwmEnv) Solvers() []string { return append([]string(nil), mwmSolvers...
 
 // Generate draws A, then B: n points each, uniform in the unit square.
 func (e *mwmEnv) Generate(seed uint64, index int) Instance {
-	rng := instanceRNG(seed, index)
+	rng := InstanceRNG(seed, index)
 	a := uniformPoints(rng, e.n)
 	return Instance{A: a, B: uniformPoints(rng, e.n)}
 }
@@ -113,4 +117,43 @@ func (e *mwmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 		return nil, unknownSolver(solver, TaskMWM, mwmSolvers)
 	}
 	return perm, nil
+}
+
+// GreedyAssignment writes into rowToCol a bipartite assignment of the row-major n x n weight
+// matrix w found by taking edges largest first (ties to the smaller row, then the smaller
+// column) whenever both ends are still free, and returns its total weight. It is at least
+// half the maximum. It panics if len(w) != n*n or len(rowToCol) != n.
+func GreedyAssignment(w []float64, n int, rowToCol []int) float64 {
+	if len(w) != n*n || len(rowToCol) != n {
+		panic(fmt.Sprintf("envs: greedy assignment of %d weights into %d rows, want %d x %d", len(w), len(rowToCol), n, n))
+	}
+	edges := make([]int, n*n)
+	for e := range edges {
+		edges[e] = e
+	}
+	// Edge e is (row e/n, column e%n), so comparing ids breaks ties by row, then column.
+	slices.SortFunc(edges, func(e, f int) int {
+		if c := cmp.Compare(w[f], w[e]); c != 0 {
+			return c
+		}
+		return cmp.Compare(e, f)
+	})
+	colUsed := make([]bool, n)
+	for i := range rowToCol {
+		rowToCol[i] = -1
+	}
+	var total float64
+	left := n
+	for _, e := range edges {
+		i, j := e/n, e%n
+		if rowToCol[i] >= 0 || colUsed[j] {
+			continue
+		}
+		rowToCol[i], colUsed[j] = j, true
+		total += w[e]
+		if left--; left == 0 {
+			break
+		}
+	}
+	return total
 }

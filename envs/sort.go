@@ -37,7 +37,7 @@ func init() {
 		Plotted:       []string{"random", "optimal"},
 		Typical:       func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
 		// The raw values, unnormalised, as in the authors' code.
-		Layout: LayoutValues, Items: func(n int) int { return n },
+		State: State{Features: func(int) int { return 1 }},
 		Featurize: func(inst Instance, dst []float32) {
 			for i, v := range inst.Values {
 				dst[i] = float32(v)
@@ -61,9 +61,9 @@ func (e *sortEnv) Solvers() []string { return append([]string(nil), sortSolvers.
 // a uniformly random permutation of the integers 0..n-1, as float64.
 func (e *sortEnv) Generate(seed uint64, index int) Instance {
 	if e.rangeK > 0 {
-		return Instance{Values: distinctInts(instanceRNG(seed, index), e.n, e.rangeK*e.n)}
+		return Instance{Values: distinctInts(InstanceRNG(seed, index), e.n, e.rangeK*e.n)}
 	}
-	p := instanceRNG(seed, index).Perm(e.n)
+	p := InstanceRNG(seed, index).Perm(e.n)
 	vals := make([]float64, e.n)
 	for i, v := range p {
 		vals[i] = float64(v)

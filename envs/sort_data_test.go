@@ -55,7 +55,7 @@ func TestSortData(t *testing.T) {
 			t.Fatalf("instance %d: perm and \"\" differ", i)
 		}
 		want := make([]float64, n)
-		for k, v := range instanceRNG(4, i).Perm(n) {
+		for k, v := range InstanceRNG(4, i).Perm(n) {
 			want[k] = float64(v)
 		}
 		if !slices.Equal(old, want) {

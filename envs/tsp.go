@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"spg-tui/envs/tsp"
 )
 
 // tspEnv is the Euclidean travelling salesman problem on n points uniform in the unit square.
@@ -16,12 +18,13 @@ const TaskTSP Task = "tsp"
 func init() {
 	Register(&Facts{
 		Task: TaskTSP, Name: "TSP", Order: 1, MaxN: 4096,
-		New:           func(n int) Env { return newTSP(n) },
-		Fields:        []Field{pointsField("points", func(inst *Instance) *[]Point { return &inst.Points })},
-		Metric:        Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
-		DefaultEpochs: 40,
+		New:            func(n int) Env { return newTSP(n) },
+		Fields:         []Field{pointsField("points", func(inst *Instance) *[]Point { return &inst.Points })},
+		Metric:         Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
+		DistanceReward: true,
+		DefaultEpochs:  40,
 		Exact: func(n int) string {
-			if n > MaxHeldKarp {
+			if n > tsp.MaxHeldKarp {
 				return ""
 			}
 			return "exact"
@@ -41,8 +44,8 @@ func init() {
 			return "exact"
 		},
 		SolverLimit: func(solver string, n int) error {
-			if solver == "exact" && n > MaxHeldKarp {
-				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", MaxHeldKarp, n)
+			if solver == "exact" && n > tsp.MaxHeldKarp {
+				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", tsp.MaxHeldKarp, n)
 			}
 			return nil
 		},
@@ -54,7 +57,7 @@ func init() {
 			}
 			return b
 		},
-		Planar: true, Layout: LayoutTour, Items: func(n int) int { return n },
+		Planar: true, State: State{Features: two, Tour: true},
 		Featurize: func(inst Instance, dst []float32) { putPoints(inst.Points, dst) },
 	})
 }
@@ -72,7 +75,7 @@ func (e *tspEnv) Solvers() []string { return append([]string(nil), tspSolvers...
 
 // Generate draws n points uniform in the unit square.
 func (e *tspEnv) Generate(seed uint64, index int) Instance {
-	rng := instanceRNG(seed, index)
+	rng := InstanceRNG(seed, index)
 	return Instance{Points: uniformPoints(rng, e.n)}
 }
 
@@ -88,8 +91,8 @@ func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective
 
 // Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
 // (farthest insertion), 2opt (nearest neighbour then 2-opt), 2opt-oropt (the best of 2-opt and
-// or-opt from 9 starts, TwoOptOrOpt), christofides, ap-patch (the assignment with Karp's
-// patching, PatchedAssignment) or random.
+// or-opt from 9 starts, tsp.TwoOptOrOpt), christofides, ap-patch (the assignment with Karp's
+// patching, tsp.PatchedAssignment) or random.
 func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
@@ -100,21 +103,21 @@ func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 	tour := make([]int, n)
 	switch solver {
 	case "exact":
-		opt, _, err := HeldKarp(d, n)
+		opt, _, err := tsp.HeldKarp(d, n)
 		return opt, err
 	case "nn":
-		NearestNeighbour(d, n, tour)
+		tsp.NearestNeighbour(d, n, tour)
 	case "farthest":
-		FarthestInsertion(d, n, tour)
+		tsp.FarthestInsertion(d, n, tour)
 	case "2opt":
-		NearestNeighbour(d, n, tour)
-		TwoOpt(d, n, tour)
+		tsp.NearestNeighbour(d, n, tour)
+		tsp.TwoOpt(d, n, tour)
 	case "2opt-oropt":
-		TwoOptOrOpt(d, n, tour)
+		tsp.TwoOptOrOpt(d, n, tour)
 	case "christofides":
-		Christofides(d, n, tour)
+		tsp.Christofides(d, n, tour)
 	case "ap-patch":
-		if err := PatchedAssignment(d, n, tour); err != nil {
+		if err := tsp.PatchedAssignment(d, n, tour); err != nil {
 			return nil, err
 		}
 	case "random":

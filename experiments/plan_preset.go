@@ -98,8 +98,9 @@ func Expand(o Options) (Preset, []Planned, error) {
 }
 
 func taskNames(m run.Model) string {
-	s := make([]string, len(m.Tasks))
-	for i, t := range m.Tasks {
+	tasks := m.Tasks()
+	s := make([]string, len(tasks))
+	for i, t := range tasks {
 		s[i] = string(t)
 	}
 	return strings.Join(s, ", ")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"spg-tui/envs"
+	"spg-tui/envs/tsp"
 	"spg-tui/run/stats"
 )
 
@@ -100,7 +101,7 @@ func reportSizes(r *Results, w *reportWriter) error {
 		w.linef("")
 	}
 	if tours {
-		w.linef("Reference tours: `optimal` is Held-Karp's (N <= %d); `best known` is the shortest of 2-opt + or-opt from 8 nearest-neighbour starts and farthest insertion (`solve --solver 2opt-oropt`), not a proven optimum.", envs.MaxHeldKarp)
+		w.linef("Reference tours: `optimal` is Held-Karp's (N <= %d); `best known` is the shortest of 2-opt + or-opt from 8 nearest-neighbour starts and farthest insertion (`solve --solver 2opt-oropt`), not a proven optimum.", tsp.MaxHeldKarp)
 		w.linef("")
 	}
 	return nil

@@ -193,7 +193,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("model: %v", err)
 	}
 	if !m.Supports(c.Task) {
-		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks))
+		return fmt.Errorf("model %s does not learn %s (it learns %s)", c.Model, c.Task, taskList(m.Tasks()))
 	}
 	if err := c.checkBounds(); err != nil {
 		return err
@@ -246,12 +246,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Reward == RewardSum && !envs.MustFacts(c.Task).SumReward {
-		var sums []envs.Task
-		for _, t := range envs.Tasks {
-			if envs.MustFacts(t).SumReward {
-				sums = append(sums, t)
-			}
-		}
+		sums := tasksWhere(func(f *envs.Facts) bool { return f.SumReward })
 		return fmt.Errorf("reward %s: only %s has a plain-sum reward", c.Reward, taskList(sums))
 	}
 	if c.ValSamples > 1 && ModelOf(c).Kind != KindSPG {

@@ -23,8 +23,8 @@ func TestCriticExact(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--task", "sort", "--n", "5", "--critic", "exact"}, "critic must be paper, or bilinear for mwm, or exact on tsp and mwm"},
-		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--critic", "exact"}, "critic must be bilinear for spg-factored, or exact on tsp and mwm"},
+		{[]string{"--task", "sort", "--n", "5", "--critic", "exact"}, "critic must be paper, or bilinear for mwm, or exact on mwm and tsp"},
+		{[]string{"--task", "sort", "--n", "5", "--recipe", "best", "--critic", "exact"}, "critic must be bilinear for spg-factored, or exact on mwm and tsp"},
 		{[]string{"--task", "gm", "--n", "5", "--recipe", "best", "--critic", "exact"}, "critic must be bilinear for spg-gm"},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "pn-ac", "--critic", "exact"}, "critic must be"},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-random", "--critic", "exact"}, "critic must be"},

@@ -87,7 +87,7 @@ func TestModelFlag(t *testing.T) {
 		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-sequential"}, "spg-sequential", ""},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "spg-matching"}, "", "does not learn tsp"},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "pn-ac"}, "pn-ac", ""},
-		{[]string{"--task", "mwm", "--n", "5", "--model", "pn-ac"}, "", "model pn-ac does not learn mwm (it learns sort, tsp)"},
+		{[]string{"--task", "mwm", "--n", "5", "--model", "pn-ac"}, "", "model pn-ac does not learn mwm (it learns tsp, sort)"},
 		{[]string{"--task", "sort", "--n", "5", "--model", "ac-matching"}, "", "model ac-matching does not learn sort"},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "nope"}, "", `unknown model "nope"`},
 		{[]string{"--task", "nope", "--n", "5"}, "", `task: unknown task "nope"`},
@@ -106,7 +106,7 @@ func TestModelFlag(t *testing.T) {
 func TestModelDefaultsUnderFlags(t *testing.T) {
 	saved := Models
 	defer func() { Models = saved }()
-	Models = append([]Model{{Name: "wide", Title: "Wide", Tasks: []envs.Task{envs.TaskSort},
+	Models = append([]Model{{Name: "wide", Title: "Wide", Reads: values,
 		Defaults: func(c *Config) { c.Hidden, c.Tau = 256, 0.5 }}}, saved...)
 	cfg, err := parseTrainFlags("--task", "sort", "--n", "5", "--model", "wide", "--tau", "0.2")
 	if err != nil || cfg.Hidden != 256 || cfg.Tau != 0.2 || cfg.Model != "wide" {

@@ -2,7 +2,6 @@ package run
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"spg-tui/envs"
@@ -16,8 +15,10 @@ type Model struct {
 	Name string
 	// Title is how titles show it: "SPG+Matching".
 	Title string
-	// Tasks are the tasks it can learn.
-	Tasks []envs.Task
+	// Reads reports whether its networks read the task's states (envs.State), and so whether
+	// it can learn the task: a task is learnt by every model that reads its states, with no
+	// entry naming it.
+	Reads func(f *envs.Facts) bool
 	// Defaults sets the model's default hyperparameters on the paper's (DefaultConfig); nil
 	// keeps the paper's.
 	Defaults func(c *Config)
@@ -31,7 +32,7 @@ type Model struct {
 	AnyN bool
 	// Successor marks the models whose action is a successor matrix (tsp: P_ij = 1 when city j
 	// follows city i) rather than the tour's places: its rounding, a cycle cover, is patched
-	// into one tour before it is executed (envs.PatchSuccessor).
+	// into one tour before it is executed (envs/tsp.PatchSuccessor).
 	Successor bool
 }
 
@@ -65,37 +66,37 @@ func (k ModelKind) String() string {
 // Models lists every model. For each task, the first model that supports it is the task's
 // default: the paper's SPG architecture.
 var Models = []Model{
-	{Name: ModelMatching, Title: "SPG+Matching", Tasks: []envs.Task{envs.TaskMWM}},
-	{Name: ModelSequential, Title: "SPG+Sequential", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}},
+	{Name: ModelMatching, Title: "SPG+Matching", Reads: pointSets},
+	{Name: ModelSequential, Title: "SPG+Sequential", Reads: ordered},
 	// The "best" recipe's network: a shared MLP over each (row, column) pair, with a bilinear
 	// critic of the same form (agent/nets/pairwise.go).
-	{Name: ModelPairwise, Title: "SPG+Pairwise", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort},
+	{Name: ModelPairwise, Title: "SPG+Pairwise", Reads: either(pointSets, values),
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// The "best" recipe's network for tsp (it learns sort too): item and place embeddings scored
 	// by their dot product, with a pair-MLP critic (agent/nets/factored.go).
-	{Name: ModelFactored, Title: "SPG+Factored", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP},
+	{Name: ModelFactored, Title: "SPG+Factored", Reads: either(values, pointTour),
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// SPG+Factored with context for tsp: the city embedding is a self-attention encoder over
 	// all the cities (agent/nets/attention.go).
-	{Name: ModelAttention, Title: "SPG+Attention", Tasks: []envs.Task{envs.TaskTSP},
+	{Name: ModelAttention, Title: "SPG+Attention", Reads: pointTour,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// SPG+Pairwise for tsp with a successor action: the pair MLP over each ordered pair of cities
 	// scores "j follows i", with a bilinear critic that can represent the tour length <P, D>
 	// exactly (agent/nets/successor.go).
-	{Name: ModelSuccessor, Title: "SPG+Successor", Tasks: []envs.Task{envs.TaskTSP},
+	{Name: ModelSuccessor, Title: "SPG+Successor", Reads: pointTour,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
-	{Name: ModelGM, Title: "SPG+GM", Tasks: []envs.Task{envs.TaskGM},
+	{Name: ModelGM, Title: "SPG+GM", Reads: (*envs.Facts).GraphPairs,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// SPG+GM with its consensus steps learned on a log scale, so that training can move them
 	// (agent/nets/graph_matching.go, gmLogStepScale); its untrained actor is spg-gm's.
-	{Name: ModelGM2, Title: "SPG+GM2", Tasks: []envs.Task{envs.TaskGM},
+	{Name: ModelGM2, Title: "SPG+GM2", Reads: (*envs.Facts).GraphPairs,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
-	{Name: ModelPNAC, Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
-	{Name: ModelPNACMatching, Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
-	{Name: ModelACMatching, Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
-	{Name: ModelRandom, Title: "SPG+Random", Tasks: []envs.Task{envs.TaskMWM, envs.TaskSort, envs.TaskTSP}, Kind: KindUntrained,
+	{Name: ModelPNAC, Title: "PN-AC", Reads: ordered, Kind: KindCriticFree, Defaults: pnACDefaults},
+	{Name: ModelPNACMatching, Title: "PN-AC+Matching", Reads: pointSets, Kind: KindCriticFree, Defaults: belloDefaults},
+	{Name: ModelACMatching, Title: "AC+Matching", Reads: pointSets, Kind: KindCriticFree, Defaults: belloDefaults},
+	{Name: ModelRandom, Title: "SPG+Random", Reads: either(pointSets, ordered), Kind: KindUntrained,
 		Defaults: func(c *Config) { c.Steps = 1 }},
 }
 
@@ -188,8 +189,42 @@ func DefaultModel(task envs.Task) string {
 	return ""
 }
 
-// Supports reports whether the model can learn task.
-func (m Model) Supports(task envs.Task) bool { return slices.Contains(m.Tasks, task) }
+// Supports reports whether the model can learn task: a registered task whose states it reads
+// (none for a model outside the catalogue, which ModelOf makes of an unknown name).
+func (m Model) Supports(task envs.Task) bool {
+	f, err := envs.FactsOf(task)
+	return err == nil && m.Reads != nil && m.Reads(f)
+}
+
+// Tasks lists the registered tasks the model can learn, in the order of envs.Tasks.
+func (m Model) Tasks() []envs.Task {
+	return tasksWhere(func(f *envs.Facts) bool { return m.Supports(f.Task) })
+}
+
+// tasksWhere lists the registered tasks whose facts satisfy is, in the order of envs.Tasks.
+func tasksWhere(is func(f *envs.Facts) bool) []envs.Task {
+	var out []envs.Task
+	for _, t := range envs.Tasks {
+		if is(envs.MustFacts(t)) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// What the models' networks read (Model.Reads), by the kinds of states of envs.State.
+var (
+	pointSets = (*envs.Facts).PointSets
+	pointTour = (*envs.Facts).PointTour
+	values    = (*envs.Facts).Values
+	// ordered: the rows are items to put in order, whatever numbers they hold (sort, tsp).
+	ordered = func(f *envs.Facts) bool { return !f.State.Pairs }
+)
+
+// either reads the states that a or b reads.
+func either(a, b func(*envs.Facts) bool) func(*envs.Facts) bool {
+	return func(f *envs.Facts) bool { return a(f) || b(f) }
+}
 
 // ModelTitle is the title of the model a configuration trains ("SPG+Matching"), its name when
 // the model is unknown.

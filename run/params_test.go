@@ -60,7 +60,7 @@ func TestChange(t *testing.T) {
 // one line naming it and the model.
 func TestChangeRefusesOtherModels(t *testing.T) {
 	for _, m := range Models {
-		c := DefaultConfig(m.Tasks[0], 10)
+		c := DefaultConfig(m.Tasks()[0], 10)
 		c.Model = m.Name
 		if m.Defaults != nil {
 			m.Defaults(&c)

@@ -19,19 +19,36 @@ const (
 	RewardSum  = "sum"
 )
 
-// recipe is a named set of training defaults: apply changes a DefaultConfig into the recipe's;
-// its run length is steps[task] where set, else epochs (0: DefaultEpochs of the task).
+// recipe is a named set of training defaults: apply changes a DefaultConfig into the recipe's,
+// then its entry for the task (tasks) tunes it; its run length is the entry's steps where set,
+// else epochs (0: DefaultEpochs of the task).
 type recipe struct {
 	name   string
 	doc    string
 	epochs int
-	// steps are the run lengths, by task, that the recipe was measured at, where a length in
-	// epochs of the task's training set would not fit its schedule.
-	steps map[envs.Task]int
-	apply func(*Config)
-	// models are the recipe's networks by task (none: the task's default, the paper's
-	// architecture).
-	models map[envs.Task]string
+	apply  func(*Config)
+	// tasks are what the recipe sets for one task, by task: the one table of a recipe's
+	// per-task values.
+	tasks map[envs.Task]taskRecipe
+}
+
+// taskRecipe is what a recipe sets for one task beyond what it sets for every task.
+type taskRecipe struct {
+	// steps is the run length the recipe was measured at, where a length in epochs of the
+	// task's training set would not fit its schedule (0: epochs).
+	steps int
+	// model is the recipe's network ("": the task's default, the paper's architecture).
+	model string
+	// tune changes the recipe's values for the task, after apply (nil: nothing).
+	tune func(c *Config)
+}
+
+// set changes c, a DefaultConfig, into the recipe's values for c's task.
+func (r *recipe) set(c *Config) {
+	r.apply(c)
+	if tune := r.tasks[c.Task].tune; tune != nil {
+		tune(c)
+	}
 }
 
 // recipes lists the recipes, the default first. A new recipe is one more entry.
@@ -76,15 +93,7 @@ var recipes = []recipe{
 			"runs of 1,000 steps (mwm, sort, gm), 2,000 (tsp)",
 		}, "; "),
 		epochs: 5,
-		// The lengths of the measured runs (docs/recipes.md). Five epochs of mwm's training set
-		// are 19,530 steps, past step 1,000 the halvings every 250 steps leave rates below
-		// 1/16 of the start's, so nearly all of them would change nothing. On gm five epochs
-		// (19,530 steps, about 45 minutes at N = 20) was the plan until issue 35: validation
-		// levels off within 250-850 steps on ER graphs and still creeps up at 1,000 on regular
-		// ones (N = 20, Nowak's noise 0.05; docs/results.md), and 1,000 steps take under 10
-		// minutes on 2 cores.
-		steps:  bestSteps,
-		models: map[envs.Task]string{envs.TaskMWM: ModelPairwise, envs.TaskSort: ModelFactored, envs.TaskTSP: ModelSuccessor, envs.TaskGM: ModelGM},
+		tasks:  bestTasks,
 		apply: func(c *Config) {
 			// The rates halve every 500 steps: at constant rates the actor learns to exploit
 			// the critic after its peak (step 250-500) and the policy drifts down (README,
@@ -94,24 +103,19 @@ var recipes = []recipe{
 			c.EpsStart, c.EpsEnd, c.EpsDecay = 0.01, 0.01, 0
 			c.K, c.Tau, c.SinkhornIters, c.Batch, c.ClipNorm = 2, 0.05, 10, 128, 1
 			c.Hidden, c.Critic = 32, CriticBilinear
-			if tune := bestTuning[c.Task]; tune != nil {
-				tune(c)
-			}
-			// Past the length it was measured at, the rates halve every 250 steps (where they
-			// halve less often): on TSP-20, halving every 1,000 steps, seed 1's validation rose
-			// from its best, 3.9095 at step 1,500, to 3.9234 by step 9,000 of 10,000 (0.36%),
-			// the actor following the critic's errors at ever smaller but unceasing steps;
-			// halving every 500 from the start held but ended 2,000-step runs 0.3-0.8% longer
-			// (3 seeds; docs/results.md, "Long runs").
-			if c.LRDecayEvery > bestShortDecayEvery {
-				c.LRAnnealFrom, c.LRAnnealEvery = bestSteps[c.Task], bestShortDecayEvery
-			}
 		},
 	},
 }
 
-// bestTuning holds what the best recipe changes for one task, by task.
-var bestTuning = map[envs.Task]func(c *Config){
+// bestTasks are the best recipe's networks, run lengths and changes, by task.
+//
+// The run lengths are those of the measured runs (docs/recipes.md). Five epochs of mwm's
+// training set are 19,530 steps, past step 1,000 the halvings every 250 steps leave rates below
+// 1/16 of the start's, so nearly all of them would change nothing. On gm five epochs (19,530
+// steps, about 45 minutes at N = 20) was the plan until issue 35: validation levels off within
+// 250-850 steps on ER graphs and still creeps up at 1,000 on regular ones (N = 20, Nowak's noise
+// 0.05; docs/results.md), and 1,000 steps take under 10 minutes on 2 cores.
+var bestTasks = map[envs.Task]taskRecipe{
 	// Hidden 64 beat 32 at every N measured (10-25, 3 seeds each; README). No critic penalty:
 	// it ties the bilinear critic's G to zero along M - P, the direction of the actor's
 	// gradient, and with it validation dipped by up to 0.1 and peaked near 0.988 on weak seeds;
@@ -121,12 +125,12 @@ var bestTuning = map[envs.Task]func(c *Config){
 	// Validation every 50 steps: the penalised runs' peaks lasted 50-100 steps; min keeps a
 	// shorter interval the run already has (an --eval-every flag given is set again after the
 	// recipe whatever its value).
-	envs.TaskMWM: func(c *Config) {
+	envs.TaskMWM: {steps: 1000, model: ModelPairwise, tune: func(c *Config) {
 		c.Hidden = 64
 		c.CriticPenalty = false
 		c.LRDecayEvery = bestShortDecayEvery
 		c.EvalEvery = min(c.EvalEvery, bestMWMEvalEvery)
-	},
+	}},
 	// Sort rounds by log M: with SPG+Factored's scores X_ij = F(v_i) . P(j) the Hungarian maximum
 	// of X sorts exactly wherever F and P are monotone, while that of M, near uniform at tau
 	// 0.05, turned on differences below the critic's error and drifted from 1.0 (docs/results.md,
@@ -136,11 +140,11 @@ var bestTuning = map[envs.Task]func(c *Config){
 	// and then fell to Kendall tau 0.84 by step 2,000 and 0.81 by 5,000, the actor following
 	// the critic where it overestimated (Q 0.98 at a reward of 0.94); at every 250 the three
 	// seeds hold 1.0 (docs/results.md, "Long runs").
-	envs.TaskSort: func(c *Config) {
+	envs.TaskSort: {steps: 1000, model: ModelFactored, tune: func(c *Config) {
 		c.LRDecayEvery = bestShortDecayEvery
 		c.Buffer, c.Rounding = bestRecentBuffer, RoundingLog
 		c.EpsStart, c.EpsEnd = 0.3, 0.3
-	},
+	}},
 	// Under the penalty, which ties it to the soft M, the tour critic fits the rewards to MSE
 	// 0.15-0.3 against 0.001 without; at actor 1e-4 the tours lengthen after step 250 (README,
 	// 3 seeds each). The actor ascends the critic at Hungarian(M), the only kind of action that
@@ -166,21 +170,32 @@ var bestTuning = map[envs.Task]func(c *Config){
 	// ended at 5.96-5.99, where at N = 20 3e-5 was slower (3.96 against 3.91 on seed 1). So the
 	// actor's rate falls with N: 1e-4 up to N = 20, 3e-5 at 50, a power law between and beyond
 	// (bestTSPActorLR; measured at 20 and 50 only).
-	envs.TaskTSP: func(c *Config) {
+	envs.TaskTSP: {steps: 2000, model: ModelSuccessor, tune: func(c *Config) {
 		c.CriticPenalty = false
 		c.LRDecayEvery, c.Buffer = 1000, bestRecentBuffer
 		c.EvalEvery = min(c.EvalEvery, bestTSPEvalEvery)
 		c.ActorAt, c.Rounding = ActorAtHard, RoundingLog
 		c.TargetCritic = bestTSPTargetCritic
 		c.ActorLR = bestTSPActorLR(c.N)
-	},
+		c.LRAnnealFrom, c.LRAnnealEvery = 2000, bestAnnealEvery
+	}},
 	// Validation every 100 steps instead of 500: the ER runs peaked between steps 250 and 850
 	// and moved by under 0.005 after (N = 20, docs/results.md), so 500 would keep step 500 or
 	// 1,000 whichever held the peak; 1,000 validation instances take about 0.5 s at N = 20.
-	envs.TaskGM: func(c *Config) {
+	envs.TaskGM: {steps: 1000, model: ModelGM, tune: func(c *Config) {
 		c.EvalEvery = min(c.EvalEvery, bestGMEvalEvery)
-	},
+		c.LRAnnealFrom, c.LRAnnealEvery = 1000, bestAnnealEvery
+	}},
 }
+
+// bestAnnealEvery is the best recipe's interval between halvings of the rates past the run
+// length it was measured at, on tsp and gm, whose rates halve less often before it (mwm and
+// sort halve every 250 steps throughout). On TSP-20, halving every 1,000 steps, seed 1's
+// validation rose from its best, 3.9095 at step 1,500, to 3.9234 by step 9,000 of 10,000
+// (0.36%), the actor following the critic's errors at ever smaller but unceasing steps;
+// halving every 500 from the start held but ended 2,000-step runs 0.3-0.8% longer (3 seeds;
+// docs/results.md, "Long runs").
+const bestAnnealEvery = 250
 
 // bestGMEvalEvery is the best recipe's longest validation interval on gm, in steps.
 const bestGMEvalEvery = 100
@@ -203,9 +218,6 @@ func bestTSPActorLR(n int) float64 {
 	}
 	return 3e-5 * math.Pow(50/float64(n), math.Log(10.0/3)/math.Log(2.5))
 }
-
-// bestSteps are the best recipe's run lengths by task, in steps.
-var bestSteps = map[envs.Task]int{envs.TaskMWM: 1000, envs.TaskSort: 1000, envs.TaskTSP: 2000, envs.TaskGM: 1000}
 
 // bestShortDecayEvery is the best recipe's interval between halvings of the rates on mwm and
 // sort, in steps.
@@ -257,10 +269,10 @@ func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) err
 	for _, s := range skip {
 		delete(explicit, s)
 	}
-	r.apply(cfg)
+	r.set(cfg)
 	cfg.Recipe = r.name
 	cfg.Model = ""
-	if m, err := ModelNamed(r.models[cfg.Task]); err == nil && m.Supports(cfg.Task) {
+	if m, err := ModelNamed(r.tasks[cfg.Task].model); err == nil && m.Supports(cfg.Task) {
 		cfg.Model = m.Name
 	}
 	for name, v := range explicit {
@@ -276,8 +288,8 @@ func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) err
 // has none or name is unknown) of c's training set.
 func RecipeSteps(name string, c Config) int {
 	r := recipeByName(name)
-	if r != nil && r.steps[c.Task] > 0 {
-		return r.steps[c.Task]
+	if r != nil && r.tasks[c.Task].steps > 0 {
+		return r.tasks[c.Task].steps
 	}
 	epochs := DefaultEpochs(c.Task)
 	if r != nil && r.epochs > 0 {
@@ -301,10 +313,10 @@ func WithRecipe(c Config, name string) (Config, error) {
 	n.Seed, n.Steps, n.EvalEvery, n.LogEvery = c.Seed, c.Steps, c.EvalEvery, c.LogEvery
 	n.Data = c.Data
 	n.TrainSize, n.ValSize, n.TestSize, n.Buffer, n.BufferMem = c.TrainSize, c.ValSize, c.TestSize, c.Buffer, c.BufferMem
-	r.apply(&n)
+	r.set(&n)
 	n.Batch = c.Batch
 	n.Recipe, n.Model = r.name, DefaultModel(c.Task)
-	if m, err := ModelNamed(r.models[c.Task]); err == nil && m.Supports(c.Task) {
+	if m, err := ModelNamed(r.tasks[c.Task].model); err == nil && m.Supports(c.Task) {
 		n.Model = m.Name
 	}
 	return n, nil
@@ -320,22 +332,30 @@ const (
 )
 
 // validCritic reports whether critic names a critic architecture of model for task: a pair
-// critic is bilinear by construction; any SPG model may take the exact critic on tsp and mwm.
+// critic is bilinear by construction; the paper's matching network may take the bilinear one
+// on two point sets (mwm); any SPG model may take the exact critic on a task whose reward is
+// distances (envs.Facts.DistanceReward: tsp and mwm).
 func validCritic(critic string, task envs.Task, model string) bool {
+	f, err := envs.FactsOf(task)
+	if err != nil {
+		return false
+	}
 	if critic == CriticExact {
 		m, err := ModelNamed(model)
-		return err == nil && m.Kind == KindSPG && (task == envs.TaskTSP || task == envs.TaskMWM)
+		return err == nil && m.Kind == KindSPG && f.DistanceReward
 	}
 	if m, err := ModelNamed(model); err == nil && m.PairCritic {
 		return critic == CriticBilinear
 	}
-	return critic == "" || critic == CriticPaper || (critic == CriticBilinear && task == envs.TaskMWM)
+	return critic == "" || critic == CriticPaper || (critic == CriticBilinear && f.PointSets())
 }
 
 // criticRule says which critics validCritic accepts for model.
 func criticRule(model string) string {
+	exact := strings.ReplaceAll(taskList(tasksWhere(func(f *envs.Facts) bool { return f.DistanceReward })), ", ", " and ")
 	if m, err := ModelNamed(model); err == nil && m.PairCritic {
-		return fmt.Sprintf("must be %s for %s, or %s on tsp and mwm", CriticBilinear, model, CriticExact)
+		return fmt.Sprintf("must be %s for %s, or %s on %s", CriticBilinear, model, CriticExact, exact)
 	}
-	return fmt.Sprintf("must be %s, or %s for mwm, or %s on tsp and mwm (SPG models only)", CriticPaper, CriticBilinear, CriticExact)
+	return fmt.Sprintf("must be %s, or %s for %s, or %s on %s (SPG models only)", CriticPaper, CriticBilinear,
+		taskList(tasksWhere((*envs.Facts).PointSets)), CriticExact, exact)
 }

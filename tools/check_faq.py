@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks spg-tui's FAQ (`solve --solver faq`, envs.GMFAQ) against scipy's
+"""Checks spg-tui's FAQ (`solve --solver faq`, gm.FAQ in envs/gm) against scipy's
 quadratic_assignment(method="faq", maximize=True).
 
 check_faq.py SPG_TUI FILE [K]
@@ -16,8 +16,8 @@ check_faq.py SPG_TUI FILE [K]
     Every solution read back is checked: a permutation of 0..n-1 whose objective is its own.
 
 check_faq.py --weighted OUT
-    Writes OUT (envs/testdata/faq_scipy.json): symmetric weighted matrices, on which no
-    subproblem ties, with scipy's barycentre solution; TestFAQMatchesScipy checks GMFAQ's
+    Writes OUT (envs/gm/testdata/faq_scipy.json): symmetric weighted matrices, on which no
+    subproblem ties, with scipy's barycentre solution; TestFAQMatchesScipy checks gm.FAQ's
     algorithm against it to 1e-9 without scipy.
 
 Needs Debian's python3-scipy and python3-numpy; run it with /usr/bin/python3.

@@ -154,7 +154,7 @@ func spark(v []float64, lo, hi float64, w int) string {
 		if hi > lo {
 			frac = math.Min(math.Max((x-lo)/(hi-lo), 0), 1)
 		}
-		b.WriteRune(bars[1+int(math.Round(frac*7))])
+		b.WriteRune(draw.Bars[1+int(math.Round(frac*7))])
 	}
 	return b.String()
 }

@@ -12,10 +12,15 @@ import (
 
 // CriticMaxAccepts reports why the policy's critic has no permutation maximum SolveCriticMax
 // can find, or nil: the critic must be linear in the action, Q(s, A) = <A, G(s)>, which the
-// bilinear critics are on mwm and sort (on tsp it is quadratic, the paper's critic is neither).
+// bilinear critics are on two point sets and on values (mwm, sort; on a tour and on two graphs
+// they are quadratic, the paper's critic is neither).
 func (p *Policy) CriticMaxAccepts() error {
 	c := p.cfg
-	if run.ModelOf(c).Kind != run.KindSPG || c.Critic != run.CriticBilinear || (c.Task != envs.TaskMWM && c.Task != envs.TaskSort) {
+	f, err := envs.FactsOf(c.Task)
+	if err != nil {
+		return err
+	}
+	if run.ModelOf(c).Kind != run.KindSPG || c.Critic != run.CriticBilinear || !(f.PointSets() || f.Values()) {
 		return fmt.Errorf("critic-max: %s on %s has no critic linear in the action (only the bilinear critics on mwm and sort are)", run.ModelTitle(c), c.Task)
 	}
 	return nil

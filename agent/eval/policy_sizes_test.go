@@ -127,7 +127,7 @@ func TestAnyNModelsLoadAtAnotherSize(t *testing.T) {
 		if !m.AnyN {
 			continue
 		}
-		for _, task := range m.Tasks {
+		for _, task := range m.Tasks() {
 			cfg := run.DefaultConfig(task, 7)
 			cfg.Model, cfg.Batch, cfg.Hidden = m.Name, 8, 8
 			if m.Defaults != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"spg-tui/envs"
+	"spg-tui/envs/tsp"
 	"spg-tui/run"
 )
 
@@ -96,7 +97,7 @@ func TestFreshReferencesPassTheirCheck(t *testing.T) {
 	for _, c := range []struct {
 		task envs.Task
 		n    int
-	}{{envs.TaskMWM, 6}, {envs.TaskSort, 6}, {envs.TaskTSP, 6}, {envs.TaskTSP, envs.MaxHeldKarp + 2}, {envs.TaskGM, 5}} {
+	}{{envs.TaskMWM, 6}, {envs.TaskSort, 6}, {envs.TaskTSP, 6}, {envs.TaskTSP, tsp.MaxHeldKarp + 2}, {envs.TaskGM, 5}} {
 		f := newRefFixture(t, c.task, c.n, 6)
 		if err := f.ref.check(f.env, f.insts, instancesHash(f.insts)); err != nil {
 			t.Errorf("%s-%d: %v", c.task, c.n, err)

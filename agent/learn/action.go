@@ -3,6 +3,7 @@ package learn
 import (
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/envs/tsp"
 )
 
 // ActionDecoder turns the rounded actions of one instance at a time into the task's
@@ -28,7 +29,7 @@ func (a *ActionDecoder) SetInstance(h Hyper, inst envs.Instance) {
 // ToPerm writes into perm the task's permutation of the rounded action rowToCol (row i to column
 // rowToCol[i]) of the instance last given to SetInstance: its inverse (nets.ActionToPerm), or for
 // a successor action (h.Successor) the tour that patching the cycle cover rowToCol makes
-// (envs.PatchSuccessor).
+// (tsp.PatchSuccessor).
 //
 // rowToCol itself is left as it is: the cover is the policy's action, which the critic is
 // trained on, and the patching is part of the environment. A critic trained on the patched
@@ -41,5 +42,5 @@ func (a *ActionDecoder) ToPerm(h Hyper, rowToCol, perm []int) {
 		return
 	}
 	a.succ = append(a.succ[:0], rowToCol...)
-	envs.PatchSuccessor(a.d, len(rowToCol), a.succ, perm)
+	tsp.PatchSuccessor(a.d, len(rowToCol), a.succ, perm)
 }

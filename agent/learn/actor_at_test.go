@@ -16,7 +16,7 @@ func actorAtTask(m run.Model) envs.Task {
 	if m.Supports(envs.TaskTSP) {
 		return envs.TaskTSP
 	}
-	return m.Tasks[0]
+	return m.Tasks()[0]
 }
 
 // actorAtUpdate builds the toy learner of model with cfg.ActorAt = at, makes one update on a

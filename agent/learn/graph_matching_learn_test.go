@@ -8,6 +8,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/envs/gm"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
@@ -50,7 +51,7 @@ func gmRollout(t *testing.T, l *spgLearner, rng *rand.Rand, noise float64) float
 	x := l.act.x.Float32s()
 	g1s, g2s := make([][][]int8, b), make([][][]int8, b)
 	for s := range b {
-		g1, g2, _ := envs.GenerateGM(rng, envs.GMParams{N: n, Graph: envs.GMErdosRenyi, P: 0.4, Noise: noise})
+		g1, g2, _ := gm.Generate(rng, gm.Params{N: n, Graph: gm.ErdosRenyi, P: 0.4, Noise: noise})
 		g1s[s], g2s[s] = g1, g2
 		for i := range n {
 			for j := range n {
@@ -80,7 +81,7 @@ func gmRollout(t *testing.T, l *spgLearner, rng *rand.Rand, noise float64) float
 			p[(s*n+i)*n+j] = 1
 		}
 		perm.Invert(corr, r) // row = G2 node, column = G1 node
-		obj := envs.GMObjective(g1s[s], g2s[s], corr)
+		obj := gm.Objective(g1s[s], g2s[s], corr)
 		c.r.Float32s()[s] = float32(obj)
 		mean += obj / float64(b)
 	}

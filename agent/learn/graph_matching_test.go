@@ -11,6 +11,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/envs/gm"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
 )
@@ -21,7 +22,7 @@ func gmStates(rng *rand.Rand, b, n int) *tensor.Dense {
 	x := tensor.New(tensor.WithShape(b, 2*n, n), tensor.Of(tensor.Float64))
 	v := x.Float64s()
 	for s := range b {
-		g1, g2, _ := envs.GenerateGM(rng, envs.GMParams{N: n, Graph: envs.GMErdosRenyi, P: 0.5, Noise: 0.2})
+		g1, g2, _ := gm.Generate(rng, gm.Params{N: n, Graph: gm.ErdosRenyi, P: 0.5, Noise: 0.2})
 		for i := range n {
 			for j := range n {
 				v[(s*2*n+i)*n+j] = float64(g1[i][j])
@@ -156,7 +157,7 @@ func TestGraphMatchingBreaksRegularSymmetry(t *testing.T) {
 	x := tensor.New(tensor.WithShape(b, 2*n, n), tensor.Of(tensor.Float64))
 	g1s, g2s := make([][][]int8, b), make([][][]int8, b)
 	for s := range b {
-		g1s[s], g2s[s], _ = envs.GenerateGM(rng, envs.GMParams{N: n, Graph: envs.GMRegular, D: 4})
+		g1s[s], g2s[s], _ = gm.Generate(rng, gm.Params{N: n, Graph: gm.Regular, D: 4})
 		for i := range n {
 			for j := range n {
 				x.Float64s()[(s*2*n+i)*n+j] = float64(g1s[s][i][j])
@@ -176,7 +177,7 @@ func TestGraphMatchingBreaksRegularSymmetry(t *testing.T) {
 	corr := make([]int, n)
 	for s := range b {
 		perm.Invert(corr, rows[s*n:(s+1)*n]) // row = G2 node, column = G1 node
-		if obj := envs.GMObjective(g1s[s], g2s[s], corr); obj < 0.9 {
+		if obj := gm.Objective(g1s[s], g2s[s], corr); obj < 0.9 {
 			t.Errorf("graph %d: the untrained actor keeps %.3f of the edges, want at least 0.9", s, obj)
 		}
 	}

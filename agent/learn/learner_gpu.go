@@ -75,7 +75,7 @@ func newGPUPairwise(cfg run.Config, dev cuda.Device) (Learner, error) {
 // newGPUFactored builds SPG+Factored's learner of cfg on dev for sort (best's sorting model),
 // or errNoGPUKernels for tsp (its tour critic has no GPU kernels) and the options above.
 func newGPUFactored(cfg run.Config, dev cuda.Device) (Learner, error) {
-	if cfg.Task != envs.TaskSort {
+	if !envs.MustFacts(cfg.Task).Values() {
 		return nil, errNoGPUKernels
 	}
 	return newGPUPairLike(cfg, dev, true)
@@ -84,13 +84,14 @@ func newGPUFactored(cfg run.Config, dev cuda.Device) (Learner, error) {
 // newGPUPairLike builds the learner of a model whose critic is the pair MLP: SPG+Pairwise, or
 // SPG+Factored's actor with factored.
 func newGPUPairLike(cfg run.Config, dev cuda.Device, factored bool) (Learner, error) {
-	if (cfg.Task != envs.TaskMWM && cfg.Task != envs.TaskSort) || cfg.TargetCritic > 0 ||
+	f := envs.MustFacts(cfg.Task)
+	if !(f.PointSets() || f.Values()) || cfg.TargetCritic > 0 ||
 		(cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
 		return nil, errNoGPUKernels
 	}
 	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
 		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters),
-			Sort: cfg.Task == envs.TaskSort, Factored: factored}
+			Sort: f.Values(), Factored: factored}
 		return gpunet.NewPairwise(dev, d, specsOf(host.actor), specsOf(host.critic))
 	})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // architecture), and each learner has a critic exactly when its kind says so.
 func TestEveryModelHasNetworks(t *testing.T) {
 	for _, m := range run.Models {
-		for _, task := range m.Tasks {
+		for _, task := range m.Tasks() {
 			cfg := run.DefaultConfig(task, 5)
 			if m.Defaults != nil {
 				m.Defaults(&cfg)

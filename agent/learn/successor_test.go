@@ -8,6 +8,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/envs/tsp"
 	"spg-tui/run"
 )
 
@@ -74,7 +75,7 @@ func TestSuccessorIsEquivariant(t *testing.T) {
 }
 
 // A successor action's cycle cover becomes one tour, the cover patched: perm visits the cities in
-// the order of envs.PatchSuccessor's tour and rowToCol, the action the critic learns from, is
+// the order of tsp.PatchSuccessor's tour and rowToCol, the action the critic learns from, is
 // left as it was. Other models' actions are inverted as before.
 func TestActionDecoder(t *testing.T) {
 	const n = 9
@@ -105,7 +106,7 @@ func TestActionDecoder(t *testing.T) {
 		d := make([]float64, n*n)
 		envs.DistanceMatrix(d, inst.Points, inst.Points)
 		succ, tour := slices.Clone(old), make([]int, n)
-		envs.PatchSuccessor(d, n, succ, tour)
+		tsp.PatchSuccessor(d, n, succ, tour)
 		if !slices.Equal(perm, tour) {
 			t.Fatalf("trial %d: cover %v decoded to %v, patched it is %v", trial, old, perm, tour)
 		}

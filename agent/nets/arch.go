@@ -34,12 +34,12 @@ type Arch interface {
 }
 
 // archs builds the networks of each model of run.Models, by name: size n, hidden width h, for
-// states of the task's layout; a model refuses a layout it cannot read. Each model's file
+// the task's states (envs.State); a model refuses states it cannot read. Each model's file
 // registers its own.
-var archs = map[string]func(n, h int, layout envs.Layout) (Arch, error){}
+var archs = map[string]func(n, h int, f *envs.Facts) (Arch, error){}
 
 // registerArch makes the model called name buildable; each model's file calls it once.
-func registerArch(name string, build func(n, h int, layout envs.Layout) (Arch, error)) {
+func registerArch(name string, build func(n, h int, f *envs.Facts) (Arch, error)) {
 	if _, dup := archs[name]; dup {
 		panic("nets: model " + name + " registered twice")
 	}
@@ -56,15 +56,15 @@ func newArch(model string, task envs.Task, n, h int) (Arch, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := build(n, h, f.Layout)
+	a, err := build(n, h, f)
 	if err != nil {
 		return nil, fmt.Errorf("model %q on %s: %v", model, task, err)
 	}
 	return a, nil
 }
 
-// errLayout is a model's refusal of a task's state layout that its networks cannot read.
-var errLayout = errors.New("its networks cannot read the task's states")
+// errStates is a model's refusal of a task's states that its networks cannot read.
+var errStates = errors.New("its networks cannot read the task's states")
 
 // CriticCtx is how the critic is built into one graph.
 type CriticCtx struct {

@@ -6,10 +6,10 @@ import (
 	"spg-tui/envs"
 )
 
-// A model is built from the task's declared layout, not from its number of features per item:
+// A model is built from the states the task declares, not from its number of features per item:
 // two features per item are MWM's two point sets or TSP's cities, and a model that reads one
 // refuses the other rather than treating it as the wrong task.
-func TestArchRefusesOtherLayouts(t *testing.T) {
+func TestArchRefusesOtherStates(t *testing.T) {
 	for _, c := range []struct {
 		model string
 		task  envs.Task

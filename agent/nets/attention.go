@@ -37,9 +37,9 @@ type attention struct {
 const attnLayers, attnHeads, attnFF = 3, 4, 4
 
 func init() {
-	registerArch(run.ModelAttention, func(n, h int, layout envs.Layout) (Arch, error) {
-		if layout != envs.LayoutTour {
-			return nil, errLayout
+	registerArch(run.ModelAttention, func(n, h int, f *envs.Facts) (Arch, error) {
+		if !f.PointTour() {
+			return nil, errStates
 		}
 		if h%attnHeads != 0 {
 			return nil, fmt.Errorf("hidden width %d: must be a multiple of its %d attention heads", h, attnHeads)

@@ -24,10 +24,18 @@ type exactCritic struct {
 	scale float64
 }
 
-// withExactCritic wraps a's actor with the exact critic of cfg's task (tsp or mwm); it refuses
-// a model whose states are not the task's raw points.
+// withExactCritic wraps a's actor with the exact critic of cfg's task, one whose reward is
+// distances (envs.Facts.DistanceReward: mwm's matched pairs, tsp's tour); it refuses a model
+// whose states are not the task's raw points.
 func withExactCritic(a Arch, cfg run.Config) (Arch, error) {
-	tsp := cfg.Task == envs.TaskTSP
+	f, err := envs.FactsOf(cfg.Task)
+	if err != nil {
+		return nil, err
+	}
+	if !f.DistanceReward {
+		return nil, fmt.Errorf("critic %s: the %s reward is not distances between points", run.CriticExact, cfg.Task)
+	}
+	tsp := f.State.Tour
 	if !exactStateOK(a.StateShape(1), tsp) {
 		return nil, fmt.Errorf("critic %s: model %s's states are not the %s instance's points", run.CriticExact, cfg.Model, cfg.Task)
 	}

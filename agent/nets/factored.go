@@ -40,14 +40,14 @@ type factored struct {
 }
 
 func init() {
-	registerArch(run.ModelFactored, func(n, h int, layout envs.Layout) (Arch, error) {
-		switch layout {
-		case envs.LayoutTour:
+	registerArch(run.ModelFactored, func(n, h int, f *envs.Facts) (Arch, error) {
+		switch {
+		case f.PointTour():
 			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}}, nil
-		case envs.LayoutValues:
+		case f.Values():
 			return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth, rows: ops.Values}}, nil
 		}
-		return nil, errLayout
+		return nil, errStates
 	})
 }
 

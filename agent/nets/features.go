@@ -5,10 +5,10 @@ import (
 	"spg-tui/linalg/perm"
 )
 
-// Features is the number of input features per item at size n (envs.Layout): 2 coordinates for
+// Features is the number of input features per item at size n (envs.State): 2 coordinates for
 // mwm and tsp, the raw value for sort (fed unnormalised, as in the authors' code), an adjacency
 // row of n for gm.
-func Features(task envs.Task, n int) int { return envs.MustFacts(task).Layout.Features(n) }
+func Features(task envs.Task, n int) int { return envs.MustFacts(task).State.Features(n) }
 
 // StateLen is the length of one featurised state: for mwm the N points of A then the N points
 // of B (2N x 2); for tsp the N points (N x 2); for sort the N values (N x 1).

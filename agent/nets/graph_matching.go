@@ -85,9 +85,9 @@ type graphMatching struct {
 
 func init() {
 	for name, logStep := range map[string]bool{run.ModelGM: false, run.ModelGM2: true} {
-		registerArch(name, func(n, h int, layout envs.Layout) (Arch, error) {
-			if layout != envs.LayoutTwoGraphs {
-				return nil, errLayout
+		registerArch(name, func(n, h int, f *envs.Facts) (Arch, error) {
+			if !f.GraphPairs() {
+				return nil, errStates
 			}
 			return graphMatching{n: n, h: h, logStep: logStep}, nil
 		})

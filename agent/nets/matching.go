@@ -23,11 +23,11 @@ import (
 type matching struct{ n, h, k int }
 
 func init() {
-	registerArch(run.ModelMatching, func(n, h int, layout envs.Layout) (Arch, error) {
-		if layout != envs.LayoutTwoSets {
-			return nil, errLayout
+	registerArch(run.ModelMatching, func(n, h int, f *envs.Facts) (Arch, error) {
+		if !f.PointSets() {
+			return nil, errStates
 		}
-		return matching{n: n, h: h, k: layout.Features(n)}, nil
+		return matching{n: n, h: h, k: f.State.Features(n)}, nil
 	})
 }
 

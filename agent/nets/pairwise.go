@@ -30,14 +30,14 @@ type pairwise struct {
 }
 
 func init() {
-	registerArch(run.ModelPairwise, func(n, h int, layout envs.Layout) (Arch, error) {
-		switch layout {
-		case envs.LayoutTwoSets:
+	registerArch(run.ModelPairwise, func(n, h int, f *envs.Facts) (Arch, error) {
+		switch {
+		case f.PointSets():
 			return pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}, nil
-		case envs.LayoutValues:
+		case f.Values():
 			return pairwise{n: n, h: h, width: pairs.SortWidth, rows: ops.Values}, nil
 		}
-		return nil, errLayout
+		return nil, errStates
 	})
 }
 

@@ -21,11 +21,11 @@ import (
 type sequential struct{ n, h, k int }
 
 func init() {
-	registerArch(run.ModelSequential, func(n, h int, layout envs.Layout) (Arch, error) {
-		if layout != envs.LayoutValues && layout != envs.LayoutTour {
-			return nil, errLayout
+	registerArch(run.ModelSequential, func(n, h int, f *envs.Facts) (Arch, error) {
+		if f.State.Pairs {
+			return nil, errStates
 		}
-		return sequential{n: n, h: h, k: layout.Features(n)}, nil
+		return sequential{n: n, h: h, k: f.State.Features(n)}, nil
 	})
 }
 

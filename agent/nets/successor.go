@@ -16,7 +16,7 @@ import (
 //
 // The networks are SPG+Pairwise's over the features of each ordered pair of cities (pairs.Tour),
 // with the self-loops barred: X_ii = SelfLoopScore before Sinkhorn. The Hungarian rounding of M
-// is then a cycle cover, which the environment patches into one tour (envs.PatchSuccessor). The
+// is then a cycle cover, which the environment patches into one tour (envs/tsp.PatchSuccessor). The
 // cover is the action the bilinear critic learns from, with the patched tour's reward; its value
 // is only nearly linear in the cover, and the actor that ascended the live critic drifted
 // towards covers the critic over-scored, which best's slow target critic stops.
@@ -27,9 +27,9 @@ type successor struct{ pairwise }
 const SelfLoopScore = -1e4
 
 func init() {
-	registerArch(run.ModelSuccessor, func(n, h int, layout envs.Layout) (Arch, error) {
-		if layout != envs.LayoutTour {
-			return nil, errLayout
+	registerArch(run.ModelSuccessor, func(n, h int, f *envs.Facts) (Arch, error) {
+		if !f.PointTour() {
+			return nil, errStates
 		}
 		return successor{pairwise{n: n, h: h, width: pairs.TourWidth, rows: ops.OnePointSet}}, nil
 	})

@@ -124,3 +124,6 @@ func HJoin(blocks ...string) string {
 
 // VJoin stacks blocks.
 func VJoin(blocks ...string) string { return strings.Join(blocks, "\n") }
+
+// Bars are the eighth-block glyphs from empty to full: Bars[k] fills k eighths of a cell.
+var Bars = []rune(" ▁▂▃▄▅▆▇█")

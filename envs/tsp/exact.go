@@ -1,4 +1,4 @@
-package envs
+package tsp
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ var heldKarpPool sync.Pool
 // O(2^n n^2) time and returns an error for n > MaxHeldKarp. It panics if len(d) != n*n.
 func HeldKarp(d []float64, n int) ([]int, float64, error) {
 	if n < 1 || len(d) != n*n {
-		panic(fmt.Sprintf("envs: cost matrix has %d entries, want %d x %d", len(d), n, n))
+		panic(fmt.Sprintf("tsp: cost matrix has %d entries, want %d x %d", len(d), n, n))
 	}
 	if n > MaxHeldKarp {
 		return nil, 0, fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", MaxHeldKarp, n)

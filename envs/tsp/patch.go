@@ -1,4 +1,4 @@
-package envs
+package tsp
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func PatchedAssignment(d []float64, n int, tour []int) error {
 func PatchSuccessor(d []float64, n int, succ, tour []int) {
 	checkSquare(d, n, tour)
 	if len(succ) != n {
-		panic(fmt.Sprintf("envs: successor function of %d cities, want %d", len(succ), n))
+		panic(fmt.Sprintf("tsp: successor function of %d cities, want %d", len(succ), n))
 	}
 	cycles := successorCycles(succ)
 	for len(cycles) > 1 {

@@ -1,4 +1,4 @@
-package envs
+package tsp
 
 import (
 	"math"
@@ -70,7 +70,7 @@ func TestPatchedAssignment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l := TourLength(pts, tour); l < opt-1e-9 {
+		if l := TourCost(d, n, tour); l < opt-1e-9 {
 			t.Fatalf("trial %d: patched tour %v shorter than the optimum %v", trial, l, opt)
 		}
 		again := make([]int, n)
@@ -119,7 +119,7 @@ func TestPatchSuccessor(t *testing.T) {
 			for i, s := range was {
 				before += d[i*n+s]
 			}
-			if l := TourLength(pts, tour); math.Abs(l-before-added) > 1e-9 {
+			if l := TourCost(d, n, tour); math.Abs(l-before-added) > 1e-9 {
 				t.Fatalf("trial %d: two cycles of %v patched to %v, the cheapest exchange gives %v", trial, before, l, before+added)
 			}
 		}

@@ -1,8 +1,7 @@
-package envs
+package tsp
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -15,45 +14,6 @@ const maxExactPairing = 20
 
 // pairingPool keeps the subset table of exactPairing between calls.
 var pairingPool sync.Pool
-
-// GreedyAssignment writes into rowToCol a bipartite assignment of the row-major n x n weight
-// matrix w found by taking edges largest first (ties to the smaller row, then the smaller
-// column) whenever both ends are still free, and returns its total weight. It is at least
-// half the maximum. It panics if len(w) != n*n or len(rowToCol) != n.
-func GreedyAssignment(w []float64, n int, rowToCol []int) float64 {
-	if len(w) != n*n || len(rowToCol) != n {
-		panic(fmt.Sprintf("envs: greedy assignment of %d weights into %d rows, want %d x %d", len(w), len(rowToCol), n, n))
-	}
-	edges := make([]int, n*n)
-	for e := range edges {
-		edges[e] = e
-	}
-	// Edge e is (row e/n, column e%n), so comparing ids breaks ties by row, then column.
-	slices.SortFunc(edges, func(e, f int) int {
-		if c := cmp.Compare(w[f], w[e]); c != 0 {
-			return c
-		}
-		return cmp.Compare(e, f)
-	})
-	colUsed := make([]bool, n)
-	for i := range rowToCol {
-		rowToCol[i] = -1
-	}
-	var total float64
-	left := n
-	for _, e := range edges {
-		i, j := e/n, e%n
-		if rowToCol[i] >= 0 || colUsed[j] {
-			continue
-		}
-		rowToCol[i], colUsed[j] = j, true
-		total += w[e]
-		if left--; left == 0 {
-			break
-		}
-	}
-	return total
-}
 
 // minPerfectMatching pairs up the vertices vs (an even number of indices into the row-major
 // n x n symmetric cost matrix d) and writes the partner of vs[i] as mate[i] (an index into

@@ -1,4 +1,4 @@
-package ui
+package samples
 
 import (
 	"math/rand/v2"
@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"spg-tui/envs"
+	"spg-tui/envs/gm"
 )
 
 // The gm drawing shows G2 reordered by the correspondence beside G1: with the planted
@@ -17,7 +17,7 @@ import (
 func TestGraphHeatmapsAgreeOnThePlantedCorrespondence(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n = 12
-	g1, g2, planted := envs.GenerateGM(rng, envs.GMParams{N: n, Graph: envs.GMErdosRenyi, P: 0.3})
+	g1, g2, planted := gm.Generate(rng, gm.Params{N: n, Graph: gm.ErdosRenyi, P: 0.3})
 	draw := func(perm []int) (left, right string) {
 		st := lipgloss.NewStyle()
 		l := heatmap(12, 6, n, func(i, j int) bool { return g1[i][j] != 0 }, st)

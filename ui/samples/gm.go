@@ -1,4 +1,4 @@
-package ui
+package samples
 
 import (
 	"fmt"
@@ -6,22 +6,22 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"spg-tui/envs"
+	"spg-tui/envs/gm"
 	"spg-tui/run"
 	"spg-tui/ui/draw"
 )
 
 func init() {
-	registerDrawer(envs.TaskGM, sampleDrawer{
-		draw: func(p *samplePane, s run.Sample, perm []int, which string, w, h int) ([]string, string) {
-			st := p.ctx.st
-			return drawGraphs(p, s, perm, w, h),
-				st.Fg(draw.ColBlue).Render("▪") + " G1  " + p.lineStyle().Render("▪") + " G2 reordered by the " + which + " correspondence"
+	Register(envs.TaskGM, Drawer{
+		Draw: func(s run.Sample, perm []int, look Look, w, h int) ([]string, string) {
+			return drawGraphs(s, perm, look, w, h),
+				look.St.Fg(draw.ColBlue).Render("▪") + " G1  " + look.Line.Render("▪") + " G2 reordered by the " + look.Which + " correspondence"
 		},
 		// The fraction of G1's edges kept, and of the nodes sent to their planted partner.
-		score: func(s run.Sample) []string {
+		Score: func(s run.Sample) []string {
 			out := fmt.Sprintf("edges %s vs opt %s", draw.FmtNum(s.Objective), draw.FmtNum(s.OptObjective))
 			if len(s.Instance.Planted) == len(s.Perm) && len(s.Perm) > 0 {
-				out += fmt.Sprintf(" · recovery %.2f", envs.GMRecovery(s.Perm, s.Instance.Planted))
+				out += fmt.Sprintf(" · recovery %.2f", gm.Recovery(s.Perm, s.Instance.Planted))
 			}
 			return []string{out, "edges " + draw.FmtNum(s.Objective)}
 		},
@@ -31,7 +31,7 @@ func init() {
 // drawGraphs draws G1's adjacency matrix and, beside it, G2's with rows and columns reordered
 // by perm (entry (i, j) is G2's at (perm[i], perm[j])) as braille heatmaps: a correspondence
 // preserving every edge draws them equal.
-func drawGraphs(p *samplePane, s run.Sample, perm []int, w, h int) []string {
+func drawGraphs(s run.Sample, perm []int, look Look, w, h int) []string {
 	g1, g2 := s.Instance.G1, s.Instance.G2
 	n := len(g1)
 	if n == 0 || len(g2) != n || len(perm) != n {
@@ -43,11 +43,11 @@ func drawGraphs(p *samplePane, s run.Sample, perm []int, w, h int) []string {
 	if ch < 1 {
 		return nil
 	}
-	left := heatmap(cw, ch, n, func(i, j int) bool { return g1[i][j] != 0 }, p.ctx.st.Fg(draw.ColBlue))
+	left := heatmap(cw, ch, n, func(i, j int) bool { return g1[i][j] != 0 }, look.St.Fg(draw.ColBlue))
 	right := heatmap(cw, ch, n, func(i, j int) bool {
 		a, b := perm[i], perm[j]
 		return a >= 0 && a < n && b >= 0 && b < n && g2[a][b] != 0
-	}, p.lineStyle())
+	}, look.Line)
 	rows := make([]string, len(left))
 	for r := range left {
 		rows[r] = left[r] + "  " + right[r]

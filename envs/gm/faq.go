@@ -1,4 +1,4 @@
-package envs
+package gm
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ const (
 	faqSinkhornMaxIter = 1000
 )
 
-// GMFAQ is Vogelstein et al.'s (2015) Fast Approximate QAP, as scipy's
+// FAQ is Vogelstein et al.'s (2015) Fast Approximate QAP, as scipy's
 // quadratic_assignment(method="faq", maximize=True): Frank-Wolfe on the relaxation of
 // max trace(A P B P^T) to doubly stochastic P, each linear subproblem solved exactly
 // (linalg/assign), then P rounded to the nearest permutation. It starts from the barycentre
@@ -30,7 +30,7 @@ const (
 // matrix Sinkhorn-balanced (scipy's P0="randomized"), drawn from rng, and returns the
 // correspondence that preserves the most edges, the earliest of equals. rng may be nil when
 // restarts is 0.
-func GMFAQ(g1, g2 [][]int8, restarts int, rng *rand.Rand) ([]int, error) {
+func FAQ(g1, g2 [][]int8, restarts int, rng *rand.Rand) ([]int, error) {
 	n := len(g1)
 	dense := func(g [][]int8) []float64 {
 		m := make([]float64, n*n)
@@ -46,7 +46,7 @@ func GMFAQ(g1, g2 [][]int8, restarts int, rng *rand.Rand) ([]int, error) {
 	return faqSolve(dense(g1), dense(g2), n, restarts, rng)
 }
 
-// faqSolve is GMFAQ on the symmetric n x n row-major matrices a and b (weighted graphs, which
+// faqSolve is FAQ on the symmetric n x n row-major matrices a and b (weighted graphs, which
 // the check against scipy uses: their subproblems have no ties), keeping the start of the
 // largest trace(A P B P^T).
 func faqSolve(a, b []float64, n, restarts int, rng *rand.Rand) ([]int, error) {

@@ -1,6 +1,9 @@
-package envs
+package tsp
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // twoOptTol is the relative gain a 2-opt move must reach to be taken. Rounding in the
 // four-term gain is about 1e-16 relative; requiring more keeps exact ties (duplicate or
@@ -106,4 +109,28 @@ func TwoOpt(d []float64, n int, tour []int) {
 			}
 		}
 	}
+}
+
+// checkSquare panics unless d is n x n and tour has length n.
+func checkSquare(d []float64, n int, tour []int) {
+	if n < 1 || len(d) != n*n {
+		panic(fmt.Sprintf("tsp: cost matrix has %d entries, want %d x %d", len(d), n, n))
+	}
+	if len(tour) != n {
+		panic(fmt.Sprintf("tsp: tour has length %d, want %d", len(tour), n))
+	}
+}
+
+// TourCost is the length of the closed tour under the row-major n x n cost matrix d.
+func TourCost(d []float64, n int, tour []int) float64 {
+	if len(tour) < 2 {
+		return 0
+	}
+	prev := tour[len(tour)-1]
+	var sum float64
+	for _, v := range tour {
+		sum += d[prev*n+v]
+		prev = v
+	}
+	return sum
 }

@@ -1,4 +1,4 @@
-package envs
+package tsp
 
 import "slices"
 
@@ -77,11 +77,11 @@ func TwoOptOrOpt(d []float64, n int, tour []int) {
 		} else {
 			FarthestInsertion(d, n, cand)
 		}
-		length := tourCost(d, n, cand)
+		length := TourCost(d, n, cand)
 		for improved := true; improved; {
 			TwoOpt(d, n, cand)
 			OrOpt(d, n, cand)
-			after := tourCost(d, n, cand)
+			after := TourCost(d, n, cand)
 			improved = after < length-twoOptTol*length
 			length = after
 		}

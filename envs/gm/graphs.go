@@ -1,82 +1,82 @@
-package envs
+package gm
 
 import (
 	"fmt"
 	"math/rand/v2"
 )
 
-// GMGraph names the random graph family that G1 of a graph-matching instance is drawn from.
-type GMGraph int
+// Graph names the random graph family that G1 of a graph-matching instance is drawn from.
+type Graph int
 
 // The graph families of graph matching.
 const (
-	// GMErdosRenyi joins each pair of nodes independently with probability P.
-	GMErdosRenyi GMGraph = iota
-	// GMRegular is a random graph in which every node has degree D.
-	GMRegular
+	// ErdosRenyi joins each pair of nodes independently with probability P.
+	ErdosRenyi Graph = iota
+	// Regular is a random graph in which every node has degree D.
+	Regular
 )
 
 // String returns the family's name: "er" or "regular".
-func (g GMGraph) String() string {
+func (g Graph) String() string {
 	switch g {
-	case GMErdosRenyi:
+	case ErdosRenyi:
 		return "er"
-	case GMRegular:
+	case Regular:
 		return "regular"
 	}
-	return fmt.Sprintf("GMGraph(%d)", int(g))
+	return fmt.Sprintf("Graph(%d)", int(g))
 }
 
-// GMNoise names how G2's edges are drawn from G1's.
-type GMNoise int
+// Noise names how G2's edges are drawn from G1's.
+type Noise int
 
 // The noise models of graph matching.
 const (
-	// GMFlip flips each node pair (edge <-> non-edge) with probability Noise: the data of runs
+	// Flip flips each node pair (edge <-> non-edge) with probability Noise: the data of runs
 	// and files whose spec names no noise model. At density p it adds (1-p)/p times as many
 	// edges as it removes.
-	GMFlip GMNoise = iota
-	// GMNowak is Nowak, Villar, Bandeira and Bruna's (2018) model: each edge of G1 is removed
+	Flip Noise = iota
+	// Nowak is Nowak, Villar, Bandeira and Bruna's (2018) model: each edge of G1 is removed
 	// with probability Noise and each non-edge added with probability Noise p/(1-p), p the
 	// family's edge density (P, or D/(N-1)), so that G2's expected degree is G1's.
-	GMNowak
+	Nowak
 )
 
 // String returns the noise model's name in a data spec: "flip" or "nowak".
-func (m GMNoise) String() string {
+func (m Noise) String() string {
 	switch m {
-	case GMFlip:
+	case Flip:
 		return "flip"
-	case GMNowak:
+	case Nowak:
 		return "nowak"
 	}
-	return fmt.Sprintf("GMNoise(%d)", int(m))
+	return fmt.Sprintf("Noise(%d)", int(m))
 }
 
-// GMParams says how a graph-matching instance is drawn: G1 on N nodes from Graph (with edge
-// probability P for GMErdosRenyi, degree D for GMRegular), and G2 a uniformly random
+// Params says how a graph-matching instance is drawn: G1 on N nodes from Graph (with edge
+// probability P for ErdosRenyi, degree D for Regular), and G2 a uniformly random
 // relabelling of G1 with noise Noise applied as Model says.
-type GMParams struct {
+type Params struct {
 	N     int
-	Graph GMGraph
+	Graph Graph
 	P     float64
 	D     int
 	Noise float64
-	Model GMNoise
+	Model Noise
 }
 
 // density is the expected edge density of G1: P, or D/(N-1) for regular graphs.
-func (p GMParams) density() float64 {
-	if p.Graph == GMRegular {
+func (p Params) density() float64 {
+	if p.Graph == Regular {
 		return float64(p.D) / float64(p.N-1)
 	}
 	return p.P
 }
 
 // addProbability is the probability that noise makes a non-edge of G1 an edge of G2: Noise
-// under GMFlip, Noise p/(1-p) under GMNowak (0 when G1 is complete and has no non-edges).
-func (p GMParams) addProbability() float64 {
-	if p.Model == GMFlip {
+// under Flip, Noise p/(1-p) under Nowak (0 when G1 is complete and has no non-edges).
+func (p Params) addProbability() float64 {
+	if p.Model == Flip {
 		return p.Noise
 	}
 	d := p.density()
@@ -87,7 +87,7 @@ func (p GMParams) addProbability() float64 {
 }
 
 // Validate returns a one-line error naming the first invalid field of p.
-func (p GMParams) Validate() error {
+func (p Params) Validate() error {
 	if p.N < 2 {
 		return fmt.Errorf("gm: n = %d, need at least 2 nodes", p.N)
 	}
@@ -95,11 +95,11 @@ func (p GMParams) Validate() error {
 		return fmt.Errorf("gm: noise = %v, need 0 <= noise <= 1", p.Noise)
 	}
 	switch p.Graph {
-	case GMErdosRenyi:
+	case ErdosRenyi:
 		if !(p.P >= 0 && p.P <= 1) {
 			return fmt.Errorf("gm: edge probability p = %v, need 0 <= p <= 1", p.P)
 		}
-	case GMRegular:
+	case Regular:
 		if p.D < 0 || p.D >= p.N {
 			return fmt.Errorf("gm: degree d = %d, need 0 <= d < n = %d", p.D, p.N)
 		}
@@ -110,8 +110,8 @@ func (p GMParams) Validate() error {
 		return fmt.Errorf("gm: unknown graph family %v", p.Graph)
 	}
 	switch p.Model {
-	case GMFlip:
-	case GMNowak:
+	case Flip:
+	case Nowak:
 		if q := p.addProbability(); q > 1 {
 			return fmt.Errorf("gm: noise = %v at edge density %.4g would add non-edges with probability %.4g > 1 (nowak keeps the expected degree); need noise <= %.4g",
 				p.Noise, p.density(), q, (1-p.density())/p.density())
@@ -122,23 +122,23 @@ func (p GMParams) Validate() error {
 	return nil
 }
 
-// GenerateGM draws one graph-matching instance from rng: the adjacency matrices g1 and g2
+// Generate draws one graph-matching instance from rng: the adjacency matrices g1 and g2
 // (symmetric, 0/1, zero diagonal; int8 rows so that JSON writes them as arrays of numbers)
 // and the planted correspondence, planted[i] = the node of G2 that node i of G1 became.
 // The draws are, in order: G1, the relabelling, then one number per node pair in row order
 // (none when Noise is 0). It panics if p is invalid.
-func GenerateGM(rng *rand.Rand, p GMParams) (g1, g2 [][]int8, planted []int) {
+func Generate(rng *rand.Rand, p Params) (g1, g2 [][]int8, planted []int) {
 	if err := p.Validate(); err != nil {
 		panic(err)
 	}
 	n := p.N
-	if p.Graph == GMRegular {
+	if p.Graph == Regular {
 		g1 = randomRegular(rng, n, p.D)
 	} else {
 		g1 = erdosRenyi(rng, n, p.P)
 	}
 	planted = rng.Perm(n)
-	g2 = newAdjacency(n)
+	g2 = NewAdjacency(n)
 	add := p.addProbability()
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -161,8 +161,8 @@ func GenerateGM(rng *rand.Rand, p GMParams) (g1, g2 [][]int8, planted []int) {
 	return g1, g2, planted
 }
 
-// newAdjacency returns an n x n zero matrix whose rows share one backing array.
-func newAdjacency(n int) [][]int8 {
+// NewAdjacency returns an n x n zero matrix (no edges) whose rows share one backing array.
+func NewAdjacency(n int) [][]int8 {
 	buf := make([]int8, n*n)
 	a := make([][]int8, n)
 	for i := range a {
@@ -173,7 +173,7 @@ func newAdjacency(n int) [][]int8 {
 
 // erdosRenyi draws G(n, p): each pair i < j, in row order, is an edge with probability p.
 func erdosRenyi(rng *rand.Rand, n int, p float64) [][]int8 {
-	a := newAdjacency(n)
+	a := NewAdjacency(n)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if rng.Float64() < p {
@@ -195,7 +195,7 @@ const regularSwapsPerEdge = 20
 // its limit is uniform. Unlike the pairing model with retries, whose success probability
 // falls like exp(-(d^2-1)/4), it runs a fixed number of steps for every valid n and d.
 func randomRegular(rng *rand.Rand, n, d int) [][]int8 {
-	a := newAdjacency(n)
+	a := NewAdjacency(n)
 	edges := make([][2]int, 0, n*d/2)
 	join := func(i, j int) {
 		a[i][j], a[j][i] = 1, 1
@@ -257,8 +257,8 @@ func CheckAdjacency(name string, a [][]int8, n int) error {
 	return nil
 }
 
-// gmEdges is the number of edges of the symmetric adjacency matrix a.
-func gmEdges(a [][]int8) int {
+// Edges is the number of edges of the symmetric adjacency matrix a.
+func Edges(a [][]int8) int {
 	m := 0
 	for i, row := range a {
 		for _, x := range row[i+1:] {

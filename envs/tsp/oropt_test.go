@@ -1,4 +1,4 @@
-package envs
+package tsp
 
 import (
 	"slices"
@@ -13,10 +13,10 @@ func TestOrOpt(t *testing.T) {
 		for _, n := range []int{2, 3, 4, 5, 6, 9, 30} {
 			d := distances(set.gen(rng, n))
 			tour := rng.Perm(n)
-			before := tourCost(d, n, tour)
+			before := TourCost(d, n, tour)
 			OrOpt(d, n, tour)
 			mustPerm(t, tour, n, "OrOpt")
-			if after := tourCost(d, n, tour); after > before+1e-12 {
+			if after := TourCost(d, n, tour); after > before+1e-12 {
 				t.Errorf("%s n=%d: or-opt made the tour longer: %v -> %v", set.name, n, before, after)
 			}
 			checkOrOptimal(t, d, n, tour)
@@ -29,7 +29,7 @@ func TestOrOpt(t *testing.T) {
 // and measured.
 func checkOrOptimal(t *testing.T, d []float64, n int, tour []int) {
 	t.Helper()
-	base := tourCost(d, n, tour)
+	base := TourCost(d, n, tour)
 	for l := 1; l <= 3 && l <= n-3; l++ {
 		for i := range n {
 			var seg, rest []int
@@ -45,7 +45,7 @@ func checkOrOptimal(t *testing.T, d []float64, n int, tour []int) {
 			for k := 1; k < len(rest); k++ {
 				for _, s := range [][]int{seg, rev} {
 					moved := slices.Concat(rest[:k], s, rest[k:])
-					if got := tourCost(d, n, moved); got < base-1e-9 {
+					if got := TourCost(d, n, moved); got < base-1e-9 {
 						t.Fatalf("n=%d: moving %v shortens the tour %v -> %v", n, s, base, got)
 					}
 				}
@@ -66,7 +66,7 @@ func TestTwoOptOrOptAgainstExact(t *testing.T) {
 		tour := make([]int, n)
 		TwoOptOrOpt(d, n, tour)
 		mustPerm(t, tour, n, "TwoOptOrOpt")
-		got := tourCost(d, n, tour)
+		got := TourCost(d, n, tour)
 		_, exact, err := HeldKarp(d, n)
 		if err != nil {
 			t.Fatal(err)
@@ -74,8 +74,8 @@ func TestTwoOptOrOptAgainstExact(t *testing.T) {
 		two := make([]int, n)
 		NearestNeighbour(d, n, two)
 		TwoOpt(d, n, two)
-		if got < exact-1e-9 || got > tourCost(d, n, two)+1e-12 {
-			t.Fatalf("tour %v: optimum %v, 2-opt %v", got, exact, tourCost(d, n, two))
+		if got < exact-1e-9 || got > TourCost(d, n, two)+1e-12 {
+			t.Fatalf("tour %v: optimum %v, 2-opt %v", got, exact, TourCost(d, n, two))
 		}
 		checkTwoOptimal(t, d, n, tour)
 		checkOrOptimal(t, d, n, tour)

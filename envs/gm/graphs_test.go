@@ -1,4 +1,4 @@
-package envs
+package gm
 
 import (
 	"reflect"
@@ -9,33 +9,33 @@ import (
 )
 
 func TestGenerateGMDeterministic(t *testing.T) {
-	p := GMParams{N: 15, Graph: GMErdosRenyi, P: 0.3, Noise: 0.1}
-	a1, a2, ap := GenerateGM(instanceRNG(7, 3), p)
-	b1, b2, bp := GenerateGM(instanceRNG(7, 3), p)
+	p := Params{N: 15, Graph: ErdosRenyi, P: 0.3, Noise: 0.1}
+	a1, a2, ap := Generate(testRNG(73), p)
+	b1, b2, bp := Generate(testRNG(73), p)
 	if !reflect.DeepEqual(a1, b1) || !reflect.DeepEqual(a2, b2) || !slices.Equal(ap, bp) {
-		t.Fatal("same (seed, index) gave different instances")
+		t.Fatal("the same seed gave different instances")
 	}
-	c1, _, _ := GenerateGM(instanceRNG(7, 4), p)
+	c1, _, _ := Generate(testRNG(74), p)
 	if reflect.DeepEqual(a1, c1) {
-		t.Fatal("indices 3 and 4 gave the same G1")
+		t.Fatal("seeds 73 and 74 gave the same G1")
 	}
 }
 
 func TestGenerateGMValidGraphs(t *testing.T) {
-	cases := []GMParams{
-		{N: 2, Graph: GMErdosRenyi, P: 1},
-		{N: 20, Graph: GMErdosRenyi, P: 0.2, Noise: 0.05},
-		{N: 20, Graph: GMErdosRenyi, P: 0, Noise: 1},
-		{N: 2, Graph: GMRegular, D: 1},
-		{N: 7, Graph: GMRegular, D: 0},
-		{N: 7, Graph: GMRegular, D: 6},
-		{N: 8, Graph: GMRegular, D: 3, Noise: 0.1},
-		{N: 9, Graph: GMRegular, D: 4},
-		{N: 50, Graph: GMRegular, D: 3},
-		{N: 50, Graph: GMRegular, D: 47},
+	cases := []Params{
+		{N: 2, Graph: ErdosRenyi, P: 1},
+		{N: 20, Graph: ErdosRenyi, P: 0.2, Noise: 0.05},
+		{N: 20, Graph: ErdosRenyi, P: 0, Noise: 1},
+		{N: 2, Graph: Regular, D: 1},
+		{N: 7, Graph: Regular, D: 0},
+		{N: 7, Graph: Regular, D: 6},
+		{N: 8, Graph: Regular, D: 3, Noise: 0.1},
+		{N: 9, Graph: Regular, D: 4},
+		{N: 50, Graph: Regular, D: 3},
+		{N: 50, Graph: Regular, D: 47},
 	}
 	for k, p := range cases {
-		g1, g2, planted := GenerateGM(testRNG(uint64(k)), p)
+		g1, g2, planted := Generate(testRNG(uint64(k)), p)
 		if err := CheckAdjacency("g1", g1, p.N); err != nil {
 			t.Fatalf("%+v: %v", p, err)
 		}
@@ -45,7 +45,7 @@ func TestGenerateGMValidGraphs(t *testing.T) {
 		if err := perm.Validate(planted); err != nil {
 			t.Fatalf("%+v: planted: %v", p, err)
 		}
-		if p.Graph == GMRegular {
+		if p.Graph == Regular {
 			for i, row := range g1 {
 				d := 0
 				for _, x := range row {
@@ -56,10 +56,10 @@ func TestGenerateGMValidGraphs(t *testing.T) {
 				}
 			}
 		}
-		if p.Noise == 0 && GMObjective(g1, g2, planted) != 1 {
+		if p.Noise == 0 && Objective(g1, g2, planted) != 1 {
 			t.Fatalf("%+v: noiseless planted correspondence loses edges", p)
 		}
-		if p.Noise == 1 && p.P == 0 && gmEdges(g2) != p.N*(p.N-1)/2 {
+		if p.Noise == 1 && p.P == 0 && Edges(g2) != p.N*(p.N-1)/2 {
 			t.Fatalf("%+v: noise 1 on an empty graph should give the complete graph", p)
 		}
 	}
@@ -83,13 +83,13 @@ func TestRandomRegularMixes(t *testing.T) {
 }
 
 func TestGMParamsValidate(t *testing.T) {
-	bad := []GMParams{
-		{N: 1, Graph: GMErdosRenyi, P: 0.5},
-		{N: 5, Graph: GMErdosRenyi, P: 1.5},
-		{N: 5, Graph: GMErdosRenyi, P: 0.5, Noise: -0.1},
-		{N: 5, Graph: GMRegular, D: 5},
-		{N: 5, Graph: GMRegular, D: 3},
-		{N: 5, Graph: GMGraph(9)},
+	bad := []Params{
+		{N: 1, Graph: ErdosRenyi, P: 0.5},
+		{N: 5, Graph: ErdosRenyi, P: 1.5},
+		{N: 5, Graph: ErdosRenyi, P: 0.5, Noise: -0.1},
+		{N: 5, Graph: Regular, D: 5},
+		{N: 5, Graph: Regular, D: 3},
+		{N: 5, Graph: Graph(9)},
 	}
 	for _, p := range bad {
 		if p.Validate() == nil {

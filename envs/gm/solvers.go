@@ -1,4 +1,4 @@
-package envs
+package gm
 
 import (
 	"errors"
@@ -11,28 +11,28 @@ import (
 	"spg-tui/linalg/assign"
 )
 
-// GMExactMaxN is the largest number of nodes GMExact accepts: the N up to which its branch
+// ExactMaxN is the largest number of nodes Exact accepts: the N up to which its branch
 // and bound stays under a second per instance with noise up to 0.10, the task's range.
 // Measured worst of 8 instances on a shared 2-core AMD EPYC: at N = 11, 0.32 s (ER p = 0.5,
 // noise 0.10) and 0.22 s (6-regular, noise 0.10); at N = 12, 0.41 s and 1.26 s. Pruning is
 // weakest when the optimum is far below |E1|: pure noise (ER p = 0.5, noise 0.5) takes up to
 // 1.7 s at N = 11.
-const GMExactMaxN = 11
+const ExactMaxN = 11
 
-// GMObjective is the quadratic-assignment objective of the correspondence perm (perm[i] =
+// Objective is the quadratic-assignment objective of the correspondence perm (perm[i] =
 // the node of G2 matched to node i of G1): the fraction of G1's edges {i, j} whose images
 // {perm[i], perm[j]} are edges of G2, in [0, 1]. A G1 without edges has nothing to lose, so
 // its objective is 1 for every perm. It does not allocate.
-func GMObjective(g1, g2 [][]int8, perm []int) float64 {
-	m := gmEdges(g1)
+func Objective(g1, g2 [][]int8, perm []int) float64 {
+	m := Edges(g1)
 	if m == 0 {
 		return 1
 	}
-	return float64(gmPreserved(g1, g2, perm)) / float64(m)
+	return float64(Preserved(g1, g2, perm)) / float64(m)
 }
 
-// GMRecovery is the fraction of nodes that perm maps to their planted partner.
-func GMRecovery(perm, planted []int) float64 {
+// Recovery is the fraction of nodes that perm maps to their planted partner.
+func Recovery(perm, planted []int) float64 {
 	hit := 0
 	for i, j := range perm {
 		if j == planted[i] {
@@ -42,8 +42,8 @@ func GMRecovery(perm, planted []int) float64 {
 	return float64(hit) / float64(len(perm))
 }
 
-// gmPreserved counts G1's edges that perm maps onto edges of G2.
-func gmPreserved(g1, g2 [][]int8, perm []int) int {
+// Preserved counts G1's edges that perm maps onto edges of G2.
+func Preserved(g1, g2 [][]int8, perm []int) int {
 	c := 0
 	for i, row := range g1 {
 		r2 := g2[perm[i]]
@@ -56,7 +56,7 @@ func gmPreserved(g1, g2 [][]int8, perm []int) int {
 	return c
 }
 
-// gmSwapDelta is the change in gmPreserved when perm[a] and perm[b] are exchanged, in O(N):
+// gmSwapDelta is the change in Preserved when perm[a] and perm[b] are exchanged, in O(N):
 // only pairs with one end in {a, b} change, and the pair {a, b} itself keeps its image.
 func gmSwapDelta(g1, g2 [][]int8, perm []int, a, b int) int {
 	ra, rb := g1[a], g1[b]
@@ -71,10 +71,10 @@ func gmSwapDelta(g1, g2 [][]int8, perm []int, a, b int) int {
 	return d
 }
 
-// GMLocalSearch improves a copy of start by best-improvement 2-swaps (exchanging the G2
+// LocalSearch improves a copy of start by best-improvement 2-swaps (exchanging the G2
 // partners of two G1 nodes) until no swap preserves more edges, and returns it. Each swap is
 // scored in O(N), a pass over all pairs in O(N^3); the objective never decreases.
-func GMLocalSearch(g1, g2 [][]int8, start []int) []int {
+func LocalSearch(g1, g2 [][]int8, start []int) []int {
 	p := slices.Clone(start)
 	n := len(p)
 	for {
@@ -93,11 +93,11 @@ func GMLocalSearch(g1, g2 [][]int8, start []int) []int {
 	}
 }
 
-// GMSpectral is Umeyama's (1988) spectral matching: with A1 = U1 D1 U1^T and A2 = U2 D2 U2^T
+// Spectral is Umeyama's (1988) spectral matching: with A1 = U1 D1 U1^T and A2 = U2 D2 U2^T
 // (eigenvalues in ascending order), it returns the permutation maximising
 // sum_i S[i][perm[i]] for S = |U1| |U2|^T, solved exactly as a linear assignment. The
 // absolute values make S blind to the arbitrary signs of the eigenvectors.
-func GMSpectral(g1, g2 [][]int8) ([]int, error) {
+func Spectral(g1, g2 [][]int8) ([]int, error) {
 	n := len(g1)
 	u1, err := absEigenvectors(g1)
 	if err != nil {
@@ -143,23 +143,23 @@ func absEigenvectors(a [][]int8) (*mat.Dense, error) {
 	return &u, nil
 }
 
-// GMExact returns a correspondence preserving the most edges, by branch and bound. It
-// refuses graphs of more than GMExactMaxN nodes.
-func GMExact(g1, g2 [][]int8) ([]int, error) {
+// Exact returns a correspondence preserving the most edges, by branch and bound. It
+// refuses graphs of more than ExactMaxN nodes.
+func Exact(g1, g2 [][]int8) ([]int, error) {
 	n := len(g1)
-	if n > GMExactMaxN {
-		return nil, fmt.Errorf("gm: exact solver handles n <= %d, got n = %d", GMExactMaxN, n)
+	if n > ExactMaxN {
+		return nil, fmt.Errorf("gm: exact solver handles n <= %d, got n = %d", ExactMaxN, n)
 	}
-	start, err := GMSpectral(g1, g2)
+	start, err := Spectral(g1, g2)
 	if err != nil {
 		return nil, err
 	}
-	b := newGMBranch(g1, g2, GMLocalSearch(g1, g2, start))
+	b := newGMBranch(g1, g2, LocalSearch(g1, g2, start))
 	b.search(0)
 	return b.bestPerm, nil
 }
 
-// gmBranch is the state of GMExact's depth-first search. G1's nodes are assigned in a fixed
+// gmBranch is the state of Exact's depth-first search. G1's nodes are assigned in a fixed
 // order, each to a free G2 node. The bound on what a partial assignment can still reach is
 //
 //	cur + sum over unassigned u of max over free v of gain[u][v] + min(e1, e2),
@@ -188,8 +188,8 @@ func newGMBranch(g1, g2 [][]int8, incumbent []int) *gmBranch {
 	b := &gmBranch{
 		g1: g1, g2: g2, n: n,
 		perm: make([]int, n), used: make([]bool, n),
-		e1: gmEdges(g1), e2: gmEdges(g2), edges: gmEdges(g1),
-		best: gmPreserved(g1, g2, incumbent), bestPerm: incumbent,
+		e1: Edges(g1), e2: Edges(g2), edges: Edges(g1),
+		best: Preserved(g1, g2, incumbent), bestPerm: incumbent,
 		cand: make([][]int, n),
 	}
 	b.gain = make([][]int32, n)

@@ -1,0 +1,50 @@
+package run
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"spg-tui/envs"
+)
+
+// The models learn the tasks whose states their networks read: for the four tasks that is the
+// table the catalogue listed by name before the tasks stated their states, and each task's
+// default is the paper's architecture for it.
+func TestModelsLearnTheTasksTheyRead(t *testing.T) {
+	want := map[string][]envs.Task{
+		ModelMatching:     {envs.TaskMWM},
+		ModelSequential:   {envs.TaskTSP, envs.TaskSort},
+		ModelPairwise:     {envs.TaskMWM, envs.TaskSort},
+		ModelFactored:     {envs.TaskTSP, envs.TaskSort},
+		ModelAttention:    {envs.TaskTSP},
+		ModelSuccessor:    {envs.TaskTSP},
+		ModelGM:           {envs.TaskGM},
+		ModelGM2:          {envs.TaskGM},
+		ModelPNAC:         {envs.TaskTSP, envs.TaskSort},
+		ModelPNACMatching: {envs.TaskMWM},
+		ModelACMatching:   {envs.TaskMWM},
+		ModelRandom:       {envs.TaskMWM, envs.TaskTSP, envs.TaskSort},
+	}
+	for _, m := range Models {
+		if got := m.Tasks(); !slices.Equal(got, want[m.Name]) {
+			t.Errorf("%s learns %v, want %v", m.Name, got, want[m.Name])
+		}
+	}
+	for task, model := range map[envs.Task]string{envs.TaskMWM: ModelMatching, envs.TaskTSP: ModelSequential,
+		envs.TaskSort: ModelSequential, envs.TaskGM: ModelGM} {
+		if got := DefaultModel(task); got != model {
+			t.Errorf("default model of %s: %s, want %s", task, got, model)
+		}
+	}
+}
+
+// A model name outside the catalogue learns nothing and is refused in one line, not a panic.
+func TestUnknownModelLearnsNothing(t *testing.T) {
+	if m := ModelOf(Config{Model: "nope"}); m.Supports(envs.TaskMWM) || len(m.Tasks()) != 0 {
+		t.Errorf("an unknown model learns %v", m.Tasks())
+	}
+	if _, err := parseTrainFlags("--task", "mwm", "--n", "5", "--model", "nope"); err == nil || !strings.Contains(err.Error(), `unknown model "nope"`) {
+		t.Errorf("--model nope: %v", err)
+	}
+}
