@@ -6,8 +6,8 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
 	"spg-tui/envs"
+	"spg-tui/linalg/pairs"
 	"spg-tui/run"
 )
 

@@ -6,7 +6,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/agent/pairs"
+	"spg-tui/linalg/pairs"
 )
 
 // PairRows says what the rows of a PairFeatures input are; the caller knows it from the task's

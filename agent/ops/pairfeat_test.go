@@ -7,7 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/agent/pairs"
+	"spg-tui/linalg/pairs"
 )
 
 func TestPairFeatures(t *testing.T) {

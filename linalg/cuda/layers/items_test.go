@@ -7,9 +7,9 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/pairs"
 )
 
 func TestCentreItems(t *testing.T) {

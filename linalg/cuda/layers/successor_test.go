@@ -9,11 +9,11 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
 	"spg-tui/envs"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/pairs"
 	"spg-tui/linalg/sinkhorn"
 	"spg-tui/run"
 )
