@@ -15,8 +15,8 @@ import (
 // bilinear critics are on mwm and sort (on tsp it is quadratic, the paper's critic is neither).
 func (p *Policy) CriticMaxAccepts() error {
 	c := p.cfg
-	if run.ModelOf(c).Kind != run.KindSPG || c.Critic != run.CriticBilinear || (c.Task != envs.TaskMWM && c.Task != envs.TaskSort) {
-		return fmt.Errorf("critic-max: %s on %s has no critic linear in the action (only the bilinear critics on mwm and sort are)", run.ModelTitle(c), c.Task)
+	if c.Entry.Kind != run.KindSPG || c.Critic != run.CriticBilinear || (c.Task != envs.TaskMWM && c.Task != envs.TaskSort) {
+		return fmt.Errorf("critic-max: %s on %s has no critic linear in the action (only the bilinear critics on mwm and sort are)", c.Entry.Title, c.Task)
 	}
 	return nil
 }
