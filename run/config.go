@@ -270,13 +270,13 @@ func (c Config) Validate() error {
 		}
 		return fmt.Errorf("reward %s: only %s has a plain-sum reward", c.Reward, taskList(sums))
 	}
-	if c.ValSamples > 1 && ModelOf(c).Kind != KindSPG {
-		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, ModelOf(c).Title)
+	if c.ValSamples > 1 && m.Kind != KindSPG {
+		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, m.Title)
 	}
-	if err := actorAtRefused(ModelOf(c), c.ActorAt); err != nil {
+	if err := actorAtRefused(m, c.ActorAt); err != nil {
 		return err
 	}
-	if err := RoundingRefused(ModelOf(c), c.Rounding); err != nil {
+	if err := RoundingRefused(m, c.Rounding); err != nil {
 		return err
 	}
 	if c.EpsEnd > c.EpsStart {

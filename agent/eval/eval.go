@@ -205,7 +205,8 @@ func score(env envs.Env, set *Set, perms []int) *run.Eval {
 		p := perms[i*n : (i+1)*n]
 		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
 	}
-	metric := envs.MustFacts(task).Metric
+	facts := envs.MustFacts(task)
+	metric := facts.Metric
 	var optima []float64
 	if metric.PerOptimum {
 		optima = solutionObjectives(set.Ref.Best)
@@ -220,7 +221,7 @@ func score(env envs.Env, set *Set, perms []int) *run.Eval {
 		}
 		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
 	}
-	ev.Also = alsoMeasures(envs.MustFacts(task).Also, set.Insts, perms, n)
+	ev.Also = alsoMeasures(facts.Also, set.Insts, perms, n)
 	if metric.Gap && set.Ref != nil && set.Ref.Exact {
 		opt := 0.0
 		for _, s := range set.Ref.Best {
