@@ -318,6 +318,9 @@ func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error))
 // Config is the configuration the policy was trained with (live changes included).
 func (p *Policy) Config() run.Config { return p.cfg.Config }
 
+// Model is the catalogue entry of the model the policy was trained as, resolved on loading.
+func (p *Policy) Model() run.Model { return p.cfg.Entry }
+
 // Step is the number of training steps behind the policy.
 func (p *Policy) Step() int { return p.step }
 
