@@ -65,7 +65,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
 	}
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
-		dec.GumbelScale = eval.DefaultGumbelScaleOf(run.ModelOf(pol.Config()))
+		dec.GumbelScale = eval.DefaultGumbelScaleOf(pol.Model())
 	}
 	decode := func(d run.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
 		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }

@@ -99,7 +99,7 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 				for i := range states {
 					states[i] = rng.Float32()
 				}
-				h := learn.HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+				h := learn.HyperAt(devtest.Spec(t, cfg), 0)
 				mc, mg := make([]float32, b*n*n), make([]float32, b*n*n)
 				if err := errors.Join(cpu.Act(states, b, h, mc), gl.Act(states, b, h, mg)); err != nil {
 					t.Fatal(err)

@@ -96,8 +96,8 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 				if next.ValDecodes() != cfg.ValDecodes()+3 {
 					t.Errorf("%s on %s: the validations' K is %d", p.Name, m.Name, next.ValDecodes())
 				}
-			case learn.HyperAt(&next, m.Kind, step) == learn.HyperAt(&cfg, m.Kind, step):
-				t.Errorf("%s on %s: the next step's hyperparameters did not change: %+v", p.Name, m.Name, learn.HyperAt(&next, m.Kind, step))
+			case learn.HyperAt(&run.Spec{Config: next, Entry: m}, step) == learn.HyperAt(&run.Spec{Config: cfg, Entry: m}, step):
+				t.Errorf("%s on %s: the next step's hyperparameters did not change: %+v", p.Name, m.Name, learn.HyperAt(&run.Spec{Config: next, Entry: m}, step))
 			}
 		}
 	}

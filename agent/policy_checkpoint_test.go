@@ -33,6 +33,9 @@ func TestPolicyFromCheckpoint(t *testing.T) {
 		if p.Config().Task != envs.TaskTSP || p.Step() < 10 {
 			t.Errorf("%s: policy of %+v at step %d", path, p.Config(), p.Step())
 		}
+		if m := p.Model(); m.Name != cfg.Model || m.Title == "" {
+			t.Errorf("%s: the policy's model resolved to %+v, want the catalogue's %s", path, m, cfg.Model)
+		}
 		env, _ := envs.New(envs.TaskTSP, 5)
 		insts := []envs.Instance{env.Generate(1, 0), env.Generate(1, 1), env.Generate(1, 2)}
 		sols, err := p.Solve(env, insts)

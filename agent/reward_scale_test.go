@@ -3,6 +3,7 @@ package agent
 import (
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -18,10 +19,10 @@ func TestRewardScaleAndWarmup(t *testing.T) {
 		t.Errorf("sum reward scale %g, want N = 15", s)
 	}
 	cfg.CriticWarmup = 10
-	if h := learn.HyperAt(&cfg, run.KindSPG, 9); h.ActorLR != 0 || h.CriticLR != cfg.CriticLR {
+	if h := learn.HyperAt(devtest.Spec(t, cfg), 9); h.ActorLR != 0 || h.CriticLR != cfg.CriticLR {
 		t.Errorf("step 9 of a 10-step warm-up: actor lr %g, critic lr %g", h.ActorLR, h.CriticLR)
 	}
-	if h := learn.HyperAt(&cfg, run.KindSPG, 10); h.ActorLR != cfg.ActorLR {
+	if h := learn.HyperAt(devtest.Spec(t, cfg), 10); h.ActorLR != cfg.ActorLR {
 		t.Errorf("after the warm-up: actor lr %g", h.ActorLR)
 	}
 }
@@ -40,7 +41,7 @@ func TestSumRewardReachesTheBuffer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := lp.step(0, &cfg)
+		res, err := lp.step(0, devtest.Spec(t, cfg))
 		if err != nil {
 			t.Fatal(err)
 		}

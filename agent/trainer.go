@@ -62,8 +62,9 @@ type trainer struct {
 	status   run.Status
 	waitDone atomic.Int64 // status.Wait.Done, counted by the computation waited on
 
-	// Owned by the training goroutine.
-	cfg      run.Config
+	// Owned by the training goroutine. cfg's task and model are resolved once, here; its live
+	// fields change with Set.
+	cfg      run.Spec
 	core     *loop
 	step     int
 	clock    runClock
@@ -117,7 +118,11 @@ func (c *runClock) total() float64 {
 // newTrainer opens the run directory's metrics and log files and builds the engine around a
 // learner and a loop; state comes from a checkpoint on resume (h not nil), and history, the
 // records the run kept from before, waits first on the Records stream.
-func newTrainer(dir string, cfg run.Config, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
+func newTrainer(dir string, c run.Config, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
+	cfg, err := run.Resolve(c)
+	if err != nil {
+		return nil, err
+	}
 	metrics, err := os.OpenFile(filepath.Join(dir, run.MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
@@ -129,12 +134,12 @@ func newTrainer(dir string, cfg run.Config, core *loop, h *checkpoint.Header, hi
 	}
 	t := &trainer{
 		info: run.RunInfo{
-			Model: run.ModelTitle(cfg), Title: run.Title(cfg),
-			Backend: learn.Backend(cfg, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+			Model: cfg.Entry.Title, Title: run.Title(c),
+			Backend: learn.Backend(c, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 			History: len(history),
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
-		pending: cfg, wake: make(chan struct{}, 1),
+		pending: c, wake: make(chan struct{}, 1),
 		cfg: cfg, core: core, lastEval: -1, dirty: true, lastCkpt: time.Now(),
 		metrics: metrics, logFile: logFile, log: log.New(logFile, "", log.LstdFlags),
 	}
@@ -300,7 +305,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		t.interval.Add(&res.stats, res.rewards, sec)
 		t.stepDone(sec)
 		if t.step%t.cfg.LogEvery == 0 {
-			tr := t.interval.Record(learn.HyperAt(&t.cfg, t.core.kind, t.step-1))
+			tr := t.interval.Record(learn.HyperAt(&t.cfg, t.step-1))
 			t.emit(run.Record{Kind: run.KindTrain, Train: tr})
 			t.interval = checkpoint.Interval{}
 		}
@@ -324,7 +329,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
-	h := learn.HyperAt(&t.cfg, t.core.kind, t.step)
+	h := learn.HyperAt(&t.cfg, t.step)
 	ev, err := eval.Evaluate(t.interruptible(), t.core.env, t.val, h, true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
@@ -363,7 +368,7 @@ func (t *trainer) validate() error {
 // needs.
 func (t *trainer) header(full bool) *checkpoint.Header {
 	start := t.start
-	h := &checkpoint.Header{Config: t.cfg, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval,
+	h := &checkpoint.Header{Config: t.cfg.Config, Step: t.step, Wall: t.clock.total(), Best: t.best, LastEval: t.lastEval,
 		RunID: checkpoint.RunID(start), Start: &start}
 	if full {
 		h.Interval = t.interval
@@ -380,7 +385,7 @@ func (t *trainer) checkpointLast() error {
 	if t.val != nil {
 		k := min(eval.SampleCount, len(t.val.Insts))
 		probe := &eval.Set{Split: envs.Validation, Insts: t.val.Insts[:k], States: t.val.States, Ref: t.val.Ref}
-		if _, err := eval.Evaluate(t.core.learner, t.core.env, probe, learn.HyperAt(&t.cfg, t.core.kind, t.step), true); err != nil {
+		if _, err := eval.Evaluate(t.core.learner, t.core.env, probe, learn.HyperAt(&t.cfg, t.step), true); err != nil {
 			return fmt.Errorf("step %d: checkpoint refused: %w", t.step, err)
 		}
 	}
@@ -425,7 +430,12 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err := t.core.learner.UnmarshalBinary(ck.Learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	ev, err := eval.Evaluate(t.interruptible(), t.core.env, set, learn.HyperAt(&ck.Header.Config, t.core.kind, ck.Header.Step), false)
+	// The checkpoint was read back: its configuration is resolved, and so checked, again.
+	best, err := run.Resolve(ck.Header.Config)
+	if err != nil {
+		return false, fmt.Errorf("the best checkpoint: %w", err)
+	}
+	ev, err := eval.Evaluate(t.interruptible(), t.core.env, set, learn.HyperAt(&best, ck.Header.Step), false)
 	if errors.Is(err, eval.ErrStopped) {
 		return true, t.stopNow()
 	}
@@ -457,7 +467,7 @@ func (t *trainer) setWait(what string, total, done int) {
 func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*eval.Set, error) {
 	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
 	set := eval.NewSet(split, ds)
-	if split == envs.Test && envs.MustFacts(t.cfg.Task).Exact(t.cfg.N) == "" {
+	if split == envs.Test && t.cfg.Facts.Exact(t.cfg.N) == "" {
 		return set, nil // no optimum to compare the test tours with
 	}
 	path := filepath.Join(t.dir, run.CacheDir, eval.SplitName(split)+".json")

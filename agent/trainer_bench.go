@@ -67,7 +67,8 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	cfg.Steps = steps + benchWarmup
 	// The buffer never holds more than the run stores; reserving more would only cost memory.
 	cfg.Buffer = min(cfg.Buffer, max(cfg.Batch, cfg.Steps*cfg.Batch))
-	if err := cfg.Validate(); err != nil {
+	spec, err := run.Resolve(cfg)
+	if err != nil {
 		return BenchResult{}, err
 	}
 	// bench has no --buffer-mem to raise: a batch its replay buffer cannot hold is the batch's fault.
@@ -93,7 +94,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	for t := range cfg.Steps {
 		parallel.Account(t >= benchWarmup)
 		began := time.Now()
-		if _, err := core.step(t, &cfg); err != nil {
+		if _, err := core.step(t, &spec); err != nil {
 			return BenchResult{}, err
 		}
 		if t >= benchWarmup {

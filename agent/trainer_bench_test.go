@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -38,9 +39,10 @@ func BenchmarkStepOverhead(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				spec := devtest.Spec(b, cfg)
 				b.ReportAllocs()
 				for t := 0; b.Loop(); t++ {
-					if _, err := l.step(t, &cfg); err != nil {
+					if _, err := l.step(t, spec); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -79,8 +79,8 @@ func (t *trainer) Set(param string, value float64) error {
 // the schedule: it decays linearly from the value at this step.
 func (t *trainer) apply(c change) {
 	p, _ := run.ParamNamed(c.param) // validated by request
-	old := p.Get(&t.cfg, t.step)
-	p.Set(&t.cfg, c.value, t.step)
+	old := p.Get(&t.cfg.Config, t.step)
+	p.Set(&t.cfg.Config, c.value, t.step)
 	t.dirty = true
 	t.event(&run.Event{Event: run.EventSet, Param: c.param, Old: old, New: c.value})
 }
@@ -104,7 +104,7 @@ func (t *trainer) boundary() (stop bool, err error) {
 			// Only the epsilon anchor can differ, and only once no change waits.
 			t.mu.Lock()
 			if len(t.changes) == 0 {
-				t.pending = t.cfg
+				t.pending = t.cfg.Config
 			}
 			t.mu.Unlock()
 		}

@@ -32,9 +32,7 @@ type stepResult struct {
 // loop runs the steps of Algorithm 1. Besides the learner, its state is the replay buffer and
 // the generator; the data order is a function of the step, so a checkpoint saves nothing else.
 type loop struct {
-	task envs.Task
-	// kind is the kind of the run's model, resolved once.
-	kind    run.ModelKind
+	task    envs.Task
 	env     envs.Env
 	train   envs.Dataset
 	learner learn.Learner
@@ -83,7 +81,7 @@ func newLoop(cfg run.Config, learner learn.Learner) (*loop, error) {
 	n, b, sl := cfg.N, cfg.Batch, nets.StateLen(cfg.Task, cfg.N)
 	pcg := rand.NewPCG(cfg.Seed, loopStream)
 	return &loop{
-		task: cfg.Task, kind: run.ModelOf(cfg).Kind, env: env,
+		task: cfg.Task, env: env,
 		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
 		learner: learner, replay: replay.New(n, capacity),
 		pcg: pcg, rng: rand.New(pcg),
@@ -120,10 +118,10 @@ func (l *loop) orderOf(e int) []int32 {
 
 // step runs training step t (0-based; errors name it 1-based, as the steps completed would):
 // act on the step's fresh instances, round, explore, store, then update on a uniform minibatch.
-func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
+func (l *loop) step(t int, cfg *run.Spec) (stepResult, error) {
 	n, b := l.n, l.b
-	l.fetch(t, cfg)
-	h := learn.HyperAt(cfg, l.kind, t)
+	l.fetch(t, &cfg.Config)
+	h := learn.HyperAt(cfg, t)
 	if op, ok := l.learner.(learn.OnPolicyLearner); ok {
 		return l.reinforceStep(t, op, h)
 	}
@@ -138,7 +136,7 @@ func (l *loop) step(t int, cfg *run.Config) (stepResult, error) {
 		return stepResult{}, fmt.Errorf("step %d: rounding M: %w", t+1, err)
 	}
 	l.roundTime = time.Since(rounding)
-	if l.kind == run.KindUntrained {
+	if cfg.Entry.Kind == run.KindUntrained {
 		return l.untrainedStep(), nil
 	}
 	birkhoff := 0.0

@@ -180,6 +180,33 @@ func (c Config) LRScale(step int) float64 {
 // MaxN is the largest supported size: permutations are stored as bytes in the replay buffer.
 const MaxN = 255
 
+// Spec is a validated configuration with its task's facts and its model looked up once, where a
+// run or a command starts: the code it is handed reads them here instead of looking the names up
+// again. Config keeps its string fields, so its JSON (config.json, the records) is Config's.
+type Spec struct {
+	Config
+	// Facts are the facts of Config.Task.
+	Facts *envs.Facts `json:"-"`
+	// Entry is Config.Model's catalogue entry.
+	Entry Model `json:"-"`
+}
+
+// Resolve validates c and looks up its task's facts and its model.
+func Resolve(c Config) (Spec, error) {
+	if err := c.Validate(); err != nil {
+		return Spec{}, err
+	}
+	f, err := envs.FactsOf(c.Task)
+	if err != nil {
+		return Spec{}, err
+	}
+	m, err := ModelNamed(c.Model)
+	if err != nil {
+		return Spec{}, err
+	}
+	return Spec{Config: c, Facts: f, Entry: m}, nil
+}
+
 // Validate returns an error naming the first invalid field.
 func (c Config) Validate() error {
 	if _, err := envs.New(c.Task, max(c.N, 1)); err != nil {
@@ -249,13 +276,13 @@ func (c Config) Validate() error {
 		sums := tasksWhere(func(f *envs.Facts) bool { return f.SumReward })
 		return fmt.Errorf("reward %s: only %s has a plain-sum reward", c.Reward, taskList(sums))
 	}
-	if c.ValSamples > 1 && ModelOf(c).Kind != KindSPG {
-		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, ModelOf(c).Title)
+	if c.ValSamples > 1 && m.Kind != KindSPG {
+		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, m.Title)
 	}
-	if err := actorAtRefused(ModelOf(c), c.ActorAt); err != nil {
+	if err := actorAtRefused(m, c.ActorAt); err != nil {
 		return err
 	}
-	if err := RoundingRefused(ModelOf(c), c.Rounding); err != nil {
+	if err := RoundingRefused(m, c.Rounding); err != nil {
 		return err
 	}
 	if c.EpsEnd > c.EpsStart {

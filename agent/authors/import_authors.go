@@ -160,7 +160,8 @@ func ImportActor(cfg run.Config, in, dir string) (val, test *run.Eval, err error
 		return nil, nil, fmt.Errorf("task %s: the authors' actors are SPG+Matching, for mwm", cfg.Task)
 	}
 	cfg.Steps, cfg.Init, cfg.ImportedFrom = 0, "", in
-	if err := cfg.Validate(); err != nil {
+	spec, err := run.Resolve(cfg)
+	if err != nil {
 		return nil, nil, err
 	}
 	if err := run.CheckDirPath(dir); err != nil {
@@ -201,7 +202,7 @@ func ImportActor(cfg run.Config, in, dir string) (val, test *run.Eval, err error
 		return nil, nil, err
 	}
 	defer tmp.Discard()
-	if val, test, err = writeImportedRun(tmp.Path, cfg, l); err != nil {
+	if val, test, err = writeImportedRun(tmp.Path, spec, l); err != nil {
 		return nil, nil, err
 	}
 	if err := tmp.Commit(dir); err != nil {
@@ -214,20 +215,20 @@ func ImportActor(cfg run.Config, in, dir string) (val, test *run.Eval, err error
 const importTempPrefix = ".import-"
 
 // writeImportedRun writes the run directory of an imported learner l into dir.
-func writeImportedRun(dir string, cfg run.Config, l learn.Learner) (val, test *run.Eval, err error) {
+func writeImportedRun(dir string, cfg run.Spec, l learn.Learner) (val, test *run.Eval, err error) {
 	for _, sub := range []string{filepath.Dir(run.BestCheckpoint), run.CacheDir} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, nil, err
 		}
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ConfigFile), cfg); err != nil {
+	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ConfigFile), cfg.Config); err != nil {
 		return nil, nil, err
 	}
 	env, err := envs.NewData(cfg.Task, cfg.N, cfg.Data)
 	if err != nil {
 		return nil, nil, err
 	}
-	h := learn.HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+	h := learn.HyperAt(&cfg, 0)
 	evalSplit := func(split envs.Split, size int, extras bool) (*run.Eval, *eval.Set, error) {
 		ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
 		set := eval.NewSet(split, ds)
@@ -244,7 +245,7 @@ func writeImportedRun(dir string, cfg run.Config, l learn.Learner) (val, test *r
 		return nil, nil, err
 	}
 	val.Best = true
-	head := &checkpoint.Header{Config: cfg, Best: &checkpoint.BestEval{Step: 0, Metric: val.Metric}}
+	head := &checkpoint.Header{Config: cfg.Config, Best: &checkpoint.BestEval{Step: 0, Metric: val.Metric}}
 	state, err := l.MarshalBinary()
 	if err != nil {
 		return nil, nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/sbinet/npyio/npy"
 
 	"spg-tui/agent/eval"
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
@@ -78,7 +79,7 @@ func TestAuthorsActorMatchesPyTorch(t *testing.T) {
 			nets.Featurize(envs.TaskMWM, inst, states[i*sl:(i+1)*sl])
 		}
 		m := make([]float32, b*n*n)
-		if err := l.Act(states, b, learn.HyperAt(&cfg, run.KindSPG, 0), m); err != nil {
+		if err := l.Act(states, b, learn.HyperAt(devtest.Spec(t, cfg), 0), m); err != nil {
 			t.Fatal(err)
 		}
 		rowToCol := make([]int, b*n)

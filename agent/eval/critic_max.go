@@ -16,12 +16,8 @@ import (
 // they are quadratic, the paper's critic is neither).
 func (p *Policy) CriticMaxAccepts() error {
 	c := p.cfg
-	f, err := envs.FactsOf(c.Task)
-	if err != nil {
-		return err
-	}
-	if run.ModelOf(c).Kind != run.KindSPG || c.Critic != run.CriticBilinear || !(f.PointSets() || f.Values()) {
-		return fmt.Errorf("critic-max: %s on %s has no critic linear in the action (only the bilinear critics on mwm and sort are)", run.ModelTitle(c), c.Task)
+	if c.Entry.Kind != run.KindSPG || c.Critic != run.CriticBilinear || !(c.Facts.PointSets() || c.Facts.Values()) {
+		return fmt.Errorf("critic-max: %s on %s has no critic linear in the action (only the bilinear critics on mwm and sort are)", c.Entry.Title, c.Task)
 	}
 	return nil
 }

@@ -35,7 +35,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pol := &Policy{cfg: cfg, learner: l}
+		pol := &Policy{cfg: *devtest.Spec(t, cfg), learner: l}
 		if err := pol.CriticMaxAccepts(); err != nil {
 			t.Fatalf("%s %s: %v", tc.task, tc.model, err)
 		}
@@ -77,7 +77,7 @@ func TestCriticMaxRefuses(t *testing.T) {
 		if cfg.Task == envs.TaskTSP {
 			cfg.Model, cfg.Critic = run.ModelFactored, run.CriticBilinear
 		}
-		err := (&Policy{cfg: cfg}).CriticMaxAccepts()
+		err := (&Policy{cfg: *devtest.Spec(t, cfg)}).CriticMaxAccepts()
 		if err == nil || !strings.Contains(err.Error(), "no critic linear in the action") {
 			t.Errorf("%s %s critic %s: %v, want a refusal", cfg.Task, cfg.Model, cfg.Critic, err)
 		}

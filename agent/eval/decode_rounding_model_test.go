@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -24,7 +25,7 @@ func TestDecodingRoundingNeedsASinkhornLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	insts := []envs.Instance{env.Generate(1, 0), env.Generate(1, 1)}
-	pol := &Policy{cfg: cfg, learner: l}
+	pol := &Policy{cfg: *devtest.Spec(t, cfg), learner: l}
 	dec := SingleDecode
 	dec.Rounding = run.RoundingLog
 	if _, err := pol.SolveWith(env, insts, dec); err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "rounding log") {

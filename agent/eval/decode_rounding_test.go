@@ -23,7 +23,7 @@ func TestDecodingRoundingOverrides(t *testing.T) {
 		nets.Featurize(env.Task(), inst, states[i*sl:(i+1)*sl])
 	}
 	x, m := make([]float32, len(insts)*nn), make([]float32, len(insts)*nn)
-	h := learn.HyperAt(&pol.cfg, run.ModelOf(pol.cfg).Kind, 0)
+	h := learn.HyperAt(&pol.cfg, 0)
 	if err := pol.learner.(Scorer).Scores(states, len(insts), h, x, m); err != nil {
 		t.Fatal(err)
 	}

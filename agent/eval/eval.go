@@ -205,7 +205,8 @@ func score(env envs.Env, set *Set, perms []int) *run.Eval {
 		p := perms[i*n : (i+1)*n]
 		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
 	}
-	metric := envs.MustFacts(task).Metric
+	facts := envs.MustFacts(task)
+	metric := facts.Metric
 	var optima []float64
 	if metric.PerOptimum {
 		optima = solutionObjectives(set.Ref.Best)
@@ -220,7 +221,7 @@ func score(env envs.Env, set *Set, perms []int) *run.Eval {
 		}
 		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
 	}
-	ev.Also = alsoMeasures(envs.MustFacts(task).Also, set.Insts, perms, n)
+	ev.Also = alsoMeasures(facts.Also, set.Insts, perms, n)
 	if metric.Gap && set.Ref != nil && set.Ref.Exact {
 		opt := 0.0
 		for _, s := range set.Ref.Best {
@@ -279,7 +280,8 @@ func float64s(x []float32) []float64 {
 // checkpoint's tau and L, then Hungarian rounding, no exploration. Like its learner, it must
 // not be used concurrently.
 type Policy struct {
-	cfg     run.Config
+	// cfg is the checkpoint's configuration, its task and model resolved once on loading.
+	cfg     run.Spec
 	step    int
 	learner learn.Learner
 	// state is the learner's checkpoint bytes, from which sized builds the same networks at
@@ -306,11 +308,18 @@ func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error))
 	if err := l.UnmarshalBinary(ck.Learner); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
 	}
-	return &Policy{cfg: ck.Header.Config, step: ck.Header.Step, learner: l, state: ck.Learner}, nil
+	spec, err := run.Resolve(ck.Header.Config)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
+	}
+	return &Policy{cfg: spec, step: ck.Header.Step, learner: l, state: ck.Learner}, nil
 }
 
 // Config is the configuration the policy was trained with (live changes included).
-func (p *Policy) Config() run.Config { return p.cfg }
+func (p *Policy) Config() run.Config { return p.cfg.Config }
+
+// Model is the catalogue entry of the model the policy was trained as, resolved on loading.
+func (p *Policy) Model() run.Model { return p.cfg.Entry }
 
 // Step is the number of training steps behind the policy.
 func (p *Policy) Step() int { return p.step }
@@ -330,7 +339,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if err := dec.Validate(p.cfg.Task); err != nil {
 		return nil, err
 	}
-	if err := run.RoundingRefused(run.ModelOf(p.cfg), dec.Rounding); err != nil {
+	if err := run.RoundingRefused(p.cfg.Entry, dec.Rounding); err != nil {
 		return nil, err
 	}
 	l, err := p.learnerAt(env.N())
@@ -339,7 +348,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	}
 	n, sl := env.N(), nets.StateLen(p.cfg.Task, env.N())
 	perms := make([]int, len(insts)*n)
-	h := learn.HyperAt(&p.cfg, run.ModelOf(p.cfg).Kind, p.step)
+	h := learn.HyperAt(&p.cfg, p.step)
 	if dec.Rounding != "" {
 		h.RoundLog = dec.Rounding == run.RoundingLog
 	}

@@ -19,7 +19,7 @@ func (p *Policy) Accepts(task envs.Task, n int) error {
 	switch {
 	case task != p.cfg.Task:
 		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d", p.cfg.Task, p.cfg.N, task, n)
-	case n != p.cfg.N && !run.ModelOf(p.cfg).AnyN:
+	case n != p.cfg.N && !p.cfg.Entry.AnyN:
 		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d: its model %s has layers sized by n (models that run at any n: %s)",
 			p.cfg.Task, p.cfg.N, task, n, p.cfg.Model, strings.Join(anyNModels(), ", "))
 	}
@@ -46,7 +46,7 @@ func (p *Policy) learnerAt(n int) (learn.Learner, error) {
 	if p.sized != nil && p.sizedN == n {
 		return p.sized, nil
 	}
-	cfg := p.cfg
+	cfg := p.cfg.Config
 	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatch)
 	l, err := learn.NewLearner(cfg)
 	if err != nil {

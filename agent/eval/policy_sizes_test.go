@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -57,10 +58,10 @@ func TestPolicyAtAnotherSize(t *testing.T) {
 		if err := l7.UnmarshalBinary(state); err != nil {
 			t.Fatal(err)
 		}
-		pol := &Policy{cfg: cfg, learner: l7, state: state}
+		pol := &Policy{cfg: *devtest.Spec(t, cfg), learner: l7, state: state}
 		cfg11 := cfg
 		cfg11.N = 11
-		want := &Policy{cfg: cfg11, learner: scaledLearner(t, cfg, 11)}
+		want := &Policy{cfg: *devtest.Spec(t, cfg11), learner: scaledLearner(t, cfg, 11)}
 		env, err := envs.New(task, 11)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +83,7 @@ func TestPolicyAtAnotherSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := (&Policy{cfg: cfg11, learner: fresh}).Solve(env, insts)
+		other, err := (&Policy{cfg: *devtest.Spec(t, cfg11), learner: fresh}).Solve(env, insts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +142,7 @@ func TestAnyNModelsLoadAtAnotherSize(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pol := &Policy{cfg: cfg, learner: l, state: state}
+			pol := &Policy{cfg: *devtest.Spec(t, cfg), learner: l, state: state}
 			if _, err := pol.learnerAt(11); err != nil {
 				t.Errorf("%s on %s declares AnyN, but: %v", m.Name, task, err)
 			}

@@ -24,7 +24,7 @@ func TestRoundingLogIsTheScoresMaximum(t *testing.T) {
 	for i, inst := range insts {
 		nets.Featurize(envs.TaskSort, inst, states[i*sl:(i+1)*sl])
 	}
-	h := learn.HyperAt(&pol.cfg, run.ModelOf(pol.cfg).Kind, 0)
+	h := learn.HyperAt(&pol.cfg, 0)
 	x, m := make([]float32, len(insts)*n*n), make([]float32, len(insts)*n*n)
 	if err := pol.learner.(Scorer).Scores(states, len(insts), h, x, m); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestRoundingLogIsTheScoresMaximum(t *testing.T) {
 			}
 		}
 	}
-	if learn.HyperAt(&run.Config{Tau: 1, SinkhornIters: 1, LRDecay: 1, LRDecayEvery: 1}, run.KindSPG, 0).RoundLog {
+	if learn.HyperAt(&run.Spec{Config: run.Config{Tau: 1, SinkhornIters: 1, LRDecay: 1, LRDecayEvery: 1}, Entry: run.Model{Kind: run.KindSPG}}, 0).RoundLog {
 		t.Error("a configuration without a rounding rounds log M")
 	}
 }

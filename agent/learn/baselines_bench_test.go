@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -34,7 +35,7 @@ func BenchmarkReinforceStep(b *testing.B) {
 				nets.Featurize(c.task, insts[i], states[i*sl:(i+1)*sl])
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			h := HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+			h := HyperAt(devtest.Spec(b, cfg), 0)
 			for b.Loop() {
 				if err := op.Sample(states, cfg.Batch, rng, perms); err != nil {
 					b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -48,7 +49,7 @@ func TestBilinearLearnerRoundTrip(t *testing.T) {
 		}
 		b.Reward[k] = 0.5
 	}
-	h := HyperAt(&cfg, run.KindSPG, 0)
+	h := HyperAt(devtest.Spec(t, cfg), 0)
 	st, err := l.Update(b, h)
 	if err != nil {
 		t.Fatal(err)

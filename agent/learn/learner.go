@@ -70,10 +70,11 @@ type Learner interface {
 // untrained SPG actor. Where a GPU is in use (package device) and the model has GPU kernels, the
 // SPG learner runs there. Its methods must not be called concurrently.
 func NewLearner(cfg run.Config) (Learner, error) {
-	if err := cfg.Validate(); err != nil {
+	spec, err := run.Resolve(cfg)
+	if err != nil {
 		return nil, err
 	}
-	switch run.ModelOf(cfg).Kind {
+	switch spec.Entry.Kind {
 	case run.KindCriticFree:
 		net, ok := nets.NewPolicyNet(cfg.Model, cfg.N, cfg.Hidden, nets.Features(cfg.Task, cfg.N))
 		if !ok {

@@ -90,7 +90,7 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 				cpu, gpu := learnerPair(t, cfg, dev)
 				rng := rand.New(rand.NewPCG(7, 8))
 				n, nn := cfg.N, cfg.N*cfg.N
-				h := HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+				h := HyperAt(devtest.Spec(t, cfg), 0)
 				h.ActorLR, h.CriticLR = 1e-3, 1e-3
 				for step := range 4 {
 					bt := randomBatch(rng, cfg.Task, n, cfg.Batch)
@@ -172,7 +172,7 @@ func TestGPULearnerGradients(t *testing.T) {
 				cfg := devtest.Config(t, gm.Task, gm.Model, gm.Recipe)
 				cpu, gpu := learnerPair(t, cfg, dev)
 				bt := randomBatch(rand.New(rand.NewPCG(9, 10)), cfg.Task, cfg.N, cfg.Batch)
-				h := HyperAt(&cfg, run.ModelOf(cfg).Kind, 0)
+				h := HyperAt(devtest.Spec(t, cfg), 0)
 				// The CPU's gradients, read before anything is updated.
 				c := cpu.crit
 				copy(c.x.Float32s(), bt.States)

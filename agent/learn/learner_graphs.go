@@ -5,7 +5,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/nets"
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
 	"spg-tui/run"
 )
 
@@ -36,7 +36,7 @@ type actGraph struct {
 	vm G.VM
 	x  *tensor.Dense
 	m  *G.Value
-	sk *ops.SinkhornLayer
+	sk *layers.SinkhornLayer
 }
 
 func newActGraph(l *spgLearner) (*actGraph, error) {

@@ -11,7 +11,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/nets"
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
 )
@@ -99,7 +99,7 @@ func checkHyper(h Hyper) error {
 }
 
 // setSinkhorn sets the policy's Sinkhorn layer to the step's live tau and L.
-func setSinkhorn(sk *ops.SinkhornLayer, h Hyper) { sk.Set(h.Tau, h.SinkhornIters) }
+func setSinkhorn(sk *layers.SinkhornLayer, h Hyper) { sk.Set(h.Tau, h.SinkhornIters) }
 
 // runGraph runs a graph once.
 func runGraph(vm G.VM) error {

@@ -5,6 +5,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
 )
 
 // criticLoss are the nodes of the critic's training loss (Algorithm 1).
@@ -65,12 +66,12 @@ func mse(a, b *G.Node) (*G.Node, error) {
 // addPolicy adds the policy M = Sinkhorn(X / tau) over the actor's scores X for states x: the
 // one Sinkhorn layer of every SPG model's policy. Its tau and L are the live ones, set from the
 // step's Hyper before every run (setSinkhorn), never at graph build.
-func addPolicy(a nets.Arch, x *G.Node, an nets.NodeSet) (*G.Node, *ops.SinkhornLayer, error) {
+func addPolicy(a nets.Arch, x *G.Node, an nets.NodeSet) (*G.Node, *layers.SinkhornLayer, error) {
 	scores, err := a.Actor(x, an)
 	if err != nil {
 		return nil, nil, err
 	}
-	return ops.Sinkhorn(scores)
+	return layers.Sinkhorn(scores)
 }
 
 // actorLoss are the nodes of the actor's training loss.
@@ -78,7 +79,7 @@ type actorLoss struct {
 	loss *G.Node // -mean Q(s, M'), or -mean Q(s, Hungarian(M')) when the actor acts hard
 	m    *G.Node // M' = actor(s)
 	q    *G.Node // Q(s, M'), shape (B)
-	sk   *ops.SinkhornLayer
+	sk   *layers.SinkhornLayer
 }
 
 // addActorLoss adds -mean Q(s, M') with M' = actor(s) fresh, to x's graph: its gradient with

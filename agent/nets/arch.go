@@ -7,7 +7,7 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
 	"spg-tui/envs"
 )
 
@@ -105,22 +105,22 @@ func (c *CriticCtx) perAction(first int, acts []*G.Node, rest func(act *G.Node) 
 // BNUse is one application of batch-norm layer Name.
 type BNUse struct {
 	Name  string
-	Layer *ops.BatchNormLayer
+	Layer *layers.BatchNormLayer
 }
 
 // dense adds the critic's linear layer name (weights name.W, bias name.b if it has one).
 // data marks x as an input that needs no gradient.
-func (c *CriticCtx) dense(x *G.Node, name string, act ops.Activation, data bool) (*G.Node, error) {
-	return ops.Dense(x, c.P.Get(name+".W"), c.P[name+".b"], ops.DenseOptions{Act: act, NoInputGrad: data, Frozen: c.Frozen})
+func (c *CriticCtx) dense(x *G.Node, name string, act layers.Activation, data bool) (*G.Node, error) {
+	return layers.Dense(x, c.P.Get(name+".W"), c.P[name+".b"], layers.DenseOptions{Act: act, NoInputGrad: data, Frozen: c.Frozen})
 }
 
 // norm adds batch-norm layer name over the item channels of x (B, N, F), then LeakyReLU.
 func (c *CriticCtx) norm(x *G.Node, name string) (*G.Node, error) {
 	gamma, beta := c.P.Get(name+".gamma"), c.P.Get(name+".beta")
 	if c.Running != nil {
-		return ops.BatchNormInference(x, gamma, beta, c.Running.Get(name+".mean"), c.Running.Get(name+".var"), ops.LeakyReLU)
+		return layers.BatchNormInference(x, gamma, beta, c.Running.Get(name+".mean"), c.Running.Get(name+".var"), layers.LeakyReLU)
 	}
-	y, l, err := ops.BatchNorm(x, gamma, beta, ops.BatchNormOptions{Act: ops.LeakyReLU, Frozen: c.Frozen})
+	y, l, err := layers.BatchNorm(x, gamma, beta, layers.BatchNormOptions{Act: layers.LeakyReLU, Frozen: c.Frozen})
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (c *CriticCtx) norm(x *G.Node, name string) (*G.Node, error) {
 
 // denseNorm adds LeakyReLU(BN(x W + b)) with layer and batch norm both called name.
 func (c *CriticCtx) denseNorm(x *G.Node, name string, data bool) (*G.Node, error) {
-	y, err := c.dense(x, name, ops.Identity, data)
+	y, err := c.dense(x, name, layers.Identity, data)
 	if err != nil {
 		return nil, err
 	}
@@ -140,15 +140,15 @@ func (c *CriticCtx) denseNorm(x *G.Node, name string, data bool) (*G.Node, error
 // head adds Q = (Y W1)^T W2 for Y (B, N, F), W1 (F, 1) and W2 (N, 1), no biases: shape (B).
 func (c *CriticCtx) head(y *G.Node, w1, w2 string) (*G.Node, error) {
 	s := y.Shape()
-	o := ops.DenseOptions{Frozen: c.Frozen}
-	v, err := ops.Dense(y, c.P.Get(w1), nil, o) // (B, N, 1)
+	o := layers.DenseOptions{Frozen: c.Frozen}
+	v, err := layers.Dense(y, c.P.Get(w1), nil, o) // (B, N, 1)
 	if err != nil {
 		return nil, err
 	}
 	if v, err = G.Reshape(v, []int{s[0], s[1]}); err != nil {
 		return nil, err
 	}
-	if v, err = ops.Dense(v, c.P.Get(w2), nil, o); err != nil { // (B, 1)
+	if v, err = layers.Dense(v, c.P.Get(w2), nil, o); err != nil { // (B, 1)
 		return nil, err
 	}
 	return G.Reshape(v, []int{s[0]})

@@ -7,9 +7,11 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/pairops"
+	"spg-tui/agent/ops/seq"
 	"spg-tui/envs"
+	"spg-tui/linalg/pairs"
 	"spg-tui/run"
 )
 
@@ -44,7 +46,7 @@ func init() {
 		if h%attnHeads != 0 {
 			return nil, fmt.Errorf("hidden width %d: must be a multiple of its %d attention heads", h, attnHeads)
 		}
-		return attention{f: factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}}}, nil
+		return attention{f: factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: pairops.TwoPointSets}}}, nil
 	})
 }
 
@@ -68,31 +70,31 @@ func (a attention) ActorSpecs() []ParamSpec {
 
 // encode adds the encoder over the centred cities items (B, N, 2): (B, N, h).
 func (a attention) encode(items *G.Node, p NodeSet) (*G.Node, error) {
-	e, err := ops.Dense(items, p.Get("enc.in.W"), p.Get("enc.in.b"), ops.DenseOptions{NoInputGrad: true})
+	e, err := layers.Dense(items, p.Get("enc.in.W"), p.Get("enc.in.b"), layers.DenseOptions{NoInputGrad: true})
 	if err != nil {
 		return nil, err
 	}
 	for l := range attnLayers {
 		name := fmt.Sprintf("enc%d.", l)
-		att, err := ops.SelfAttention(e, p.Get(name+"qkv"), p.Get(name+"o"), ops.AttentionOptions{Heads: attnHeads})
+		att, err := seq.SelfAttention(e, p.Get(name+"qkv"), p.Get(name+"o"), seq.AttentionOptions{Heads: attnHeads})
 		if err != nil {
 			return nil, err
 		}
 		if e, err = G.Add(e, att); err != nil {
 			return nil, err
 		}
-		ff, err := ops.Dense(e, p.Get(name+"ff1.W"), p.Get(name+"ff1.b"), ops.DenseOptions{Act: ops.LeakyReLU})
+		ff, err := layers.Dense(e, p.Get(name+"ff1.W"), p.Get(name+"ff1.b"), layers.DenseOptions{Act: layers.LeakyReLU})
 		if err != nil {
 			return nil, err
 		}
-		if ff, err = ops.Dense(ff, p.Get(name+"ff2.W"), p.Get(name+"ff2.b"), ops.DenseOptions{}); err != nil {
+		if ff, err = layers.Dense(ff, p.Get(name+"ff2.W"), p.Get(name+"ff2.b"), layers.DenseOptions{}); err != nil {
 			return nil, err
 		}
 		if e, err = G.Add(e, ff); err != nil {
 			return nil, err
 		}
 	}
-	return ops.Dense(e, p.Get("enc.out.W"), p.Get("enc.out.b"), ops.DenseOptions{})
+	return layers.Dense(e, p.Get("enc.out.W"), p.Get("enc.out.b"), layers.DenseOptions{})
 }
 
 func (a attention) Actor(x *G.Node, p NodeSet) (*G.Node, error) {

@@ -5,7 +5,7 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
 	"spg-tui/run"
 )
 
@@ -49,7 +49,7 @@ func (a bilinearMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.
 	if err != nil {
 		return nil, err
 	}
-	g, err := c.dense(h, "q", ops.Identity, false)
+	g, err := c.dense(h, "q", layers.Identity, false)
 	if err != nil {
 		return nil, err
 	}

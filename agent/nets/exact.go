@@ -5,7 +5,7 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -57,7 +57,7 @@ func (a exactCritic) Critic(_ *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node,
 			return nil, err
 		}
 	}
-	d, err := ops.PairDistances(pts)
+	d, err := pairops.PairDistances(pts)
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,10 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/envs"
+	"spg-tui/linalg/pairs"
 	"spg-tui/run"
 )
 
@@ -43,9 +44,9 @@ func init() {
 	registerArch(run.ModelFactored, func(n, h int, f *envs.Facts) (Arch, error) {
 		switch {
 		case f.PointTour():
-			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}}, nil
+			return factored{n: n, h: h, tsp: true, q: pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: pairops.TwoPointSets}}, nil
 		case f.Values():
-			return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth, rows: ops.Values}}, nil
+			return factored{n: n, h: h, q: pairwise{n: n, h: h, width: pairs.SortWidth, rows: pairops.Values}}, nil
 		}
 		return nil, errStates
 	})
@@ -74,14 +75,14 @@ func (a factored) BNLayers() []string       { return nil }
 
 // embed adds the MLP name over the rows of x (..., width).
 func (a factored) embed(x *G.Node, p NodeSet, name string) (*G.Node, error) {
-	y, err := ops.Dense(x, p.Get(name+"1.W"), p.Get(name+"1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
+	y, err := layers.Dense(x, p.Get(name+"1.W"), p.Get(name+"1.b"), layers.DenseOptions{Act: layers.LeakyReLU, NoInputGrad: true})
 	if err != nil {
 		return nil, err
 	}
-	if y, err = ops.Dense(y, p.Get(name+"2.W"), p.Get(name+"2.b"), ops.DenseOptions{Act: ops.LeakyReLU}); err != nil {
+	if y, err = layers.Dense(y, p.Get(name+"2.W"), p.Get(name+"2.b"), layers.DenseOptions{Act: layers.LeakyReLU}); err != nil {
 		return nil, err
 	}
-	return ops.Dense(y, p.Get(name+"3.W"), p.Get(name+"3.b"), ops.DenseOptions{})
+	return layers.Dense(y, p.Get(name+"3.W"), p.Get(name+"3.b"), layers.DenseOptions{})
 }
 
 // places returns the inputs of the N places, (N, width) row-major.
@@ -105,10 +106,10 @@ func (a factored) inputs(x *G.Node) (items, places *G.Node, err error) {
 	g, dt := x.Graph(), x.Dtype()
 	places = G.NewMatrix(g, dt, G.WithShape(a.n, a.width()), G.WithName("factored.places"), G.WithValue(constTensor(dt, []int{a.n, a.width()}, a.places())))
 	if a.tsp {
-		items, err = ops.Centre(x)
+		items, err = pairops.Centre(x)
 		return items, places, err
 	}
-	items, err = ops.SortValues(x)
+	items, err = pairops.SortValues(x)
 	return items, places, err
 }
 

@@ -7,6 +7,8 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -44,7 +46,7 @@ const gmLogStepScale = 50
 //
 // The actor embeds every node of both graphs by the same message-passing network, starting
 // from its degree over N-1 and its closed-walk counts of lengths 2 to gmWalkLen, standardised
-// over its graph (ops.ClosedWalks), and for each round r
+// over its graph (pairops.ClosedWalks), and for each round r
 //
 //	h_r = LeakyReLU([h_{r-1}, mean of h_{r-1} over the neighbours] W_r + b_r),
 //
@@ -114,7 +116,7 @@ func (a graphMatching) ActorSpecs() []ParamSpec {
 }
 
 func (a graphMatching) CriticSpecs() []ParamSpec {
-	return slices.Concat(linearSpecs("q1", ops.GraphPairWidth, a.h, true), linearSpecs("q2", a.h, a.h, true), linearSpecs("q3", a.h, 1, true))
+	return slices.Concat(linearSpecs("q1", pairops.GraphPairWidth, a.h, true), linearSpecs("q2", a.h, a.h, true), linearSpecs("q3", a.h, 1, true))
 }
 
 func (a graphMatching) BNLayers() []string { return nil }
@@ -126,14 +128,14 @@ func gmRound(r int) string { return "mp" + strconv.Itoa(r) }
 func gmConsensus(r int) string { return "cons" + strconv.Itoa(r) + ".W" }
 
 // embed adds the node embeddings of x's 2B graphs, (B, 2N, h), and the graphs' row-mean
-// adjacencies (ops.RowMean), (B, 2N, N): G1's nodes, then G2's.
+// adjacencies (pairops.RowMean), (B, 2N, N): G1's nodes, then G2's.
 func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error) {
 	b, n, dt := x.Shape()[0], a.n, x.Dtype()
 	adj, err := G.Reshape(x, []int{2 * b, n, n})
 	if err != nil {
 		return nil, nil, err
 	}
-	mean, err := ops.RowMean(adj)
+	mean, err := pairops.RowMean(adj)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,7 +151,7 @@ func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error)
 	if err != nil {
 		return nil, nil, err
 	}
-	walks, err := ops.ClosedWalks(adj, gmWalkLen)
+	walks, err := pairops.ClosedWalks(adj, gmWalkLen)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,13 +159,13 @@ func (a graphMatching) embed(x *G.Node, p NodeSet) (h, means *G.Node, err error)
 		return nil, nil, err
 	}
 	for r := 1; r <= gmRounds; r++ {
-		in, err := ops.WithNeighbourMeans(mean, h)
+		in, err := pairops.WithNeighbourMeans(mean, h)
 		if err != nil {
 			return nil, nil, err
 		}
 		name := gmRound(r)
 		// Round 1 reads only the data, so it needs no input gradient.
-		if h, err = ops.Dense(in, p.Get(name+".W"), p.Get(name+".b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: r == 1}); err != nil {
+		if h, err = layers.Dense(in, p.Get(name+".W"), p.Get(name+".b"), layers.DenseOptions{Act: layers.LeakyReLU, NoInputGrad: r == 1}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -188,15 +190,15 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := ops.Dense(h2, p.Get("f.W"), p.Get("f.b"), ops.DenseOptions{})
+	rows, err := layers.Dense(h2, p.Get("f.W"), p.Get("f.b"), layers.DenseOptions{})
 	if err != nil {
 		return nil, err
 	}
-	cols, err := ops.Dense(h1, p.Get("f.W"), p.Get("f.b"), ops.DenseOptions{})
+	cols, err := layers.Dense(h1, p.Get("f.W"), p.Get("f.b"), layers.DenseOptions{})
 	if err != nil {
 		return nil, err
 	}
-	y, err := ops.BatchedProduct(rows, cols, ops.ProductOptions{TransB: true}) // (B, N, N): G2's nodes by G1's
+	y, err := layers.BatchedProduct(rows, cols, layers.ProductOptions{TransB: true}) // (B, N, N): G2's nodes by G1's
 	if err != nil {
 		return nil, err
 	}
@@ -219,22 +221,22 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 		return nil, err
 	}
 	for r := 1; r <= gmConsensusRounds; r++ {
-		s, sk, err := ops.Sinkhorn(y)
+		s, sk, err := layers.Sinkhorn(y)
 		if err != nil {
 			return nil, err
 		}
 		sk.Set(gmConsensusTau, gmConsensusIters)
-		if s, err = ops.BatchedProduct(mean2, s, ops.ProductOptions{DataA: true}); err != nil {
+		if s, err = layers.BatchedProduct(mean2, s, layers.ProductOptions{DataA: true}); err != nil {
 			return nil, err
 		}
-		if s, err = ops.BatchedProduct(s, mean1, ops.ProductOptions{TransB: true, DataB: true}); err != nil {
+		if s, err = layers.BatchedProduct(s, mean1, layers.ProductOptions{TransB: true, DataB: true}); err != nil {
 			return nil, err
 		}
 		step, err := a.step(p.Get(gmConsensus(r)))
 		if err != nil {
 			return nil, err
 		}
-		if y, err = ops.AddScaled(y, s, step); err != nil {
+		if y, err = layers.AddScaled(y, s, step); err != nil {
 			return nil, err
 		}
 	}
@@ -257,18 +259,18 @@ func (a graphMatching) step(theta *G.Node) (*G.Node, error) {
 
 func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, error) {
 	b, n := x.Shape()[0], a.n
-	f, err := ops.GraphPairFeatures(x)
+	f, err := pairops.GraphPairFeatures(x)
 	if err != nil {
 		return nil, err
 	}
-	y, err := c.dense(f, "q1", ops.LeakyReLU, true)
+	y, err := c.dense(f, "q1", layers.LeakyReLU, true)
 	if err != nil {
 		return nil, err
 	}
-	if y, err = c.dense(y, "q2", ops.LeakyReLU, false); err != nil {
+	if y, err = c.dense(y, "q2", layers.LeakyReLU, false); err != nil {
 		return nil, err
 	}
-	if y, err = c.dense(y, "q3", ops.Identity, false); err != nil {
+	if y, err = c.dense(y, "q3", layers.Identity, false); err != nil {
 		return nil, err
 	}
 	if y, err = G.Reshape(y, []int{b, n, n}); err != nil {
@@ -286,11 +288,11 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 	}
 	qs := make([]*G.Node, len(acts))
 	for i, act := range acts {
-		mw, err := ops.BatchedProduct(act, w, ops.ProductOptions{})
+		mw, err := layers.BatchedProduct(act, w, layers.ProductOptions{})
 		if err != nil {
 			return nil, err
 		}
-		a2m, err := ops.BatchedProduct(a2, act, ops.ProductOptions{DataA: true})
+		a2m, err := layers.BatchedProduct(a2, act, layers.ProductOptions{DataA: true})
 		if err != nil {
 			return nil, err
 		}
@@ -327,7 +329,7 @@ func (a graphMatching) countStep(c *flopCounter) {
 		}
 	}
 	critic := func(bwd, dw bool) {
-		c.dense(b*n*n, ops.GraphPairWidth, h, true, false, dw)
+		c.dense(b*n*n, pairops.GraphPairWidth, h, true, false, dw)
 		c.dense(b*n*n, h, h, true, bwd, dw)
 		c.dense(b*n*n, h, 1, true, bwd, dw)
 	}

@@ -5,7 +5,9 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/pairops"
+	"spg-tui/agent/ops/seq"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -50,14 +52,14 @@ func (a matching) BNLayers() []string { return []string{"c", "d", "f"} }
 
 // trunk adds h = GRU(σ(B We + be) σ(A We + be)^T) (B, N, H); frozen marks the weights constant.
 func (a matching) trunk(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
-	e, err := ops.Dense(x, p.Get("emb.W"), p.Get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
+	e, err := layers.Dense(x, p.Get("emb.W"), p.Get("emb.b"), layers.DenseOptions{Act: layers.LeakyReLU, NoInputGrad: true, Frozen: frozen})
 	if err != nil {
 		return nil, err
 	}
-	if e, err = ops.PairOuter(e); err != nil {
+	if e, err = pairops.PairOuter(e); err != nil {
 		return nil, err
 	}
-	return ops.GRU(e, p.GRU("gru"), ops.GRUOptions{Frozen: frozen})
+	return seq.GRU(e, p.GRU("gru"), seq.GRUOptions{Frozen: frozen})
 }
 
 func (a matching) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
@@ -65,7 +67,7 @@ func (a matching) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	y, err := ops.Dense(h, p.Get("out.W"), p.Get("out.b"), ops.DenseOptions{})
+	y, err := layers.Dense(h, p.Get("out.W"), p.Get("out.b"), layers.DenseOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"spg-tui/agent/ops/seq"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"spg-tui/agent/ops"
 )
 
 // ParamSpec describes one parameter tensor and its PyTorch-default initial value: uniform in
@@ -32,7 +31,7 @@ func linearSpecs(name string, in, out int, bias bool) []ParamSpec {
 	return s
 }
 
-// gruSpecs are nn.GRU(in, h)'s four tensors in PyTorch's layout (see ops.GRUWeights).
+// gruSpecs are nn.GRU(in, h)'s four tensors in PyTorch's layout (see seq.GRUWeights).
 func gruSpecs(name string, in, h int) []ParamSpec {
 	bound := 1 / math.Sqrt(float64(h))
 	return []ParamSpec{
@@ -133,8 +132,8 @@ func (s NodeSet) Get(name string) *G.Node {
 }
 
 // GRU returns the GRU weights stored under name.
-func (s NodeSet) GRU(name string) ops.GRUWeights {
-	return ops.GRUWeights{Wih: s.Get(name + ".Wih"), Whh: s.Get(name + ".Whh"), Bih: s.Get(name + ".bih"), Bhh: s.Get(name + ".bhh")}
+func (s NodeSet) GRU(name string) seq.GRUWeights {
+	return seq.GRUWeights{Wih: s.Get(name + ".Wih"), Whh: s.Get(name + ".Whh"), Bih: s.Get(name + ".bih"), Bhh: s.Get(name + ".bhh")}
 }
 
 // Float64s returns the tensors' backing slices (the params must be float64).

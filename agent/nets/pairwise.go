@@ -5,14 +5,15 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/envs"
+	"spg-tui/linalg/pairs"
 	"spg-tui/run"
 )
 
 // pairwise is SPG+Pairwise, the network of the "best" recipe (mwm and sort): a shared MLP over
-// the features of each (row, column) pair of the action matrix (ops.PairFeatures: for mwm the
+// the features of each (row, column) pair of the action matrix (pairops.PairFeatures: for mwm the
 // coordinates of b_i and a_j and their difference; for sort the value of item i and
 // position j),
 //
@@ -26,16 +27,16 @@ import (
 // the pair (i, j) alone, so G can represent it exactly, and so can X the Hungarian optimum.
 type pairwise struct {
 	n, h, width int
-	rows        ops.PairRows
+	rows        pairops.PairRows
 }
 
 func init() {
 	registerArch(run.ModelPairwise, func(n, h int, f *envs.Facts) (Arch, error) {
 		switch {
 		case f.PointSets():
-			return pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: ops.TwoPointSets}, nil
+			return pairwise{n: n, h: h, width: pairs.MatchingWidth, rows: pairops.TwoPointSets}, nil
 		case f.Values():
-			return pairwise{n: n, h: h, width: pairs.SortWidth, rows: ops.Values}, nil
+			return pairwise{n: n, h: h, width: pairs.SortWidth, rows: pairops.Values}, nil
 		}
 		return nil, errStates
 	})
@@ -43,9 +44,9 @@ func init() {
 
 func (a pairwise) StateShape(b int) []int {
 	switch a.rows {
-	case ops.TwoPointSets:
+	case pairops.TwoPointSets:
 		return []int{b, 2 * a.n, 2}
-	case ops.OnePointSet:
+	case pairops.OnePointSet:
 		return []int{b, a.n, 2}
 	}
 	return []int{b, a.n, 1}
@@ -61,18 +62,18 @@ func (a pairwise) BNLayers() []string       { return nil }
 
 // scores adds the pair MLP over x's pair features: (B, N, N).
 func (a pairwise) scores(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
-	f, err := ops.PairFeatures(x, a.rows)
+	f, err := pairops.PairFeatures(x, a.rows)
 	if err != nil {
 		return nil, err
 	}
-	y, err := ops.Dense(f, p.Get("p1.W"), p.Get("p1.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true, Frozen: frozen})
+	y, err := layers.Dense(f, p.Get("p1.W"), p.Get("p1.b"), layers.DenseOptions{Act: layers.LeakyReLU, NoInputGrad: true, Frozen: frozen})
 	if err != nil {
 		return nil, err
 	}
-	if y, err = ops.Dense(y, p.Get("p2.W"), p.Get("p2.b"), ops.DenseOptions{Act: ops.LeakyReLU, Frozen: frozen}); err != nil {
+	if y, err = layers.Dense(y, p.Get("p2.W"), p.Get("p2.b"), layers.DenseOptions{Act: layers.LeakyReLU, Frozen: frozen}); err != nil {
 		return nil, err
 	}
-	if y, err = ops.Dense(y, p.Get("p3.W"), p.Get("p3.b"), ops.DenseOptions{Frozen: frozen}); err != nil {
+	if y, err = layers.Dense(y, p.Get("p3.W"), p.Get("p3.b"), layers.DenseOptions{Frozen: frozen}); err != nil {
 		return nil, err
 	}
 	s := y.Shape()

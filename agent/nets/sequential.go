@@ -5,7 +5,8 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/seq"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -49,15 +50,15 @@ func (a sequential) CriticSpecs() []ParamSpec {
 func (a sequential) BNLayers() []string { return []string{"j", "k", "l"} }
 
 func (a sequential) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
-	e, err := ops.Dense(x, p.Get("emb.W"), p.Get("emb.b"), ops.DenseOptions{Act: ops.LeakyReLU, NoInputGrad: true})
+	e, err := layers.Dense(x, p.Get("emb.W"), p.Get("emb.b"), layers.DenseOptions{Act: layers.LeakyReLU, NoInputGrad: true})
 	if err != nil {
 		return nil, err
 	}
-	h, err := ops.BiGRU(e, p.GRU("gru.f"), p.GRU("gru.r"), ops.GRUOptions{})
+	h, err := seq.BiGRU(e, p.GRU("gru.f"), p.GRU("gru.r"), seq.GRUOptions{})
 	if err != nil {
 		return nil, err
 	}
-	y, err := ops.Dense(h, p.Get("out.W"), p.Get("out.b"), ops.DenseOptions{})
+	y, err := layers.Dense(h, p.Get("out.W"), p.Get("out.b"), layers.DenseOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +84,11 @@ func (a sequential) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, 
 		if err != nil {
 			return nil, err
 		}
-		h, err := ops.BiGRU(e, c.P.GRU("gru.f"), c.P.GRU("gru.r"), ops.GRUOptions{Frozen: c.Frozen})
+		h, err := seq.BiGRU(e, c.P.GRU("gru.f"), c.P.GRU("gru.r"), seq.GRUOptions{Frozen: c.Frozen})
 		if err != nil {
 			return nil, err
 		}
-		ym, err := c.dense(h, "m", ops.LeakyReLU, false)
+		ym, err := c.dense(h, "m", layers.LeakyReLU, false)
 		if err != nil {
 			return nil, err
 		}

@@ -3,9 +3,10 @@ package nets
 import (
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	"spg-tui/agent/ops/layers"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/envs"
+	"spg-tui/linalg/pairs"
 	"spg-tui/run"
 )
 
@@ -31,7 +32,7 @@ func init() {
 		if !f.PointTour() {
 			return nil, errStates
 		}
-		return successor{pairwise{n: n, h: h, width: pairs.TourWidth, rows: ops.OnePointSet}}, nil
+		return successor{pairwise{n: n, h: h, width: pairs.TourWidth, rows: pairops.OnePointSet}}, nil
 	})
 }
 
@@ -40,7 +41,7 @@ func (a successor) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if y, err = ops.BarDiagonal(y, SelfLoopScore); err != nil {
+	if y, err = layers.BarDiagonal(y, SelfLoopScore); err != nil {
 		return nil, err
 	}
 	return y, nil

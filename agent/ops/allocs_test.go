@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math/rand/v2"
+	"spg-tui/agent/ops/internal/opstest"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -12,13 +13,13 @@ import (
 // are buffers kept from run to run.
 func TestDoAllocatesNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	xv, wv := randDense(rng, 3, 4), randDense(rng, 4, 5)
+	xv, wv := opstest.RandDense(rng, 3, 4), opstest.RandDense(rng, 4, 5)
 	g := G.NewGraph()
 	x := G.NewMatrix(g, tensor.Float64, G.WithShape(3, 4), G.WithName("x"), G.WithValue(xv))
 	w := G.NewMatrix(g, tensor.Float64, G.WithShape(4, 5), G.WithName("w"), G.WithValue(wv))
-	h := must(t)(Apply(&matMul[float64]{}, x, w))
-	s := must(t)(StopGradient(h))
-	loss := must(t)(G.Sum(must(t)(G.HadamardProd(h, s))))
+	h := opstest.Must(t)(Apply(&matMul[float64]{}, x, w))
+	s := opstest.Must(t)(StopGradient(h))
+	loss := opstest.Must(t)(G.Sum(opstest.Must(t)(G.HadamardProd(h, s))))
 	if _, err := G.Grad(loss, x, w); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestDoAllocatesNothing(t *testing.T) {
 	if err := m.RunAll(); err != nil {
 		t.Fatal(err)
 	}
-	out, dOut := h.Value(), randDense(rng, 3, 5)
+	out, dOut := h.Value(), opstest.RandDense(rng, 3, 5)
 	calls := map[string]func() (G.Value, error){}
 	fwdArgs, bwdArgs, sArgs := []G.Value{xv, wv}, []G.Value{xv, wv, out, dOut}, []G.Value{out}
 	for _, n := range g.AllNodes() {

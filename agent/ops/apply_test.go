@@ -11,15 +11,16 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/ops/gradcheck"
+	"spg-tui/agent/ops/internal/opstest"
 )
 
 // toyParams returns x (3,4), w1 (4,5), w2 (4,5) and y (3,5).
 func toyParams(rng *rand.Rand) []gradcheck.Param {
 	return []gradcheck.Param{
-		{Name: "x", Value: randDense(rng, 3, 4)},
-		{Name: "w1", Value: randDense(rng, 4, 5)},
-		{Name: "w2", Value: randDense(rng, 4, 5)},
-		{Name: "y", Value: randDense(rng, 3, 5)},
+		{Name: "x", Value: opstest.RandDense(rng, 3, 4)},
+		{Name: "w1", Value: opstest.RandDense(rng, 4, 5)},
+		{Name: "w2", Value: opstest.RandDense(rng, 4, 5)},
+		{Name: "y", Value: opstest.RandDense(rng, 3, 5)},
 	}
 }
 
@@ -73,8 +74,8 @@ func TestApplyGradients(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("round %d", round)
-		checkGrads(t, res, 1e-6)
-		perturb(rng, params, 0.5)
+		opstest.CheckGrads(t, res, 1e-6)
+		opstest.Perturb(rng, params, 0.5)
 	}
 	// Two runs at the same point give the same gradients: buffers are overwritten, not added to.
 	l1, g1, err := c.Gradients()
@@ -95,12 +96,12 @@ func TestApplyGradients(t *testing.T) {
 	}
 }
 
-// A slice of a node is a view; the kernel must still see the right contiguous elements.
+// A slice of a node is a view; the kernel opstest.Must still see the right contiguous elements.
 func TestApplyToView(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	params := []gradcheck.Param{
-		{Name: "x", Value: randDense(rng, 4, 5)},
-		{Name: "w", Value: randDense(rng, 3, 2)},
+		{Name: "x", Value: opstest.RandDense(rng, 4, 5)},
+		{Name: "w", Value: opstest.RandDense(rng, 3, 2)},
 	}
 	build := func(_ *G.ExprGraph, p []*G.Node) (*G.Node, error) {
 		xs, err := G.Slice(p[0], G.S(1, 3), G.S(1, 4)) // (2,3), not contiguous
@@ -117,7 +118,7 @@ func TestApplyToView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGrads(t, res, 1e-6)
+	opstest.CheckGrads(t, res, 1e-6)
 }
 
 // An input the kernel does not differentiate gets no gradient through the kernel: its gradient
@@ -125,8 +126,8 @@ func TestApplyToView(t *testing.T) {
 func TestApplyNonDifferentiableInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	params := []gradcheck.Param{
-		{Name: "x", Value: randDense(rng, 3, 4)},
-		{Name: "w", Value: randDense(rng, 4, 2)},
+		{Name: "x", Value: opstest.RandDense(rng, 3, 4)},
+		{Name: "w", Value: opstest.RandDense(rng, 4, 2)},
 	}
 	build := func(_ *G.ExprGraph, p []*G.Node) (*G.Node, error) {
 		h, err := Apply(&matMul[float64]{frozen: [2]bool{false, true}}, p[0], p[1])
@@ -145,7 +146,7 @@ func TestApplyNonDifferentiableInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGrads(t, res[:1], 1e-6) // x: through the kernel
+	opstest.CheckGrads(t, res[:1], 1e-6) // x: through the kernel
 	_, grads, err := c.Gradients()
 	if err != nil {
 		t.Fatal(err)
@@ -163,23 +164,23 @@ func TestApplyNonDifferentiableInput(t *testing.T) {
 	g := G.NewGraph()
 	x := G.NewMatrix(g, tensor.Float64, G.WithShape(3, 4), G.WithName("x"), G.WithValue(params[0].Value))
 	w := G.NewMatrix(g, tensor.Float64, G.WithShape(4, 2), G.WithName("w"), G.WithValue(params[1].Value))
-	h := must(t)(Apply(&matMul[float64]{frozen: [2]bool{false, true}}, x, w))
-	if _, err := G.Grad(must(t)(G.Sum(h)), w); err == nil {
+	h := opstest.Must(t)(Apply(&matMul[float64]{frozen: [2]bool{false, true}}, x, w))
+	if _, err := G.Grad(opstest.Must(t)(G.Sum(h)), w); err == nil {
 		t.Error("G.Grad with respect to an input reached only through a frozen input: no error")
 	}
 }
 
-// Two applications of kernels with the same inputs must stay two nodes.
+// Two applications of kernels with the same inputs opstest.Must stay two nodes.
 func TestApplyNotMerged(t *testing.T) {
 	g := G.NewGraph()
 	xv := tensor.New(tensor.WithShape(2, 3), tensor.WithBacking([]float64{1, 2, 3, 4, 5, 6}))
 	x := G.NewMatrix(g, tensor.Float64, G.WithShape(2, 3), G.WithName("x"), G.WithValue(xv))
-	a := must(t)(Apply(&scale[float64]{c: 2}, x))
-	b := must(t)(Apply(&scale[float64]{c: 3}, x))
+	a := opstest.Must(t)(Apply(&scale[float64]{c: 2}, x))
+	b := opstest.Must(t)(Apply(&scale[float64]{c: 3}, x))
 	if a == b {
 		t.Fatal("two applications were merged into one node")
 	}
-	loss := must(t)(G.Add(must(t)(G.Sum(a)), must(t)(G.Sum(b))))
+	loss := opstest.Must(t)(G.Add(opstest.Must(t)(G.Sum(a)), opstest.Must(t)(G.Sum(b))))
 	if _, err := G.Grad(loss, x); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestApplyNotMerged(t *testing.T) {
 	}
 }
 
-// The networks train in float32: the same graph in float32 must agree with float64 (whose
+// The networks train in float32: the same graph in float32 opstest.Must agree with float64 (whose
 // gradients TestApplyGradients checks against finite differences) to float32 precision.
 func TestApplyFloat32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -226,7 +227,7 @@ func TestApplyFloat32(t *testing.T) {
 		}
 		nodes[i] = G.NewMatrix(g, tensor.Float32, G.WithShape(p.Value.Shape()...), G.WithName(p.Name), G.WithValue(v))
 	}
-	loss := must(t)(buildToy[float32](g, nodes))
+	loss := opstest.Must(t)(buildToy[float32](g, nodes))
 	if _, err := G.Grad(loss, nodes...); err != nil {
 		t.Fatal(err)
 	}
@@ -278,14 +279,14 @@ func TestApplyErrors(t *testing.T) {
 	}
 }
 
-// A kernel panic must come back from RunAll as an error: the machine runs ops on a goroutine of
+// A kernel panic opstest.Must come back from RunAll as an error: the machine runs ops on a goroutine of
 // its own, where a panic would end the program.
 func TestApplyKernelPanic(t *testing.T) {
 	for _, where := range []string{"forward", "backward"} {
 		g := G.NewGraph()
 		x := G.NewMatrix(g, tensor.Float64, G.WithShape(2, 2), G.WithName("x"), G.WithValue(tensor.New(tensor.WithShape(2, 2), tensor.Of(tensor.Float64))))
-		y := must(t)(Apply(&panicky{where: where}, x))
-		if _, err := G.Grad(must(t)(G.Sum(y)), x); err != nil {
+		y := opstest.Must(t)(Apply(&panicky{where: where}, x))
+		if _, err := G.Grad(opstest.Must(t)(G.Sum(y)), x); err != nil {
 			t.Fatal(err)
 		}
 		m := G.NewTapeMachine(g)

@@ -9,14 +9,15 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/ops/gradcheck"
+	"spg-tui/agent/ops/internal/opstest"
 )
 
 // The critic penalty pattern: MSE(StopGradient(Qp), Qm), with Q one critic applied to P and to
-// M. Its gradient must be that of MSE(c, Qm) with c a constant equal to Qp.
+// M. Its gradient opstest.Must be that of MSE(c, Qm) with c a constant equal to Qp.
 func TestStopGradientCriticPenalty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	p, m := randDense(rng, 6, 4), randDense(rng, 6, 4)
-	params := []gradcheck.Param{{Name: "wc", Value: randDense(rng, 4, 1)}}
+	p, m := opstest.RandDense(rng, 6, 4), opstest.RandDense(rng, 6, 4)
+	params := []gradcheck.Param{{Name: "wc", Value: opstest.RandDense(rng, 4, 1)}}
 	critic := func(g *G.ExprGraph, name string, x *tensor.Dense, wc *G.Node) (*G.Node, error) {
 		xn := G.NewMatrix(g, tensor.Float64, G.WithShape(6, 4), G.WithName(name), G.WithValue(x))
 		h, err := Apply(&matMul[float64]{}, xn, wc)
@@ -69,7 +70,7 @@ func TestStopGradientCriticPenalty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGrads(t, res, 1e-6)
+	opstest.CheckGrads(t, res, 1e-6)
 	wantLoss, want, err := ref.Gradients()
 	if err != nil {
 		t.Fatal(err)
@@ -116,12 +117,12 @@ func TestStopGradientForward(t *testing.T) {
 			}
 		}
 		x := G.NewMatrix(g, dt, G.WithShape(3, 3), G.WithName("x"), G.WithValue(xv))
-		e := must(t)(G.Exp(x))
-		s := must(t)(StopGradient(e))
+		e := opstest.Must(t)(G.Exp(x))
+		s := opstest.Must(t)(StopGradient(e))
 		// The first product overwrites its input s in place (s is read by nothing else); that
-		// must not reach e, which the second product still reads.
-		th := must(t)(G.HadamardProd(s, x))
-		loss := must(t)(G.Sum(must(t)(G.HadamardProd(th, e))))
+		// opstest.Must not reach e, which the second product still reads.
+		th := opstest.Must(t)(G.HadamardProd(s, x))
+		loss := opstest.Must(t)(G.Sum(opstest.Must(t)(G.HadamardProd(th, e))))
 		m := G.NewTapeMachine(g)
 		for run := range 2 {
 			m.Reset()
@@ -149,7 +150,7 @@ func TestStopGradientForward(t *testing.T) {
 		m.Close()
 
 		// No gradient reaches x through StopGradient alone.
-		if _, err := G.Grad(must(t)(G.Sum(must(t)(G.Tanh(s)))), x); err == nil {
+		if _, err := G.Grad(opstest.Must(t)(G.Sum(opstest.Must(t)(G.Tanh(s)))), x); err == nil {
 			t.Errorf("%v: G.Grad through StopGradient only: no error", dt)
 		}
 	}

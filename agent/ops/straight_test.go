@@ -7,6 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
+	"spg-tui/agent/ops/internal/opstest"
 	"spg-tui/linalg/assign"
 )
 
@@ -20,11 +21,11 @@ func TestRoundStraightThrough(t *testing.T) {
 	}{{tensor.Float32, false}, {tensor.Float64, false}, {tensor.Float32, true}, {tensor.Float64, true}} {
 		dt := tc.dt
 		rng := rand.New(rand.NewPCG(3, 4))
-		m64, c64 := randDense(rng, b, n, n), randDense(rng, b, n, n)
+		m64, c64 := opstest.RandDense(rng, b, n, n), opstest.RandDense(rng, b, n, n)
 		for i, v := range m64.Float64s() { // entries in [0, 1), as a Sinkhorn layer's, for the log
 			m64.Float64s()[i] = (v + 1) / 2
 		}
-		m, c := toDtype(m64, dt), toDtype(c64, dt)
+		m, c := opstest.ToDtype(m64, dt), opstest.ToDtype(c64, dt)
 		round := assign.Round[float64]
 		if tc.byLog {
 			round = assign.RoundLog[float64]
@@ -45,20 +46,20 @@ func TestRoundStraightThrough(t *testing.T) {
 		g := G.NewGraph()
 		mn := G.NewTensor(g, dt, 3, G.WithShape(b, n, n), G.WithName("M"), G.WithValue(m))
 		cn := G.NewTensor(g, dt, 3, G.WithShape(b, n, n), G.WithName("C"), G.WithValue(c))
-		p := must(t)(RoundStraightThrough(mn, tc.byLog))
-		loss := must(t)(G.Sum(must(t)(G.HadamardProd(p, cn))))
+		p := opstest.Must(t)(RoundStraightThrough(mn, tc.byLog))
+		loss := opstest.Must(t)(G.Sum(opstest.Must(t)(G.HadamardProd(p, cn))))
 		if _, err := G.Grad(loss, mn); err != nil {
 			t.Fatal(err)
 		}
 		var pv G.Value
 		G.Read(p, &pv)
 		vm := G.NewTapeMachine(g, G.BindDualValues(mn))
-		for run := range 2 { // the op's buffers are reused: a second run must agree
+		for run := range 2 { // the op's buffers are reused: a second run opstest.Must agree
 			vm.Reset()
 			if err := vm.RunAll(); err != nil {
 				t.Fatal(err)
 			}
-			got := float64s(t, pv.Data())
+			got := opstest.Float64s(t, pv.Data())
 			for i := range want {
 				if got[i] != want[i] {
 					t.Fatalf("%v, by log %v, run %d: P[%d] = %v, want %v", dt, tc.byLog, run, i, got[i], want[i])
@@ -69,7 +70,7 @@ func TestRoundStraightThrough(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		grad, cs := float64s(t, gv.Data()), float64s(t, c.Data())
+		grad, cs := opstest.Float64s(t, gv.Data()), opstest.Float64s(t, c.Data())
 		for i := range cs {
 			// The machine accumulated two runs' gradients.
 			if grad[i] != 2*cs[i] {
@@ -87,21 +88,4 @@ func TestRoundStraightThroughShape(t *testing.T) {
 	if _, err := RoundStraightThrough(x, false); err == nil {
 		t.Error("a (2, 3, 4) input was accepted")
 	}
-}
-
-// float64s converts a float32 or float64 slice.
-func float64s(t *testing.T, d any) []float64 {
-	t.Helper()
-	switch d := d.(type) {
-	case []float64:
-		return d
-	case []float32:
-		out := make([]float64, len(d))
-		for i, v := range d {
-			out[i] = float64(v)
-		}
-		return out
-	}
-	t.Fatalf("data is %T", d)
-	return nil
 }

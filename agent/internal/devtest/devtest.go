@@ -103,3 +103,13 @@ func Config(t testing.TB, task envs.Task, model, recipe string) run.Config {
 	cfg.TrainSize, cfg.ValSize, cfg.TestSize = 60, 12, 12
 	return cfg
 }
+
+// Spec resolves cfg, a test's configuration, failing the test where it does not validate.
+func Spec(t testing.TB, cfg run.Config) *run.Spec {
+	t.Helper()
+	s, err := run.Resolve(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &s
+}

@@ -10,6 +10,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
+	oplayers "spg-tui/agent/ops/layers"
 	"spg-tui/envs"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu/emutest"
@@ -80,7 +81,7 @@ func TestMatchingCriticLoss(t *testing.T) {
 	// acc adds a gradient computed into tmp to parameter name's.
 	acc := func(name string, tmp cuda.Buf) { check(layers.Add(dev, dp[name], dp[name], tmp)) }
 	none := cuda.Buf{}
-	const leaky = ops.LeakySlope
+	const leaky = oplayers.LeakySlope
 	bn, bnh := b*n, b*n*hid
 
 	// Trunk and Yc.

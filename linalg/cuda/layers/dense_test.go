@@ -7,7 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/agent/ops"
+	oplayers "spg-tui/agent/ops/layers"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
@@ -24,7 +24,7 @@ func TestDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, s := range [][3]int{{1, 1, 1}, {5, 3, 7}, {300, 4, 33}} {
 		rows, nIn, nOut := s[0], s[1], s[2]
-		for _, act := range []ops.Activation{ops.Identity, ops.LeakyReLU} {
+		for _, act := range []oplayers.Activation{oplayers.Identity, oplayers.LeakyReLU} {
 			for _, bias := range []bool{false, true} {
 				x, w, b := emutest.Normals(rng, rows*nIn, 1), emutest.Normals(rng, nIn*nOut, 1), emutest.Normals(rng, nOut, 1)
 				dy := emutest.Normals(rng, rows*nOut, 1)
@@ -37,7 +37,7 @@ func TestDense(t *testing.T) {
 					bn = vec(g, "b", b)
 					wrt = append(wrt, bn)
 				}
-				y, err := ops.Dense(xn, wn, bn, ops.DenseOptions{Act: act})
+				y, err := oplayers.Dense(xn, wn, bn, oplayers.DenseOptions{Act: act})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -45,8 +45,8 @@ func TestDense(t *testing.T) {
 				runGraph(t, g, loss, wrt...)
 
 				slope := float32(1)
-				if act == ops.LeakyReLU {
-					slope = ops.LeakySlope
+				if act == oplayers.LeakyReLU {
+					slope = oplayers.LeakySlope
 				}
 				xb, wb, yb := emutest.Upload(t, x), emutest.Upload(t, w), emutest.Zeros(t, rows*nOut)
 				bb := cuda.Buf{}

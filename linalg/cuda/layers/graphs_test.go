@@ -6,7 +6,7 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
 )
@@ -45,7 +45,7 @@ func TestPairDistances(t *testing.T) {
 		b, n := s[0], s[1]
 		x := emutest.Normals(rng, b*4*n, 1)
 		g := G.NewGraph()
-		d, err := ops.PairDistances(tensor3(g, "x", x, b, 2*n, 2))
+		d, err := pairops.PairDistances(tensor3(g, "x", x, b, 2*n, 2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,8 +59,8 @@ func TestPairDistances(t *testing.T) {
 }
 
 func TestRowMeanAndGraphPairFeatures(t *testing.T) {
-	if layers.GraphPairWidth != ops.GraphPairWidth {
-		t.Fatalf("layers.GraphPairWidth = %d, ops.GraphPairWidth = %d", layers.GraphPairWidth, ops.GraphPairWidth)
+	if layers.GraphPairWidth != pairops.GraphPairWidth {
+		t.Fatalf("layers.GraphPairWidth = %d, pairops.GraphPairWidth = %d", layers.GraphPairWidth, pairops.GraphPairWidth)
 	}
 	dev := emutest.Device(t)
 	rng := rand.New(rand.NewPCG(51, 52))
@@ -69,11 +69,11 @@ func TestRowMeanAndGraphPairFeatures(t *testing.T) {
 		x := adjacency(rng, 2*b, n) // G1 then G2 of each state
 		g := G.NewGraph()
 		xn := tensor3(g, "x", x, b, 2*n, n)
-		mean, err := ops.RowMean(tensor3(g, "adj", x, 2*b, n, n))
+		mean, err := pairops.RowMean(tensor3(g, "adj", x, 2*b, n, n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := ops.GraphPairFeatures(xn)
+		f, err := pairops.GraphPairFeatures(xn)
 		if err != nil {
 			t.Fatal(err)
 		}

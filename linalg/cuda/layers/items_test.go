@@ -6,10 +6,10 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/pairs"
 )
 
 func TestCentreItems(t *testing.T) {
@@ -19,7 +19,7 @@ func TestCentreItems(t *testing.T) {
 		b, n, w := s[0], s[1], s[2]
 		x := emutest.Normals(rng, b*n*w, 1)
 		g := G.NewGraph()
-		y, err := ops.Centre(tensor3(g, "x", x, b, n, w))
+		y, err := pairops.Centre(tensor3(g, "x", x, b, n, w))
 		if err != nil {
 			t.Fatal(err)
 		}

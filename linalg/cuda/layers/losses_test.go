@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/agent/ops"
+	oplayers "spg-tui/agent/ops/layers"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
 )
@@ -32,7 +33,7 @@ func cpuPolicy(t *testing.T, arch nets.Arch, x *G.Node, p nets.NodeSet, tau floa
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, sk, err := ops.Sinkhorn(scores)
+	m, sk, err := oplayers.Sinkhorn(scores)
 	if err != nil {
 		t.Fatal(err)
 	}

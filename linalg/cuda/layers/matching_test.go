@@ -8,7 +8,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/nets"
-	"spg-tui/agent/ops"
+	oplayers "spg-tui/agent/ops/layers"
 	"spg-tui/envs"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu/emutest"
@@ -57,7 +57,7 @@ func TestMatchingActor(t *testing.T) {
 	none := cuda.Buf{}
 	steps := []func() error{
 		func() error {
-			return layers.DenseForward(dev, e1, xb, p["emb.W"], p["emb.b"], b*2*n, k, hid, ops.LeakySlope)
+			return layers.DenseForward(dev, e1, xb, p["emb.W"], p["emb.b"], b*2*n, k, hid, oplayers.LeakySlope)
 		},
 		func() error { return layers.PairOuterForward(dev, e, e1, b, n, hid) },
 		func() error {
@@ -78,7 +78,7 @@ func TestMatchingActor(t *testing.T) {
 		},
 		func() error { return layers.PairOuterBackward(dev, de1, de, e1, b, n, hid) },
 		func() error {
-			return layers.DenseBackward(dev, none, dp["emb.W"], dp["emb.b"], de1, de1, xb, p["emb.W"], e1, b*2*n, k, hid, ops.LeakySlope)
+			return layers.DenseBackward(dev, none, dp["emb.W"], dp["emb.b"], de1, de1, xb, p["emb.W"], e1, b*2*n, k, hid, oplayers.LeakySlope)
 		},
 	)
 	for _, s := range steps {

@@ -7,7 +7,7 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
 )
@@ -26,7 +26,7 @@ func TestPairOuter(t *testing.T) {
 		x, de := emutest.Normals(rng, 2*b*n*h, 1), emutest.Normals(rng, b*n*n, 1)
 		g := G.NewGraph()
 		xn := tensor3(g, "x", x, b, 2*n, h)
-		e, err := ops.PairOuter(xn)
+		e, err := pairops.PairOuter(xn)
 		if err != nil {
 			t.Fatal(err)
 		}

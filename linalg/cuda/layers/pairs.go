@@ -3,8 +3,8 @@ package layers
 import (
 	"fmt"
 
-	"spg-tui/agent/pairs"
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/pairs"
 )
 
 // The pairwise networks' own layers: their input features (ops.PairFeatures), the successor

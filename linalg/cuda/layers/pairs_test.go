@@ -6,10 +6,10 @@ import (
 
 	G "gorgonia.org/gorgonia"
 
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	oplayers "spg-tui/agent/ops/layers"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/pairs"
 )
 
 func TestPairFeatures(t *testing.T) {
@@ -45,7 +45,7 @@ func TestBarDiagonal(t *testing.T) {
 	x, dy := emutest.Normals(rng, b*n*n, 1), emutest.Normals(rng, b*n*n, 1)
 	g := G.NewGraph()
 	xn := tensor3(g, "x", x, b, n, n)
-	y, err := ops.BarDiagonal(xn, bar)
+	y, err := oplayers.BarDiagonal(xn, bar)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/nets"
-	"spg-tui/agent/ops"
-	"spg-tui/agent/pairs"
+	oplayers "spg-tui/agent/ops/layers"
 	"spg-tui/envs"
 	"spg-tui/linalg/cuda"
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/pairs"
 	"spg-tui/linalg/sinkhorn"
 	"spg-tui/run"
 )
@@ -56,7 +56,7 @@ func TestSuccessorActor(t *testing.T) {
 		}
 	}
 	const w = pairs.TourWidth
-	const leaky = ops.LeakySlope
+	const leaky = oplayers.LeakySlope
 	rows := b * n * n
 	f, y1, y2, y3 := emutest.Zeros(t, rows*w), emutest.Zeros(t, rows*hid), emutest.Zeros(t, rows*hid), emutest.Zeros(t, rows)
 	s, mb, saved := emutest.Zeros(t, rows), emutest.Zeros(t, rows), emutest.Zeros(t, sinkhorn.SavedLen(b, n, iters))
