@@ -36,13 +36,13 @@ func TestBestAnneal(t *testing.T) {
 		args        []string
 		from, every int
 	}{
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 2000, 250},
-		{[]string{"--task", "tsp", "--n", "50", "--recipe", "best", "--steps", "10000"}, 2000, 250},
-		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, 1000, 250},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 2000, 50},
+		{[]string{"--task", "tsp", "--n", "50", "--recipe", "best", "--steps", "10000"}, 2000, 50},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, 1000, 50},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, 0, 0},
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0, 0},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "paper"}, 0, 0},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--lr-anneal-from", "0"}, 0, 250},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--lr-anneal-from", "0"}, 0, 50},
 		{[]string{"--task", "mwm", "--n", "20", "--lr-anneal-from", "300", "--lr-anneal-every", "10"}, 300, 10},
 	} {
 		c, err := parseTrainFlags(tc.args...)

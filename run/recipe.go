@@ -193,9 +193,11 @@ var bestTasks = map[envs.Task]taskRecipe{
 // sort halve every 250 steps throughout). On TSP-20, halving every 1,000 steps, seed 1's
 // validation rose from its best, 3.9095 at step 1,500, to 3.9234 by step 9,000 of 10,000
 // (0.36%), the actor following the critic's errors at ever smaller but unceasing steps;
-// halving every 500 from the start held but ended 2,000-step runs 0.3-0.8% longer (3 seeds;
-// docs/results.md, "Long runs").
-const bestAnnealEvery = 250
+// halving every 500 from the start held but ended 2,000-step runs 0.3-0.8% longer (3 seeds).
+// Halving every 250 past step 2,000 still let seed 2 jump from 3.9422 to 3.9618 by step 3,500;
+// every 50 freezes the policy within 250 steps, and the three seeds' last checkpoints at
+// 10,000 steps are within 0.12% of their best (docs/results.md, "Long runs").
+const bestAnnealEvery = 50
 
 // bestGMEvalEvery is the best recipe's longest validation interval on gm, in steps.
 const bestGMEvalEvery = 100
