@@ -11,7 +11,6 @@ import (
 	"spg-tui/agent/checkpoint"
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/run"
@@ -95,7 +94,7 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 				n, b := cfg.N, cfg.Batch
 				// random states, as the learner tests' random batches start
 				rng := rand.New(rand.NewPCG(11, 12))
-				states := make([]float32, b*nets.StateLen(cfg.Task, n))
+				states := make([]float32, b*envs.MustFacts(cfg.Task).StateLen(n))
 				for i := range states {
 					states[i] = rng.Float32()
 				}

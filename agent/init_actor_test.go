@@ -10,7 +10,6 @@ import (
 	"spg-tui/agent/authors"
 	"spg-tui/agent/checkpoint"
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -36,7 +35,7 @@ func TestInitFromImportedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The critic's Q of a state and action is the critic's alone: setActor must leave it.
-	n, sl := initCfg.N, nets.StateLen(initCfg.Task, initCfg.N)
+	n, sl := initCfg.N, envs.MustFacts(initCfg.Task).StateLen(initCfg.N)
 	states, p := make([]float32, initCfg.Batch*sl), make([]float32, initCfg.Batch*n*n)
 	for i := range states {
 		states[i] = float32(i%7) / 7

@@ -101,7 +101,7 @@ func checkFreshReferences(t *testing.T, cfg run.Config, split envs.Split, dir, p
 	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
 	name := eval.SplitName(split) + ".json"
 	fresh := filepath.Join(t.TempDir(), name)
-	if _, err := eval.LoadReference(fresh, env, ds, eval.NewSet(split, ds).Insts, split == envs.Validation, new(atomic.Bool)); err != nil {
+	if _, err := eval.LoadReference(fresh, env, ds, eval.NewSet(split, ds, envs.MustFacts(ds.Env.Task())).Insts, split == envs.Validation, new(atomic.Bool)); err != nil {
 		t.Fatal(err)
 	}
 	want, err := os.ReadFile(fresh)

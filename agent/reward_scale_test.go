@@ -37,7 +37,7 @@ func TestSumRewardReachesTheBuffer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lp, err := newLoop(cfg, l)
+		lp, err := newLoop(*devtest.Spec(t, cfg), l)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -118,11 +118,8 @@ func (c *runClock) total() float64 {
 // newTrainer opens the run directory's metrics and log files and builds the engine around a
 // learner and a loop; state comes from a checkpoint on resume (h not nil), and history, the
 // records the run kept from before, waits first on the Records stream.
-func newTrainer(dir string, c run.Config, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
-	cfg, err := run.Resolve(c)
-	if err != nil {
-		return nil, err
-	}
+func newTrainer(dir string, cfg run.Spec, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
+	c := cfg.Config
 	metrics, err := os.OpenFile(filepath.Join(dir, run.MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
@@ -384,7 +381,7 @@ func (t *trainer) checkpointLast() error {
 	began := time.Now()
 	if t.val != nil {
 		k := min(eval.SampleCount, len(t.val.Insts))
-		probe := &eval.Set{Split: envs.Validation, Insts: t.val.Insts[:k], States: t.val.States, Ref: t.val.Ref}
+		probe := &eval.Set{Split: envs.Validation, Facts: t.val.Facts, Insts: t.val.Insts[:k], States: t.val.States, Ref: t.val.Ref}
 		if _, err := eval.Evaluate(t.core.learner, t.core.env, probe, learn.HyperAt(&t.cfg, t.step), true); err != nil {
 			return fmt.Errorf("step %d: checkpoint refused: %w", t.step, err)
 		}
@@ -466,7 +463,7 @@ func (t *trainer) setWait(what string, total, done int) {
 // Stop).
 func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*eval.Set, error) {
 	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
-	set := eval.NewSet(split, ds)
+	set := eval.NewSet(split, ds, t.cfg.Facts)
 	if split == envs.Test && t.cfg.Facts.Exact(t.cfg.N) == "" {
 		return set, nil // no optimum to compare the test tours with
 	}

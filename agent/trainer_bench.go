@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"spg-tui/agent/learn"
+	"spg-tui/agent/nets"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
@@ -59,8 +60,8 @@ type BenchResult struct {
 }
 
 // bench times steps training steps of cfg after benchWarmup untimed ones, with the learner
-// built by newLearner and flops counting one step's work.
-func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) (BenchResult, error) {
+// built by newLearner.
+func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, error) {
 	if steps < 1 || steps > MaxBenchSteps {
 		return BenchResult{}, fmt.Errorf("steps %d: must be in [1, %d] (the timed steps; %d untimed warm-up steps run first)", steps, MaxBenchSteps, benchWarmup)
 	}
@@ -83,7 +84,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	if err != nil {
 		return BenchResult{}, err
 	}
-	core, err := newLoop(cfg, l)
+	core, err := newLoop(spec, l)
 	if err != nil {
 		return BenchResult{}, err
 	}
@@ -112,7 +113,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory, flops float64) 
 	if wall > 0 {
 		efficiency = float64(work) / float64(wall) / float64(runtime.GOMAXPROCS(0))
 	}
-	median := medianOf(ms)
+	median, flops := medianOf(ms), nets.StepFLOPs(spec)
 	return BenchResult{
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),

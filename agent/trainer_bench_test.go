@@ -35,7 +35,7 @@ func BenchmarkStepOverhead(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/n=%d", task, n), func(b *testing.B) {
 				cfg := run.DefaultConfig(task, n)
 				cfg.Buffer = 100 * cfg.Batch
-				l, err := newLoop(cfg, nullLearner{n})
+				l, err := newLoop(*devtest.Spec(b, cfg), nullLearner{n})
 				if err != nil {
 					b.Fatal(err)
 				}

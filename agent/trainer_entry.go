@@ -2,7 +2,6 @@ package agent
 
 import (
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
 	"spg-tui/run"
 )
 
@@ -25,5 +24,5 @@ func ResumeRun(dir string, steps int) (run.Engine, error) {
 
 // Bench times steps full training steps of cfg (after a few untimed warm-up steps).
 func Bench(cfg run.Config, steps int) (BenchResult, error) {
-	return bench(cfg, steps, learn.NewLearner, nets.StepFLOPs(cfg))
+	return bench(cfg, steps, learn.NewLearner)
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
+	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -36,7 +36,7 @@ type fakeOpts struct {
 func fakeFactory(o fakeOpts) learnerFactory {
 	return func(cfg run.Config) (learn.Learner, error) {
 		n := cfg.N
-		f := &fakeLearner{n: n, stateLen: nets.StateLen(cfg.Task, n), w: make([]float64, n*n), fakeOpts: o}
+		f := &fakeLearner{n: n, stateLen: envs.MustFacts(cfg.Task).StateLen(n), w: make([]float64, n*n), fakeOpts: o}
 		for i := range f.w {
 			f.w[i] = math.Sin(float64(i)*1.7 + float64(cfg.Seed))
 		}

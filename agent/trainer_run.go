@@ -74,6 +74,10 @@ func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *ru
 	if resumable {
 		return resumeLocked(dir, cfg.Steps, newLearner, lock)
 	}
+	spec, err := run.Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
 	l, err := newLearner(cfg)
 	if err != nil {
 		return nil, err
@@ -83,11 +87,11 @@ func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *ru
 			return nil, err
 		}
 	}
-	core, err := newLoop(cfg, l)
+	core, err := newLoop(spec, l)
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrainer(dir, cfg, core, nil, nil)
+	t, err := newTrainer(dir, spec, core, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +148,10 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if cfg.Steps == h.Step && run.ReadJSON(filepath.Join(dir, run.ResultFile), &res) == nil && res.Step == h.Step {
 		return nil, fmt.Errorf("the run in %s is complete at step %d; give a larger --steps or --epochs to train on", dir, h.Step)
 	}
+	spec, err := run.Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
 	l, err := newLearner(cfg)
 	if err != nil {
 		return nil, err
@@ -151,7 +159,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if err := l.UnmarshalBinary(ck.Learner); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %v", ck.Path, err)
 	}
-	core, err := newLoop(cfg, l)
+	core, err := newLoop(spec, l)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +185,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	t, err := newTrainer(dir, cfg, core, &h, history)
+	t, err := newTrainer(dir, spec, core, &h, history)
 	if err != nil {
 		return nil, err
 	}

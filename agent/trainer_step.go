@@ -32,7 +32,7 @@ type stepResult struct {
 // loop runs the steps of Algorithm 1. Besides the learner, its state is the replay buffer and
 // the generator; the data order is a function of the step, so a checkpoint saves nothing else.
 type loop struct {
-	task    envs.Task
+	facts   *envs.Facts
 	env     envs.Env
 	train   envs.Dataset
 	learner learn.Learner
@@ -66,7 +66,7 @@ type loop struct {
 }
 
 // newLoop prepares the training loop of cfg around learner, with an empty replay buffer.
-func newLoop(cfg run.Config, learner learn.Learner) (*loop, error) {
+func newLoop(cfg run.Spec, learner learn.Learner) (*loop, error) {
 	env, err := envs.NewData(cfg.Task, cfg.N, cfg.Data)
 	if err != nil {
 		return nil, err
@@ -74,18 +74,18 @@ func newLoop(cfg run.Config, learner learn.Learner) (*loop, error) {
 	if cfg.TrainSize > math.MaxInt32 {
 		return nil, fmt.Errorf("train-size %d: must be below 2^31", cfg.TrainSize)
 	}
-	capacity, err := replay.Capacity(cfg)
+	capacity, err := replay.Capacity(cfg.Config)
 	if err != nil {
 		return nil, err
 	}
-	n, b, sl := cfg.N, cfg.Batch, nets.StateLen(cfg.Task, cfg.N)
+	n, b, sl := cfg.N, cfg.Batch, cfg.Facts.StateLen(cfg.N)
 	pcg := rand.NewPCG(cfg.Seed, loopStream)
 	return &loop{
-		task: cfg.Task, env: env,
+		facts: cfg.Facts, env: env,
 		train:   envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, envs.Train), Size: cfg.TrainSize},
 		learner: learner, replay: replay.New(n, capacity),
 		pcg: pcg, rng: rand.New(pcg),
-		n: n, b: b, stateLen: sl, rewardScale: learn.RewardScale(&cfg),
+		n: n, b: b, stateLen: sl, rewardScale: learn.RewardScale(&cfg.Config),
 		orderEpoch: -1,
 		index:      make([]int, b), insts: make([]envs.Instance, b),
 		states: make([]float32, b*sl), m: make([]float32, b*n*n), rowToCol: make([]int, b*n), perms: make([]int, b*n),
@@ -184,7 +184,7 @@ func (l *loop) sample() *learn.Minibatch {
 	l.replay.Sample(l.rng, l.slots)
 	for i, s := range l.slots {
 		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
-		nets.Featurize(l.task, l.train.At(idx), bt.States[i*sl:(i+1)*sl])
+		l.facts.Featurize(l.train.At(idx), bt.States[i*sl:(i+1)*sl])
 		bt.Reward[i] = r
 	}
 	return bt
@@ -199,7 +199,7 @@ func (l *loop) fetch(t int, cfg *run.Config) {
 	for i := range b {
 		l.index[i] = int(order[base+i])
 		l.insts[i] = l.train.At(l.index[i])
-		nets.Featurize(l.task, l.insts[i], l.states[i*sl:(i+1)*sl])
+		l.facts.Featurize(l.insts[i], l.states[i*sl:(i+1)*sl])
 	}
 }
 

@@ -231,7 +231,7 @@ func writeImportedRun(dir string, cfg run.Spec, l learn.Learner) (val, test *run
 	h := learn.HyperAt(&cfg, 0)
 	evalSplit := func(split envs.Split, size int, extras bool) (*run.Eval, *eval.Set, error) {
 		ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
-		set := eval.NewSet(split, ds)
+		set := eval.NewSet(split, ds, cfg.Facts)
 		ref, err := eval.LoadReference(filepath.Join(dir, run.CacheDir, eval.SplitName(split)+".json"), env, ds, set.Insts, extras, new(atomic.Bool))
 		if err != nil {
 			return nil, nil, err

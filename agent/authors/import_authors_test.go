@@ -72,11 +72,11 @@ func TestAuthorsActorMatchesPyTorch(t *testing.T) {
 		for i, s := range actor.Specs {
 			copy(actor.Vals[i].Float32s(), arrays[s.Name])
 		}
-		b, sl := len(fx.Cases), nets.StateLen(envs.TaskMWM, n)
+		b, sl := len(fx.Cases), envs.MustFacts(envs.TaskMWM).StateLen(n)
 		states := make([]float32, b*sl)
 		for i, c := range fx.Cases {
 			inst := envs.Instance{A: toPoints(c.A), B: toPoints(c.B)}
-			nets.Featurize(envs.TaskMWM, inst, states[i*sl:(i+1)*sl])
+			envs.MustFacts(envs.TaskMWM).Featurize(inst, states[i*sl:(i+1)*sl])
 		}
 		m := make([]float32, b*n*n)
 		if err := l.Act(states, b, learn.HyperAt(devtest.Spec(t, cfg), 0), m); err != nil {

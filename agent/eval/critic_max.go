@@ -38,11 +38,11 @@ func (p *Policy) SolveCriticMax(env envs.Env, insts []envs.Instance) ([]envs.Sol
 		return nil, err
 	}
 	n := env.N()
-	buf := newCriticMaxBuffers(p.cfg.Task, n)
+	buf := newCriticMaxBuffers(p.cfg.Facts, n)
 	rowToCol := make([]int, n)
 	out := make([]envs.Solution, len(insts))
 	for i, inst := range insts {
-		if err := criticMaxRows(l, p.cfg.Task, n, inst, buf, rowToCol); err != nil {
+		if err := criticMaxRows(l, p.cfg.Facts, n, inst, buf, rowToCol); err != nil {
 			return nil, fmt.Errorf("instance %d: %w", i, err)
 		}
 		perm := make([]int, n)
@@ -62,19 +62,19 @@ type criticMaxBuffers struct {
 	states, units, qHard, qSoft, g []float32
 }
 
-func newCriticMaxBuffers(task envs.Task, n int) *criticMaxBuffers {
+func newCriticMaxBuffers(f *envs.Facts, n int) *criticMaxBuffers {
 	nn := n * n
 	c := min(nn, criticMaxChunk)
-	return &criticMaxBuffers{states: make([]float32, c*nets.StateLen(task, n)), units: make([]float32, c*nn),
+	return &criticMaxBuffers{states: make([]float32, c*f.StateLen(n)), units: make([]float32, c*nn),
 		qHard: make([]float32, c), qSoft: make([]float32, c), g: make([]float32, nn)}
 }
 
 // criticMaxRows writes into rowToCol the action (row i to column rowToCol[i]) that maximises the
 // linear critic of l on inst: G_ij = Q(s, E_ij), then the Hungarian maximum of G.
-func criticMaxRows(l learn.Learner, task envs.Task, n int, inst envs.Instance, b *criticMaxBuffers, rowToCol []int) error {
-	nn, sl := n*n, nets.StateLen(task, n)
+func criticMaxRows(l learn.Learner, f *envs.Facts, n int, inst envs.Instance, b *criticMaxBuffers, rowToCol []int) error {
+	nn, sl := n*n, f.StateLen(n)
 	c := len(b.qHard)
-	nets.Featurize(task, inst, b.states[:sl])
+	f.Featurize(inst, b.states[:sl])
 	for k := 1; k < c; k++ {
 		copy(b.states[k*sl:(k+1)*sl], b.states[:sl])
 	}

@@ -39,7 +39,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 		if err := pol.CriticMaxAccepts(); err != nil {
 			t.Fatalf("%s %s: %v", tc.task, tc.model, err)
 		}
-		buf := newCriticMaxBuffers(tc.task, n)
+		buf := newCriticMaxBuffers(envs.MustFacts(tc.task), n)
 		rowToCol := make([]int, n)
 		q := func(states []float32, rc []int) float64 {
 			p := make([]float32, n*n)
@@ -54,7 +54,7 @@ func TestCriticMaxIsTheCriticsMaximum(t *testing.T) {
 		}
 		for i := range 3 {
 			inst := env.Generate(11, i)
-			if err := criticMaxRows(l, tc.task, n, inst, buf, rowToCol); err != nil {
+			if err := criticMaxRows(l, envs.MustFacts(tc.task), n, inst, buf, rowToCol); err != nil {
 				t.Fatal(err)
 			}
 			states := buf.states[:len(buf.states)/len(buf.qHard)]
@@ -95,12 +95,12 @@ func TestCriticMaxChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := newCriticMaxBuffers(envs.TaskMWM, n)
+	buf := newCriticMaxBuffers(envs.MustFacts(envs.TaskMWM), n)
 	if n*n <= len(buf.qHard) {
 		t.Fatalf("N = %d fits one chunk of %d", n, len(buf.qHard))
 	}
 	rowToCol := make([]int, n)
-	if err := criticMaxRows(l, envs.TaskMWM, n, env.Generate(3, 0), buf, rowToCol); err != nil {
+	if err := criticMaxRows(l, envs.MustFacts(envs.TaskMWM), n, env.Generate(3, 0), buf, rowToCol); err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(9, 9))

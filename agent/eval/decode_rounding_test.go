@@ -17,10 +17,10 @@ import (
 func TestDecodingRoundingOverrides(t *testing.T) {
 	pol, env, insts := samplingPolicy(t, envs.TaskMWM, 7, run.RecipeBest)
 	n, nn := env.N(), env.N()*env.N()
-	sl := nets.StateLen(env.Task(), n)
+	sl := envs.MustFacts(env.Task()).StateLen(n)
 	states := make([]float32, len(insts)*sl)
 	for i, inst := range insts {
-		nets.Featurize(env.Task(), inst, states[i*sl:(i+1)*sl])
+		envs.MustFacts(env.Task()).Featurize(inst, states[i*sl:(i+1)*sl])
 	}
 	x, m := make([]float32, len(insts)*nn), make([]float32, len(insts)*nn)
 	h := learn.HyperAt(&pol.cfg, 0)

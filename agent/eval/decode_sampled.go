@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
@@ -58,21 +57,21 @@ var ErrNoScores = errors.New("this model has no Sinkhorn layer to sample from: u
 func SampledEval(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, k int, seed uint64) (*run.SampledEval, error) {
 	perms := make([]int, len(set.Insts)*env.N())
 	dec := run.Decoding{Samples: k, GumbelScale: defaultGumbelScale(h.Successor), Noise: run.NoiseRelative, Seed: seed}
-	if err := actSampled(l, env, set.Insts, h, dec, perms); err != nil {
+	if err := actSampled(l, set.Facts, env, set.Insts, h, dec, perms); err != nil {
 		return nil, err
 	}
 	return &run.SampledEval{Samples: k, Metric: score(env, set, perms).Metric}, nil
 }
 
-// actSampled decodes insts by dec (see run.Decoding) and writes each instance's task permutation
-// into perms (len(insts) x n).
-func actSampled(l learn.Learner, env envs.Env, insts []envs.Instance, h learn.Hyper, dec run.Decoding, perms []int) error {
+// actSampled decodes insts of env, the task whose facts are f, by dec (see run.Decoding) and
+// writes each instance's task permutation into perms (len(insts) x n).
+func actSampled(l learn.Learner, f *envs.Facts, env envs.Env, insts []envs.Instance, h learn.Hyper, dec run.Decoding, perms []int) error {
 	sc, ok := l.(Scorer)
 	if !ok {
 		return ErrNoScores
 	}
-	task, n := env.Task(), env.N()
-	sl, nn := nets.StateLen(task, n), n*n
+	n := env.N()
+	sl, nn := f.StateLen(n), n*n
 	size := len(insts)
 	best := make([]float64, size)
 	chunk := min(size, evalChunk)
@@ -86,7 +85,7 @@ func actSampled(l learn.Learner, env envs.Env, insts []envs.Instance, h learn.Hy
 				if v > 0 {
 					inst = inst.MapPoints(func(p envs.Point) envs.Point { return envs.SquareSymmetry(v, p) })
 				}
-				nets.Featurize(task, inst, states[i*sl:(i+1)*sl])
+				f.Featurize(inst, states[i*sl:(i+1)*sl])
 			}
 			if err := sc.Scores(states[:k*sl], k, h, x[:k*nn], m[:k*nn]); err != nil {
 				return fmt.Errorf("actor: %w", err)

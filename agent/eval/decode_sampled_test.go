@@ -53,7 +53,7 @@ func TestSampledDecodeOfOneIsTheSingleDecode(t *testing.T) {
 		}
 		n := env.N()
 		perms := make([]int, len(insts)*n)
-		if err := actSampled(pol.learner, env, insts, learn.HyperAt(&pol.cfg, 0), SingleDecode, perms); err != nil {
+		if err := actSampled(pol.learner, pol.cfg.Facts, env, insts, learn.HyperAt(&pol.cfg, 0), SingleDecode, perms); err != nil {
 			t.Fatal(err)
 		}
 		for i, s := range single {
@@ -114,7 +114,7 @@ func TestSampledDecodeNeedsScores(t *testing.T) {
 	}
 	env, _ := envs.New(envs.TaskTSP, 6)
 	insts := []envs.Instance{envs.Dataset{Env: env, Seed: 1, Size: 1}.At(0)}
-	err = actSampled(l, env, insts, learn.HyperAt(devtest.Spec(t, cfg), 0), run.Decoding{Samples: 4, GumbelScale: 1, Noise: run.NoiseRelative, Seed: 1}, make([]int, 6))
+	err = actSampled(l, envs.MustFacts(env.Task()), env, insts, learn.HyperAt(devtest.Spec(t, cfg), 0), run.Decoding{Samples: 4, GumbelScale: 1, Noise: run.NoiseRelative, Seed: 1}, make([]int, 6))
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("pn-ac sampled: error %v, want a one-line refusal", err)
 	}

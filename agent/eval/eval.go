@@ -10,7 +10,6 @@ import (
 
 	"spg-tui/agent/checkpoint"
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/perm"
@@ -91,20 +90,21 @@ func LoadReference(path string, env envs.Env, ds envs.Dataset, insts []envs.Inst
 
 // Set is a dataset prepared for evaluation: instances, featurised states and references.
 type Set struct {
-	Split  envs.Split
+	Split envs.Split
+	// Facts are the facts of the instances' task, which featurised and scores them.
+	Facts  *envs.Facts
 	Insts  []envs.Instance
 	States []float32
 	Ref    *Reference
 }
 
-// NewSet generates the whole dataset ds and featurises it.
-func NewSet(split envs.Split, ds envs.Dataset) *Set {
-	task, n := ds.Env.Task(), ds.Env.N()
-	sl := nets.StateLen(task, n)
-	set := &Set{Split: split, Insts: make([]envs.Instance, ds.Size), States: make([]float32, ds.Size*sl)}
+// NewSet generates the whole dataset ds, of the task whose facts are f, and featurises it.
+func NewSet(split envs.Split, ds envs.Dataset, f *envs.Facts) *Set {
+	sl := f.StateLen(ds.Env.N())
+	set := &Set{Split: split, Facts: f, Insts: make([]envs.Instance, ds.Size), States: make([]float32, ds.Size*sl)}
 	for i := range set.Insts {
 		set.Insts[i] = ds.At(i)
-		nets.Featurize(task, set.Insts[i], set.States[i*sl:(i+1)*sl])
+		f.Featurize(set.Insts[i], set.States[i*sl:(i+1)*sl])
 	}
 	return set
 }
@@ -113,9 +113,9 @@ func NewSet(split envs.Split, ds envs.Dataset) *Set {
 // no exploration) on insts, featurised as states, evalChunk at a time, and writes each instance's
 // task permutation into perms (len(insts) x n). visit, if not nil, sees each instance's M and
 // rowToCol (the rounded action: for a successor action the cover, before its patching).
-func actDeterministic(l learn.Learner, task envs.Task, n int, insts []envs.Instance, states []float32, h learn.Hyper,
+func actDeterministic(l learn.Learner, f *envs.Facts, n int, insts []envs.Instance, states []float32, h learn.Hyper,
 	perms []int, visit func(i int, m []float32, rowToCol []int)) error {
-	sl, size := nets.StateLen(task, n), len(insts)
+	sl, size := f.StateLen(n), len(insts)
 	var dec learn.ActionDecoder
 	chunk := min(size, evalChunk)
 	m := make([]float32, chunk*n*n)
@@ -147,8 +147,7 @@ func actDeterministic(l learn.Learner, task envs.Task, n int, insts []envs.Insta
 // scatter of the first scatterStates states (for learners with a critic) and the first
 // SampleCount samples.
 func Evaluate(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, extras bool) (*run.Eval, error) {
-	task, n, size := env.Task(), env.N(), len(set.Insts)
-	sl := nets.StateLen(task, n)
+	n, size := env.N(), len(set.Insts)
 	perms := make([]int, size*n)
 	k := 0
 	var sm, sp []float32
@@ -156,7 +155,7 @@ func Evaluate(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, extras boo
 		k = min(scatterStates, size)
 		sm, sp = make([]float32, k*n*n), make([]float32, k*n*n)
 	}
-	err := actDeterministic(l, task, n, set.Insts, set.States, h, perms, func(i int, m []float32, rc []int) {
+	err := actDeterministic(l, set.Facts, n, set.Insts, set.States, h, perms, func(i int, m []float32, rc []int) {
 		if i < k {
 			copy(sm[i*n*n:], m)
 			perm.ToMatrix(sp[i*n*n:(i+1)*n*n], rc)
@@ -170,7 +169,7 @@ func Evaluate(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, extras boo
 		return ev, nil
 	}
 	qh, qs := make([]float32, k), make([]float32, k)
-	switch err := l.Q(set.States[:k*sl], sp, sm, k, qh, qs); {
+	switch err := l.Q(set.States[:k*set.Facts.StateLen(n)], sp, sm, k, qh, qs); {
 	case errors.Is(err, learn.ErrNoCritic):
 	case err != nil:
 		return nil, fmt.Errorf("critic: %w", err)
@@ -199,14 +198,13 @@ func Evaluate(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, extras boo
 
 // score computes the metrics of the policy's permutations (size x n) on set.
 func score(env envs.Env, set *Set, perms []int) *run.Eval {
-	task, n, size := env.Task(), env.N(), len(set.Insts)
+	n, size := env.N(), len(set.Insts)
 	obj, rew := make([]float64, size), make([]float64, size)
 	for i, inst := range set.Insts {
 		p := perms[i*n : (i+1)*n]
 		obj[i], rew[i] = env.Objective(inst, p), env.Reward(inst, p)
 	}
-	facts := envs.MustFacts(task)
-	metric := facts.Metric
+	metric := set.Facts.Metric
 	var optima []float64
 	if metric.PerOptimum {
 		optima = solutionObjectives(set.Ref.Best)
@@ -221,7 +219,7 @@ func score(env envs.Env, set *Set, perms []int) *run.Eval {
 		}
 		ev.RatioMedian, ev.RatioOfMeans = stats.Median(ratios), sum/opt
 	}
-	ev.Also = alsoMeasures(facts.Also, set.Insts, perms, n)
+	ev.Also = alsoMeasures(set.Facts.Also, set.Insts, perms, n)
 	if metric.Gap && set.Ref != nil && set.Ref.Exact {
 		opt := 0.0
 		for _, s := range set.Ref.Best {
@@ -346,7 +344,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if err != nil {
 		return nil, err
 	}
-	n, sl := env.N(), nets.StateLen(p.cfg.Task, env.N())
+	n, sl := env.N(), p.cfg.Facts.StateLen(env.N())
 	perms := make([]int, len(insts)*n)
 	h := learn.HyperAt(&p.cfg, p.step)
 	if dec.Rounding != "" {
@@ -355,12 +353,12 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if dec.Single() {
 		states := make([]float32, len(insts)*sl)
 		for i, inst := range insts {
-			nets.Featurize(p.cfg.Task, inst, states[i*sl:(i+1)*sl])
+			p.cfg.Facts.Featurize(inst, states[i*sl:(i+1)*sl])
 		}
-		if err := actDeterministic(l, p.cfg.Task, n, insts, states, h, perms, nil); err != nil {
+		if err := actDeterministic(l, p.cfg.Facts, n, insts, states, h, perms, nil); err != nil {
 			return nil, p.nameFailing(l, n, insts, states, h, err)
 		}
-	} else if err := actSampled(l, env, insts, h, dec, perms); err != nil {
+	} else if err := actSampled(l, p.cfg.Facts, env, insts, h, dec, perms); err != nil {
 		return nil, err
 	}
 	out := make([]envs.Solution, len(insts))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"spg-tui/agent/learn"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 )
 
@@ -12,10 +11,10 @@ import (
 // featurised as states (a NaN or an infinity from values near the float32 limits), into the
 // failure of the first instance that fails alone, so that the message names it.
 func (p *Policy) nameFailing(l learn.Learner, n int, insts []envs.Instance, states []float32, h learn.Hyper, err error) error {
-	sl := nets.StateLen(p.cfg.Task, n)
+	sl := p.cfg.Facts.StateLen(n)
 	perm := make([]int, n)
 	for i := range insts {
-		if e := actDeterministic(l, p.cfg.Task, n, insts[i:i+1], states[i*sl:(i+1)*sl], h, perm, nil); e != nil {
+		if e := actDeterministic(l, p.cfg.Facts, n, insts[i:i+1], states[i*sl:(i+1)*sl], h, perm, nil); e != nil {
 			return fmt.Errorf("instance %d: %w", i, e)
 		}
 	}

@@ -18,7 +18,7 @@ func TestOptimalTourGapIsZero(t *testing.T) {
 	for _, n := range []int{2, 3, 5} {
 		env, _ := envs.New(envs.TaskTSP, n)
 		ds := envs.Dataset{Env: env, Seed: 3, Size: 40}
-		set := NewSet(envs.Test, ds)
+		set := NewSet(envs.Test, ds, envs.MustFacts(ds.Env.Task()))
 		ref, err := computeReference(env, ds.Seed, set.Insts, false, new(atomic.Bool), new(atomic.Int64))
 		if err != nil {
 			t.Fatal(err)

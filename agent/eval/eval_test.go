@@ -45,7 +45,7 @@ func TestReferencesAgainstBruteForce(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP, envs.TaskSort} {
 		env, _ := envs.New(task, 6)
 		ds := envs.Dataset{Env: env, Seed: 11, Size: 20}
-		set := NewSet(envs.Validation, ds)
+		set := NewSet(envs.Validation, ds, envs.MustFacts(ds.Env.Task()))
 		ref, err := computeReference(env, ds.Seed, set.Insts, true, &stop, new(atomic.Int64))
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ func TestReferencesAgainstBruteForce(t *testing.T) {
 	// Beyond Held-Karp: no optimum, the best classical tour as the sample reference.
 	env, _ := envs.New(envs.TaskTSP, 22)
 	ds := envs.Dataset{Env: env, Seed: 3, Size: 4}
-	set := NewSet(envs.Validation, ds)
+	set := NewSet(envs.Validation, ds, envs.MustFacts(ds.Env.Task()))
 	ref, err := computeReference(env, ds.Seed, set.Insts, true, &stop, new(atomic.Int64))
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestReferenceCache(t *testing.T) {
 	var stop atomic.Bool
 	env, _ := envs.New(envs.TaskMWM, 5)
 	ds := envs.Dataset{Env: env, Seed: 5, Size: 10}
-	set := NewSet(envs.Validation, ds)
+	set := NewSet(envs.Validation, ds, envs.MustFacts(ds.Env.Task()))
 	path := filepath.Join(t.TempDir(), "cache", "val.json")
 	a, err := LoadReference(path, env, ds, set.Insts, true, &stop)
 	if err != nil {
@@ -137,7 +137,7 @@ func TestReferenceCache(t *testing.T) {
 	}
 	other := ds
 	other.Seed = 6
-	if _, err := LoadReference(path, env, other, NewSet(envs.Validation, other).Insts, true, &stop); err != ErrStopped {
+	if _, err := LoadReference(path, env, other, NewSet(envs.Validation, other, envs.MustFacts(other.Env.Task())).Insts, true, &stop); err != ErrStopped {
 		t.Errorf("a cache of another dataset was used: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func newRefFixture(t *testing.T, task envs.Task, n, size int) *refFixture {
 		t.Fatal(err)
 	}
 	ds := envs.Dataset{Env: env, Seed: 7, Size: size}
-	f := &refFixture{env: env, ds: ds, insts: NewSet(envs.Validation, ds).Insts}
+	f := &refFixture{env: env, ds: ds, insts: NewSet(envs.Validation, ds, envs.MustFacts(ds.Env.Task())).Insts}
 	f.path = sharedReferencePath(ds, instancesHash(f.insts))
 	f.ref, err = f.load(t, nil)
 	if err != nil {

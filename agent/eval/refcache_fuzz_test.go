@@ -17,7 +17,7 @@ import (
 func FuzzReferenceEntry(f *testing.F) {
 	env, _ := envs.New(envs.TaskMWM, 4)
 	ds := envs.Dataset{Env: env, Seed: 5, Size: 3}
-	insts := NewSet(envs.Validation, ds).Insts
+	insts := NewSet(envs.Validation, ds, envs.MustFacts(ds.Env.Task())).Insts
 	fresh, err := computeReference(env, ds.Seed, insts, true, new(atomic.Bool), new(atomic.Int64))
 	if err != nil {
 		f.Fatal(err)

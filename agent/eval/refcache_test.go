@@ -30,7 +30,7 @@ func cacheRun(t *testing.T, cfg run.Config) (solved int64, warnings []string) {
 		}
 		ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(cfg.Seed, split), Size: size}
 		path := filepath.Join(dir, run.CacheDir, SplitName(split)+".json")
-		_, err := CachedReference(path, env, ds, NewSet(split, ds).Insts, split == envs.Validation, new(atomic.Bool),
+		_, err := CachedReference(path, env, ds, NewSet(split, ds, envs.MustFacts(ds.Env.Task())).Insts, split == envs.Validation, new(atomic.Bool),
 			func(int) {}, new(atomic.Int64), func(msg string) { warnings = append(warnings, msg) })
 		if err != nil {
 			t.Fatal(err)

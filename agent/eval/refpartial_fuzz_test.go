@@ -17,7 +17,7 @@ import (
 func FuzzPartialReferences(f *testing.F) {
 	env, _ := envs.New(envs.TaskTSP, 5)
 	ds := envs.Dataset{Env: env, Seed: 5, Size: 4}
-	insts := NewSet(envs.Validation, ds).Insts
+	insts := NewSet(envs.Validation, ds, envs.MustFacts(ds.Env.Task())).Insts
 	hash := instancesHash(insts)
 	fresh, err := computeReference(env, ds.Seed, insts, true, new(atomic.Bool), new(atomic.Int64))
 	if err != nil {

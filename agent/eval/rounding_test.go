@@ -19,10 +19,10 @@ func TestRoundingLogIsTheScoresMaximum(t *testing.T) {
 	const n = 7
 	pol, env, insts := samplingPolicy(t, envs.TaskSort, n, run.RecipeBest)
 	pol.cfg.Rounding = run.RoundingLog
-	sl := nets.StateLen(envs.TaskSort, n)
+	sl := envs.MustFacts(envs.TaskSort).StateLen(n)
 	states := make([]float32, len(insts)*sl)
 	for i, inst := range insts {
-		nets.Featurize(envs.TaskSort, inst, states[i*sl:(i+1)*sl])
+		envs.MustFacts(envs.TaskSort).Featurize(inst, states[i*sl:(i+1)*sl])
 	}
 	h := learn.HyperAt(&pol.cfg, 0)
 	x, m := make([]float32, len(insts)*n*n), make([]float32, len(insts)*n*n)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"spg-tui/agent/internal/devtest"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -27,12 +26,12 @@ func BenchmarkReinforceStep(b *testing.B) {
 			op := l.(OnPolicyLearner)
 			env, _ := envs.New(c.task, 20)
 			ds := envs.Dataset{Env: env, Seed: 1, Size: cfg.Batch}
-			sl := nets.StateLen(c.task, 20)
+			sl := envs.MustFacts(c.task).StateLen(20)
 			states, perms, rewards := make([]float32, cfg.Batch*sl), make([]int, cfg.Batch*20), make([]float64, cfg.Batch)
 			insts := make([]envs.Instance, cfg.Batch)
 			for i := range insts {
 				insts[i] = ds.At(i)
-				nets.Featurize(c.task, insts[i], states[i*sl:(i+1)*sl])
+				envs.MustFacts(c.task).Featurize(insts[i], states[i*sl:(i+1)*sl])
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			h := HyperAt(devtest.Spec(b, cfg), 0)

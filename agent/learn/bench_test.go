@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
@@ -48,7 +49,7 @@ func benchStep(b *testing.B, cfg run.Config) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bs, sl := cfg.Batch, nets.StateLen(task, n)
+	bs, sl := cfg.Batch, envs.MustFacts(task).StateLen(n)
 	rng := rand.New(rand.NewPCG(1, 2))
 	batch := &Minibatch{B: bs, States: make([]float32, bs*sl), P: make([]float32, bs*n*n), M: make([]float32, bs*n*n), Reward: make([]float32, bs)}
 	for i := range batch.States {
@@ -84,7 +85,7 @@ func benchStep(b *testing.B, cfg run.Config) {
 		step()
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(nets.StepFLOPs(cfg)/sec/1e9, "GFLOP/s")
+	b.ReportMetric(nets.StepFLOPs(*devtest.Spec(b, cfg))/sec/1e9, "GFLOP/s")
 	// CPU time over all threads: a load-independent measure of the work on a shared machine.
 	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
 	b.Logf("backend: %s", backend.Name())

@@ -16,7 +16,7 @@ import (
 func TestBilinearCriticGradients(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskMWM, checkN)
 	cfg.Hidden, cfg.Critic = checkH, run.CriticBilinear
-	a, err := nets.New(cfg)
+	a, err := nets.New(run.Spec{Config: cfg, Facts: envs.MustFacts(cfg.Task)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestBilinearLearnerRoundTrip(t *testing.T) {
 	cfg.Critic, cfg.Batch, cfg.Buffer, cfg.Hidden = run.CriticBilinear, 4, 4, 8
 	l := newTestLearner(t, cfg)
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := &Minibatch{B: 4, States: make([]float32, 4*nets.StateLen(envs.TaskMWM, 5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
+	b := &Minibatch{B: 4, States: make([]float32, 4*envs.MustFacts(envs.TaskMWM).StateLen(5)), P: make([]float32, 4*25), M: make([]float32, 4*25), Reward: make([]float32, 4)}
 	for i := range b.States {
 		b.States[i] = rng.Float32()
 	}

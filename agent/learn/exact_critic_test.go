@@ -46,14 +46,14 @@ func TestExactCriticIsTheReward(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, b, sl := cfg.N, 6, nets.StateLen(cfg.Task, cfg.N)
+		n, b, sl := cfg.N, 6, envs.MustFacts(cfg.Task).StateLen(cfg.N)
 		rng := rand.New(rand.NewPCG(91, 3))
 		states, p := make([]float32, b*sl), make([]float32, b*n*n)
 		want := make([]float64, b)
 		perm := make([]int, n)
 		for k := range b {
 			inst := env.Generate(5, k)
-			nets.Featurize(cfg.Task, inst, states[k*sl:(k+1)*sl])
+			envs.MustFacts(cfg.Task).Featurize(inst, states[k*sl:(k+1)*sl])
 			rowToCol := rng.Perm(n)
 			for i, j := range rowToCol {
 				p[(k*n+i)*n+j] = 1
@@ -81,7 +81,7 @@ func TestExactCriticGradients(t *testing.T) {
 			continue // the same graph at another scale
 		}
 		cfg.N, cfg.Hidden = checkN, 8
-		a, err := nets.New(cfg)
+		a, err := nets.New(run.Spec{Config: cfg, Facts: envs.MustFacts(cfg.Task)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func TestExactCriticUpdatesOnlyTheActor(t *testing.T) {
 		env, _ := envs.New(cfg.Task, cfg.N)
 		h := toyHyper(cfg)
 		bt := actBatch(t, l, rand.New(rand.NewPCG(93, 1)), h)
-		perm, sl, n := make([]int, cfg.N), nets.StateLen(cfg.Task, cfg.N), cfg.N
+		perm, sl, n := make([]int, cfg.N), envs.MustFacts(cfg.Task).StateLen(cfg.N), cfg.N
 		for k := range bt.B {
 			pts := make([]envs.Point, n)
 			for i := range pts {

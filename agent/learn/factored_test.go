@@ -44,7 +44,7 @@ func TestFactoredIsEquivariant(t *testing.T) {
 		}
 		h := Hyper{Tau: 1, SinkhornIters: 10}
 		rng := rand.New(rand.NewPCG(73, 1))
-		w := nets.StateLen(task, n) / n
+		w := envs.MustFacts(task).StateLen(n) / n
 		states := make([]float32, b*n*w)
 		for s := range b {
 			for i, v := range rng.Perm(n) {

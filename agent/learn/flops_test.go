@@ -42,7 +42,7 @@ func TestStepFLOPs(t *testing.T) {
 			t.Fatal(err)
 		}
 		blas32.Use(orig)
-		if want := nets.StepFLOPs(cfg); c.flops != want {
+		if want := nets.StepFLOPs(*devtest.Spec(t, cfg)); c.flops != want {
 			t.Errorf("%s: a step ran %v GEMM FLOPs, StepFLOPs says %v", task, c.flops, want)
 		}
 	}

@@ -22,7 +22,7 @@ func gmLearner(t *testing.T, n, h, b int) *spgLearner {
 	cfg.Batch, cfg.Hidden, cfg.Tau, cfg.ActorLR, cfg.CriticLR = b, h, 0.1, 1e-3, 1e-3
 	a := testArch(t, "spg-gm", envs.TaskGM, n, h)
 	rng := rand.New(rand.NewPCG(1, 2))
-	l := &spgLearner{cfg: cfg, arch: a, b: b,
+	l := &spgLearner{cfg: run.Spec{Config: cfg, Facts: envs.MustFacts(cfg.Task)}, arch: a, b: b,
 		actor:  nets.NewParams(a.ActorSpecs(), tensor.Float32, rng),
 		critic: nets.NewParams(a.CriticSpecs(), tensor.Float32, rng),
 	}

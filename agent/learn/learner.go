@@ -12,7 +12,7 @@ import (
 // Minibatch is a minibatch in the layout the networks read: float32, row-major.
 type Minibatch struct {
 	B      int
-	States []float32 // B x nets.StateLen(task, n)
+	States []float32 // B x the task's envs.Facts.StateLen(n)
 	P      []float32 // B x N x N hard actions (0/1 permutation matrices)
 	M      []float32 // B x N x N soft actions, as stored at acting time
 	Reward []float32 // B
@@ -76,21 +76,21 @@ func NewLearner(cfg run.Config) (Learner, error) {
 	}
 	switch spec.Entry.Kind {
 	case run.KindCriticFree:
-		net, ok := nets.NewPolicyNet(cfg.Model, cfg.N, cfg.Hidden, nets.Features(cfg.Task, cfg.N))
+		net, ok := nets.NewPolicyNet(cfg.Model, cfg.N, cfg.Hidden, spec.Facts.State.Features(cfg.N))
 		if !ok {
 			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
 		}
-		return newReinforceLearner(cfg, net), nil
+		return newReinforceLearner(spec, net), nil
 	case run.KindUntrained:
 		return newUntrainedLearner(cfg)
 	}
 	if dev := device.Current(); dev != nil {
-		l, err := NewDeviceLearner(cfg, dev)
+		l, err := newDeviceLearner(spec, dev)
 		if !errors.Is(err, errNoGPUKernels) {
 			return l, err
 		}
 	}
-	l, err := newSPGLearner(cfg)
+	l, err := newSPGLearner(spec)
 	if err != nil {
 		return nil, err // not a nil *spgLearner inside a non-nil Learner
 	}

@@ -15,11 +15,20 @@ import (
 var errNoGPUKernels = errors.New("no GPU kernels")
 
 // deviceLearners build the GPU learners of the models that have one, by model name.
-var deviceLearners = map[string]func(cfg run.Config, dev cuda.Device) (Learner, error){}
+var deviceLearners = map[string]func(cfg run.Spec, dev cuda.Device) (Learner, error){}
 
 // NewDeviceLearner returns cfg's learner on dev, or errNoGPUKernels where its model (or an
-// option it uses) has none.
+// option it uses) has none; an invalid cfg is refused with Validate's message.
 func NewDeviceLearner(cfg run.Config, dev cuda.Device) (Learner, error) {
+	spec, err := run.Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newDeviceLearner(spec, dev)
+}
+
+// newDeviceLearner is NewDeviceLearner of a resolved configuration.
+func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	build, ok := deviceLearners[cfg.Model]
 	if !ok {
 		return nil, errNoGPUKernels

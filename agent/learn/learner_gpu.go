@@ -25,7 +25,7 @@ func init() {
 // the sampled decode, and keeps the critic's running batch-norm statistics, which change only
 // by the batch statistics each update reads back.
 type gpuLearner struct {
-	cfg  run.Config
+	cfg  run.Spec
 	dev  cuda.Device
 	net  gpunet.Net
 	host *spgLearner
@@ -50,13 +50,13 @@ func (l *gpuLearner) Released() bool { return l.released }
 
 // newGPUMatching builds SPG+Matching's learner of cfg on dev, or errNoGPUKernels for the
 // options the device step does not have (a target critic, the hard actor update, another critic).
-func newGPUMatching(cfg run.Config, dev cuda.Device) (Learner, error) {
+func newGPUMatching(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	if cfg.TargetCritic > 0 || (cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || (cfg.Critic != "" && cfg.Critic != run.CriticPaper) {
 		return nil, errNoGPUKernels
 	}
 	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
 		n := cfg.N
-		d := gpunet.Dims{B: cfg.Batch, N: n, K: nets.StateLen(cfg.Task, n) / (2 * n), H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
+		d := gpunet.Dims{B: cfg.Batch, N: n, K: cfg.Facts.StateLen(n) / (2 * n), H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
 		return gpunet.NewMatching(dev, d, specsOf(host.actor), specsOf(host.critic))
 	})
 	if err != nil {
@@ -68,13 +68,13 @@ func newGPUMatching(cfg run.Config, dev cuda.Device) (Learner, error) {
 // newGPUPairwise builds SPG+Pairwise's learner of cfg on dev (MWM and sort), or
 // errNoGPUKernels for the options the device step does not have (a target critic, the hard
 // actor update, the exact critic).
-func newGPUPairwise(cfg run.Config, dev cuda.Device) (Learner, error) {
+func newGPUPairwise(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	return newGPUPairLike(cfg, dev, false)
 }
 
 // newGPUFactored builds SPG+Factored's learner of cfg on dev for sort (best's sorting model),
 // or errNoGPUKernels for tsp (its tour critic has no GPU kernels) and the options above.
-func newGPUFactored(cfg run.Config, dev cuda.Device) (Learner, error) {
+func newGPUFactored(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	if !envs.MustFacts(cfg.Task).Values() {
 		return nil, errNoGPUKernels
 	}
@@ -83,7 +83,7 @@ func newGPUFactored(cfg run.Config, dev cuda.Device) (Learner, error) {
 
 // newGPUPairLike builds the learner of a model whose critic is the pair MLP: SPG+Pairwise, or
 // SPG+Factored's actor with factored.
-func newGPUPairLike(cfg run.Config, dev cuda.Device, factored bool) (Learner, error) {
+func newGPUPairLike(cfg run.Spec, dev cuda.Device, factored bool) (Learner, error) {
 	f := envs.MustFacts(cfg.Task)
 	if !(f.PointSets() || f.Values()) || cfg.TargetCritic > 0 ||
 		(cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
@@ -103,7 +103,7 @@ func newGPUPairLike(cfg run.Config, dev cuda.Device, factored bool) (Learner, er
 // newGPUSuccessor builds SPG+Successor's learner of cfg on dev (tsp), with its slow target
 // critic and the hard actor update where cfg asks (best's), or errNoGPUKernels for the exact
 // critic.
-func newGPUSuccessor(cfg run.Config, dev cuda.Device) (Learner, error) {
+func newGPUSuccessor(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	if cfg.Critic == run.CriticExact {
 		return nil, errNoGPUKernels
 	}
@@ -121,7 +121,7 @@ func newGPUSuccessor(cfg run.Config, dev cuda.Device) (Learner, error) {
 
 // newGPULearner builds the CPU learner of cfg, then its network on dev with build, and copies
 // the CPU learner's initial parameters there.
-func newGPULearner(cfg run.Config, dev cuda.Device, build func(host *spgLearner) (gpunet.Net, error)) (*gpuLearner, error) {
+func newGPULearner(cfg run.Spec, dev cuda.Device, build func(host *spgLearner) (gpunet.Net, error)) (*gpuLearner, error) {
 	host, err := newSPGLearner(cfg)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func newGPULearner(cfg run.Config, dev cuda.Device, build func(host *spgLearner)
 	if err != nil {
 		return nil, err
 	}
-	sl, nn := nets.StateLen(cfg.Task, cfg.N), cfg.N*cfg.N
+	sl, nn := cfg.Facts.StateLen(cfg.N), cfg.N*cfg.N
 	l := &gpuLearner{cfg: cfg, dev: dev, net: net, host: host,
 		chunk: make([]float32, cfg.Batch*sl), mChunk: make([]float32, cfg.Batch*nn)}
 	if err := l.upload(); err != nil {
@@ -204,7 +204,7 @@ func (l *gpuLearner) syncHost() error {
 
 // Act implements Learner: chunks of the batch size, the last padded, as the CPU learner.
 func (l *gpuLearner) Act(states []float32, b int, h Hyper, m []float32) error {
-	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
+	sl, nn := l.cfg.Facts.StateLen(l.cfg.N), l.cfg.N*l.cfg.N
 	if b < 1 || len(states) < b*sl || len(m) < b*nn {
 		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
 			b, len(states), len(m), b*sl, b*nn)
@@ -231,7 +231,7 @@ func (l *gpuLearner) Act(states []float32, b int, h Hyper, m []float32) error {
 // the Q values and the gradient norm are finite.
 func (l *gpuLearner) Update(batch *Minibatch, h Hyper) (StepStats, error) {
 	var st StepStats
-	n, sl, b := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.Batch
+	n, sl, b := l.cfg.N, l.cfg.Facts.StateLen(l.cfg.N), l.cfg.Batch
 	if batch == nil || batch.B != b || len(batch.States) != b*sl || len(batch.P) != b*n*n ||
 		len(batch.M) != b*n*n || len(batch.Reward) != b {
 		return st, fmt.Errorf("agent: Update: the batch must hold exactly %d transitions", b)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"spg-tui/agent/internal/devtest"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/cuda"
 	"spg-tui/run"
@@ -17,7 +16,7 @@ import (
 // parameters; the device's buffers are freed when the test ends.
 func learnerPair(t *testing.T, cfg run.Config, dev cuda.Device) (*spgLearner, *gpuLearner) {
 	t.Helper()
-	cpu, err := newSPGLearner(cfg)
+	cpu, err := newSPGLearner(*devtest.Spec(t, cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +31,7 @@ func learnerPair(t *testing.T, cfg run.Config, dev cuda.Device) (*spgLearner, *g
 
 // randomBatch returns a batch of b random MWM states with random permutation and soft actions.
 func randomBatch(rng *rand.Rand, task envs.Task, n, b int) *Minibatch {
-	sl := nets.StateLen(task, n)
+	sl := envs.MustFacts(task).StateLen(n)
 	bt := &Minibatch{B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	for i := range bt.States {
 		bt.States[i] = rng.Float32()
@@ -143,7 +142,7 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				back, err := newSPGLearner(cfg)
+				back, err := newSPGLearner(*devtest.Spec(t, cfg))
 				if err != nil {
 					t.Fatal(err)
 				}

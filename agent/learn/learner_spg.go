@@ -25,7 +25,7 @@ var useBackendBLAS sync.Once
 // newSPGLearner returns the SPG learner of cfg (a validated configuration of an SPG model),
 // training in float32 on minibatches of cfg.Batch, initialised like PyTorch from cfg.Seed (the
 // same seed gives the same networks).
-func newSPGLearner(cfg run.Config) (*spgLearner, error) {
+func newSPGLearner(cfg run.Spec) (*spgLearner, error) {
 	useBackendBLAS.Do(func() {
 		if impl := backend.Implementation(); impl != nil {
 			G.Use(impl)
@@ -70,7 +70,7 @@ func newSPGLearner(cfg run.Config) (*spgLearner, error) {
 // inference (batch norm with running statistics). Act and Q run any number of states in
 // chunks of the graph batch b, padding the last chunk.
 type spgLearner struct {
-	cfg  run.Config
+	cfg  run.Spec
 	arch nets.Arch
 	b    int
 
@@ -109,7 +109,7 @@ func runGraph(vm G.VM) error {
 
 // Act implements Learner.
 func (l *spgLearner) Act(states []float32, b int, h Hyper, m []float32) error {
-	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
+	sl, nn := l.cfg.Facts.StateLen(l.cfg.N), l.cfg.N*l.cfg.N
 	if b < 1 || len(states) < b*sl || len(m) < b*nn {
 		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
 			b, len(states), len(m), b*sl, b*nn)
@@ -146,7 +146,7 @@ func (l *spgLearner) Scores(states []float32, b int, h Hyper, x, m []float32) er
 	defer l.act.sk.KeepInput(nil)
 	for lo := 0; lo < b; lo += l.b {
 		k := min(l.b, b-lo)
-		if err := l.Act(states[lo*nets.StateLen(l.cfg.Task, l.cfg.N):], k, h, m[lo*nn:(lo+k)*nn]); err != nil {
+		if err := l.Act(states[lo*l.cfg.Facts.StateLen(l.cfg.N):], k, h, m[lo*nn:(lo+k)*nn]); err != nil {
 			return err
 		}
 		copy(x[lo*nn:(lo+k)*nn], keep[:k*nn])
@@ -186,7 +186,7 @@ func finiteValue(what string, v float64) error {
 // network concerned (and the critic's running statistics) is changed.
 func (l *spgLearner) Update(batch *Minibatch, h Hyper) (StepStats, error) {
 	var st StepStats
-	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
+	n, sl := l.cfg.N, l.cfg.Facts.StateLen(l.cfg.N)
 	if batch == nil || batch.B != l.b || len(batch.States) != l.b*sl || len(batch.P) != l.b*n*n ||
 		len(batch.M) != l.b*n*n || len(batch.Reward) != l.b {
 		return st, fmt.Errorf("agent: Update: the batch must hold exactly %d transitions", l.b)
@@ -356,7 +356,7 @@ func mean32(v []float32) float64 {
 
 // Q implements Learner.
 func (l *spgLearner) Q(states, p, m []float32, b int, qHard, qSoft []float32) error {
-	sl, nn := nets.StateLen(l.cfg.Task, l.cfg.N), l.cfg.N*l.cfg.N
+	sl, nn := l.cfg.Facts.StateLen(l.cfg.N), l.cfg.N*l.cfg.N
 	if b < 1 || len(states) < b*sl || len(p) < b*nn || len(m) < b*nn || len(qHard) < b || len(qSoft) < b {
 		return fmt.Errorf("agent: Q: buffers too short for %d states", b)
 	}

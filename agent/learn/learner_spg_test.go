@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"spg-tui/agent/internal/devtest"
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 	"spg-tui/run"
@@ -167,7 +166,7 @@ func TestLearnerChunking(t *testing.T) {
 			t.Fatal(err)
 		}
 		const b = 7 // two full chunks of 3 and one of 1
-		n, sl, nn := cfg.N, nets.StateLen(task, cfg.N), cfg.N*cfg.N
+		n, sl, nn := cfg.N, envs.MustFacts(task).StateLen(cfg.N), cfg.N*cfg.N
 		states := devtest.ToyStates(task, n, b, rng)
 		m := make([]float32, b*nn)
 		if err := l.Act(states, b, h, m); err != nil {

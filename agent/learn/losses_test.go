@@ -344,7 +344,7 @@ func paperArch(t *testing.T, task envs.Task, n, h int) nets.Arch {
 // testArch is model's architecture for task at size n, hidden width h.
 func testArch(t *testing.T, model string, task envs.Task, n, h int) nets.Arch {
 	t.Helper()
-	a, err := nets.New(run.Config{Model: model, Task: task, N: n, Hidden: h})
+	a, err := nets.New(run.Spec{Config: run.Config{Model: model, Task: task, N: n, Hidden: h}, Facts: envs.MustFacts(task)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"spg-tui/agent/nets"
+	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -25,7 +25,7 @@ func TestEveryModelHasNetworks(t *testing.T) {
 				continue
 			}
 			q := make([]float32, 1)
-			free := errors.Is(l.Q(make([]float32, nets.StateLen(task, 5)), make([]float32, 25), make([]float32, 25), 1, q, q), ErrNoCritic)
+			free := errors.Is(l.Q(make([]float32, envs.MustFacts(task).StateLen(5)), make([]float32, 25), make([]float32, 25), 1, q, q), ErrNoCritic)
 			if free != !m.Kind.HasCritic() {
 				t.Errorf("%s: learner critic-free %v, catalogue kind %s", m.Name, free, m.Kind)
 			}

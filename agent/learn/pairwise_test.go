@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -27,7 +26,7 @@ func TestPairwiseIsEquivariant(t *testing.T) {
 		}
 		h := Hyper{Tau: 1, SinkhornIters: 10}
 		rng := rand.New(rand.NewPCG(5, 6))
-		states := make([]float32, b*nets.StateLen(task, n))
+		states := make([]float32, b*envs.MustFacts(task).StateLen(n))
 		for i := range states {
 			states[i] = float32(rng.Float64())
 		}

@@ -40,7 +40,7 @@ var ErrNoCritic = errors.New("no critic")
 // Sampling draws from the caller's generator, so a run's samples are a function of its seed and
 // resume exactly. Evaluation decodes greedily.
 type reinforceLearner struct {
-	cfg run.Config
+	cfg run.Spec
 	net nets.PolicyNet[float32]
 	w   *nets.Params
 	opt *adam[float32]
@@ -58,7 +58,7 @@ type reinforceLearner struct {
 }
 
 // newReinforceLearner returns the critic-free learner of cfg's model, initialised from cfg.Seed.
-func newReinforceLearner(cfg run.Config, net nets.PolicyNet[float32]) *reinforceLearner {
+func newReinforceLearner(cfg run.Spec, net nets.PolicyNet[float32]) *reinforceLearner {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5350474c)) // "SPGL", as the SPG learner
 	w := nets.NewParams(net.Specs(), tensor.Float32, rng)
 	l := &reinforceLearner{cfg: cfg, net: net, w: w,
@@ -73,7 +73,7 @@ func newReinforceLearner(cfg run.Config, net nets.PolicyNet[float32]) *reinforce
 // Act implements Learner with the greedy policy: M is the permutation matrix of the decoded
 // permutation, which Hungarian rounding returns unchanged.
 func (l *reinforceLearner) Act(states []float32, b int, _ Hyper, m []float32) error {
-	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
+	n, sl := l.cfg.N, l.cfg.Facts.StateLen(l.cfg.N)
 	if b < 1 || len(states) < b*sl || len(m) < b*n*n {
 		return fmt.Errorf("agent: Act: %d states of %d floats into %d floats of M: want b >= 1, %d and %d floats",
 			b, len(states), len(m), b*sl, b*n*n)
@@ -94,7 +94,7 @@ func (l *reinforceLearner) Act(states []float32, b int, _ Hyper, m []float32) er
 
 // Sample implements OnPolicyLearner.
 func (l *reinforceLearner) Sample(states []float32, b int, rng *rand.Rand, perms []int) error {
-	n, sl := l.cfg.N, nets.StateLen(l.cfg.Task, l.cfg.N)
+	n, sl := l.cfg.N, l.cfg.Facts.StateLen(l.cfg.N)
 	if b < 1 || len(states) < b*sl || len(perms) < b*n {
 		return fmt.Errorf("agent: Sample: %d states of %d floats into %d perm entries", b, len(states), len(perms))
 	}

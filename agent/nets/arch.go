@@ -46,19 +46,15 @@ func registerArch(name string, build func(n, h int, f *envs.Facts) (Arch, error)
 	archs[name] = build
 }
 
-// newArch returns model's architecture for task at size n with hidden width h.
-func newArch(model string, task envs.Task, n, h int) (Arch, error) {
+// newArch returns model's architecture for the task of facts f at size n with hidden width h.
+func newArch(model string, f *envs.Facts, n, h int) (Arch, error) {
 	build, ok := archs[model]
 	if !ok {
 		return nil, fmt.Errorf("model %q: agent has no networks for it", model)
 	}
-	f, err := envs.FactsOf(task)
-	if err != nil {
-		return nil, err
-	}
 	a, err := build(n, h, f)
 	if err != nil {
-		return nil, fmt.Errorf("model %q on %s: %v", model, task, err)
+		return nil, fmt.Errorf("model %q on %s: %v", model, f.Task, err)
 	}
 	return a, nil
 }

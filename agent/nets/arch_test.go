@@ -31,7 +31,7 @@ func TestArchRefusesOtherStates(t *testing.T) {
 		{"spg-sequential", envs.TaskTSP, true},
 		{"spg-sequential", envs.TaskMWM, false},
 	} {
-		_, err := newArch(c.model, c.task, 4, 8)
+		_, err := newArch(c.model, envs.MustFacts(c.task), 4, 8)
 		if (err == nil) != c.ok {
 			t.Errorf("%s on %s: err = %v, want ok = %v", c.model, c.task, err, c.ok)
 		}

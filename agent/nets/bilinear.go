@@ -11,8 +11,8 @@ import (
 
 // New returns the networks of cfg's model for its task, size and hidden width, with the
 // bilinear critic in place of SPG+Matching's when cfg asks for it, or the exact critic.
-func New(cfg run.Config) (Arch, error) {
-	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
+func New(cfg run.Spec) (Arch, error) {
+	a, err := newArch(cfg.Model, cfg.Facts, cfg.N, cfg.Hidden)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"spg-tui/agent/ops/pairops"
-	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -27,11 +26,8 @@ type exactCritic struct {
 // withExactCritic wraps a's actor with the exact critic of cfg's task, one whose reward is
 // distances (envs.Facts.DistanceReward: mwm's matched pairs, tsp's tour); it refuses a model
 // whose states are not the task's raw points.
-func withExactCritic(a Arch, cfg run.Config) (Arch, error) {
-	f, err := envs.FactsOf(cfg.Task)
-	if err != nil {
-		return nil, err
-	}
+func withExactCritic(a Arch, cfg run.Spec) (Arch, error) {
+	f := cfg.Facts
 	if !f.DistanceReward {
 		return nil, fmt.Errorf("critic %s: the %s reward is not distances between points", run.CriticExact, cfg.Task)
 	}

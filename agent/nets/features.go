@@ -1,23 +1,8 @@
 package nets
 
 import (
-	"spg-tui/envs"
 	"spg-tui/linalg/perm"
 )
-
-// Features is the number of input features per item at size n (envs.State): 2 coordinates for
-// mwm and tsp, the raw value for sort (fed unnormalised, as in the authors' code), an adjacency
-// row of n for gm.
-func Features(task envs.Task, n int) int { return envs.MustFacts(task).State.Features(n) }
-
-// StateLen is the length of one featurised state: for mwm the N points of A then the N points
-// of B (2N x 2); for tsp the N points (N x 2); for sort the N values (N x 1).
-func StateLen(task envs.Task, n int) int { return envs.MustFacts(task).StateLen(n) }
-
-// Featurize writes inst's state into dst (len StateLen) as float32.
-func Featurize(task envs.Task, inst envs.Instance, dst []float32) {
-	envs.MustFacts(task).Featurize(inst, dst)
-}
 
 // ActionToPerm turns the rounded action, given as rowToCol (P[i][rowToCol[i]] = 1), into the
 // task's permutation convention. P follows the authors' code, y = x^T P: P[i][j] = 1 puts item i

@@ -8,12 +8,12 @@ import "spg-tui/run"
 // weights in the actor update) are not computed, so not counted; non-GEMM work (gates,
 // Sinkhorn, batch norm) is not counted either. It is 0 for the critic-free models (not counted)
 // and for a model without an Arch here.
-func StepFLOPs(cfg run.Config) float64 {
-	a, err := newArch(cfg.Model, cfg.Task, cfg.N, cfg.Hidden)
+func StepFLOPs(cfg run.Spec) float64 {
+	a, err := newArch(cfg.Model, cfg.Facts, cfg.N, cfg.Hidden)
 	if err != nil {
 		return 0
 	}
-	c := flopCounter{b: float64(cfg.Batch), n: float64(cfg.N), h: float64(cfg.Hidden), k: float64(Features(cfg.Task, cfg.N))}
+	c := flopCounter{b: float64(cfg.Batch), n: float64(cfg.N), h: float64(cfg.Hidden), k: float64(cfg.Facts.State.Features(cfg.N))}
 	a.countStep(&c)
 	return c.total
 }

@@ -3,6 +3,7 @@ package nets
 import (
 	"testing"
 
+	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -17,7 +18,7 @@ func TestRegistriesMatchCatalogue(t *testing.T) {
 		t.Errorf("%d architectures and %d policy networks registered for %d SPG and %d critic-free models",
 			len(archs), len(policyNets), kinds[run.KindSPG], kinds[run.KindCriticFree])
 	}
-	if _, err := newArch("nope", "mwm", 5, 4); err == nil {
+	if _, err := newArch("nope", envs.MustFacts(envs.TaskMWM), 5, 4); err == nil {
 		t.Error("an unknown model was built")
 	}
 }

@@ -3,7 +3,6 @@ package devtest
 import (
 	"math/rand/v2"
 
-	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -20,7 +19,7 @@ func ToyConfig(task envs.Task, n, batch, hidden int) run.Config {
 
 // ToyStates returns b featurised random states of task at size n.
 func ToyStates(task envs.Task, n, b int, rng *rand.Rand) []float32 {
-	s := make([]float32, b*nets.StateLen(task, n))
+	s := make([]float32, b*envs.MustFacts(task).StateLen(n))
 	for i := range s {
 		if task == envs.TaskSort {
 			s[i] = float32(rng.IntN(n))

@@ -29,7 +29,7 @@ func TestMatchingCriticLoss(t *testing.T) {
 	dev := emutest.Device(t)
 	const b, n, hid = 4, 5, 6
 	const w = 1
-	arch, err := nets.New(run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid})
+	arch, err := nets.New(run.Spec{Config: run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid}, Facts: envs.MustFacts(envs.TaskMWM)})
 	if err != nil {
 		t.Fatal(err)
 	}

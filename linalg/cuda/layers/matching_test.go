@@ -26,7 +26,7 @@ func TestMatchingActor(t *testing.T) {
 	dev := emutest.Device(t)
 	const b, n, hid, iters = 3, 6, 8, 5
 	const tau = 0.5
-	arch, err := nets.New(run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid})
+	arch, err := nets.New(run.Spec{Config: run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid}, Facts: envs.MustFacts(envs.TaskMWM)})
 	if err != nil {
 		t.Fatal(err)
 	}

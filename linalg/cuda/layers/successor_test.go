@@ -26,7 +26,7 @@ func TestSuccessorActor(t *testing.T) {
 	dev := emutest.Device(t)
 	const b, n, hid, iters = 3, 7, 8, 5
 	const tau = 0.5
-	arch, err := nets.New(run.Config{Model: "spg-successor", Task: envs.TaskTSP, N: n, Hidden: hid})
+	arch, err := nets.New(run.Spec{Config: run.Config{Model: "spg-successor", Task: envs.TaskTSP, N: n, Hidden: hid}, Facts: envs.MustFacts(envs.TaskTSP)})
 	if err != nil {
 		t.Fatal(err)
 	}
