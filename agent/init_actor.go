@@ -15,7 +15,7 @@ import (
 // from another run's policy, with its own fresh critic. A model that runs at any N (run.Model's
 // AnyN) starts from a checkpoint of another size, whose parameters are the same arrays: the
 // curriculum of a large N from a policy trained at a small one.
-func readInitActor(cfg run.Config) ([][]float32, error) {
+func readInitActor(cfg run.Spec) ([][]float32, error) {
 	path := cfg.Init
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, run.BestCheckpoint)
@@ -26,7 +26,7 @@ func readInitActor(cfg run.Config) ([][]float32, error) {
 	}
 	defer ck.Close()
 	src := ck.Header.Config
-	srcModel, model := run.ModelOf(src), run.ModelOf(cfg)
+	srcModel, model := run.ModelOf(src), cfg.Entry // the checkpoint's model enters here, by name
 	if src.Task != cfg.Task || srcModel.Name != model.Name || src.Hidden != cfg.Hidden || src.K != cfg.K {
 		return nil, fmt.Errorf("init %s: the checkpoint is %s %s n = %d hidden %d k %d, this run %s %s n = %d hidden %d k %d",
 			path, src.Task, srcModel.Name, src.N, src.Hidden, src.K, cfg.Task, model.Name, cfg.N, cfg.Hidden, cfg.K)

@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/agent/authors"
 	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -26,7 +27,7 @@ func TestInitFromImportedRun(t *testing.T) {
 	want := checkpointActor(t, filepath.Join(src, run.BestCheckpoint))
 	initCfg := run.DefaultConfig(envs.TaskMWM, 15)
 	initCfg.Seed, initCfg.Init = 7, src
-	actor, err := readInitActor(initCfg)
+	actor, err := readInitActor(*devtest.Spec(t, initCfg))
 	if err != nil {
 		t.Fatal(err)
 	}

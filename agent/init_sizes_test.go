@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -22,7 +23,7 @@ func TestInitFromAnotherSize(t *testing.T) {
 
 	large := small
 	large.N, large.Init = 9, src
-	actor, err := readInitActor(large)
+	actor, err := readInitActor(*devtest.Spec(t, large))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestInitFromAnotherSize(t *testing.T) {
 
 	other := large
 	other.Model = run.ModelFactored
-	if _, err := readInitActor(other); err == nil || !strings.Contains(err.Error(), run.ModelSuccessor) {
+	if _, err := readInitActor(*devtest.Spec(t, other)); err == nil || !strings.Contains(err.Error(), run.ModelSuccessor) {
 		t.Errorf("init of %s from %s: %v", run.ModelFactored, run.ModelSuccessor, err)
 	}
 	if err := setActor(l, actor[:len(actor)-1]); err == nil {

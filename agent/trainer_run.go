@@ -49,7 +49,8 @@ func checkStart(cfg run.Config) ([][]float32, error) {
 	if cfg.Steps < 1 {
 		return nil, fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
 	}
-	if err := cfg.Validate(); err != nil {
+	spec, err := run.Resolve(cfg)
+	if err != nil {
 		return nil, err
 	}
 	if err := CheckMemory(cfg); err != nil {
@@ -58,7 +59,7 @@ func checkStart(cfg run.Config) ([][]float32, error) {
 	if cfg.Init == "" {
 		return nil, nil
 	}
-	return readInitActor(cfg)
+	return readInitActor(spec)
 }
 
 // startLocked is startRun once the directory's lock is held; the trainer releases it when the

@@ -6,7 +6,6 @@ import (
 
 	"spg-tui/agent/gpunet"
 	"spg-tui/agent/nets"
-	"spg-tui/envs"
 	"spg-tui/linalg/batchnorm"
 	"spg-tui/linalg/cuda"
 	"spg-tui/run"
@@ -75,7 +74,7 @@ func newGPUPairwise(cfg run.Spec, dev cuda.Device) (Learner, error) {
 // newGPUFactored builds SPG+Factored's learner of cfg on dev for sort (best's sorting model),
 // or errNoGPUKernels for tsp (its tour critic has no GPU kernels) and the options above.
 func newGPUFactored(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	if !envs.MustFacts(cfg.Task).Values() {
+	if !cfg.Facts.Values() {
 		return nil, errNoGPUKernels
 	}
 	return newGPUPairLike(cfg, dev, true)
@@ -84,7 +83,7 @@ func newGPUFactored(cfg run.Spec, dev cuda.Device) (Learner, error) {
 // newGPUPairLike builds the learner of a model whose critic is the pair MLP: SPG+Pairwise, or
 // SPG+Factored's actor with factored.
 func newGPUPairLike(cfg run.Spec, dev cuda.Device, factored bool) (Learner, error) {
-	f := envs.MustFacts(cfg.Task)
+	f := cfg.Facts
 	if !(f.PointSets() || f.Values()) || cfg.TargetCritic > 0 ||
 		(cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
 		return nil, errNoGPUKernels
