@@ -77,7 +77,7 @@ func (p *rewardPane) body(w, h int) []string {
 			{X: ax.Eval, Y: d.eval.metric, Chars: draw.CharsLine, Color: st.GraphColor(draw.ColOrange)},
 		}}
 		var refLegend []string
-		for _, r := range drawnRefs(c.cfg.Task, d.refs) {
+		for _, r := range drawnRefs(c.facts, d.refs) {
 			ev.HLines = append(ev.HLines, draw.HLine{Y: d.refs[r], Color: st.GraphColor(draw.ColGray)})
 			refLegend = append(refLegend, st.Dim.Render("╌ "+r+" "+draw.FmtNum(d.refs[r])))
 		}
@@ -111,9 +111,9 @@ func (p *rewardPane) body(w, h int) []string {
 
 // drawnRefs are the references drawn as lines, those of the task's envs.Facts.Plotted the run
 // has (random, greedy or nearest neighbour, optimal); the other baselines stay in the event log.
-func drawnRefs(task envs.Task, refs map[string]float64) []string {
-	f, err := envs.FactsOf(task)
-	if err != nil {
+// A task this build does not know (f nil) draws none.
+func drawnRefs(f *envs.Facts, refs map[string]float64) []string {
+	if f == nil {
 		return nil
 	}
 	var out []string

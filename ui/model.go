@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"spg-tui/envs"
 	"spg-tui/experiments"
 	"spg-tui/run"
 	"spg-tui/ui/draw"
@@ -108,6 +109,10 @@ func (m *model) attach(eng run.Engine) {
 	m.ctx.info = eng.Info()
 	m.ctx.cfg = eng.Config()
 	m.ctx.model = run.ModelOf(m.ctx.cfg)
+	m.ctx.facts = nil
+	if f, err := envs.FactsOf(m.ctx.cfg.Task); err == nil {
+		m.ctx.facts = f
+	}
 	m.ctx.status = eng.Status()
 	m.ctx.data = newRunData()
 	m.baseDir = "runs"

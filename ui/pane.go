@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"spg-tui/envs"
 	"spg-tui/run"
 	"spg-tui/ui/draw"
 )
@@ -54,10 +55,13 @@ var _ = []pane{(*header)(nil), (*rewardPane)(nil), (*criticPane)(nil), (*scatter
 // programContext is the state every component reads. The root model owns it and refreshes it
 // on every tick; components hold a pointer and never write to it.
 type programContext struct {
-	st       draw.Styles
-	info     run.RunInfo
-	cfg      run.Config
-	model    run.Model // cfg's model, resolved when the run is attached
+	st    draw.Styles
+	info  run.RunInfo
+	cfg   run.Config
+	model run.Model // cfg's model, resolved when the run is attached
+	// facts are cfg's task's, resolved when the run is attached; nil for a task this build
+	// does not know (a run directory written by another version).
+	facts    *envs.Facts
 	status   run.Status
 	readOnly bool // a run opened with --view: nothing can be changed
 	data     *runData

@@ -301,7 +301,7 @@ func (m *model) export() tea.Cmd {
 	for name, v := range d.train.series {
 		e.Train[name] = slices.Clone(v)
 	}
-	for _, r := range drawnRefs(m.ctx.cfg.Task, d.refs) {
+	for _, r := range drawnRefs(m.ctx.facts, d.refs) {
 		e.Refs = append(e.Refs, export.Ref{Name: r, Value: d.refs[r]})
 	}
 	if ev := d.latest; ev != nil {
