@@ -12,7 +12,9 @@ import (
 // referenceSolve is one set's reference solve in progress: the solutions found so far, some
 // perhaps restored from an earlier attempt's partial file.
 type referenceSolve struct {
-	env     envs.Env
+	env envs.Env
+	// facts are env's task's, looked up once where the solve is prepared.
+	facts   *envs.Facts
 	seed    uint64
 	insts   []envs.Instance
 	exact   string
@@ -29,7 +31,7 @@ type referenceSolve struct {
 // when asked (or when there is no exact solver).
 func newReferenceSolve(env envs.Env, seed uint64, insts []envs.Instance, baselines bool) *referenceSolve {
 	facts := envs.MustFacts(env.Task())
-	s := &referenceSolve{env: env, seed: seed, insts: insts, exact: facts.Exact(env.N()), baselines: baselines,
+	s := &referenceSolve{env: env, facts: facts, seed: seed, insts: insts, exact: facts.Exact(env.N()), baselines: baselines,
 		solved: make([]bool, len(insts))}
 	if s.exact != "" {
 		s.solvers = append(s.solvers, s.exact)
@@ -119,8 +121,7 @@ func (s *referenceSolve) each(fn func(i int, sols []envs.Solution)) {
 // of each (the exact solver's where there is one, else the best classical one) and, with the
 // baselines, each solver's mean.
 func (s *referenceSolve) reference() *Reference {
-	env, insts, exact := s.env, s.insts, s.exact
-	facts := envs.MustFacts(env.Task())
+	env, insts, exact, facts := s.env, s.insts, s.exact, s.facts
 	ref := &Reference{Task: env.Task(), N: env.N(), Seed: s.seed, Size: len(insts), Exact: exact != ""}
 	ref.Best = make([]envs.Solution, len(insts))
 	ref.BestSolver = make([]string, len(insts))
