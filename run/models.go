@@ -92,6 +92,10 @@ var Models = []Model{
 	// (agent/nets/graph_matching.go, gmLogStepScale); its untrained actor is spg-gm's.
 	{Name: ModelGM2, Title: "SPG+GM2", Tasks: []envs.Task{envs.TaskGM},
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
+	// SPG+GM2 with Umeyama's spectral similarity added to its scores before the consensus, which
+	// breaks the symmetry of regular graphs (agent/nets/graph_matching_spectral.go).
+	{Name: ModelGM3, Title: "SPG+GM3", Tasks: []envs.Task{envs.TaskGM},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	{Name: ModelPNAC, Title: "PN-AC", Tasks: []envs.Task{envs.TaskSort, envs.TaskTSP}, Kind: KindCriticFree, Defaults: pnACDefaults},
 	{Name: ModelPNACMatching, Title: "PN-AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
 	{Name: ModelACMatching, Title: "AC+Matching", Tasks: []envs.Task{envs.TaskMWM}, Kind: KindCriticFree, Defaults: belloDefaults},
@@ -137,6 +141,8 @@ const (
 	ModelGM = "spg-gm"
 	// ModelGM2 is SPG+GM with its consensus steps learned on a log scale.
 	ModelGM2 = "spg-gm2"
+	// ModelGM3 is SPG+GM2 with the spectral similarity in its scores.
+	ModelGM3 = "spg-gm3"
 	// ModelPNAC is Bello et al.'s pointer network with an actor-critic baseline (sort, tsp).
 	ModelPNAC = "pn-ac"
 	// ModelPNACMatching is PN-AC over SPG+Matching's dual embedding (mwm).
