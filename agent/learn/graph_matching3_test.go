@@ -60,6 +60,13 @@ func TestGraphMatching3AddsSpectral(t *testing.T) {
 	}
 }
 
+// Relabelling either graph permutes spg-gm3's M as it does spg-gm's, on graphs whose
+// eigenvalues are distinct (a repeated one leaves the eigenvectors' basis, and so the spectral
+// similarity, to the eigensolver).
+func TestGraphMatching3IsEquivariant(t *testing.T) {
+	checkGMEquivariant(t, "spg-gm3", distinctGMStates)
+}
+
 // spg-gm3's critic loss and actor loss, spec.W included, against central differences in
 // float64, the consensus steps near 1 as in spg-gm2's check and spec.W near 0. The loss is
 // sharp (spectral scores over the consensus' tau 0.01): at spec.W near 0.01 the central

@@ -27,6 +27,13 @@ func SpectralSimilarity(x *G.Node) (*G.Node, error) {
 	return Apply(&spectralSimilarity[float64]{}, x)
 }
 
+// spectralQuantum is the inverse of the grid SpectralSimilarity's entries are rounded to,
+// 2^-30 (about 1e-9). Relabelling a graph changes the eigensolver's rounding errors (about
+// 1e-15 here), and where two nodes tie exactly (an automorphism swaps them) a consensus at
+// tau 0.01 turns such differences into different correspondences; on the grid the ties stay
+// exact and relabelling permutes the output bit for bit.
+const spectralQuantum = 1 << 30
+
 // spectralSimilarity is the Kernel of a SpectralSimilarity node.
 type spectralSimilarity[T Float] struct{}
 
@@ -69,7 +76,7 @@ func (k *spectralSimilarity[T]) Forward(in []*tensor.Dense, out *tensor.Dense) e
 					for c := range n {
 						v += u2[i*n+c] * u1[j*n+c]
 					}
-					dst[i*n+j] = T(v)
+					dst[i*n+j] = T(math.Round(v*spectralQuantum) / spectralQuantum)
 				}
 			}
 		}

@@ -15,11 +15,11 @@ import (
 // SpectralSimilarity of the 3-node path with itself, worked by hand: its eigenvectors by
 // decreasing eigenvalue (sqrt 2, 0, -sqrt 2) are (1/2, 1/sqrt 2, 1/2), (1/sqrt 2, 0, -1/sqrt 2)
 // and (1/2, -1/sqrt 2, 1/2), so the ends are alike (similarity 1) and an end and the middle
-// 1/sqrt 2.
+// 1/sqrt 2, rounded to the 2^-30 grid.
 func TestSpectralSimilarityPath(t *testing.T) {
 	path := []float64{0, 1, 0, 1, 0, 1, 0, 1, 0}
 	x := tensor.New(tensor.WithShape(1, 6, 3), tensor.WithBacking(append(append([]float64(nil), path...), path...)))
-	h := 1 / math.Sqrt2
+	h := math.Round(spectralQuantum/math.Sqrt2) / spectralQuantum
 	want := []float64{1, h, 1, h, 1, h, 1, h, 1}
 	checkForward(t, []*tensor.Dense{x}, want, 1e-6, func(p []*G.Node) (*G.Node, error) { return SpectralSimilarity(p[0]) })
 	bad := G.NewTensor(G.NewGraph(), tensor.Float64, 3, G.WithShape(2, 5, 3), G.WithName("bad"))
