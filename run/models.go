@@ -93,6 +93,10 @@ var Models = []Model{
 	// (agent/nets/graph_matching.go, gmLogStepScale); its untrained actor is spg-gm's.
 	{Name: ModelGM2, Title: "SPG+GM2", Reads: (*envs.Facts).GraphPairs,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
+	// SPG+GM2 with Umeyama's spectral similarity added to its scores before the consensus, which
+	// breaks the symmetry of regular graphs (agent/nets/graph_matching_spectral.go).
+	{Name: ModelGM3, Title: "SPG+GM3", Reads: (*envs.Facts).GraphPairs,
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	{Name: ModelPNAC, Title: "PN-AC", Reads: ordered, Kind: KindCriticFree, Defaults: pnACDefaults},
 	{Name: ModelPNACMatching, Title: "PN-AC+Matching", Reads: pointSets, Kind: KindCriticFree, Defaults: belloDefaults},
 	{Name: ModelACMatching, Title: "AC+Matching", Reads: pointSets, Kind: KindCriticFree, Defaults: belloDefaults},
@@ -138,6 +142,8 @@ const (
 	ModelGM = "spg-gm"
 	// ModelGM2 is SPG+GM with its consensus steps learned on a log scale.
 	ModelGM2 = "spg-gm2"
+	// ModelGM3 is SPG+GM2 with the spectral similarity in its scores.
+	ModelGM3 = "spg-gm3"
 	// ModelPNAC is Bello et al.'s pointer network with an actor-critic baseline (sort, tsp).
 	ModelPNAC = "pn-ac"
 	// ModelPNACMatching is PN-AC over SPG+Matching's dual embedding (mwm).

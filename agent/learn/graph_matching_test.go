@@ -75,11 +75,17 @@ func runGM(t *testing.T, a nets.Arch, ap, cp *nets.Params, x, act *tensor.Dense)
 // Q of a permutation is unchanged when the action is relabelled with the graphs, and it is a
 // sum over preserved pairs: an action that maps no G1 edge onto a G2 edge scores 0.
 func TestGraphMatchingIsEquivariant(t *testing.T) {
+	checkGMEquivariant(t, "spg-gm", gmStates)
+}
+
+// checkGMEquivariant is TestGraphMatchingIsEquivariant's check of the named model, on states
+// that states draws.
+func checkGMEquivariant(t *testing.T, model string, states func(rng *rand.Rand, b, n int) *tensor.Dense) {
 	const b, n = 3, 6
-	a := testArch(t, "spg-gm", envs.TaskGM, n, 5)
+	a := testArch(t, model, envs.TaskGM, n, 5)
 	rng := rand.New(rand.NewPCG(83, 84))
 	ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
-	x := gmStates(rng, b, n)
+	x := states(rng, b, n)
 	act := tensor.New(tensor.WithShape(b, n, n), tensor.Of(tensor.Float64))
 	perms := make([][]int, b) // perms[s][j] = the G2 node of G1's node j
 	for s := range b {

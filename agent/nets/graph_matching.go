@@ -81,17 +81,25 @@ const gmLogStepScale = 50
 // stored in a run's config says how its steps read.
 type graphMatching struct {
 	n, h int
-	// logStep reads consensus round r's step as exp(gmLogStepScale theta_r) (spg-gm2).
+	// logStep reads consensus round r's step as exp(gmLogStepScale theta_r) (spg-gm2, spg-gm3).
 	logStep bool
+	// spectral adds Umeyama's spectral similarity to the scores before the consensus (spg-gm3,
+	// graph_matching_spectral.go).
+	spectral bool
 }
 
 func init() {
-	for name, logStep := range map[string]bool{run.ModelGM: false, run.ModelGM2: true} {
+	for name, v := range map[string]graphMatching{
+		run.ModelGM:  {},
+		run.ModelGM2: {logStep: true},
+		run.ModelGM3: {logStep: true, spectral: true},
+	} {
 		registerArch(name, func(n, h int, f *envs.Facts) (Arch, error) {
 			if !f.GraphPairs() {
 				return nil, errStates
 			}
-			return graphMatching{n: n, h: h, logStep: logStep}, nil
+			v.n, v.h = n, h
+			return v, nil
 		})
 	}
 }
@@ -111,6 +119,9 @@ func (a graphMatching) ActorSpecs() []ParamSpec {
 	}
 	for r := 1; r <= gmConsensusRounds; r++ {
 		s = append(s, ParamSpec{Name: gmConsensus(r), Shape: []int{1, 1}, Fill: fill})
+	}
+	if a.spectral {
+		s = append(s, gmSpectralSpec)
 	}
 	return append(s, linearSpecs("f", a.h, a.h, true)...)
 }
@@ -201,6 +212,11 @@ func (a graphMatching) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
 	y, err := layers.BatchedProduct(rows, cols, layers.ProductOptions{TransB: true}) // (B, N, N): G2's nodes by G1's
 	if err != nil {
 		return nil, err
+	}
+	if a.spectral {
+		if y, err = addSpectral(x, y, p); err != nil {
+			return nil, err
+		}
 	}
 	if y, err = a.consensus(y, means, p); err != nil {
 		return nil, err
