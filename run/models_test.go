@@ -21,6 +21,7 @@ func TestModelsLearnTheTasksTheyRead(t *testing.T) {
 		ModelSuccessor:    {envs.TaskTSP},
 		ModelGM:           {envs.TaskGM},
 		ModelGM2:          {envs.TaskGM},
+		ModelGM3:          {envs.TaskGM},
 		ModelPNAC:         {envs.TaskTSP, envs.TaskSort},
 		ModelPNACMatching: {envs.TaskMWM},
 		ModelACMatching:   {envs.TaskMWM},
