@@ -3,11 +3,12 @@ package envs
 import (
 	"math"
 	"reflect"
+	"spg-tui/envs/internal/envstest"
 	"testing"
 )
 
 func TestEverySolverValid(t *testing.T) {
-	rng := testRNG(50)
+	rng := envstest.RNG(50)
 	for _, task := range Tasks {
 		for _, n := range []int{1, 2, 3, 7, 20} {
 			env, err := New(task, n)
@@ -27,7 +28,7 @@ func TestEverySolverValid(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s-%d %s: %v", task, n, name, err)
 				}
-				mustPerm(t, p, n, string(task)+" "+name)
+				envstest.MustPerm(t, p, n, string(task)+" "+name)
 				scores[name] = env.Objective(inst, p)
 				if r := env.Reward(inst, p); math.IsNaN(r) || math.IsInf(r, 0) {
 					t.Errorf("%s-%d %s: reward %v", task, n, name, r)
@@ -51,11 +52,11 @@ func TestTinyInstances(t *testing.T) {
 	two := Instance{Points: []Point{{0, 0}, {0.6, 0.8}}}
 	env := newTSP(2)
 	for _, name := range env.Solvers() {
-		p, err := env.Solve(name, two, testRNG(1))
+		p, err := env.Solve(name, two, envstest.RNG(1))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := env.Objective(two, p); !near(got, 2) {
+		if got := env.Objective(two, p); !envstest.Near(got, 2) {
 			t.Errorf("%s: n=2 tour %v, want 2", name, got)
 		}
 	}

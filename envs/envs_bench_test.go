@@ -5,12 +5,13 @@ import (
 	"math"
 	"testing"
 
+	"spg-tui/envs/internal/envstest"
 	"spg-tui/envs/tsp"
 )
 
 // benchDistances returns the distance matrix of test instance 0 of tsp-n.
 func benchDistances(n int) []float64 {
-	return distances(newTSP(n).Generate(SplitSeed(1, Test), 0).Points)
+	return envstest.Distances(newTSP(n).Generate(SplitSeed(1, Test), 0).Points)
 }
 
 func BenchmarkHeldKarp(b *testing.B) {
@@ -37,7 +38,7 @@ func BenchmarkHeldKarpReferenceMean(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		d := distances(env.Generate(seed, i).Points)
+		d := envstest.Distances(env.Generate(seed, i).Points)
 		_, length, err := tsp.HeldKarp(d, 20)
 		if err != nil {
 			b.Fatal(err)
@@ -88,7 +89,7 @@ func BenchmarkObjective(b *testing.B) {
 		b.Run(fmt.Sprintf("%s-50", task), func(b *testing.B) {
 			env, _ := New(task, 50)
 			inst := env.Generate(1, 0)
-			p := testRNG(1).Perm(50)
+			p := envstest.RNG(1).Perm(50)
 			b.ReportAllocs()
 			for b.Loop() {
 				env.Objective(inst, p)

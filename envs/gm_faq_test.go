@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"spg-tui/envs/gm"
+	"spg-tui/envs/internal/envstest"
 )
 
 // TestGMFAQAgainstBruteForce checks FAQ, a heuristic, on tiny instances against the exact solver:
@@ -14,7 +15,7 @@ import (
 // barycentre alone FAQ misses a third of them; scipy's does the same, tools/check_faq.py).
 func TestGMFAQAgainstBruteForce(t *testing.T) {
 	env := &gmEnv{n: 7}
-	rng := testRNG(35)
+	rng := envstest.RNG(35)
 	for k := range 60 {
 		n := 3 + k%5
 		p := gm.Params{N: n, Graph: gm.ErdosRenyi, P: 0.3 + 0.1*float64(k%4), Noise: 0.15, Model: gm.Nowak}
@@ -24,7 +25,7 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 		g1, g2, _ := gm.Generate(rng, p)
 		opt := exactPreserved(t, g1, g2)
 		for _, restarts := range []int{0, 3} {
-			perm, err := gm.FAQ(g1, g2, restarts, testRNG(uint64(k)))
+			perm, err := gm.FAQ(g1, g2, restarts, envstest.RNG(uint64(k)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,8 +48,8 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 		}
 	}
 	for k := range 20 {
-		g1, g2, planted := gm.Generate(testRNG(uint64(500+k)), gm.Params{N: 7, Graph: gm.ErdosRenyi, P: 0.5})
-		perm, err := gm.FAQ(g1, g2, 9, testRNG(uint64(k)))
+		g1, g2, planted := gm.Generate(envstest.RNG(uint64(500+k)), gm.Params{N: 7, Graph: gm.ErdosRenyi, P: 0.5})
+		perm, err := gm.FAQ(g1, g2, 9, envstest.RNG(uint64(k)))
 		if err != nil {
 			t.Fatal(err)
 		}

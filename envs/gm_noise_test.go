@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"spg-tui/envs/gm"
+	"spg-tui/envs/internal/envstest"
 )
 
 // TestGMFlipDataUnchanged pins the instances of specs without a noise model to those the
@@ -53,8 +54,8 @@ func TestGMNowakNoise(t *testing.T) {
 		nowak.Model = gm.Nowak
 		var edges, removed, added, flipAdded int
 		for k := range 200 {
-			g1, g2, planted := gm.Generate(testRNG(uint64(k)), nowak)
-			f1, f2, fplanted := gm.Generate(testRNG(uint64(k)), c.p)
+			g1, g2, planted := gm.Generate(envstest.RNG(uint64(k)), nowak)
+			f1, f2, fplanted := gm.Generate(envstest.RNG(uint64(k)), c.p)
 			if !reflect.DeepEqual(g1, f1) || !reflect.DeepEqual(planted, fplanted) {
 				t.Fatalf("%s instance %d: nowak drew another G1 or relabelling than flip", c.family, k)
 			}

@@ -1,6 +1,9 @@
 package envs
 
-import "testing"
+import (
+	"spg-tui/envs/internal/envstest"
+	"testing"
+)
 
 // naiveGreedy repeatedly takes the heaviest edge between free ends, scanning all edges
 // (ties to the lower row, then the lower column).
@@ -25,25 +28,25 @@ func naiveGreedy(w []float64, n int) []int {
 }
 
 func TestGreedyAssignment(t *testing.T) {
-	rng := testRNG(23)
-	for _, set := range pointSets {
+	rng := envstest.RNG(23)
+	for _, set := range envstest.PointSets[Point]() {
 		for _, n := range []int{1, 2, 3, 7, 15} {
-			a, b := set.gen(rng, n), set.gen(rng, n)
+			a, b := set.Gen(rng, n), set.Gen(rng, n)
 			w := make([]float64, n*n)
 			DistanceMatrix(w, a, b)
 			got := make([]int, n)
 			total := GreedyAssignment(w, n, got)
-			mustPerm(t, got, n, "GreedyAssignment")
+			envstest.MustPerm(t, got, n, "GreedyAssignment")
 			want := naiveGreedy(w, n)
 			var sum float64
 			for i := range got {
 				if got[i] != want[i] {
-					t.Fatalf("%s n=%d: assignment %v, reference %v", set.name, n, got, want)
+					t.Fatalf("%s n=%d: assignment %v, reference %v", set.Name, n, got, want)
 				}
 				sum += w[i*n+got[i]]
 			}
-			if !near(total, sum) {
-				t.Errorf("%s n=%d: reported weight %v, assignment weighs %v", set.name, n, total, sum)
+			if !envstest.Near(total, sum) {
+				t.Errorf("%s n=%d: reported weight %v, assignment weighs %v", set.Name, n, total, sum)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
 
@@ -16,19 +17,19 @@ func bruteMWM(env Env, inst Instance) float64 {
 }
 
 func TestMWMHungarianBruteForce(t *testing.T) {
-	rng := testRNG(30)
-	for _, set := range pointSets {
+	rng := envstest.RNG(30)
+	for _, set := range envstest.PointSets[Point]() {
 		for n := 1; n <= 7; n++ {
 			env := newMWM(n)
 			for trial := 0; trial < 4; trial++ {
-				inst := Instance{A: set.gen(rng, n), B: set.gen(rng, n)}
+				inst := Instance{A: set.Gen(rng, n), B: set.Gen(rng, n)}
 				p, err := env.Solve("hungarian", inst, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				mustPerm(t, p, n, "hungarian")
-				if got, want := env.Objective(inst, p), bruteMWM(env, inst); !near(got, want) {
-					t.Errorf("%s n=%d: hungarian %v, brute force %v", set.name, n, got, want)
+				envstest.MustPerm(t, p, n, "hungarian")
+				if got, want := env.Objective(inst, p), bruteMWM(env, inst); !envstest.Near(got, want) {
+					t.Errorf("%s n=%d: hungarian %v, brute force %v", set.Name, n, got, want)
 				}
 			}
 		}
@@ -36,18 +37,18 @@ func TestMWMHungarianBruteForce(t *testing.T) {
 }
 
 func TestMWMGreedyHalfOptimal(t *testing.T) {
-	rng := testRNG(31)
-	for _, set := range pointSets {
+	rng := envstest.RNG(31)
+	for _, set := range envstest.PointSets[Point]() {
 		for _, n := range []int{1, 2, 5, 12, 30} {
 			env := newMWM(n)
 			for trial := 0; trial < 5; trial++ {
-				inst := Instance{A: set.gen(rng, n), B: set.gen(rng, n)}
+				inst := Instance{A: set.Gen(rng, n), B: set.Gen(rng, n)}
 				g, _ := env.Solve("greedy", inst, nil)
 				h, _ := env.Solve("hungarian", inst, nil)
-				mustPerm(t, g, n, "greedy")
+				envstest.MustPerm(t, g, n, "greedy")
 				opt := env.Objective(inst, h)
 				if got := env.Objective(inst, g); got < 0.5*opt-1e-12 || got > opt+1e-9 {
-					t.Errorf("%s n=%d: greedy %v outside [opt/2, opt] with opt %v", set.name, n, got, opt)
+					t.Errorf("%s n=%d: greedy %v outside [opt/2, opt] with opt %v", set.Name, n, got, opt)
 				}
 			}
 		}
@@ -59,7 +60,7 @@ func TestMWMReferenceMeans(t *testing.T) {
 	// 0.724 for a random permutation and 0.969 for greedy.
 	const n, count = 10, 1000
 	env := newMWM(n)
-	rng := testRNG(32)
+	rng := envstest.RNG(32)
 	var opt, random, greedy []float64
 	for i := range count {
 		inst := env.Generate(SplitSeed(12, Test), i)
@@ -83,10 +84,10 @@ func TestMWMReferenceMeans(t *testing.T) {
 func TestMWMObjectiveReward(t *testing.T) {
 	env := newMWM(2)
 	inst := Instance{A: []Point{{0, 0}, {1, 1}}, B: []Point{{0, 1}, {1, 1}}}
-	if got := env.Objective(inst, []int{1, 0}); !near(got, math.Sqrt2+1) {
+	if got := env.Objective(inst, []int{1, 0}); !envstest.Near(got, math.Sqrt2+1) {
 		t.Errorf("objective %v, want %v", got, math.Sqrt2+1)
 	}
-	if got := env.Reward(inst, []int{0, 1}); !near(got, 0.5) {
+	if got := env.Reward(inst, []int{0, 1}); !envstest.Near(got, 0.5) {
 		t.Errorf("reward %v, want mean distance 0.5", got)
 	}
 	if a := testing.AllocsPerRun(100, func() { env.Objective(inst, []int{1, 0}) }); a != 0 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
 
@@ -35,7 +36,7 @@ func naiveTauB(xs, ys []float64) float64 {
 }
 
 func TestSortObjective(t *testing.T) {
-	rng := testRNG(40)
+	rng := envstest.RNG(40)
 	for _, n := range []int{2, 3, 7, 20} {
 		env := newSort(n)
 		inst := env.Generate(5, n)
@@ -65,10 +66,10 @@ func TestSortObjective(t *testing.T) {
 				perm.Apply(out, in.Values, p)
 				asc := slices.Sorted(slices.Values(out))
 				got := env.Objective(in, p)
-				if want := naiveTauB(out, asc); !math.IsNaN(want) && !near(got, want) {
+				if want := naiveTauB(out, asc); !math.IsNaN(want) && !envstest.Near(got, want) {
 					t.Errorf("n=%d: objective %v, naive tau-b %v (values %v)", n, got, want, out)
 				}
-				if want := kendallTau(out, asc); !math.IsNaN(want) && !near(got, want) {
+				if want := kendallTau(out, asc); !math.IsNaN(want) && !envstest.Near(got, want) {
 					t.Errorf("n=%d: objective %v, kendallTau %v", n, got, want)
 				}
 				if slices.Equal(in.Values, inst.Values) { // distinct values: same as against positions
@@ -76,7 +77,7 @@ func TestSortObjective(t *testing.T) {
 					for i := range pos {
 						pos[i] = float64(i)
 					}
-					if want := naiveTauB(out, pos); !near(got, want) {
+					if want := naiveTauB(out, pos); !envstest.Near(got, want) {
 						t.Errorf("n=%d: objective %v, tau-b against positions %v", n, got, want)
 					}
 				}
@@ -131,6 +132,6 @@ func TestSortGenerate(t *testing.T) {
 				t.Fatalf("value %v is not an integer", v)
 			}
 		}
-		mustPerm(t, p, 9, "sort values")
+		envstest.MustPerm(t, p, 9, "sort values")
 	}
 }

@@ -2,6 +2,7 @@ package envs
 
 import (
 	"math"
+	"spg-tui/envs/internal/envstest"
 	"strings"
 	"testing"
 )
@@ -44,10 +45,10 @@ func TestTSPSolverErrors(t *testing.T) {
 func TestTSPObjective(t *testing.T) {
 	env := newTSP(4)
 	inst := Instance{Points: []Point{{0, 0}, {1, 0}, {1, 1}, {0, 1}}}
-	if got := env.Objective(inst, []int{0, 1, 2, 3}); !near(got, 4) {
+	if got := env.Objective(inst, []int{0, 1, 2, 3}); !envstest.Near(got, 4) {
 		t.Errorf("square perimeter %v, want 4", got)
 	}
-	if got := env.Reward(inst, []int{0, 2, 1, 3}); !near(got, -(2 + 2*math.Sqrt2)) {
+	if got := env.Reward(inst, []int{0, 2, 1, 3}); !envstest.Near(got, -(2 + 2*math.Sqrt2)) {
 		t.Errorf("crossed tour reward %v, want %v", got, -(2 + 2*math.Sqrt2))
 	}
 	one := Instance{Points: []Point{{0.3, 0.4}}}
@@ -55,7 +56,7 @@ func TestTSPObjective(t *testing.T) {
 		t.Errorf("n=1 length %v, want 0", got)
 	}
 	two := Instance{Points: []Point{{0, 0}, {0.3, 0.4}}}
-	if got := newTSP(2).Objective(two, []int{1, 0}); !near(got, 1) {
+	if got := newTSP(2).Objective(two, []int{1, 0}); !envstest.Near(got, 1) {
 		t.Errorf("n=2 length %v, want 1", got)
 	}
 	if a := testing.AllocsPerRun(100, func() { env.Objective(inst, []int{0, 1, 2, 3}) }); a != 0 {

@@ -5,17 +5,18 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
 
 func TestGenerateGMDeterministic(t *testing.T) {
 	p := Params{N: 15, Graph: ErdosRenyi, P: 0.3, Noise: 0.1}
-	a1, a2, ap := Generate(testRNG(73), p)
-	b1, b2, bp := Generate(testRNG(73), p)
+	a1, a2, ap := Generate(envstest.RNG(73), p)
+	b1, b2, bp := Generate(envstest.RNG(73), p)
 	if !reflect.DeepEqual(a1, b1) || !reflect.DeepEqual(a2, b2) || !slices.Equal(ap, bp) {
 		t.Fatal("the same seed gave different instances")
 	}
-	c1, _, _ := Generate(testRNG(74), p)
+	c1, _, _ := Generate(envstest.RNG(74), p)
 	if reflect.DeepEqual(a1, c1) {
 		t.Fatal("seeds 73 and 74 gave the same G1")
 	}
@@ -35,7 +36,7 @@ func TestGenerateGMValidGraphs(t *testing.T) {
 		{N: 50, Graph: Regular, D: 47},
 	}
 	for k, p := range cases {
-		g1, g2, planted := Generate(testRNG(uint64(k)), p)
+		g1, g2, planted := Generate(envstest.RNG(uint64(k)), p)
 		if err := CheckAdjacency("g1", g1, p.N); err != nil {
 			t.Fatalf("%+v: %v", p, err)
 		}
@@ -68,8 +69,8 @@ func TestGenerateGMValidGraphs(t *testing.T) {
 // Random regular graphs are not stuck near the circulant start: two draws differ and the
 // edges of a 3-regular graph on 50 nodes are spread beyond the ring's short hops.
 func TestRandomRegularMixes(t *testing.T) {
-	a := randomRegular(testRNG(1), 50, 3)
-	b := randomRegular(testRNG(2), 50, 3)
+	a := randomRegular(envstest.RNG(1), 50, 3)
+	b := randomRegular(envstest.RNG(2), 50, 3)
 	if reflect.DeepEqual(a, b) {
 		t.Fatal("two seeds gave the same regular graph")
 	}

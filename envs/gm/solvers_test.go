@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
 
@@ -15,7 +16,7 @@ func gmBrute(g1, g2 [][]int8) int {
 }
 
 func TestGMExactMatchesBruteForce(t *testing.T) {
-	rng := testRNG(11)
+	rng := envstest.RNG(11)
 	for k := range 60 {
 		n := 2 + k%6
 		p := Params{N: n, Graph: ErdosRenyi, P: 0.2 + 0.1*float64(k%6), Noise: 0.2}
@@ -34,7 +35,7 @@ func TestGMExactMatchesBruteForce(t *testing.T) {
 }
 
 func TestGMExactRefusesLargeN(t *testing.T) {
-	g1, g2, _ := Generate(testRNG(1), Params{N: ExactMaxN + 1, Graph: ErdosRenyi, P: 0.5})
+	g1, g2, _ := Generate(envstest.RNG(1), Params{N: ExactMaxN + 1, Graph: ErdosRenyi, P: 0.5})
 	if _, err := Exact(g1, g2); err == nil {
 		t.Fatal("no error above ExactMaxN")
 	}
@@ -42,7 +43,7 @@ func TestGMExactRefusesLargeN(t *testing.T) {
 
 func TestGMNoiselessRecoversObjectiveOne(t *testing.T) {
 	for k := range 5 {
-		g1, g2, planted := Generate(testRNG(uint64(100+k)), Params{N: 30, Graph: ErdosRenyi, P: 0.3})
+		g1, g2, planted := Generate(envstest.RNG(uint64(100+k)), Params{N: 30, Graph: ErdosRenyi, P: 0.3})
 		s, err := Spectral(g1, g2)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +52,7 @@ func TestGMNoiselessRecoversObjectiveOne(t *testing.T) {
 			t.Errorf("instance %d: spectral + local search objective %v, want 1 (spectral alone %v, recovery %v)",
 				k, got, Objective(g1, g2, s), Recovery(s, planted))
 		}
-		g1, g2, _ = Generate(testRNG(uint64(200+k)), Params{N: 10, Graph: ErdosRenyi, P: 0.4})
+		g1, g2, _ = Generate(envstest.RNG(uint64(200+k)), Params{N: 10, Graph: ErdosRenyi, P: 0.4})
 		e, err := Exact(g1, g2)
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +64,7 @@ func TestGMNoiselessRecoversObjectiveOne(t *testing.T) {
 }
 
 func TestGMSwapDeltaMatchesRescore(t *testing.T) {
-	rng := testRNG(5)
+	rng := envstest.RNG(5)
 	g1, g2, _ := Generate(rng, Params{N: 12, Graph: ErdosRenyi, P: 0.4, Noise: 0.3})
 	p := rng.Perm(12)
 	for a := range 12 {
@@ -82,7 +83,7 @@ func TestGMSwapDeltaMatchesRescore(t *testing.T) {
 }
 
 func TestGMLocalSearchNeverWorse(t *testing.T) {
-	rng := testRNG(9)
+	rng := envstest.RNG(9)
 	for k := range 20 {
 		g1, g2, _ := Generate(rng, Params{N: 15, Graph: Regular, D: 4, Noise: 0.1 * float64(k%4)})
 		start := rng.Perm(15)
@@ -127,7 +128,7 @@ func BenchmarkExact(b *testing.B) {
 			type pair struct{ g1, g2 [][]int8 }
 			var inst []pair
 			for k := range 8 {
-				g1, g2, _ := Generate(testRNG(uint64(k)), Params{N: n, Graph: ErdosRenyi, P: 0.5, Noise: 0.1})
+				g1, g2, _ := Generate(envstest.RNG(uint64(k)), Params{N: n, Graph: ErdosRenyi, P: 0.5, Noise: 0.1})
 				inst = append(inst, pair{g1, g2})
 			}
 			i := 0

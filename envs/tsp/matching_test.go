@@ -2,6 +2,7 @@ package tsp
 
 import (
 	"math"
+	"spg-tui/envs/internal/envstest"
 	"testing"
 )
 
@@ -40,16 +41,16 @@ func pairingWeight(t *testing.T, w []float64, m int, mate []int) float64 {
 }
 
 func TestExactPairing(t *testing.T) {
-	rng := testRNG(20)
-	for _, set := range pointSets {
+	rng := envstest.RNG(20)
+	for _, set := range envstest.PointSets[point]() {
 		for m := 2; m <= 10; m += 2 {
 			for trial := 0; trial < 5; trial++ {
-				w := distances(set.gen(rng, m))
+				w := envstest.Distances(set.Gen(rng, m))
 				mate := make([]int, m)
 				exactPairing(w, m, mate)
 				got := pairingWeight(t, w, m, mate)
-				if want := brutePairing(w, m, 1<<m-1); !near(got, want) {
-					t.Errorf("%s m=%d: weight %v, brute force %v", set.name, m, got, want)
+				if want := brutePairing(w, m, 1<<m-1); !envstest.Near(got, want) {
+					t.Errorf("%s m=%d: weight %v, brute force %v", set.Name, m, got, want)
 				}
 			}
 		}
@@ -57,16 +58,16 @@ func TestExactPairing(t *testing.T) {
 }
 
 func TestApproxPairing(t *testing.T) {
-	rng := testRNG(21)
-	for _, set := range pointSets {
+	rng := envstest.RNG(21)
+	for _, set := range envstest.PointSets[point]() {
 		for _, m := range []int{2, 4, 10, 30} {
-			w := distances(set.gen(rng, m))
+			w := envstest.Distances(set.Gen(rng, m))
 			mate := make([]int, m)
 			approxPairing(w, m, mate)
 			got := pairingWeight(t, w, m, mate)
 			if m <= 10 {
 				if opt := brutePairing(w, m, 1<<m-1); got < opt-1e-12 {
-					t.Errorf("%s m=%d: weight %v below the optimum %v", set.name, m, got, opt)
+					t.Errorf("%s m=%d: weight %v below the optimum %v", set.Name, m, got, opt)
 				}
 			}
 			// No exchange of two pairs gains.
@@ -78,7 +79,7 @@ func TestApproxPairing(t *testing.T) {
 					}
 					cur := w[a*m+b] + w[c*m+e]
 					if alt := w[a*m+c] + w[b*m+e]; alt < cur-1e-9 {
-						t.Fatalf("%s m=%d: re-pairing (%d,%d),(%d,%d) gains %v", set.name, m, a, b, c, e, cur-alt)
+						t.Fatalf("%s m=%d: re-pairing (%d,%d),(%d,%d) gains %v", set.Name, m, a, b, c, e, cur-alt)
 					}
 				}
 			}
@@ -88,9 +89,9 @@ func TestApproxPairing(t *testing.T) {
 
 func TestMinPerfectMatchingSwitch(t *testing.T) {
 	// Above maxExactPairing vertices the approximation must still give a perfect matching.
-	rng := testRNG(22)
+	rng := envstest.RNG(22)
 	const n = 30
-	d := distances(uniformPoints(rng, n))
+	d := envstest.Distances(envstest.UniformPoints[point](rng, n))
 	vs := make([]int, 0, 24)
 	for v := 0; v < 24; v++ {
 		vs = append(vs, v+3)

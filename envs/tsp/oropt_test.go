@@ -2,22 +2,23 @@ package tsp
 
 import (
 	"slices"
+	"spg-tui/envs/internal/envstest"
 	"testing"
 )
 
 // TestOrOpt checks that or-opt never lengthens a tour, leaves a permutation, and ends where no
 // segment of 1 to 3 vertices can move, forwards or reversed, to shorten it (tried exhaustively).
 func TestOrOpt(t *testing.T) {
-	rng := testRNG(7)
-	for _, set := range pointSets {
+	rng := envstest.RNG(7)
+	for _, set := range envstest.PointSets[point]() {
 		for _, n := range []int{2, 3, 4, 5, 6, 9, 30} {
-			d := distances(set.gen(rng, n))
+			d := envstest.Distances(set.Gen(rng, n))
 			tour := rng.Perm(n)
 			before := TourCost(d, n, tour)
 			OrOpt(d, n, tour)
-			mustPerm(t, tour, n, "OrOpt")
+			envstest.MustPerm(t, tour, n, "OrOpt")
 			if after := TourCost(d, n, tour); after > before+1e-12 {
-				t.Errorf("%s n=%d: or-opt made the tour longer: %v -> %v", set.name, n, before, after)
+				t.Errorf("%s n=%d: or-opt made the tour longer: %v -> %v", set.Name, n, before, after)
 			}
 			checkOrOptimal(t, d, n, tour)
 		}
@@ -58,14 +59,14 @@ func checkOrOptimal(t *testing.T, d []float64, n int, tour []int) {
 // against brute force): never shorter than the optimum, never longer than 2-opt from the same
 // first start, 2- and or-optimal, and within 1% of the optimum on average over uniform TSP-12.
 func TestTwoOptOrOptAgainstExact(t *testing.T) {
-	rng := testRNG(8)
+	rng := envstest.RNG(8)
 	const n, count = 12, 30
 	var sum, opt float64
 	for range count {
-		d := distances(uniformPoints(rng, n))
+		d := envstest.Distances(envstest.UniformPoints[point](rng, n))
 		tour := make([]int, n)
 		TwoOptOrOpt(d, n, tour)
-		mustPerm(t, tour, n, "TwoOptOrOpt")
+		envstest.MustPerm(t, tour, n, "TwoOptOrOpt")
 		got := TourCost(d, n, tour)
 		_, exact, err := HeldKarp(d, n)
 		if err != nil {

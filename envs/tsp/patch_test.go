@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"spg-tui/envs/internal/envstest"
 	"testing"
 )
 
@@ -14,8 +15,8 @@ func TestMergeCyclesIsTheCheapestExchange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 200 {
 		n := 4 + rng.IntN(7)
-		pts := uniformPoints(rng, n)
-		d := distances(pts)
+		pts := envstest.UniformPoints[point](rng, n)
+		d := envstest.Distances(pts)
 		perm := rng.Perm(n)
 		k := 2 + rng.IntN(n-3)
 		a, b := perm[:k], perm[k:]
@@ -57,8 +58,8 @@ func TestPatchedAssignment(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 100 {
 		n := 2 + rng.IntN(9)
-		pts := uniformPoints(rng, n)
-		d := distances(pts)
+		pts := envstest.UniformPoints[point](rng, n)
+		d := envstest.Distances(pts)
 		tour := make([]int, n)
 		if err := PatchedAssignment(d, n, tour); err != nil {
 			t.Fatal(err)
@@ -95,8 +96,8 @@ func TestPatchSuccessor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 300 {
 		n := 1 + rng.IntN(10)
-		pts := uniformPoints(rng, n)
-		d := distances(pts)
+		pts := envstest.UniformPoints[point](rng, n)
+		d := envstest.Distances(pts)
 		succ := rng.Perm(n)
 		cycles := successorCycles(succ)
 		was := slices.Clone(succ)

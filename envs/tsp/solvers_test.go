@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
 
@@ -25,24 +26,24 @@ func bruteTSP(d []float64, n int) float64 {
 }
 
 func TestHeldKarpBruteForce(t *testing.T) {
-	rng := testRNG(1)
-	for _, set := range pointSets {
+	rng := envstest.RNG(1)
+	for _, set := range envstest.PointSets[point]() {
 		for n := 1; n <= 8; n++ {
 			for trial := 0; trial < 4; trial++ {
-				d := distances(set.gen(rng, n))
+				d := envstest.Distances(set.Gen(rng, n))
 				tour, length, err := HeldKarp(d, n)
 				if err != nil {
 					t.Fatal(err)
 				}
-				mustPerm(t, tour, n, "HeldKarp")
+				envstest.MustPerm(t, tour, n, "HeldKarp")
 				if tour[0] != 0 {
-					t.Errorf("%s n=%d: tour starts at %d, want 0", set.name, n, tour[0])
+					t.Errorf("%s n=%d: tour starts at %d, want 0", set.Name, n, tour[0])
 				}
-				if want := bruteTSP(d, n); !near(length, want) {
-					t.Errorf("%s n=%d: length %v, brute force %v", set.name, n, length, want)
+				if want := bruteTSP(d, n); !envstest.Near(length, want) {
+					t.Errorf("%s n=%d: length %v, brute force %v", set.Name, n, length, want)
 				}
-				if got := TourCost(d, n, tour); !near(got, length) {
-					t.Errorf("%s n=%d: tour has length %v, reported %v", set.name, n, got, length)
+				if got := TourCost(d, n, tour); !envstest.Near(got, length) {
+					t.Errorf("%s n=%d: tour has length %v, reported %v", set.Name, n, got, length)
 				}
 			}
 		}
@@ -50,7 +51,7 @@ func TestHeldKarpBruteForce(t *testing.T) {
 }
 
 func TestHeldKarpAsymmetric(t *testing.T) {
-	rng := testRNG(2)
+	rng := envstest.RNG(2)
 	for n := 2; n <= 7; n++ {
 		d := make([]float64, n*n)
 		for i := range d {
@@ -60,7 +61,7 @@ func TestHeldKarpAsymmetric(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustPerm(t, tour, n, "HeldKarp")
+		envstest.MustPerm(t, tour, n, "HeldKarp")
 		if want := bruteTSP(d, n); length != want || TourCost(d, n, tour) != want {
 			t.Errorf("n=%d: length %v (tour %v), brute force %v", n, length, TourCost(d, n, tour), want)
 		}
@@ -76,17 +77,17 @@ func TestHeldKarpTooLarge(t *testing.T) {
 }
 
 func TestChristofidesRatio(t *testing.T) {
-	rng := testRNG(3)
-	for _, set := range pointSets {
+	rng := envstest.RNG(3)
+	for _, set := range envstest.PointSets[point]() {
 		for n := 1; n <= 9; n++ {
 			for trial := 0; trial < 5; trial++ {
-				d := distances(set.gen(rng, n))
+				d := envstest.Distances(set.Gen(rng, n))
 				tour := make([]int, n)
 				Christofides(d, n, tour)
-				mustPerm(t, tour, n, "Christofides")
+				envstest.MustPerm(t, tour, n, "Christofides")
 				_, opt, _ := HeldKarp(d, n)
 				if got := TourCost(d, n, tour); got > 1.5*opt+1e-12 {
-					t.Errorf("%s n=%d: Christofides %v > 1.5 x optimum %v", set.name, n, got, opt)
+					t.Errorf("%s n=%d: Christofides %v > 1.5 x optimum %v", set.Name, n, got, opt)
 				}
 			}
 		}
@@ -95,9 +96,9 @@ func TestChristofidesRatio(t *testing.T) {
 
 func TestChristofidesManyOddVertices(t *testing.T) {
 	// At n = 80 the tree has well over 20 odd-degree vertices, so the approximate matching runs.
-	rng := testRNG(4)
+	rng := envstest.RNG(4)
 	const n = 80
-	d := distances(uniformPoints(rng, n))
+	d := envstest.Distances(envstest.UniformPoints[point](rng, n))
 	parent := primMST(d, n)
 	deg := make([]int, n)
 	for v := 1; v < n; v++ {
@@ -113,7 +114,7 @@ func TestChristofidesManyOddVertices(t *testing.T) {
 	}
 	tour := make([]int, n)
 	Christofides(d, n, tour)
-	mustPerm(t, tour, n, "Christofides")
+	envstest.MustPerm(t, tour, n, "Christofides")
 	var mst float64
 	for v := 1; v < n; v++ {
 		mst += d[v*n+parent[v]]
@@ -127,16 +128,16 @@ func TestChristofidesManyOddVertices(t *testing.T) {
 func TestPrimMST(t *testing.T) {
 	// Compare the tree weight with Kruskal-free brute force on tiny graphs: the MST weight is
 	// the minimum over all spanning trees, enumerated as parent arrays rooted at 0.
-	rng := testRNG(5)
+	rng := envstest.RNG(5)
 	for n := 1; n <= 6; n++ {
 		for trial := 0; trial < 5; trial++ {
-			d := distances(gridPoints(rng, n))
+			d := envstest.Distances(envstest.GridPoints[point](rng, n))
 			parent := primMST(d, n)
 			got := 0.0
 			for v := 1; v < n; v++ {
 				got += d[v*n+parent[v]]
 			}
-			if want := bruteMST(d, n); !near(got, want) {
+			if want := bruteMST(d, n); !envstest.Near(got, want) {
 				t.Errorf("n=%d: Prim weight %v, brute force %v", n, got, want)
 			}
 		}
@@ -182,17 +183,17 @@ func bruteMST(d []float64, n int) float64 {
 }
 
 func TestTwoOpt(t *testing.T) {
-	rng := testRNG(6)
-	for _, set := range pointSets {
+	rng := envstest.RNG(6)
+	for _, set := range envstest.PointSets[point]() {
 		for _, n := range []int{1, 2, 3, 4, 5, 12, 50} {
-			d := distances(set.gen(rng, n))
+			d := envstest.Distances(set.Gen(rng, n))
 			tour := rng.Perm(n)
 			before := TourCost(d, n, tour)
 			TwoOpt(d, n, tour)
-			mustPerm(t, tour, n, "TwoOpt")
+			envstest.MustPerm(t, tour, n, "TwoOpt")
 			after := TourCost(d, n, tour)
 			if after > before+1e-12 {
-				t.Errorf("%s n=%d: 2-opt made the tour longer: %v -> %v", set.name, n, before, after)
+				t.Errorf("%s n=%d: 2-opt made the tour longer: %v -> %v", set.Name, n, before, after)
 			}
 			checkTwoOptimal(t, d, n, tour)
 		}
@@ -218,13 +219,13 @@ func checkTwoOptimal(t *testing.T, d []float64, n int, tour []int) {
 }
 
 func TestNearestNeighbour(t *testing.T) {
-	rng := testRNG(7)
-	for _, set := range pointSets {
+	rng := envstest.RNG(7)
+	for _, set := range envstest.PointSets[point]() {
 		for _, n := range []int{1, 2, 3, 9, 30} {
-			d := distances(set.gen(rng, n))
+			d := envstest.Distances(set.Gen(rng, n))
 			tour := make([]int, n)
 			NearestNeighbour(d, n, tour)
-			mustPerm(t, tour, n, "NearestNeighbour")
+			envstest.MustPerm(t, tour, n, "NearestNeighbour")
 			if tour[0] != 0 {
 				t.Fatalf("tour starts at %d", tour[0])
 			}
@@ -239,7 +240,7 @@ func TestNearestNeighbour(t *testing.T) {
 					}
 					dv, dn := d[cur*n+v], d[cur*n+tour[k]]
 					if dv < dn || (dv == dn && v < tour[k]) {
-						t.Fatalf("%s n=%d step %d: went to %d, but %d is closer or ties lower", set.name, n, k, tour[k], v)
+						t.Fatalf("%s n=%d step %d: went to %d, but %d is closer or ties lower", set.Name, n, k, tour[k], v)
 					}
 				}
 				visited[tour[k]] = true
@@ -250,17 +251,17 @@ func TestNearestNeighbour(t *testing.T) {
 
 func TestFarthestInsertion(t *testing.T) {
 	// Check against a direct transcription of the rule with explicit sets.
-	rng := testRNG(8)
-	for _, set := range pointSets {
+	rng := envstest.RNG(8)
+	for _, set := range envstest.PointSets[point]() {
 		for _, n := range []int{1, 2, 3, 9, 30} {
-			d := distances(set.gen(rng, n))
+			d := envstest.Distances(set.Gen(rng, n))
 			tour := make([]int, n)
 			FarthestInsertion(d, n, tour)
-			mustPerm(t, tour, n, "FarthestInsertion")
+			envstest.MustPerm(t, tour, n, "FarthestInsertion")
 			want := naiveFarthestInsertion(d, n)
 			for i := range want {
 				if tour[i] != want[i] {
-					t.Fatalf("%s n=%d: tour %v, reference %v", set.name, n, tour, want)
+					t.Fatalf("%s n=%d: tour %v, reference %v", set.Name, n, tour, want)
 				}
 			}
 		}
