@@ -8,7 +8,6 @@ import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
-	"spg-tui/agent/ops/gradcheck"
 	"spg-tui/agent/ops/internal/opstest"
 )
 
@@ -62,18 +61,8 @@ func TestBatchNorm(t *testing.T) {
 		}
 		vals := []*tensor.Dense{x, gamma, beta}
 		opstest.CheckForward(t, vals, want, 1e-5, build)
-		res, err := gradcheck.Check(opstest.GradParams(vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-			y, err := build(p)
-			if err != nil {
-				return nil, err
-			}
-			return opstest.Probe(g, y, rng)
-		}, gradcheck.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		t.Logf("act %v", act)
-		opstest.CheckGrads(t, res, 1e-6)
+		opstest.CheckOpGrads(t, rng, opstest.GradParams(vals...), func(_ *G.ExprGraph, p []*G.Node) (*G.Node, error) { return build(p) })
 	}
 }
 
@@ -82,19 +71,12 @@ func TestBatchNormFrozen(t *testing.T) {
 	const b, c, f = 3, 2, 4
 	rng := rand.New(rand.NewPCG(43, 44))
 	x, gamma, beta := opstest.RandDense(rng, b, c, f), opstest.RandDense(rng, c), opstest.RandDense(rng, c)
-	res, err := gradcheck.Check(opstest.GradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+	opstest.CheckOpGrads(t, rng, opstest.GradParams(x), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
 		gn := G.NewVector(g, tensor.Float64, G.WithShape(c), G.WithName("gamma"), G.WithValue(gamma))
 		bn := G.NewVector(g, tensor.Float64, G.WithShape(c), G.WithName("beta"), G.WithValue(beta))
 		y, _, err := BatchNorm(p[0], gn, bn, BatchNormOptions{Act: LeakyReLU, Frozen: true})
-		if err != nil {
-			return nil, err
-		}
-		return opstest.Probe(g, y, rng)
-	}, gradcheck.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opstest.CheckGrads(t, res, 1e-6)
+		return y, err
+	})
 }
 
 // UpdateRunning follows PyTorch's formula with the unbiased variance, and inference mode

@@ -56,18 +56,10 @@ func TestDense(t *testing.T) {
 			want := naiveDense(x.Float64s(), w.Float64s(), bd, 4, 5, act)
 			opstest.CheckForward(t, vals, want, 1e-6, build(DenseOptions{}))
 
-			res, err := gradcheck.Check(opstest.GradParams(vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-				y, err := build(DenseOptions{})(p)
-				if err != nil {
-					return nil, err
-				}
-				return opstest.Probe(g, y, rng)
-			}, gradcheck.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
 			t.Logf("act %v, bias %v", act, bias)
-			opstest.CheckGrads(t, res, 1e-6)
+			opstest.CheckOpGrads(t, rng, opstest.GradParams(vals...), func(_ *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+				return build(DenseOptions{})(p)
+			})
 		}
 	}
 }
@@ -115,17 +107,9 @@ func TestDenseParallel(t *testing.T) {
 	vals := []*tensor.Dense{x, w, b}
 	build := func(p []*G.Node) (*G.Node, error) { return Dense(p[0], p[1], p[2], DenseOptions{Act: LeakyReLU}) }
 	opstest.CheckForward(t, vals, naiveDense(x.Float64s(), w.Float64s(), b.Float64s(), in, out, LeakyReLU), 1e-5, build)
-	res, err := gradcheck.Check(opstest.GradParams(vals...), func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
-		y, err := build(p)
-		if err != nil {
-			return nil, err
-		}
-		return opstest.Probe(g, y, rng)
-	}, gradcheck.Options{MaxElems: 40, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opstest.CheckGrads(t, res, 1e-6)
+	opstest.CheckOpGradsWith(t, rng, opstest.GradParams(vals...), gradcheck.Options{MaxElems: 40, Seed: 7}, func(_ *G.ExprGraph, p []*G.Node) (*G.Node, error) {
+		return build(p)
+	})
 }
 
 // TestFillRows checks fillRows against a copy per row, for rows narrower and wider than its

@@ -142,13 +142,20 @@ func GradParams(vals ...*tensor.Dense) []gradcheck.Param {
 // parameter nodes, through Probe (so the op's whole backward pass is checked).
 func CheckOpGrads(t *testing.T, rng *rand.Rand, params []gradcheck.Param, build func(g *G.ExprGraph, p []*G.Node) (*G.Node, error)) {
 	t.Helper()
+	CheckOpGradsWith(t, rng, params, gradcheck.Options{}, build)
+}
+
+// CheckOpGradsWith is CheckOpGrads under the given options, e.g. a sample of the elements
+// (MaxElems, Seed) for an op large enough to be split over the cores.
+func CheckOpGradsWith(t *testing.T, rng *rand.Rand, params []gradcheck.Param, opts gradcheck.Options, build func(g *G.ExprGraph, p []*G.Node) (*G.Node, error)) {
+	t.Helper()
 	res, err := gradcheck.Check(params, func(g *G.ExprGraph, p []*G.Node) (*G.Node, error) {
 		y, err := build(g, p)
 		if err != nil {
 			return nil, err
 		}
 		return Probe(g, y, rng)
-	}, gradcheck.Options{})
+	}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
