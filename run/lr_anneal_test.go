@@ -62,3 +62,25 @@ func TestBestAnneal(t *testing.T) {
 		}
 	}
 }
+
+// Every recipe entry that anneals its rates starts the anneal at its own measured length
+// (steps), for every task: one number, so a new length cannot leave the anneal behind.
+func TestRecipeAnnealStartsAtSteps(t *testing.T) {
+	annealing := 0
+	for _, r := range recipes {
+		for task, tr := range r.tasks {
+			c := DefaultConfig(task, 20)
+			r.set(&c)
+			if c.LRAnnealFrom == 0 && c.LRAnnealEvery == 0 {
+				continue
+			}
+			annealing++
+			if tr.steps == 0 || c.LRAnnealFrom != tr.steps || c.LRAnnealEvery <= 0 {
+				t.Errorf("%s on %s: anneal from %d every %d, measured length %d steps", r.name, task, c.LRAnnealFrom, c.LRAnnealEvery, tr.steps)
+			}
+		}
+	}
+	if annealing == 0 {
+		t.Fatal("no recipe anneals any task: nothing was checked")
+	}
+}

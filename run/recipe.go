@@ -39,6 +39,10 @@ type taskRecipe struct {
 	steps int
 	// model is the recipe's network ("": the task's default, the paper's architecture).
 	model string
+	// annealEvery, where set, anneals the rates past steps: from the measured length on they
+	// halve every annealEvery steps (0: no anneal). The anneal starts at steps itself, so a
+	// change of the measured length moves it too.
+	annealEvery int
 	// tune changes the recipe's values for the task, after apply (nil: nothing).
 	tune func(c *Config)
 }
@@ -46,8 +50,12 @@ type taskRecipe struct {
 // set changes c, a DefaultConfig, into the recipe's values for c's task.
 func (r *recipe) set(c *Config) {
 	r.apply(c)
-	if tune := r.tasks[c.Task].tune; tune != nil {
-		tune(c)
+	t := r.tasks[c.Task]
+	if t.tune != nil {
+		t.tune(c)
+	}
+	if t.annealEvery > 0 {
+		c.LRAnnealFrom, c.LRAnnealEvery = t.steps, t.annealEvery
 	}
 }
 
@@ -170,21 +178,19 @@ var bestTasks = map[envs.Task]taskRecipe{
 	// ended at 5.96-5.99, where at N = 20 3e-5 was slower (3.96 against 3.91 on seed 1). So the
 	// actor's rate falls with N: 1e-4 up to N = 20, 3e-5 at 50, a power law between and beyond
 	// (bestTSPActorLR; measured at 20 and 50 only).
-	envs.TaskTSP: {steps: 2000, model: ModelSuccessor, tune: func(c *Config) {
+	envs.TaskTSP: {steps: 2000, model: ModelSuccessor, annealEvery: bestAnnealEvery, tune: func(c *Config) {
 		c.CriticPenalty = false
 		c.LRDecayEvery, c.Buffer = 1000, bestRecentBuffer
 		c.EvalEvery = min(c.EvalEvery, bestTSPEvalEvery)
 		c.ActorAt, c.Rounding = ActorAtHard, RoundingLog
 		c.TargetCritic = bestTSPTargetCritic
 		c.ActorLR = bestTSPActorLR(c.N)
-		c.LRAnnealFrom, c.LRAnnealEvery = 2000, bestAnnealEvery
 	}},
 	// Validation every 100 steps instead of 500: the ER runs peaked between steps 250 and 850
 	// and moved by under 0.005 after (N = 20, docs/results.md), so 500 would keep step 500 or
 	// 1,000 whichever held the peak; 1,000 validation instances take about 0.5 s at N = 20.
-	envs.TaskGM: {steps: 1000, model: ModelGM, tune: func(c *Config) {
+	envs.TaskGM: {steps: 1000, model: ModelGM, annealEvery: bestAnnealEvery, tune: func(c *Config) {
 		c.EvalEvery = min(c.EvalEvery, bestGMEvalEvery)
-		c.LRAnnealFrom, c.LRAnnealEvery = 1000, bestAnnealEvery
 	}},
 }
 
