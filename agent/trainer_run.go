@@ -17,7 +17,7 @@ type learnerFactory func(run.Config) (learn.Learner, error)
 // startRun is StartRun with the learner built by newLearner.
 func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, error) {
 	// The initial actor is read before the directory is touched, so a bad --init leaves nothing.
-	initial, err := checkStart(cfg)
+	spec, initial, err := checkStart(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 	if err != nil {
 		return nil, err
 	}
-	t, err := startLocked(cfg, dir, newLearner, lock, initial)
+	t, err := startLocked(spec, dir, newLearner, lock, initial)
 	if err != nil {
 		lock.Release()
 		return nil, err
@@ -40,31 +40,38 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 // anything (its fields, its memory on this machine, its --init actor), so that a caller
 // starting many runs can check them all first.
 func CheckStart(cfg run.Config) error {
-	_, err := checkStart(cfg)
+	_, _, err := checkStart(cfg)
 	return err
 }
 
-// checkStart is CheckStart, returning the --init actor's parameters (nil without --init).
-func checkStart(cfg run.Config) ([][]float32, error) {
+// checkStart is CheckStart, returning the resolved configuration, which the start goes on
+// with, and the --init actor's parameters (nil without --init).
+func checkStart(cfg run.Config) (run.Spec, [][]float32, error) {
 	if cfg.Steps < 1 {
-		return nil, fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
+		return run.Spec{}, nil, fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
 	}
 	spec, err := run.Resolve(cfg)
 	if err != nil {
-		return nil, err
+		return run.Spec{}, nil, err
 	}
 	if err := CheckMemory(cfg); err != nil {
-		return nil, err
+		return run.Spec{}, nil, err
 	}
 	if cfg.Init == "" {
-		return nil, nil
+		return spec, nil, nil
 	}
-	return readInitActor(spec)
+	initial, err := readInitActor(spec)
+	if err != nil {
+		return run.Spec{}, nil, err
+	}
+	return spec, initial, nil
 }
 
-// startLocked is startRun once the directory's lock is held; the trainer releases it when the
-// run ends. initial, when not nil, holds the actor's starting parameters (--init).
-func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *run.DirLock, initial [][]float32) (*trainer, error) {
+// startLocked is startRun once the directory's lock is held, with spec as checkStart resolved
+// it; the trainer releases the lock when the run ends. initial, when not nil, holds the actor's
+// starting parameters (--init).
+func startLocked(spec run.Spec, dir string, newLearner learnerFactory, lock *run.DirLock, initial [][]float32) (*trainer, error) {
+	cfg := spec.Config
 	if err := run.RemoveOrphans(dir); err != nil {
 		return nil, err
 	}
@@ -74,10 +81,6 @@ func startLocked(cfg run.Config, dir string, newLearner learnerFactory, lock *ru
 	}
 	if resumable {
 		return resumeLocked(dir, cfg.Steps, newLearner, lock)
-	}
-	spec, err := run.Resolve(cfg)
-	if err != nil {
-		return nil, err
 	}
 	l, err := newLearner(cfg)
 	if err != nil {
