@@ -12,38 +12,6 @@ import (
 	"spg-tui/run/runlog"
 )
 
-// TestViewOfAHugeNULMetricsFileStaysResponsive: a metrics.jsonl extended to 64 GB (NULs, no
-// newline) used to be read whole in the first frame, growing the view by 140 MB/s and leaving
-// q and signals unanswered. Each frame's read must stay short and end in one refusal.
-func TestViewOfAHugeNULMetricsFileStaysResponsive(t *testing.T) {
-	dir, _, _ := viewFixture(t)
-	if err := os.Truncate(filepath.Join(dir, run.MetricsFile), 64<<30); err != nil {
-		t.Skipf("cannot make a sparse file: %v", err)
-	}
-	r, err := runlog.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Stop()
-	var err2 error
-	for i := 0; i < 8; i++ { // up to the line bound, 16 MiB a frame, then the refusal
-		start := time.Now()
-		_, err2 = r.Tail(maxRecordsPerTick, func(run.Record) {})
-		if took := time.Since(start); took > time.Second {
-			t.Fatalf("frame %d read for %v", i, took)
-		}
-		if err2 != nil {
-			break
-		}
-	}
-	if err2 == nil || !strings.Contains(err2.Error(), "is over 64.0 MiB: not a metrics file") {
-		t.Errorf("err = %v", err2)
-	}
-	if _, again := r.Tail(maxRecordsPerTick, func(run.Record) {}); again == nil {
-		t.Error("the next frame read on past the refusal")
-	}
-}
-
 // TestViewRefusesASparseConfigOrAFIFO: --view reads config.json bounded, and opens neither a
 // FIFO config.json nor a FIFO metrics.jsonl (which used to hang before the first frame).
 func TestViewRefusesASparseConfigOrAFIFO(t *testing.T) {
