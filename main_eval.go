@@ -14,7 +14,7 @@ import (
 )
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--seed S] [--critic-max] [--polish 2swap]")
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--tour-decode patch|patch-scores|greedy] [--patch-weight W] [--seed S] [--critic-max] [--polish 2swap]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := eval.SingleDecode
@@ -22,6 +22,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
+	fs.StringVar(&dec.Tour, "tour-decode", run.DecodePatch, "how spg-successor's candidates become tours: patch (the Hungarian cover of the scores, its cycles merged by Karp's patching on distance, as in training), patch-scores (the same cover, patched on distance less --patch-weight times the policy's log M_ij + log M_ji over 2) or greedy (no cover: edges taken in decreasing log M_ij + log M_ji, each city at most two, no subtour; the heatmap decode of non-autoregressive TSP models); neither of the last two beat patch on TSP-50 or TSP-100 (docs/results.md)")
+	fs.Float64Var(&dec.PatchWeight, "patch-weight", 0, "with --tour-decode patch-scores (required there), the weight W of the policy's log-probabilities against distance in the patching: a merge costs its added length less W times the log M it adds")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
 	applyDevice := deviceFlag(fs)
 	polish := fs.String("polish", "", polishUsage)
@@ -41,6 +43,10 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, env, err := readInstances(*in, stdin)
 	if err != nil {
 		return fail(stderr, "eval", err)
+	}
+	if dec.Tour == run.DecodePatchScores && !flagGiven(fs, "patch-weight") {
+		// No weight above 0 was better on the tuning files (docs/results.md), so none is implied.
+		return fail(stderr, "eval", errors.New("--tour-decode patch-scores needs --patch-weight W (at 0 it is patch)"))
 	}
 	if err := dec.Validate(env.Task()); err != nil {
 		return fail(stderr, "eval", err)
@@ -71,7 +77,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
 	}
 	one := eval.SingleDecode
-	one.Rounding = dec.Rounding
+	one.Rounding, one.Tour, one.PatchWeight = dec.Rounding, dec.Tour, dec.PatchWeight
 	single, singleTime, err := timedDecode(decode(one), f.Instances)
 	if err != nil {
 		return fail(stderr, "eval", err)
@@ -101,6 +107,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if dec.Rounding != "" {
 		policyNote += ", rounding " + dec.Rounding
 	}
+	if dec.PolicyTour() {
+		policyNote += ", tour-decode " + dec.Tour
+		if dec.Tour == run.DecodePatchScores {
+			policyNote += fmt.Sprintf(" at weight %g", dec.PatchWeight)
+		}
+	}
 	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode mean objective %.6g (%s per instance)",
 		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, meanObjective(single), perInstance(singleTime))
 	if !dec.Single() {
@@ -118,8 +130,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
 // actor's decodes are.
 func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec run.Decoding, stdout, stderr io.Writer) int {
-	if !dec.Single() || dec.Rounding != "" {
-		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment or --rounding"))
+	if !dec.Single() || dec.Rounding != "" || dec.PolicyTour() {
+		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment, --rounding or --tour-decode"))
 	}
 	start := time.Now()
 	sols, err := pol.SolveCriticMax(env, insts)

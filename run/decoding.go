@@ -16,6 +16,10 @@ const MaxSamples = 4096
 // noise alone (eval's sampled objective was the same at 1e6, 1e15 and 1e30, relative or absolute).
 const MaxGumbelScale = 1e6
 
+// MaxPatchWeight bounds Decoding.PatchWeight: log M spans about 1e4/tau at most (the successor
+// actor's self-loop score), so far above it distances no longer count.
+const MaxPatchWeight = 1e6
+
 // Decoding says how a policy turns an instance into a permutation at inference: eval's flags,
 // an experiment's test decodes (its manifest's "sampling", hence the JSON names) and the
 // validations' sampled decode. The single decode (Samples 1, no Augment) rounds the actor's
@@ -42,6 +46,37 @@ type Decoding struct {
 	// maximum of M) or RoundingLog (of log M, that is of the actor's scores X); "" keeps the
 	// run's.
 	Rounding string `json:"rounding,omitempty"`
+	// Tour is how a successor action's candidates become tours: DecodePatch (also ""),
+	// DecodePatchScores or DecodeGreedy.
+	Tour string `json:"tour_decode,omitempty"`
+	// PatchWeight is DecodePatchScores's weight of the policy's log-probabilities against
+	// distance (see learn.ActionDecoder.PatchByScores).
+	PatchWeight float64 `json:"patch_weight,omitempty"`
+}
+
+// How a successor action's candidates become tours (eval's --tour-decode). The default,
+// DecodePatch, is the environment's: the cover patched by distance, as in training.
+const (
+	// DecodePatch patches the Hungarian cover by Karp's patching on distances alone.
+	DecodePatch = "patch"
+	// DecodePatchScores patches the cover on distances less PatchWeight times the policy's
+	// log M, symmetrised.
+	DecodePatchScores = "patch-scores"
+	// DecodeGreedy builds the tour from the policy's log M alone, edges in decreasing
+	// log M_ij + log M_ji (envs/tsp.GreedyEdges): no cover, no patching.
+	DecodeGreedy = "greedy"
+)
+
+// PolicyTour reports whether d decodes tours otherwise than the environment's patching.
+func (d Decoding) PolicyTour() bool { return d.Tour != "" && d.Tour != DecodePatch }
+
+// TourRefused says why model m cannot decode by tour, or nil: only a successor action's
+// candidates are covers to patch or scores over edges.
+func TourRefused(m Model, tour string) error {
+	if tour != "" && tour != DecodePatch && !m.Successor {
+		return fmt.Errorf("tour-decode %s: %s has no successor action (only %s does)", tour, m.Title, ModelSuccessor)
+	}
+	return nil
 }
 
 // Units is the units of GumbelScale: NoiseRelative or NoiseAbsolute.
@@ -77,6 +112,12 @@ func (d Decoding) Validate(task envs.Task) error {
 		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
 	case d.Rounding != "" && d.Rounding != RoundingM && d.Rounding != RoundingLog:
 		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, RoundingM, RoundingLog)
+	case d.Tour != "" && d.Tour != DecodePatch && d.Tour != DecodePatchScores && d.Tour != DecodeGreedy:
+		return fmt.Errorf("tour-decode %q: must be %s, %s or %s", d.Tour, DecodePatch, DecodePatchScores, DecodeGreedy)
+	case !(d.PatchWeight >= 0 && d.PatchWeight <= MaxPatchWeight):
+		return fmt.Errorf("patch-weight %v: must be in [0, %g]", d.PatchWeight, float64(MaxPatchWeight))
+	case d.PatchWeight != 0 && d.Tour != DecodePatchScores:
+		return fmt.Errorf("patch-weight %v: only tour-decode %s weighs the scores", d.PatchWeight, DecodePatchScores)
 	}
 	return nil
 }

@@ -25,14 +25,26 @@ func TestDecodingValidate(t *testing.T) {
 		{Decoding{Samples: 2, GumbelScale: 1, Augment: true}, envs.TaskSort, "augment: sort"},
 		{Decoding{Samples: 2, GumbelScale: 1, Noise: "rel"}, envs.TaskMWM, `gumbel-noise "rel"`},
 		{Decoding{Samples: 1, GumbelScale: 1, Rounding: "x"}, envs.TaskMWM, `rounding "x"`},
+		{Decoding{Samples: 1, GumbelScale: 1, Tour: "2opt"}, envs.TaskTSP, `tour-decode "2opt": must be patch, patch-scores or greedy`},
+		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: -1}, envs.TaskTSP, "patch-weight -1: must be in [0, 1e+06]"},
+		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: math.NaN()}, envs.TaskTSP, "patch-weight NaN"},
+		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: math.Inf(1)}, envs.TaskTSP, "patch-weight +Inf"},
+		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodeGreedy, PatchWeight: 1}, envs.TaskTSP, "patch-weight 1: only tour-decode patch-scores"},
 	} {
 		err := c.dec.Validate(c.task)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v on %s: error %v, want one line containing %q", c.dec, c.task, err, c.want)
 		}
 	}
-	if err := (Decoding{Samples: 128, GumbelScale: MaxGumbelScale, Augment: true}).Validate(envs.TaskMWM); err != nil {
-		t.Errorf("a valid decoding refused: %v", err)
+	for _, ok := range []Decoding{
+		{Samples: 128, GumbelScale: MaxGumbelScale, Augment: true},
+		{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: MaxPatchWeight},
+		{Samples: 1, GumbelScale: 1, Tour: DecodeGreedy},
+		{Samples: 1, GumbelScale: 1, Tour: DecodePatch},
+	} {
+		if err := ok.Validate(envs.TaskTSP); err != nil {
+			t.Errorf("a valid decoding %+v refused: %v", ok, err)
+		}
 	}
 }
 

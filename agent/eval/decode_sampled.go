@@ -9,6 +9,7 @@ import (
 
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
+	"spg-tui/envs/tsp"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/sinkhorn"
@@ -131,6 +132,7 @@ type candidates struct {
 	rowToCol []int
 	perm     []int
 	action   learn.ActionDecoder
+	logM     []float64 // the candidate's log M, for the tour decodes that read it
 }
 
 func newCandidates(n int) *candidates {
@@ -148,27 +150,54 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 	}
 	c.action.SetInstance(h, inst)
 	for s := range dec.Samples {
-		soft := m
+		soft, scores := m, x
 		if s > 0 {
 			for j, xj := range x {
 				c.y[j] = xj + scale*float32(gumbel(rng))
 			}
-			sinkhorn.Forward(c.ms, c.y, 1, n, float32(h.Tau), h.SinkhornIters, nil)
-			soft = c.ms
+			scores = c.y
+			if dec.Tour != run.DecodeGreedy {
+				sinkhorn.Forward(c.ms, c.y, 1, n, float32(h.Tau), h.SinkhornIters, nil)
+				soft = c.ms
+			}
 		}
-		round := assign.Round[float32]
-		if h.RoundLog {
-			round = assign.RoundLog[float32]
-		}
-		if err := round(&c.solver, soft, n, c.rowToCol); err != nil {
+		if err := c.toTour(h, dec, soft, scores); err != nil {
 			return err
 		}
-		c.action.ToPerm(h, c.rowToCol, c.perm)
 		obj := env.Objective(inst, c.perm)
 		if first || Better(env, obj, *bestObj) {
 			copy(bestPerm, c.perm)
 			*bestObj, first = obj, false
 		}
+	}
+	return nil
+}
+
+// toTour writes into c.perm the tour of one candidate, whose Sinkhorn output is soft and whose
+// scores (the actor's, perturbed or not) are scores, by dec.Tour.
+func (c *candidates) toTour(h learn.Hyper, dec run.Decoding, soft, scores []float32) error {
+	n := c.n
+	if dec.PolicyTour() {
+		if len(c.logM) != n*n {
+			c.logM = make([]float64, n*n)
+		}
+		sinkhorn.LogM(c.logM, scores, n, h.Tau, h.SinkhornIters)
+	}
+	if dec.Tour == run.DecodeGreedy {
+		tsp.GreedyEdges(c.logM, n, c.perm)
+		return nil
+	}
+	round := assign.Round[float32]
+	if h.RoundLog {
+		round = assign.RoundLog[float32]
+	}
+	if err := round(&c.solver, soft, n, c.rowToCol); err != nil {
+		return err
+	}
+	if dec.Tour == run.DecodePatchScores {
+		c.action.PatchByScores(c.rowToCol, c.logM, dec.PatchWeight, c.perm)
+	} else {
+		c.action.ToPerm(h, c.rowToCol, c.perm)
 	}
 	return nil
 }

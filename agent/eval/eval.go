@@ -340,6 +340,9 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if err := run.RoundingRefused(p.cfg.Entry, dec.Rounding); err != nil {
 		return nil, err
 	}
+	if err := run.TourRefused(p.cfg.Entry, dec.Tour); err != nil {
+		return nil, err
+	}
 	l, err := p.learnerAt(env.N())
 	if err != nil {
 		return nil, err
@@ -350,7 +353,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if dec.Rounding != "" {
 		h.RoundLog = dec.Rounding == run.RoundingLog
 	}
-	if dec.Single() {
+	if dec.Single() && !dec.PolicyTour() { // the tour decodes need the actor's scores, which actSampled reads
 		states := make([]float32, len(insts)*sl)
 		for i, inst := range insts {
 			p.cfg.Facts.Featurize(inst, states[i*sl:(i+1)*sl])

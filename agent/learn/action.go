@@ -11,6 +11,7 @@ import (
 type ActionDecoder struct {
 	d    []float64
 	succ []int
+	cost []float64 // PatchByScores's mixed costs
 }
 
 // SetInstance readies a for the actions of inst: for a successor action (h.Successor), inst's
