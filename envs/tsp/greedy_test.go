@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"spg-tui/envs/internal/envstest"
 )
 
 // undirectedEdges is the sorted set of tour's edges, each as [min, max].
@@ -74,7 +76,7 @@ func naiveGreedyEdges(w []float64, n int) [][2]int {
 // matrices, asymmetric, with and without ties (small integers), at n = 4 to 11: the same edges,
 // and a tour from city 0.
 func TestGreedyEdgesIsTheNaiveGreedy(t *testing.T) {
-	rng := testRNG(37)
+	rng := envstest.RNG(37)
 	for trial := range 300 {
 		n := 4 + rng.IntN(8)
 		w := make([]float64, n*n)
@@ -87,7 +89,7 @@ func TestGreedyEdgesIsTheNaiveGreedy(t *testing.T) {
 		}
 		tour := make([]int, n)
 		GreedyEdges(w, n, tour)
-		mustPerm(t, tour, n, "greedy tour")
+		envstest.MustPerm(t, tour, n, "greedy tour")
 		if tour[0] != 0 {
 			t.Fatalf("trial %d: tour %v does not start at city 0", trial, tour)
 		}
@@ -134,7 +136,7 @@ func TestGreedyEdgesDegenerate(t *testing.T) {
 		w := make([]float64, n*n) // all ties
 		tour := make([]int, n)
 		GreedyEdges(w, n, tour)
-		mustPerm(t, tour, n, "greedy tour of equal scores")
+		envstest.MustPerm(t, tour, n, "greedy tour of equal scores")
 		if tour[0] != 0 {
 			t.Fatalf("n = %d: tour %v does not start at city 0", n, tour)
 		}
@@ -152,6 +154,6 @@ func TestGreedyEdgesDegenerate(t *testing.T) {
 		}
 		tour := make([]int, n)
 		GreedyEdges(w, n, tour)
-		mustPerm(t, tour, n, "greedy tour")
+		envstest.MustPerm(t, tour, n, "greedy tour")
 	}
 }
