@@ -105,8 +105,8 @@ func TestRecipes(t *testing.T) {
 		}
 	}
 
-	// best keeps recent transitions on tsp and sort and drops the critic penalty on tsp and mwm;
-	// flags still win.
+	// best keeps recent transitions on tsp and sort and drops the critic penalty on tsp, mwm and
+	// gm; flags still win.
 	for _, tc := range []struct {
 		args    []string
 		penalty bool
@@ -117,6 +117,8 @@ func TestRecipes(t *testing.T) {
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, true, 25600},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best"}, false, 1000000},
 		{[]string{"--task", "mwm", "--n", "5", "--recipe", "best", "--no-critic-penalty=false"}, true, 1000000},
+		{[]string{"--task", "gm", "--n", "5", "--recipe", "best"}, false, 1000000},
+		{[]string{"--task", "gm", "--n", "5", "--recipe", "paper"}, true, 1000000},
 	} {
 		c, err := parseTrainFlags(tc.args...)
 		if err != nil || c.CriticPenalty != tc.penalty || c.Buffer != tc.buffer {
@@ -144,12 +146,15 @@ func TestRecipes(t *testing.T) {
 		t.Errorf("best's tsp actor LR at N = 30: %g, want between 3e-5 and 1e-4", lr)
 	}
 
-	// best's actor ascends a slow target critic on tsp only; --target-critic wins.
+	// best's actor ascends a slow target critic on tsp and gm; --target-critic wins.
 	for _, tc := range []struct {
 		args []string
 		rate float64
 	}{
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best"}, 0.01},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best"}, 0.01},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "best", "--target-critic", "0"}, 0},
+		{[]string{"--task", "gm", "--n", "20", "--recipe", "paper"}, 0},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--target-critic", "0"}, 0},
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, 0},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "paper"}, 0},
