@@ -61,11 +61,12 @@ func (k *spectralSimilarity[T]) Forward(in []*tensor.Dense, out *tensor.Dense) e
 	parallel.For(b, func(_, lo, hi int) {
 		for g := lo; g < hi; g++ {
 			pair, dst := x[g*2*n*n:][:2*n*n], y[g*n*n:][:n*n]
-			if spectralCache.get(bytesOf(pair), bytesOf(dst)) {
+			key := spectralKey(pair)
+			if spectralCache.get(key, bytesOf(dst)) {
 				continue
 			}
 			if errs[g] = spectralPair(pair, dst, n); errs[g] == nil {
-				spectralCache.put(bytesOf(pair), bytesOf(dst))
+				spectralCache.put(key, bytesOf(dst))
 			}
 		}
 	})

@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"container/list"
 	"hash/maphash"
+	"math"
 	"sync"
 	"unsafe"
+
+	"spg-tui/agent/ops"
 )
 
-// spectralCacheBytes bounds the memory of the similarities SpectralSimilarity keeps, keys
-// included: 64 MiB hold about 2,200 graph pairs at N = 50 in float32 (30 KB each: the pair's
-// 2N² entries as its key, the N² of its similarity), 13,000 at N = 20.
-const spectralCacheBytes = 64 << 20
+// SpectralCacheBytes bounds the memory of the similarities SpectralSimilarity keeps, keys
+// included: 128 MiB hold about 12,500 graph pairs at N = 50 in float32 (10.8 KB each: the
+// pair's adjacencies packed to bits as its key, the N² entries of its similarity), the
+// states of the last 97 steps of batch 128, and 73,000 at N = 20 (570 steps).
+const SpectralCacheBytes = 128 << 20
 
 // pairEntryOverhead is what an entry costs beside its key and value (the entry, its list
 // element and map slot), counted so that the bound holds for small pairs too.
@@ -22,9 +26,9 @@ const pairEntryOverhead = 128
 // then updating on a minibatch drawn from the replay buffer, which holds recent ones) and
 // validation needs its set's every time, and their eigendecompositions cost as much as the
 // rest of spg-gm2's step at N = 50 (docs/results.md).
-var spectralCache = newPairCache(spectralCacheBytes)
+var spectralCache = newPairCache(SpectralCacheBytes)
 
-// pairCache is a least-recently-used map from a graph pair's bytes to its similarity's bytes,
+// pairCache is a least-recently-used map from a graph pair's key to its similarity's bytes,
 // bounded in memory. It is keyed by a hash of the pair and checked against the pair's whole
 // content, so a colliding or changed pair is a miss, never another pair's value. It is safe
 // for concurrent use.
@@ -99,6 +103,28 @@ func (c *pairCache) remove(el *list.Element) {
 	e := c.lru.Remove(el).(*pairEntry)
 	delete(c.entries, e.hash)
 	c.used -= e.size()
+}
+
+// spectralKey is the cache key of a graph pair: its element size and, where every entry is
+// +0 or 1 (an adjacency matrix, as every gm state is), the entries packed one bit each, else
+// their bytes as they are. A leading byte says which, so the two forms never meet.
+func spectralKey[T ops.Float](pair []T) []byte {
+	var zero T
+	size := byte(unsafe.Sizeof(zero))
+	for _, v := range pair {
+		// -0 stays unpacked: the eigensolver's reflections follow the sign of a zero.
+		if v != 1 && (v != 0 || math.Signbit(float64(v))) {
+			return append([]byte{0, size}, bytesOf(pair)...)
+		}
+	}
+	key := make([]byte, 2+(len(pair)+7)/8)
+	key[0], key[1] = 1, size
+	for i, v := range pair {
+		if v == 1 {
+			key[2+i/8] |= 1 << (i % 8)
+		}
+	}
+	return key
 }
 
 // bytesOf views s's elements as bytes, without copying.

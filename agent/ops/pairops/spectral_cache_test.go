@@ -65,7 +65,7 @@ func TestSpectralCacheServesTheFreshValue(t *testing.T) {
 	x := randAdjacency(rand.New(rand.NewPCG(35, 1)), b, n)
 	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 		t.Run(dt.String(), func(t *testing.T) {
-			withSpectralCache(t, spectralCacheBytes, func(c *pairCache) {
+			withSpectralCache(t, SpectralCacheBytes, func(c *pairCache) {
 				first := spectralForward(t, dt, x)
 				if c.lru.Len() != b {
 					t.Fatalf("the cache holds %d pairs after one pass over %d", c.lru.Len(), b)
@@ -94,7 +94,7 @@ func TestSpectralCacheServesTheFreshValue(t *testing.T) {
 func TestSpectralCacheChangedPair(t *testing.T) {
 	const b, n = 2, 8
 	x := randAdjacency(rand.New(rand.NewPCG(35, 2)), b, n)
-	withSpectralCache(t, spectralCacheBytes, func(*pairCache) {
+	withSpectralCache(t, SpectralCacheBytes, func(*pairCache) {
 		before := spectralForward(t, tensor.Float64, x)
 		v := x.Float64s()
 		v[2*n+5], v[5*n+2] = 1-v[2*n+5], 1-v[5*n+2] // G1's edge (2, 5) of pair 0 flips
@@ -173,4 +173,52 @@ func TestPairCacheMemoryBound(t *testing.T) {
 	if c.get([]byte("big"), make([]byte, c.limit)) || c.lru.Len() != keep {
 		t.Errorf("a value above the limit was kept (%d entries)", c.lru.Len())
 	}
+}
+
+// Adjacency pairs are keyed by their bits, anything else by its bytes; the element size is
+// part of the key, and a -0 or a changed entry makes another key.
+func TestSpectralKey(t *testing.T) {
+	graph := []float64{0, 1, 1, 0, 1, 0, 0, 1}
+	packed := spectralKey(graph)
+	if want := []byte{1, 8, 0b10010110}; !bytes.Equal(packed, want) {
+		t.Errorf("adjacency key %08b, want %08b", packed, want)
+	}
+	if k := spectralKey([]float32{0, 1, 1, 0, 1, 0, 0, 1}); bytes.Equal(k, packed) {
+		t.Error("the float32 pair has the float64 pair's key")
+	}
+	other := slices.Clone(graph)
+	other[7] = 0
+	if bytes.Equal(spectralKey(other), packed) {
+		t.Error("a changed entry kept the key")
+	}
+	for _, v := range []float64{math.Copysign(0, -1), 0.5, 2} {
+		odd := slices.Clone(graph)
+		odd[3] = v
+		k := spectralKey(odd)
+		if k[0] != 0 || !bytes.Equal(k[2:], bytesOf(odd)) {
+			t.Errorf("entry %v: key %v, want its bytes", v, k)
+		}
+	}
+}
+
+// States that are not 0/1 adjacencies are cached by their bytes, and served as computed.
+func TestSpectralCacheWeightedPairs(t *testing.T) {
+	const b, n = 2, 6
+	rng := rand.New(rand.NewPCG(35, 3))
+	x := randAdjacency(rng, b, n)
+	for i, v := range x.Float64s() {
+		x.Float64s()[i] = v * (0.5 + rng.Float64()) // symmetric entries read only above the diagonal
+	}
+	withSpectralCache(t, SpectralCacheBytes, func(c *pairCache) {
+		first := spectralForward(t, tensor.Float64, x)
+		second := spectralForward(t, tensor.Float64, x)
+		for g := range b {
+			if !sameBits(second[g*n*n:][:n*n], freshSimilarity[float64](t, x, g)) || !slices.Equal(first, second) {
+				t.Errorf("pair %d: the cached similarity differs from the fresh one", g)
+			}
+		}
+		if c.lru.Len() != b || c.lru.Front().Value.(*pairEntry).key[0] != 0 {
+			t.Errorf("%d entries, want %d keyed by their bytes", c.lru.Len(), b)
+		}
+	})
 }
