@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/agent/replay"
 	"spg-tui/run"
 	"spg-tui/sysmem"
@@ -27,8 +28,8 @@ const (
 )
 
 // MemoryEstimate is the memory a run of cfg needs at its peak, in bytes: the replay buffer,
-// the training order, the validation and test sets with their references, and the learner's
-// graphs for one step. It saturates at math.MaxInt64 instead of overflowing.
+// the training order, the validation and test sets with their references, the learner's
+// graphs for one step, and spg-gm3's cache of spectral similarities. It saturates at math.MaxInt64 instead of overflowing.
 func MemoryEstimate(cfg run.Config) int64 {
 	capacity, err := replay.Capacity(cfg)
 	if err != nil {
@@ -41,8 +42,12 @@ func MemoryEstimate(cfg run.Config) int64 {
 		float64(cfg.ValSize+cfg.TestSize)*(memPerEvalPerN*n+memPerEvalOverhead) +
 		b*n*n*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) +
 		b*n*h*memPerBNH
-	if run.ModelOf(cfg).PairCritic {
+	model := run.ModelOf(cfg)
+	if model.PairCritic {
 		total += b * n * n * h * memPerBNNH
+	}
+	if model.Name == run.ModelGM3 {
+		total += pairops.SpectralCacheBytes // its similarities, kept for the states met again
 	}
 	if total >= math.MaxInt64 {
 		return math.MaxInt64

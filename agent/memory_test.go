@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/ops/pairops"
 	"spg-tui/envs"
 	"spg-tui/run"
 	"spg-tui/sysmem"
@@ -34,5 +35,15 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 	if a, b := MemoryEstimate(run.DefaultConfig(envs.TaskMWM, 20)), MemoryEstimate(run.DefaultConfig(envs.TaskMWM, 50)); !(a < b) {
 		t.Errorf("estimate not increasing in n: %d, %d", a, b)
+	}
+}
+
+// spg-gm3's estimate holds its cache of spectral similarities on top of spg-gm2's, which it
+// otherwise is.
+func TestMemoryEstimateSpectralCache(t *testing.T) {
+	gm2, gm3 := run.DefaultConfig(envs.TaskGM, 50), run.DefaultConfig(envs.TaskGM, 50)
+	gm2.Model, gm3.Model = run.ModelGM2, run.ModelGM3
+	if d := MemoryEstimate(gm3) - MemoryEstimate(gm2); d != pairops.SpectralCacheBytes {
+		t.Errorf("spg-gm3 estimates %d bytes more than spg-gm2, want the cache's %d", d, pairops.SpectralCacheBytes)
 	}
 }

@@ -54,7 +54,7 @@ type BenchResult struct {
 	Batch  int       `json:"batch"`
 	Steps  int       `json:"steps"`
 	// GFLOPS is FLOPsPerStep over the median step time; FLOPsPerStep counts the GEMM
-	// floating-point operations of one step (StepFLOPs).
+	// floating-point operations of one step and spg-gm3's eigendecompositions (StepFLOPs).
 	GFLOPS       float64 `json:"gflops"`
 	FLOPsPerStep float64 `json:"flops_per_step"`
 }

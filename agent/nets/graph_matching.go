@@ -323,9 +323,9 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 	return qs, nil
 }
 
-// countStep counts one training step: the embeddings and scores to act, the critic's update,
-// and the actor's update (actor forward and backward, the frozen critic's W, and the two
-// products per action).
+// countStep counts one training step: the embeddings and scores to act (with spg-gm3's
+// spectral similarity of the fresh states), the critic's update, and the actor's update (actor
+// forward and backward, the frozen critic's W, and the two products per action).
 func (a graphMatching) countStep(c *flopCounter) {
 	b, n, h := c.b, c.n, c.h
 	actor := func(bwd bool) {
@@ -356,6 +356,9 @@ func (a graphMatching) countStep(c *flopCounter) {
 		c.dense(acts*b*n, n, n, true, dAct, false)
 	}
 	actor(false)
+	if a.spectral {
+		c.total += b * spectralPairFLOPs(n)
+	}
 	critic(true, true)
 	products(2, false, true)
 	actor(true)

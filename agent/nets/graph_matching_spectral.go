@@ -27,3 +27,13 @@ func addSpectral(x, y *G.Node, p NodeSet) (*G.Node, error) {
 	}
 	return layers.AddScaled(y, sim, p.Get(gmSpectralSpec.Name))
 }
+
+// spectralPairFLOPs is the floating-point operations of one pair's spectral similarity at size
+// n: two symmetric eigendecompositions with eigenvectors, about 9n³ each by the symmetric QR
+// algorithm (Golub and Van Loan, Matrix Computations, 4th ed., section 8.3.6: 4n³/3 for the
+// eigenvalues alone, about 9n³ with the eigenvectors; gonum's EigenSym runs LAPACK's dsyev,
+// that algorithm), and the product |U2| |U1|^T, 2n³. A step counts it once per fresh state:
+// the update's minibatch takes the similarities of the states it draws from
+// pairops.SpectralSimilarity's cache while the cache holds them, as it does in bench, whose
+// replay buffer holds at most its own steps' states.
+func spectralPairFLOPs(n float64) float64 { return 2*9*n*n*n + 2*n*n*n }

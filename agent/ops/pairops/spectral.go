@@ -51,7 +51,8 @@ func (k *spectralSimilarity[T]) Differentiable(int) bool { return false }
 
 // Forward decomposes each graph in float64 (gonum's symmetric eigensolver, deterministic for a
 // given matrix); the pairs are split over the cores, each written by one worker alone, so the
-// output does not depend on the split.
+// output does not depend on the split. A pair met recently takes its similarity from
+// spectralCache: the same bits, since the computation depends on the pair alone.
 func (k *spectralSimilarity[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	s := in[0].Shape()
 	b, n := s[0], s[2]
@@ -59,32 +60,42 @@ func (k *spectralSimilarity[T]) Forward(in []*tensor.Dense, out *tensor.Dense) e
 	errs := make([]error, b)
 	parallel.For(b, func(_, lo, hi int) {
 		for g := lo; g < hi; g++ {
-			pair := x[g*2*n*n:][:2*n*n]
-			u1, err := absEigenvectors(pair[:n*n], n)
-			if err != nil {
-				errs[g] = err
+			pair, dst := x[g*2*n*n:][:2*n*n], y[g*n*n:][:n*n]
+			key := spectralKey(pair)
+			if spectralCache.get(key, bytesOf(dst)) {
 				continue
 			}
-			u2, err := absEigenvectors(pair[n*n:], n)
-			if err != nil {
-				errs[g] = err
-				continue
-			}
-			dst := y[g*n*n:][:n*n]
-			for i := range n {
-				for j := range n {
-					var v float64
-					for c := range n {
-						v += u2[i*n+c] * u1[j*n+c]
-					}
-					dst[i*n+j] = T(math.Round(v*spectralQuantum) / spectralQuantum)
-				}
+			if errs[g] = spectralPair(pair, dst, n); errs[g] == nil {
+				spectralCache.put(key, bytesOf(dst))
 			}
 		}
 	})
 	for g, err := range errs {
 		if err != nil {
 			return fmt.Errorf("SpectralSimilarity: graph pair %d: %w", g, err)
+		}
+	}
+	return nil
+}
+
+// spectralPair writes the similarity of one graph pair (2n x n: G1's rows, then G2's) to dst
+// (n x n).
+func spectralPair[T ops.Float](pair, dst []T, n int) error {
+	u1, err := absEigenvectors(pair[:n*n], n)
+	if err != nil {
+		return err
+	}
+	u2, err := absEigenvectors(pair[n*n:], n)
+	if err != nil {
+		return err
+	}
+	for i := range n {
+		for j := range n {
+			var v float64
+			for c := range n {
+				v += u2[i*n+c] * u1[j*n+c]
+			}
+			dst[i*n+j] = T(math.Round(v*spectralQuantum) / spectralQuantum)
 		}
 	}
 	return nil
