@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,17 +12,7 @@ import (
 // bad name or weight, a weight with another decode and patch-scores without one are refused in
 // one line with the usage status.
 func TestEvalTourDecodeCLI(t *testing.T) {
-	dir := t.TempDir()
-	run := filepath.Join(dir, "run")
-	args := append(tinyTrain(run, "--model", "spg-successor"), "--task", "tsp")
-	if out, err := spgTUI(args...).CombinedOutput(); err != nil {
-		t.Fatalf("train: %v: %s", err, out)
-	}
-	inst := filepath.Join(dir, "tsp6.json")
-	gen, err := spgTUI("gen", "--task", "tsp", "--n", "6", "--count", "3").Output()
-	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
-		t.Fatal("writing the instance file")
-	}
+	run, inst := tinySuccessorRun(t)
 	for _, c := range []struct {
 		extra []string
 		want  string

@@ -265,17 +265,7 @@ func TestEvalAtAnotherSizeCLI(t *testing.T) {
 // eval samples each model at its own default noise scale unless --gumbel-scale is given:
 // SPG+Successor at 96, measured for its off-diagonal spread; it solves a file of another N too.
 func TestEvalSuccessorNoiseCLI(t *testing.T) {
-	dir := t.TempDir()
-	run := filepath.Join(dir, "run")
-	args := append(tinyTrain(run, "--model", "spg-successor"), "--task", "tsp")
-	if out, err := spgTUI(args...).CombinedOutput(); err != nil {
-		t.Fatalf("train: %v: %s", err, out)
-	}
-	inst := filepath.Join(dir, "tsp6.json")
-	gen, err := spgTUI("gen", "--task", "tsp", "--n", "6", "--count", "3").Output()
-	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
-		t.Fatal("writing the instance file")
-	}
+	run, inst := tinySuccessorRun(t)
 	for _, c := range []struct {
 		extra []string
 		want  string
@@ -555,4 +545,22 @@ func TestSplitViewArgs(t *testing.T) {
 	if strings.Join(rest, " ") != "--task tsp --view=a" || strings.Join(more, " ") != "b" {
 		t.Errorf("rest %q, more %q", rest, more)
 	}
+}
+
+// tinySuccessorRun trains a tiny spg-successor run on tsp (n = 4) and writes a file of three
+// TSP-6 instances beside it, for the eval tests of the successor's decodes.
+func tinySuccessorRun(t *testing.T) (run, inst string) {
+	t.Helper()
+	dir := t.TempDir()
+	run = filepath.Join(dir, "run")
+	args := append(tinyTrain(run, "--model", "spg-successor"), "--task", "tsp")
+	if out, err := spgTUI(args...).CombinedOutput(); err != nil {
+		t.Fatalf("train: %v: %s", err, out)
+	}
+	inst = filepath.Join(dir, "tsp6.json")
+	gen, err := spgTUI("gen", "--task", "tsp", "--n", "6", "--count", "3").Output()
+	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
+		t.Fatal("writing the instance file")
+	}
+	return run, inst
 }
