@@ -14,7 +14,7 @@ import (
 )
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--tour-decode patch|patch-scores|greedy] [--patch-weight W] [--seed S] [--critic-max] [--polish 2swap]")
+	fs := newFlags("eval", "--checkpoint PATH --in FILE|- [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [--rounding m|log] [--tour-decode patch|patch-scores|greedy] [--patch-weight W] [--tour-repair none|2opt|2opt-scores|2opt-oropt] [--seed S] [--critic-max] [--polish 2swap]")
 	ckpt := fs.String("checkpoint", "", "checkpoint file, or a run directory for its best checkpoint (required)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	dec := eval.SingleDecode
@@ -24,6 +24,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
 	fs.StringVar(&dec.Tour, "tour-decode", run.DecodePatch, "how spg-successor's candidates become tours: patch (the Hungarian cover of the scores, its cycles merged by Karp's patching on distance, as in training), patch-scores (the same cover, patched on distance less --patch-weight times the policy's log M_ij + log M_ji over 2) or greedy (no cover: edges taken in decreasing log M_ij + log M_ji, each city at most two, no subtour; the heatmap decode of non-autoregressive TSP models); neither of the last two beat patch on TSP-50 or TSP-100 (docs/results.md)")
 	fs.Float64Var(&dec.PatchWeight, "patch-weight", 0, "with --tour-decode patch-scores (required there), the weight W of the policy's log-probabilities against distance in the patching: a merge costs its added length less W times the log M it adds")
+	fs.StringVar(&dec.Repair, "tour-repair", run.RepairNone, "spg-successor: improve every candidate tour by a local search on distance before the best is kept: none, 2opt (every improving 2-opt move), 2opt-scores (the 2-opt moves that join a city to one of the "+strconv.Itoa(run.RepairScoreCandidates)+" cities the policy scores highest from it, log M_ij + log M_ji) or 2opt-oropt (2-opt and or-opt in turn); the search, not the policy, adds what it gains (compare solve's 2opt and 2opt-oropt)")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
 	applyDevice := deviceFlag(fs)
 	polish := fs.String("polish", "", polishUsage)
@@ -77,7 +78,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
 	}
 	one := eval.SingleDecode
-	one.Rounding, one.Tour, one.PatchWeight = dec.Rounding, dec.Tour, dec.PatchWeight
+	one.Rounding, one.Tour, one.PatchWeight, one.Repair = dec.Rounding, dec.Tour, dec.PatchWeight, dec.Repair
 	single, singleTime, err := timedDecode(decode(one), f.Instances)
 	if err != nil {
 		return fail(stderr, "eval", err)
@@ -113,11 +114,16 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			policyNote += fmt.Sprintf(" at weight %g", dec.PatchWeight)
 		}
 	}
-	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode mean objective %.6g (%s per instance)",
-		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, meanObjective(single), perInstance(singleTime))
+	// A repair is a search, not the policy: its name is on every number it changed.
+	repaired := ""
+	if dec.Repaired() {
+		repaired = " + " + dec.Repair + " repair"
+	}
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode%s mean objective %.6g (%s per instance)",
+		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, repaired, meanObjective(single), perInstance(singleTime))
 	if !dec.Single() {
-		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g %s, augment %s, seed %d) mean objective %.6g (%s per instance)",
-			dec.Samples, dec.GumbelScale, dec.Noise, augmentWord(dec.Augment), dec.Seed, mean, perInstance(sampledTime))
+		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g %s, augment %s, seed %d)%s mean objective %.6g (%s per instance)",
+			dec.Samples, dec.GumbelScale, dec.Noise, augmentWord(dec.Augment), dec.Seed, repaired, mean, perInstance(sampledTime))
 	}
 	if *polish != "" {
 		// Apart from the policy's own numbers: the search, not the policy, adds this.
@@ -130,8 +136,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
 // actor's decodes are.
 func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec run.Decoding, stdout, stderr io.Writer) int {
-	if !dec.Single() || dec.Rounding != "" || dec.PolicyTour() {
-		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment, --rounding or --tour-decode"))
+	if !dec.Single() || dec.Rounding != "" || dec.PolicyTour() || dec.Repaired() {
+		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment, --rounding, --tour-decode or --tour-repair"))
 	}
 	start := time.Now()
 	sols, err := pol.SolveCriticMax(env, insts)

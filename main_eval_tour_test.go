@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// eval --tour-decode: each decode names itself in the summary and writes a tour per instance; a
-// bad name or weight, a weight with another decode and patch-scores without one are refused in
-// one line with the usage status.
+// eval --tour-decode and --tour-repair: each decode and repair names itself in the summary and
+// writes a tour per instance; a bad name or weight, a weight with another decode and
+// patch-scores without one are refused in one line with the usage status.
 func TestEvalTourDecodeCLI(t *testing.T) {
 	run, inst := tinySuccessorRun(t)
 	for _, c := range []struct {
@@ -21,6 +21,9 @@ func TestEvalTourDecodeCLI(t *testing.T) {
 		{[]string{"--tour-decode", "greedy", "--samples", "4", "--augment"}, "tour-decode greedy)"},
 		{[]string{"--tour-decode", "patch-scores", "--patch-weight", "0.5"}, "tour-decode patch-scores at weight 0.5)"},
 		{[]string{"--tour-decode", "patch"}, "trained at n = 4): single decode"},
+		{[]string{"--tour-repair", "2opt-oropt"}, "single decode + 2opt-oropt repair mean objective"},
+		{[]string{"--tour-repair", "2opt-scores", "--samples", "4", "--augment"}, "seed 1) + 2opt-scores repair mean objective"},
+		{[]string{"--tour-repair", "none"}, "trained at n = 4): single decode mean objective"},
 	} {
 		cmd := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...)
 		var out, errOut bytes.Buffer
@@ -37,6 +40,7 @@ func TestEvalTourDecodeCLI(t *testing.T) {
 		{[]string{"--tour-decode", "patch-scores", "--patch-weight", "-1"}, "patch-weight -1: must be in [0, 1e+06]"},
 		{[]string{"--patch-weight", "1"}, "patch-weight 1: only tour-decode patch-scores weighs the scores"},
 		{[]string{"--tour-decode", "patch-scores"}, "--tour-decode patch-scores needs --patch-weight W"},
+		{[]string{"--tour-repair", "3opt"}, `tour-repair "3opt": must be none, 2opt, 2opt-scores or 2opt-oropt`},
 	} {
 		msg, err := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...).CombinedOutput()
 		var exit *exec.ExitError

@@ -65,7 +65,7 @@ func init() {
 func newTSP(n int) *tspEnv { return &tspEnv{n: n} }
 
 // tspSolvers lists the TSP solvers, the exact one first.
-var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "christofides", "ap-patch", "random"}
+var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "2opt-oropt-all", "farthest-2opt-oropt", "christofides", "ap-patch", "random"}
 
 func (e *tspEnv) Task() Task     { return TaskTSP }
 func (e *tspEnv) N() int         { return e.n }
@@ -91,7 +91,10 @@ func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective
 
 // Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
 // (farthest insertion), 2opt (nearest neighbour then 2-opt), 2opt-oropt (the best of 2-opt and
-// or-opt from 9 starts, tsp.TwoOptOrOpt), christofides, ap-patch (the assignment with Karp's
+// or-opt from 9 starts, tsp.TwoOptOrOpt), 2opt-oropt-all (the same from every vertex's
+// nearest-neighbour tour and farthest insertion, n + 1 starts), farthest-2opt-oropt (the farthest-insertion tour
+// improved by 2-opt and or-opt, tsp.LocalSearch: one start, as eval --tour-repair 2opt-oropt
+// improves one decoded tour), christofides, ap-patch (the assignment with Karp's
 // patching, tsp.PatchedAssignment) or random.
 func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
@@ -114,6 +117,11 @@ func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 		tsp.TwoOpt(d, n, tour)
 	case "2opt-oropt":
 		tsp.TwoOptOrOpt(d, n, tour)
+	case "2opt-oropt-all":
+		tsp.MultiStartLocalSearch(d, n, n, tour)
+	case "farthest-2opt-oropt":
+		tsp.FarthestInsertion(d, n, tour)
+		tsp.LocalSearch(d, n, tour)
 	case "christofides":
 		tsp.Christofides(d, n, tour)
 	case "ap-patch":

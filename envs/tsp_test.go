@@ -36,7 +36,7 @@ func TestTSPSolverErrors(t *testing.T) {
 		t.Errorf("exact at n = 25: error %v", err)
 	}
 	_, err := env.Solve("foo", inst, nil)
-	want := `unknown solver "foo" for tsp (want exact, nn, farthest, 2opt, 2opt-oropt, christofides, ap-patch, random)`
+	want := `unknown solver "foo" for tsp (want exact, nn, farthest, 2opt, 2opt-oropt, 2opt-oropt-all, farthest-2opt-oropt, christofides, ap-patch, random)`
 	if err == nil || err.Error() != want {
 		t.Errorf("unknown solver: error %v, want %q", err, want)
 	}

@@ -52,7 +52,33 @@ type Decoding struct {
 	// PatchWeight is DecodePatchScores's weight of the policy's log-probabilities against
 	// distance (see learn.ActionDecoder.PatchByScores).
 	PatchWeight float64 `json:"patch_weight,omitempty"`
+	// Repair is the local search that improves every candidate tour before the best is kept:
+	// RepairNone (also ""), Repair2Opt, Repair2OptScores or RepairLocalSearch.
+	Repair string `json:"tour_repair,omitempty"`
 }
+
+// How a successor action's candidate tours are repaired before the best is kept (eval's
+// --tour-repair). A repair is a search, not the policy: eval reports it as part of the decode's
+// name and time.
+const (
+	// RepairNone keeps the candidates as decoded.
+	RepairNone = "none"
+	// Repair2Opt takes every improving 2-opt move (tsp.TwoOpt) to a 2-opt local optimum.
+	Repair2Opt = "2opt"
+	// Repair2OptScores takes the 2-opt moves that add an edge from a city to one of the
+	// RepairScoreCandidates cities the policy scores highest from it (log M_ij + log M_ji), until
+	// none gains (tsp.TwoOptNear): the search the policy's scores guide.
+	Repair2OptScores = "2opt-scores"
+	// RepairLocalSearch alternates 2-opt and or-opt until neither gains (tsp.LocalSearch).
+	RepairLocalSearch = "2opt-oropt"
+)
+
+// RepairScoreCandidates is how many of the policy's highest-scoring cities Repair2OptScores
+// tries joining to each city.
+const RepairScoreCandidates = 10
+
+// Repaired reports whether d repairs its candidate tours.
+func (d Decoding) Repaired() bool { return d.Repair != "" && d.Repair != RepairNone }
 
 // How a successor action's candidates become tours (eval's --tour-decode). The default,
 // DecodePatch, is the environment's: the cover patched by distance, as in training.
@@ -70,11 +96,16 @@ const (
 // PolicyTour reports whether d decodes tours otherwise than the environment's patching.
 func (d Decoding) PolicyTour() bool { return d.Tour != "" && d.Tour != DecodePatch }
 
-// TourRefused says why model m cannot decode by tour, or nil: only a successor action's
-// candidates are covers to patch or scores over edges.
-func TourRefused(m Model, tour string) error {
-	if tour != "" && tour != DecodePatch && !m.Successor {
-		return fmt.Errorf("tour-decode %s: %s has no successor action (only %s does)", tour, m.Title, ModelSuccessor)
+// TourRefused says why model m cannot decode by dec's tour decode or repair, or nil: only a
+// successor action's candidates are covers to patch, scores over edges and tours to repair.
+func TourRefused(m Model, dec Decoding) error {
+	switch {
+	case m.Successor:
+		return nil
+	case dec.PolicyTour():
+		return fmt.Errorf("tour-decode %s: %s has no successor action (only %s does)", dec.Tour, m.Title, ModelSuccessor)
+	case dec.Repaired():
+		return fmt.Errorf("tour-repair %s: %s has no successor action (only %s does)", dec.Repair, m.Title, ModelSuccessor)
 	}
 	return nil
 }
@@ -118,6 +149,10 @@ func (d Decoding) Validate(task envs.Task) error {
 		return fmt.Errorf("patch-weight %v: must be in [0, %g]", d.PatchWeight, float64(MaxPatchWeight))
 	case d.PatchWeight != 0 && d.Tour != DecodePatchScores:
 		return fmt.Errorf("patch-weight %v: only tour-decode %s weighs the scores", d.PatchWeight, DecodePatchScores)
+	case d.Repaired() && d.Repair != Repair2Opt && d.Repair != Repair2OptScores && d.Repair != RepairLocalSearch:
+		return fmt.Errorf("tour-repair %q: must be %s, %s, %s or %s", d.Repair, RepairNone, Repair2Opt, Repair2OptScores, RepairLocalSearch)
+	case d.Repaired() && !envs.MustFacts(task).PointTour():
+		return fmt.Errorf("tour-repair %s: %s solutions are not tours of points", d.Repair, task)
 	}
 	return nil
 }

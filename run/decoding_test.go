@@ -30,6 +30,8 @@ func TestDecodingValidate(t *testing.T) {
 		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: math.NaN()}, envs.TaskTSP, "patch-weight NaN"},
 		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: math.Inf(1)}, envs.TaskTSP, "patch-weight +Inf"},
 		{Decoding{Samples: 1, GumbelScale: 1, Tour: DecodeGreedy, PatchWeight: 1}, envs.TaskTSP, "patch-weight 1: only tour-decode patch-scores"},
+		{Decoding{Samples: 1, GumbelScale: 1, Repair: "3opt"}, envs.TaskTSP, `tour-repair "3opt": must be none, 2opt, 2opt-scores or 2opt-oropt`},
+		{Decoding{Samples: 1, GumbelScale: 1, Repair: Repair2Opt}, envs.TaskMWM, "tour-repair 2opt: mwm solutions are not tours"},
 	} {
 		err := c.dec.Validate(c.task)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -41,6 +43,8 @@ func TestDecodingValidate(t *testing.T) {
 		{Samples: 1, GumbelScale: 1, Tour: DecodePatchScores, PatchWeight: MaxPatchWeight},
 		{Samples: 1, GumbelScale: 1, Tour: DecodeGreedy},
 		{Samples: 1, GumbelScale: 1, Tour: DecodePatch},
+		{Samples: 1, GumbelScale: 1, Repair: RepairNone},
+		{Samples: 4, GumbelScale: 1, Tour: DecodeGreedy, Repair: RepairLocalSearch},
 	} {
 		if err := ok.Validate(envs.TaskTSP); err != nil {
 			t.Errorf("a valid decoding %+v refused: %v", ok, err)

@@ -1,10 +1,12 @@
 package eval
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"spg-tui/agent/learn"
@@ -133,6 +135,8 @@ type candidates struct {
 	perm     []int
 	action   learn.ActionDecoder
 	logM     []float64 // the candidate's log M, for the tour decodes that read it
+	near     []int     // run.Repair2OptScores's candidates: the policy's best-scored cities from each city
+	pos      []int     // the repair's scratch
 }
 
 func newCandidates(n int) *candidates {
@@ -149,6 +153,9 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 		scale *= float32(ScoreSpread(x, n, h.Successor) / float64(n*n))
 	}
 	c.action.SetInstance(h, inst)
+	if dec.Repair == run.Repair2OptScores {
+		c.scoreCandidates(h, x)
+	}
 	for s := range dec.Samples {
 		soft, scores := m, x
 		if s > 0 {
@@ -164,6 +171,7 @@ func (c *candidates) decode(env envs.Env, inst envs.Instance, x, m []float32, h 
 		if err := c.toTour(h, dec, soft, scores); err != nil {
 			return err
 		}
+		c.repair(dec)
 		obj := env.Objective(inst, c.perm)
 		if first || Better(env, obj, *bestObj) {
 			copy(bestPerm, c.perm)
@@ -200,6 +208,50 @@ func (c *candidates) toTour(h learn.Hyper, dec run.Decoding, soft, scores []floa
 		c.action.ToPerm(h, c.rowToCol, c.perm)
 	}
 	return nil
+}
+
+// scoreCandidates fills c.near with the run.RepairScoreCandidates cities j != i of highest
+// log M_ij + log M_ji for each city i, M the policy's Sinkhorn output of the scores x; ties go
+// to the lower index.
+func (c *candidates) scoreCandidates(h learn.Hyper, x []float32) {
+	n := c.n
+	k := min(run.RepairScoreCandidates, n-1)
+	if len(c.logM) != n*n {
+		c.logM = make([]float64, n*n)
+	}
+	sinkhorn.LogM(c.logM, x, n, h.Tau, h.SinkhornIters)
+	c.near = c.near[:0]
+	others := make([]int, 0, n-1)
+	for i := range n {
+		others = others[:0]
+		for j := range n {
+			if j != i {
+				others = append(others, j)
+			}
+		}
+		sym := func(j int) float64 { return c.logM[i*n+j] + c.logM[j*n+i] }
+		slices.SortStableFunc(others, func(a, b int) int { return cmp.Compare(sym(b), sym(a)) })
+		c.near = append(c.near, others[:k]...)
+	}
+}
+
+// repair improves the candidate tour c.perm by dec.Repair's search on the distances.
+func (c *candidates) repair(dec run.Decoding) {
+	if !dec.Repaired() {
+		return
+	}
+	n, d := c.n, c.action.Distances()
+	switch dec.Repair {
+	case run.Repair2Opt:
+		tsp.TwoOpt(d, n, c.perm)
+	case run.Repair2OptScores:
+		if len(c.pos) != n {
+			c.pos = make([]int, n)
+		}
+		tsp.TwoOptNear(d, n, c.near, len(c.near)/n, c.perm, c.pos)
+	case run.RepairLocalSearch:
+		tsp.LocalSearch(d, n, c.perm)
+	}
 }
 
 // ScoreSpread is the root mean square of the n x n scores x after their row and column means

@@ -340,7 +340,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if err := run.RoundingRefused(p.cfg.Entry, dec.Rounding); err != nil {
 		return nil, err
 	}
-	if err := run.TourRefused(p.cfg.Entry, dec.Tour); err != nil {
+	if err := run.TourRefused(p.cfg.Entry, dec); err != nil {
 		return nil, err
 	}
 	l, err := p.learnerAt(env.N())
@@ -353,7 +353,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 	if dec.Rounding != "" {
 		h.RoundLog = dec.Rounding == run.RoundingLog
 	}
-	if dec.Single() && !dec.PolicyTour() { // the tour decodes need the actor's scores, which actSampled reads
+	if dec.Single() && !dec.PolicyTour() && !dec.Repaired() { // the tour decodes and repairs are actSampled's
 		states := make([]float32, len(insts)*sl)
 		for i, inst := range insts {
 			p.cfg.Facts.Featurize(inst, states[i*sl:(i+1)*sl])

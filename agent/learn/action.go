@@ -27,6 +27,10 @@ func (a *ActionDecoder) SetInstance(h Hyper, inst envs.Instance) {
 	envs.DistanceMatrix(a.d, inst.Points, inst.Points)
 }
 
+// Distances is the distance matrix (n x n, row-major) of the instance last given to
+// SetInstance, for a successor action; it is shared, not a copy.
+func (a *ActionDecoder) Distances() []float64 { return a.d }
+
 // ToPerm writes into perm the task's permutation of the rounded action rowToCol (row i to column
 // rowToCol[i]) of the instance last given to SetInstance: its inverse (nets.ActionToPerm), or for
 // a successor action (h.Successor) the tour that patching the cycle cover rowToCol makes

@@ -1,6 +1,9 @@
 package tsp
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // orOptMaxLen is the longest segment an or-opt move relocates.
 const orOptMaxLen = 3
@@ -67,27 +70,46 @@ const localSearchStarts = 8
 // and or-opt in turn until neither shortens it. It is the "best known" tour where Held-Karp is
 // out of reach; ties keep the earlier start. It panics if d is not n x n or len(tour) != n.
 func TwoOptOrOpt(d []float64, n int, tour []int) {
+	MultiStartLocalSearch(d, n, localSearchStarts, tour)
+}
+
+// MultiStartLocalSearch is TwoOptOrOpt from the nearest-neighbour tours of min(starts, n)
+// vertices spread over 0..n-1 and the farthest-insertion tour: with starts = n, every vertex's.
+// It panics if starts < 1, d is not n x n or len(tour) != n.
+func MultiStartLocalSearch(d []float64, n, starts int, tour []int) {
 	checkSquare(d, n, tour)
+	if starts < 1 {
+		panic(fmt.Sprintf("tsp: %d local search starts", starts))
+	}
 	cand := make([]int, n)
 	best := -1.0
-	starts := min(n, localSearchStarts)
+	starts = min(n, starts)
 	for s := 0; s <= starts; s++ {
 		if s < starts {
 			nearestNeighbourFrom(d, n, s*n/starts, cand)
 		} else {
 			FarthestInsertion(d, n, cand)
 		}
-		length := TourCost(d, n, cand)
-		for improved := true; improved; {
-			TwoOpt(d, n, cand)
-			OrOpt(d, n, cand)
-			after := TourCost(d, n, cand)
-			improved = after < length-twoOptTol*length
-			length = after
-		}
+		length := LocalSearch(d, n, cand)
 		if best < 0 || length < best {
 			best = length
 			copy(tour, cand)
 		}
 	}
+}
+
+// LocalSearch improves tour in place by 2-opt and or-opt in turn under the symmetric row-major
+// n x n cost matrix d until a round of both gains no more than a relative 1e-12, and returns
+// its length. The result is never longer than the input. It panics if d is not n x n or
+// len(tour) != n.
+func LocalSearch(d []float64, n int, tour []int) float64 {
+	length := TourCost(d, n, tour)
+	for improved := true; improved; {
+		TwoOpt(d, n, tour)
+		OrOpt(d, n, tour)
+		after := TourCost(d, n, tour)
+		improved = after < length-twoOptTol*length
+		length = after
+	}
+	return length
 }

@@ -87,3 +87,36 @@ func TestTwoOptOrOptAgainstExact(t *testing.T) {
 		t.Errorf("mean tour %v, %.2f%% above the optimum's %v", sum/count, 100*(sum/opt-1), opt/count)
 	}
 }
+
+// With every vertex a start, MultiStartLocalSearch tries a superset of TwoOptOrOpt's starts, so
+// its tour is never longer; on some instance it must be shorter, or the extra starts are not
+// used. Fewer than one start panics.
+func TestMultiStartLocalSearch(t *testing.T) {
+	rng := envstest.RNG(9)
+	const n = 30
+	shorter := 0
+	for range 20 {
+		d := envstest.Distances(envstest.UniformPoints[point](rng, n))
+		few, all := make([]int, n), make([]int, n)
+		TwoOptOrOpt(d, n, few)
+		MultiStartLocalSearch(d, n, n, all)
+		envstest.MustPerm(t, all, n, "MultiStartLocalSearch")
+		checkTwoOptimal(t, d, n, all)
+		checkOrOptimal(t, d, n, all)
+		switch a, f := TourCost(d, n, all), TourCost(d, n, few); {
+		case a > f+1e-12:
+			t.Fatalf("%d starts gave %v, 9 gave %v", n+1, a, f)
+		case a < f-1e-9:
+			shorter++
+		}
+	}
+	if shorter == 0 {
+		t.Error("all starts never beat 9 starts on 20 instances of TSP-30")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic on 0 starts")
+		}
+	}()
+	MultiStartLocalSearch(envstest.Distances(envstest.UniformPoints[point](rng, 4)), 4, 0, make([]int, 4))
+}
