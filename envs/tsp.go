@@ -44,8 +44,11 @@ func init() {
 			return "exact"
 		},
 		SolverLimit: func(solver string, n int) error {
-			if solver == "exact" && n > tsp.MaxHeldKarp {
+			switch {
+			case solver == "exact" && n > tsp.MaxHeldKarp:
 				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", tsp.MaxHeldKarp, n)
+			case solver == "2opt-oropt-all" && n > maxAllStartsN:
+				return fmt.Errorf("2opt-oropt-all runs n + 1 local searches: it supports n <= %d (seconds per instance there), got n = %d; 2opt-oropt runs 9", maxAllStartsN, n)
 			}
 			return nil
 		},
@@ -63,6 +66,10 @@ func init() {
 }
 
 func newTSP(n int) *tspEnv { return &tspEnv{n: n} }
+
+// maxAllStartsN bounds the 2opt-oropt-all solver: its n + 1 local searches take about 0.2 s per
+// instance at n = 100 on one core and grow as n^3 or faster.
+const maxAllStartsN = 200
 
 // tspSolvers lists the TSP solvers, the exact one first.
 var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "2opt-oropt-all", "farthest-2opt-oropt", "christofides", "ap-patch", "random"}

@@ -42,6 +42,17 @@ func TestTSPSolverErrors(t *testing.T) {
 	}
 }
 
+// The all-starts local search is bounded in n, as Held-Karp is.
+func TestTSPAllStartsLimit(t *testing.T) {
+	if err := CheckSolver(newTSP(maxAllStartsN), "2opt-oropt-all"); err != nil {
+		t.Errorf("n = %d: %v", maxAllStartsN, err)
+	}
+	err := CheckSolver(newTSP(maxAllStartsN+1), "2opt-oropt-all")
+	if err == nil || !strings.Contains(err.Error(), "supports n <= 200") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("n = %d: error %v, want one line naming the bound", maxAllStartsN+1, err)
+	}
+}
+
 func TestTSPObjective(t *testing.T) {
 	env := newTSP(4)
 	inst := Instance{Points: []Point{{0, 0}, {1, 0}, {1, 1}, {0, 1}}}
