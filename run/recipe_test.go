@@ -300,3 +300,37 @@ func TestWithRecipeKeepsTheData(t *testing.T) {
 		}
 	}
 }
+
+// best on tsp from --init above N = 20 is a curriculum stage: epsilon 0.3, a 250-step critic
+// warm-up, validation every 50 steps. Flags still win, and a run at N = 20 or without --init is
+// the plain recipe's.
+func TestBestTSPCurriculumStage(t *testing.T) {
+	parse := func(args ...string) Config {
+		t.Helper()
+		c, err := parseTrainFlags(append([]string{"--task", "tsp", "--recipe", "best"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	plain := parse("--n", "50")
+	want := plain
+	want.Init = "runs/tsp20"
+	want.EpsStart, want.EpsEnd, want.EpsDecay = 0.3, 0.3, 0
+	want.CriticWarmup, want.EvalEvery = 250, 50
+	if got := parse("--n", "50", "--init", "runs/tsp20"); got != want {
+		t.Errorf("TSP-50 from --init:\ngot  %+v\nwant %+v", got, want)
+	}
+	if plain.EpsStart != 0.01 || plain.CriticWarmup != 0 || plain.EvalEvery != bestTSPEvalEvery {
+		t.Errorf("TSP-50 without --init: epsilon %v, warm-up %d, validation every %d", plain.EpsStart, plain.CriticWarmup, plain.EvalEvery)
+	}
+	want20 := parse("--n", "20")
+	want20.Init = "runs/tsp10"
+	if got := parse("--n", "20", "--init", "runs/tsp10"); got != want20 {
+		t.Errorf("TSP-20 from --init:\ngot  %+v\nwant %+v", got, want20)
+	}
+	flags := parse("--n", "100", "--init", "runs/tsp50", "--eps-start", "0.1", "--eps-end", "0.1", "--eval-every", "100", "--critic-warmup", "0")
+	if flags.EpsStart != 0.1 || flags.EpsEnd != 0.1 || flags.EvalEvery != 100 || flags.CriticWarmup != 0 {
+		t.Errorf("flags over the stage: epsilon %v to %v, validation every %d, warm-up %d", flags.EpsStart, flags.EpsEnd, flags.EvalEvery, flags.CriticWarmup)
+	}
+}
