@@ -99,10 +99,10 @@ func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective
 // Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
 // (farthest insertion), 2opt (nearest neighbour then 2-opt), 2opt-oropt (the best of 2-opt and
 // or-opt from 9 starts, tsp.TwoOptOrOpt), 2opt-oropt-all (the same from every vertex's
-// nearest-neighbour tour and farthest insertion, n + 1 starts), farthest-2opt-oropt (the farthest-insertion tour
-// improved by 2-opt and or-opt, tsp.LocalSearch: one start, as eval --tour-repair 2opt-oropt
-// improves one decoded tour), christofides, ap-patch (the assignment with Karp's
-// patching, tsp.PatchedAssignment) or random.
+// nearest-neighbour tour and farthest insertion, n + 1 starts), farthest-2opt-oropt (the
+// farthest-insertion tour improved by 2-opt and or-opt, tsp.LocalSearch: one start, as eval
+// --tour-repair 2opt-oropt improves one decoded tour), christofides, ap-patch (the assignment
+// with Karp's patching, tsp.PatchedAssignment) or random.
 func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
