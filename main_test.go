@@ -144,6 +144,7 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		{"jobs above the bound", []string{"experiment", "penalty", "--jobs", "257", "--out", filepath.Join(dir, "exp")}, "--jobs 257: must be in [1, 256]"},
 		{"bad sort data", []string{"gen", "--task", "sort", "--n", "3", "--data", "range:k=0"}, `k = "0" must be an integer in [1, 1000]`},
 		{"bad train data", []string{"train", "--task", "sort", "--n", "3", "--data", "permutation", "--out", filepath.Join(dir, "run")}, `unknown sort data "permutation"`},
+		{"anneal interval alone", []string{"train", "--task", "sort", "--n", "3", "--lr-anneal-every", "5", "--out", filepath.Join(dir, "run")}, "lr-anneal-every 5: needs --lr-anneal-from"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
