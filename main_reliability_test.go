@@ -342,7 +342,8 @@ func TestRunErrorStatus(t *testing.T) {
 }
 
 // TestSolveRestarts: --restarts reaches gm's faq (more starts keep at least as many edges) and
-// is refused in one line for a solver without random starts.
+// is refused in one line, exit 2, for a solver without random starts and above its bound (2^63-1
+// used to run for ever).
 func TestSolveRestarts(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "gm12.json")
 	status, out, msg := runCLI(t, nil, "gen", "--task", "gm", "--n", "12", "--count", "4")
@@ -363,8 +364,14 @@ func TestSolveRestarts(t *testing.T) {
 	if status != 0 || status2 != 0 || !(mean(more) >= mean(one)) || !strings.Contains(more, "solver faq with 5 random restarts") {
 		t.Errorf("faq: exit %d %q; --restarts 5: exit %d %q", status, one, status2, more)
 	}
-	status, out, msg = runCLI(t, nil, "solve", "--solver", "spectral", "--in", in, "--restarts", "2")
-	if status == 0 || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `solver "spectral" takes no restarts`) {
-		t.Errorf("spectral --restarts 2: exit %d, stderr %q", status, msg)
+	for _, c := range []struct{ solver, restarts, want string }{
+		{"spectral", "2", `solver "spectral" takes no restarts`},
+		{"faq", "101", "restarts 101: must be in [0, 100]"},
+		{"faq", "9223372036854775807", "restarts 9223372036854775807: must be in [0, 100]"},
+	} {
+		status, out, msg = runCLI(t, nil, "solve", "--solver", c.solver, "--in", in, "--restarts", c.restarts)
+		if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("%s --restarts %s: exit %d, stderr %q; want exit 2 and one line with %q", c.solver, c.restarts, status, msg, c.want)
+		}
 	}
 }

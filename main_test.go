@@ -177,6 +177,7 @@ func TestHelpSaysBounds(t *testing.T) {
 		{[]string{"train", "--help"}, []string{"problem size, 2 to 255", "minibatch size, 1 to 65536", "a batch to 2147483648", "a batch to 10000000",
 			"validation instances (model selection), 1 to 1000000", "1 to 1000000 (default 1000)", "0 to 1000000000", "L, 1 to 1000", "networks, 1 to 4096", "1 to 64", "samples; 0 to 4096"}},
 		{[]string{"eval", "--help"}, []string{"K from 1 to 4096"}},
+		{[]string{"solve", "--help"}, []string{"the best kept, 0 to 100"}},
 		{[]string{"bench", "--help"}, []string{"problem size, 2 to 255", "batch size, 1 to 65536", "at most 1000000"}},
 		{[]string{"import", "--help"}, []string{"2 to 255"}},
 		{[]string{"experiment", "penalty", "--help"}, []string{"N from 1 to 1000", "1 to 256", "K from 1 to 4096"}},
