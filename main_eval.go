@@ -22,9 +22,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "also decode the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	fs.StringVar(&dec.Rounding, "rounding", "", "round every candidate by the Hungarian maximum of M (m) or of log M (log: of the actor's scores X, the layer's tau -> 0 limit) instead of as the run does")
-	fs.StringVar(&dec.Tour, "tour-decode", run.DecodePatch, "how spg-successor's candidates become tours: patch (the Hungarian cover of the scores, its cycles merged by Karp's patching on distance, as in training), patch-scores (the same cover, patched on distance less --patch-weight times the policy's log M_ij + log M_ji over 2) or greedy (no cover: edges taken in decreasing log M_ij + log M_ji, each city at most two, no subtour; the heatmap decode of non-autoregressive TSP models); neither of the last two beat patch on TSP-50 or TSP-100 (docs/results.md)")
+	fs.StringVar(&dec.Tour, "tour-decode", run.DecodePatch, "spg-successor only (other models refuse it): how candidates become tours: patch (the Hungarian cover patched on distance by Karp's 2-exchanges, as in training), patch-scores (patched on distance less --patch-weight W times the symmetrised log M) or greedy (edges by decreasing log M, no cover)")
 	fs.Float64Var(&dec.PatchWeight, "patch-weight", 0, "with --tour-decode patch-scores (required there), the weight W of the policy's log-probabilities against distance in the patching: a merge costs its added length less W times the log M it adds")
-	fs.StringVar(&dec.Repair, "tour-repair", run.RepairNone, "spg-successor: improve every candidate tour by a local search on distance before the best is kept: none, 2opt (every improving 2-opt move), 2opt-scores (the 2-opt moves that join a city to one of the "+strconv.Itoa(run.RepairScoreCandidates)+" cities the policy scores highest from it, log M_ij + log M_ji) or 2opt-oropt (2-opt and or-opt in turn); the search, not the policy, adds what it gains (compare solve's 2opt and 2opt-oropt)")
+	fs.StringVar(&dec.Repair, "tour-repair", run.RepairNone, "spg-successor on tsp only (other models refuse it): a local search on distance improving every candidate tour before the best is kept: none, 2opt, 2opt-scores (the 2-opt moves joining a city to one of the "+strconv.Itoa(run.RepairScoreCandidates)+" it scores highest) or 2opt-oropt; the search, not the policy, adds what it gains")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
 	applyDevice := deviceFlag(fs)
 	polish := fs.String("polish", "", polishUsage)
@@ -43,6 +43,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	f, env, err := readInstances(*in, stdin)
 	if err != nil {
+		return fail(stderr, "eval", err)
+	}
+	if err := tourFlags(fs, &dec); err != nil {
 		return fail(stderr, "eval", err)
 	}
 	if dec.Tour == run.DecodePatchScores && !flagGiven(fs, "patch-weight") {
@@ -136,7 +139,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
 // actor's decodes are.
 func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec run.Decoding, stdout, stderr io.Writer) int {
-	if !dec.Single() || dec.Rounding != "" || dec.PolicyTour() || dec.Repaired() {
+	if !dec.Single() || dec.Rounding != "" || dec.Tour != "" || dec.Repair != "" {
 		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment, --rounding, --tour-decode or --tour-repair"))
 	}
 	start := time.Now()

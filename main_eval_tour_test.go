@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // eval --tour-decode and --tour-repair: each decode and repair names itself in the summary and
-// writes a tour per instance; a bad name or weight, a weight with another decode and
-// patch-scores without one are refused in one line with the usage status.
+// writes a tour per instance; a bad or empty name (--tour-repair "" was taken as none), a bad
+// weight, a weight with another decode and patch-scores without one are refused in one line with
+// the usage status.
 func TestEvalTourDecodeCLI(t *testing.T) {
 	run, inst := tinySuccessorRun(t)
 	for _, c := range []struct {
@@ -41,11 +43,45 @@ func TestEvalTourDecodeCLI(t *testing.T) {
 		{[]string{"--patch-weight", "1"}, "patch-weight 1: only tour-decode patch-scores weighs the scores"},
 		{[]string{"--tour-decode", "patch-scores"}, "--tour-decode patch-scores needs --patch-weight W"},
 		{[]string{"--tour-repair", "3opt"}, `tour-repair "3opt": must be none, 2opt, 2opt-scores or 2opt-oropt`},
+		// Given empty, either is refused rather than taken for the default.
+		{[]string{"--tour-repair", ""}, `tour-repair "": must be none, 2opt, 2opt-scores or 2opt-oropt`},
+		{[]string{"--tour-decode="}, `tour-decode "": must be patch, patch-scores or greedy`},
 	} {
 		msg, err := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...).CombinedOutput()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || strings.Count(string(msg), "\n") != 1 || !strings.Contains(string(msg), c.want) {
 			t.Errorf("eval %v: %v, %q; want one line containing %q", c.extra, err, msg, c.want)
 		}
+	}
+}
+
+// A model without a successor action refuses --tour-decode and --tour-repair in one line, exit 2,
+// even given as the default they name (patch, none), as the documentation says; without them it
+// decodes. An explicit --tour-decode patch used to be accepted.
+func TestEvalTourFlagsNeedASuccessorAction(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if out, err := spgTUI(tinyTrain(run, "--task", "tsp")...).CombinedOutput(); err != nil {
+		t.Fatalf("train: %v: %s", err, out)
+	}
+	status, inst, msg := runCLI(t, nil, "gen", "--task", "tsp", "--n", "4", "--count", "2")
+	if status != 0 {
+		t.Fatalf("gen: %s", msg)
+	}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"--tour-decode", "patch"}, "tour-decode patch: SPG+Sequential has no successor action (only spg-successor does)"},
+		{[]string{"--tour-repair", "none"}, "tour-repair none: SPG+Sequential has no successor action"},
+		{[]string{"--critic-max", "--tour-decode", "patch"}, "takes no --samples, --augment, --rounding, --tour-decode or --tour-repair"},
+	} {
+		status, out, msg := runCLI(t, []byte(inst), append([]string{"eval", "--checkpoint", run, "--in", "-"}, c.extra...)...)
+		if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("eval %v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.extra, status, out, msg, c.want)
+		}
+	}
+	if status, out, msg := runCLI(t, []byte(inst), "eval", "--checkpoint", run, "--in", "-"); status != 0 || strings.Count(out, "\n") != 2 {
+		t.Errorf("eval without tour flags: exit %d, stdout %q, stderr %q", status, out, msg)
 	}
 }

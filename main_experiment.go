@@ -100,7 +100,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	cmd := "experiment " + name
 	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [training flags]")
 	seeds := fs.Int("seeds", 10, fmt.Sprintf("runs per arm, seeds 1..N, N from 1 to %d (the paper's 10)", run.MaxSeeds))
-	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it")
+	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it; refused below the least at which each run keeps one batch an epoch and one step a decay interval (0.000256 for the presets' 500,000 instances in batches of 128)")
 	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("runs trained at once, 1 to %d, their memory together within the machine's", maxJobs))
 	out := fs.String("out", "", "the experiment directory: experiment.json, runs/, report.md, results.csv, figures (required)")
 	models := fs.String("model", "", "run only these of the preset's models (comma-separated)")

@@ -73,6 +73,8 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--model", "nope"), "--model nope: not in preset tau"},
 		{tinyExperiment("tau", fresh, "--scale", "0"), "--scale 0: must be in (0, 1]"},
 		{tinyExperiment("tau", fresh, "--scale", "1.01"), "--scale 1.01: must be in (0, 1]"},
+		{[]string{"experiment", "penalty", "--scale", "1e-300", "--seeds", "1", "--out", fresh}, "--scale 1e-300: must be at least 0.000256 for preset penalty"},
+		{tinyExperiment("penalty", fresh, "--scale", "1e-5"), "--scale 1e-05: must be at least 0.0002 for preset penalty"},
 		{tinyExperiment("tau", fresh, "--shard", "2/2"), `--shard "2/2"`},
 		{tinyExperiment("tau", fresh, "--shard", "x"), `--shard "x"`},
 		{tinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},

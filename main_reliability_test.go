@@ -246,8 +246,11 @@ func TestRunDirectoryHasOneWriter(t *testing.T) {
 	resumeFor(t, dir, log.String())
 }
 
-// TestResumeErrorsStatus: an I/O error while resuming (here metrics.jsonl is a directory) is a
-// failure (exit 1), not bad input; with config.json deleted the run resumes from its checkpoint.
+// TestResumeErrorsStatus: an I/O error while resuming (here metrics.jsonl is a symbolic link to
+// itself, which no open follows) is a failure (exit 1), not bad input, where a file that opens
+// but is not what it should be is a damaged run directory (exit 2,
+// TestResumeRefusesHugeOrSpecialFiles); with config.json deleted the run resumes from its
+// checkpoint.
 func TestResumeErrorsStatus(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	if out, err := spgTUI(tinyTrain(dir)...).CombinedOutput(); err != nil {
@@ -260,11 +263,11 @@ func TestResumeErrorsStatus(t *testing.T) {
 		t.Fatalf("resume without config.json: exit %d: %s", status, msg)
 	}
 	metrics := filepath.Join(dir, "metrics.jsonl")
-	if err := os.Rename(metrics, metrics+".bak"); err != nil || os.Mkdir(metrics, 0o755) != nil {
+	if err := os.Rename(metrics, metrics+".bak"); err != nil || os.Symlink(metrics, metrics) != nil {
 		t.Fatal(err)
 	}
 	status, _, msg := runCLI(t, nil, "train", "--resume", dir, "--steps", "10")
-	if status != exitFailed || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "is a directory") {
+	if status != exitFailed || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "too many levels of symbolic links") {
 		t.Errorf("I/O error on resume: exit %d, %q; want exit 1", status, msg)
 	}
 }
@@ -316,11 +319,12 @@ func TestNonFiniteErrorsNameTheInstance(t *testing.T) {
 	}
 }
 
-// TestRunErrorStatus: a directory in use and bad input are exit 2, an I/O error exit 1 (every
-// start error used to be 2).
+// TestRunErrorStatus: a directory in use, a file refused as not what it should be and bad input
+// are exit 2, an I/O error exit 1 (every start error used to be 2).
 func TestRunErrorStatus(t *testing.T) {
 	_, isDir := os.ReadFile(t.TempDir())
 	_, missing := os.ReadFile(filepath.Join(t.TempDir(), "none"))
+	_, refused := run.OpenRegular(t.TempDir(), 1<<20)
 	for _, tc := range []struct {
 		err  error
 		want int
@@ -328,6 +332,7 @@ func TestRunErrorStatus(t *testing.T) {
 		{&run.DirLockedError{Dir: "d", PID: 7}, exitUsage},
 		{fmt.Errorf("resuming: %w", isDir), exitFailed},
 		{missing, exitUsage},
+		{fmt.Errorf("resuming: %w", refused), exitUsage},
 		{errors.New("tau 0: must be in [0.0001, 10000]"), exitUsage},
 	} {
 		if got := runErrorStatus(tc.err); got != tc.want {
@@ -337,7 +342,8 @@ func TestRunErrorStatus(t *testing.T) {
 }
 
 // TestSolveRestarts: --restarts reaches gm's faq (more starts keep at least as many edges) and
-// is refused in one line for a solver without random starts.
+// is refused in one line, exit 2, for a solver without random starts and above its bound (2^63-1
+// used to run for ever).
 func TestSolveRestarts(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "gm12.json")
 	status, out, msg := runCLI(t, nil, "gen", "--task", "gm", "--n", "12", "--count", "4")
@@ -358,8 +364,14 @@ func TestSolveRestarts(t *testing.T) {
 	if status != 0 || status2 != 0 || !(mean(more) >= mean(one)) || !strings.Contains(more, "solver faq with 5 random restarts") {
 		t.Errorf("faq: exit %d %q; --restarts 5: exit %d %q", status, one, status2, more)
 	}
-	status, out, msg = runCLI(t, nil, "solve", "--solver", "spectral", "--in", in, "--restarts", "2")
-	if status == 0 || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `solver "spectral" takes no restarts`) {
-		t.Errorf("spectral --restarts 2: exit %d, stderr %q", status, msg)
+	for _, c := range []struct{ solver, restarts, want string }{
+		{"spectral", "2", `solver "spectral" takes no restarts`},
+		{"faq", "101", "restarts 101: must be in [0, 100]"},
+		{"faq", "9223372036854775807", "restarts 9223372036854775807: must be in [0, 100]"},
+	} {
+		status, out, msg = runCLI(t, nil, "solve", "--solver", c.solver, "--in", in, "--restarts", c.restarts)
+		if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("%s --restarts %s: exit %d, stderr %q; want exit 2 and one line with %q", c.solver, c.restarts, status, msg, c.want)
+		}
 	}
 }

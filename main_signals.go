@@ -95,17 +95,14 @@ func forwardHangup() func() {
 }
 
 // runErrorStatus is the exit status of an error that prevented a run from starting: 2 for bad
-// input (flags, a run directory in use or of another run), 1 for a failure to read or write
-// files that exist (an I/O error, or a file refused as not regular or too large, is not the
-// user's input).
+// input (flags, a run directory in use, of another run or damaged: a file in it refused as not
+// regular or past its bound), 1 for a failure to read or write files that exist (an I/O error
+// is not the user's input).
 func runErrorStatus(err error) int {
 	var locked *run.DirLockedError
-	if errors.As(err, &locked) {
-		return exitUsage
-	}
 	var refused *run.RefusedFileError
-	if errors.As(err, &refused) {
-		return exitFailed
+	if errors.As(err, &locked) || errors.As(err, &refused) {
+		return exitUsage
 	}
 	var pathErr *fs.PathError
 	var errno syscall.Errno

@@ -14,7 +14,7 @@ func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	solver := fs.String("solver", "", "solver name (mwm: hungarian, greedy, random; tsp: exact, nn, farthest, 2opt, 2opt-oropt, christofides, ap-patch, random; sort: exact, random; gm: exact, spectral, 2swap, faq, planted, random)")
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	seed := fs.Uint64("seed", 1, "seed of the randomised solvers")
-	restarts := fs.Int("restarts", 0, "random doubly stochastic starts of gm's faq beside its barycentre start, the best kept (0: the barycentre alone, deterministic)")
+	restarts := fs.Int("restarts", 0, fmt.Sprintf("random doubly stochastic starts of gm's faq beside its barycentre start, the best kept, 0 to %d (0: the barycentre alone, deterministic)", envs.MaxRestarts))
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}

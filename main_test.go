@@ -144,6 +144,7 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		{"jobs above the bound", []string{"experiment", "penalty", "--jobs", "257", "--out", filepath.Join(dir, "exp")}, "--jobs 257: must be in [1, 256]"},
 		{"bad sort data", []string{"gen", "--task", "sort", "--n", "3", "--data", "range:k=0"}, `k = "0" must be an integer in [1, 1000]`},
 		{"bad train data", []string{"train", "--task", "sort", "--n", "3", "--data", "permutation", "--out", filepath.Join(dir, "run")}, `unknown sort data "permutation"`},
+		{"anneal interval alone", []string{"train", "--task", "sort", "--n", "3", "--lr-anneal-every", "5", "--out", filepath.Join(dir, "run")}, "lr-anneal-every 5: needs --lr-anneal-from"},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -176,6 +177,7 @@ func TestHelpSaysBounds(t *testing.T) {
 		{[]string{"train", "--help"}, []string{"problem size, 2 to 255", "minibatch size, 1 to 65536", "a batch to 2147483648", "a batch to 10000000",
 			"validation instances (model selection), 1 to 1000000", "1 to 1000000 (default 1000)", "0 to 1000000000", "L, 1 to 1000", "networks, 1 to 4096", "1 to 64", "samples; 0 to 4096"}},
 		{[]string{"eval", "--help"}, []string{"K from 1 to 4096"}},
+		{[]string{"solve", "--help"}, []string{"the best kept, 0 to 100"}},
 		{[]string{"bench", "--help"}, []string{"problem size, 2 to 255", "batch size, 1 to 65536", "at most 1000000"}},
 		{[]string{"import", "--help"}, []string{"2 to 255"}},
 		{[]string{"experiment", "penalty", "--help"}, []string{"N from 1 to 1000", "1 to 256", "K from 1 to 4096"}},

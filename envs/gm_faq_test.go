@@ -1,6 +1,7 @@
 package envs
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -61,7 +62,7 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 
 // TestGMFAQSeeded checks that FAQ's restarts are reproducible from the seed, that they never
 // do worse than the barycentre alone (which they include), and that restarts are refused
-// where they mean nothing.
+// where they mean nothing and above MaxRestarts (2^63-1 used to run for ever).
 func TestGMFAQSeeded(t *testing.T) {
 	env := &gmEnv{n: 20, data: gm.Params{Graph: gm.ErdosRenyi, P: 0.2, Noise: 0.05, Model: gm.Nowak}}
 	insts := make([]Instance, 16)
@@ -103,7 +104,9 @@ func TestGMFAQSeeded(t *testing.T) {
 		want     string
 	}{
 		{"2swap", 1, `solver "2swap" takes no restarts`},
-		{"faq", -1, "restarts = -1"},
+		{"faq", -1, "restarts -1: must be in [0, 100]"},
+		{"faq", MaxRestarts + 1, "restarts 101: must be in [0, 100]"},
+		{"faq", math.MaxInt, "restarts 9223372036854775807: must be in [0, 100]"},
 	} {
 		if _, err := SolveAllRestarts(env, c.solver, insts[:1], 1, c.restarts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s --restarts %d: error %v, want %q", c.solver, c.restarts, err, c.want)

@@ -81,9 +81,12 @@ func Expand(o Options) (Preset, []Planned, error) {
 		}
 		return p, nil, fmt.Errorf("--model %s: not in preset %s, whose models are %s", m, p.Name, strings.Join(models, ", "))
 	}
+	if err := checkScale(p, o); err != nil {
+		return p, nil, err
+	}
 	var out []Planned
 	for ai, a := range p.Arms {
-		if len(o.Models) > 0 && !slices.Contains(o.Models, a.Model) {
+		if !planned(a, o) {
 			continue
 		}
 		for k := range o.Seeds {
@@ -106,12 +109,38 @@ func taskNames(m run.Model) string {
 	return strings.Join(s, ", ")
 }
 
+// planned reports whether arm a is among the runs of o (its model chosen, or all models).
+func planned(a Arm, o Options) bool {
+	return len(o.Models) == 0 || slices.Contains(o.Models, a.Model)
+}
+
 // armConfig is the configuration of arm a with seed seed: the paper's settings for its model,
 // the arm's change, the training flags given, the scale, the budget and one validation per
 // epoch (as the paper evaluates after every pass over the training set; an arm budgeted in
 // Steps, which it trains at every scale, keeps its configuration's validation and
 // learning-rate decay intervals).
 func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
+	c, err := armBase(p, a, o)
+	if err != nil {
+		return run.Config{}, err
+	}
+	for _, q := range scaledOf(&c, a, o) {
+		*q.v = int(math.Round(float64(*q.v) * o.Scale))
+	}
+	if _, given := o.Flags["eval-every"]; !given && a.Steps == 0 {
+		c.EvalEvery = c.StepsPerEpoch()
+	}
+	c.Seed = seed
+	c.Steps = armSteps(a, c.StepsPerEpoch())
+	if err := c.Validate(); err != nil {
+		return run.Config{}, fmt.Errorf("%s: %v", a.Label, err)
+	}
+	return c, nil
+}
+
+// armBase is arm a's configuration before the scale, the seed and the budget: the paper's
+// settings for its model, the arm's change and the training flags given.
+func armBase(p Preset, a Arm, o Options) (run.Config, error) {
 	m, err := run.ModelNamed(a.Model)
 	if err != nil {
 		return run.Config{}, fmt.Errorf("preset %s needs model %s, which this build does not have (--model %s runs the others)",
@@ -131,25 +160,61 @@ func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	if err := applyFlags(&c, o.Flags); err != nil {
 		return run.Config{}, err
 	}
+	return c, nil
+}
+
+// scaled is a field of a run's configuration that --scale shrinks, and the least it may become.
+type scaled struct {
+	v     *int
+	least int
+	// what, unit and leastText name the field, its unit and its least for the refusal of a
+	// scale too small: "training set", "instances", "one batch (128)".
+	what, unit, leastText string
+}
+
+// scaledOf lists the fields of c, arm a's base configuration, that the scale shrinks: the
+// training set unless --train-size is given, and for an arm budgeted in epochs the
+// learning-rate decay interval and anneal unless --lr-decay-every is given.
+func scaledOf(c *run.Config, a Arm, o Options) []scaled {
+	var out []scaled
 	if _, given := o.Flags["train-size"]; !given {
-		c.TrainSize = max(c.Batch, int(math.Round(float64(c.TrainSize)*o.Scale)))
+		out = append(out, scaled{&c.TrainSize, c.Batch, "training set", "instances", fmt.Sprintf("one batch (%d)", c.Batch)})
 	}
 	if _, given := o.Flags["lr-decay-every"]; !given && a.Steps == 0 {
-		c.LRDecayEvery = max(1, int(math.Round(float64(c.LRDecayEvery)*o.Scale)))
+		out = append(out, scaled{&c.LRDecayEvery, 1, "learning-rate decay interval", "steps", "one step"})
 		if c.LRAnnealFrom > 0 {
-			c.LRAnnealFrom = max(1, int(math.Round(float64(c.LRAnnealFrom)*o.Scale)))
-			c.LRAnnealEvery = max(1, int(math.Round(float64(c.LRAnnealEvery)*o.Scale)))
+			out = append(out, scaled{&c.LRAnnealFrom, 1, "anneal start", "steps", "one step"},
+				scaled{&c.LRAnnealEvery, 1, "anneal interval", "steps", "one step"})
 		}
 	}
-	if _, given := o.Flags["eval-every"]; !given && a.Steps == 0 {
-		c.EvalEvery = c.StepsPerEpoch()
+	return out
+}
+
+// checkScale refuses, in one line, a scale below the least at which every planned arm keeps its
+// shape: below it a scaled field would fall under its least (the training set under one batch,
+// an interval under one step), and clamping it there would train another budget than the scale
+// says while the report described the scaled one.
+func checkScale(p Preset, o Options) error {
+	least, why := 0.0, ""
+	for _, a := range p.Arms {
+		if !planned(a, o) {
+			continue
+		}
+		c, err := armBase(p, a, o)
+		if err != nil {
+			return err
+		}
+		for _, q := range scaledOf(&c, a, o) {
+			if s := float64(q.least) / float64(*q.v); s > least {
+				least = s
+				why = fmt.Sprintf("the %s of arm %q (%d %s at scale 1) would be under %s", q.what, a.Label, *q.v, q.unit, q.leastText)
+			}
+		}
 	}
-	c.Seed = seed
-	c.Steps = armSteps(a, c.StepsPerEpoch())
-	if err := c.Validate(); err != nil {
-		return run.Config{}, fmt.Errorf("%s: %v", a.Label, err)
+	if o.Scale < least {
+		return fmt.Errorf("--scale %g: must be at least %g for preset %s: below it %s, and the runs would not keep their shape", o.Scale, least, p.Name, why)
 	}
-	return c, nil
+	return nil
 }
 
 // registeredOf lists the preset's models this build has.

@@ -219,8 +219,9 @@ func (w *reportWriter) protocol(r *Results) {
 	case m.Scale < 1 && stepArms:
 		w.linef("- Budget: the runs are budgeted in steps, which they train at every scale on their own learning-rate schedule; the scale, %g, shrinks their training set to %g × 500,000 instances, so they see %g of its data.", m.Scale, m.Scale, m.Scale)
 	case m.Scale < 1:
-		w.linef("- Budget: %g of the paper's. The training set is %g × 500,000 instances, so an epoch is %g × 3,906 steps and the epoch schedules (epsilon decay, one validation per epoch) and the learning-rate decay interval (5,000 steps × %g) keep their shape; the runs see %g of the paper's data. Numbers at a scale below 1 are not the paper's experiment and are expected to fall short of its figures.", m.Scale, m.Scale, m.Scale, m.Scale, m.Scale)
+		w.linef("- Budget: %g of the paper's. The training set shrinks to %g × 500,000 instances and an epoch, a pass over it in whole batches, with it, so the epoch schedules (epsilon decay, one validation per epoch) and the learning-rate decay interval (5,000 steps × %g) keep their shape; the runs see %g of the paper's data. Numbers at a scale below 1 are not the paper's experiment and are expected to fall short of its figures.", m.Scale, m.Scale, m.Scale, m.Scale)
 	}
+	w.stepsLine(r)
 	if m.Seeds != 10 {
 		w.linef("- %d seeds per arm where the paper has 10.", m.Seeds)
 	}

@@ -2,6 +2,8 @@ package run
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"spg-tui/envs"
 )
@@ -93,18 +95,30 @@ const (
 	DecodeGreedy = "greedy"
 )
 
+// TourDecodes and TourRepairs are the names of the tour decodes and repairs.
+var (
+	TourDecodes = []string{DecodePatch, DecodePatchScores, DecodeGreedy}
+	TourRepairs = []string{RepairNone, Repair2Opt, Repair2OptScores, RepairLocalSearch}
+)
+
+// NotOneOf is the one-line refusal of value for the setting name, which takes one of names.
+func NotOneOf(name, value string, names []string) error {
+	return fmt.Errorf("%s %q: must be %s or %s", name, value, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
 // PolicyTour reports whether d decodes tours otherwise than the environment's patching.
 func (d Decoding) PolicyTour() bool { return d.Tour != "" && d.Tour != DecodePatch }
 
 // TourRefused says why model m cannot decode by dec's tour decode or repair, or nil: only a
-// successor action's candidates are covers to patch, scores over edges and tours to repair.
+// successor action's candidates are covers to patch, scores over edges and tours to repair, so
+// another model refuses any decode or repair named, patch and none included ("" names none).
 func TourRefused(m Model, dec Decoding) error {
 	switch {
 	case m.Successor:
 		return nil
-	case dec.PolicyTour():
+	case dec.Tour != "":
 		return fmt.Errorf("tour-decode %s: %s has no successor action (only %s does)", dec.Tour, m.Title, ModelSuccessor)
-	case dec.Repaired():
+	case dec.Repair != "":
 		return fmt.Errorf("tour-repair %s: %s has no successor action (only %s does)", dec.Repair, m.Title, ModelSuccessor)
 	}
 	return nil
@@ -143,14 +157,14 @@ func (d Decoding) Validate(task envs.Task) error {
 		return fmt.Errorf("augment: %s instances are not points in the unit square", task)
 	case d.Rounding != "" && d.Rounding != RoundingM && d.Rounding != RoundingLog:
 		return fmt.Errorf("rounding %q: must be %s (of M) or %s (of log M)", d.Rounding, RoundingM, RoundingLog)
-	case d.Tour != "" && d.Tour != DecodePatch && d.Tour != DecodePatchScores && d.Tour != DecodeGreedy:
-		return fmt.Errorf("tour-decode %q: must be %s, %s or %s", d.Tour, DecodePatch, DecodePatchScores, DecodeGreedy)
+	case d.Tour != "" && !slices.Contains(TourDecodes, d.Tour):
+		return NotOneOf("tour-decode", d.Tour, TourDecodes)
 	case !(d.PatchWeight >= 0 && d.PatchWeight <= MaxPatchWeight):
 		return fmt.Errorf("patch-weight %v: must be in [0, %g]", d.PatchWeight, float64(MaxPatchWeight))
 	case d.PatchWeight != 0 && d.Tour != DecodePatchScores:
 		return fmt.Errorf("patch-weight %v: only tour-decode %s weighs the scores", d.PatchWeight, DecodePatchScores)
-	case d.Repaired() && d.Repair != Repair2Opt && d.Repair != Repair2OptScores && d.Repair != RepairLocalSearch:
-		return fmt.Errorf("tour-repair %q: must be %s, %s, %s or %s", d.Repair, RepairNone, Repair2Opt, Repair2OptScores, RepairLocalSearch)
+	case d.Repair != "" && !slices.Contains(TourRepairs, d.Repair):
+		return NotOneOf("tour-repair", d.Repair, TourRepairs)
 	case d.Repaired() && !envs.MustFacts(task).PointTour():
 		return fmt.Errorf("tour-repair %s: %s solutions are not tours of points", d.Repair, task)
 	}

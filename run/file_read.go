@@ -25,9 +25,9 @@ const (
 )
 
 // RefusedFileError is a file read back that is refused before it is held: not a regular file,
-// past its bound, or (metrics.jsonl) with a line past MaxRecordLine. The file exists but cannot
-// be read as what it should be, so a command fails with it (exit 1), as with an I/O error, rather
-// than calling it bad input.
+// past its bound, or (metrics.jsonl) with a line past MaxRecordLine. The file cannot be what it
+// should be, so the directory or input that holds it is damaged: a command refuses it as bad
+// input (exit 2), where an I/O error reading a file that could be read is a failure (exit 1).
 type RefusedFileError struct{ msg string }
 
 func (e *RefusedFileError) Error() string { return e.msg }

@@ -45,7 +45,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Float64Var(&cfg.LRDecay, "lr-decay", cfg.LRDecay, "learning-rate multiplier every --lr-decay-every steps")
 	fs.IntVar(&cfg.LRDecayEvery, "lr-decay-every", cfg.LRDecayEvery, "steps between learning-rate decays")
 	fs.IntVar(&cfg.LRAnnealFrom, "lr-anneal-from", cfg.LRAnnealFrom, "step after which the rates decay every --lr-anneal-every steps instead (0: never)")
-	fs.IntVar(&cfg.LRAnnealEvery, "lr-anneal-every", cfg.LRAnnealEvery, "steps between learning-rate decays after --lr-anneal-from")
+	fs.IntVar(&cfg.LRAnnealEvery, "lr-anneal-every", cfg.LRAnnealEvery, "steps between learning-rate decays after --lr-anneal-from, which it needs (refused without it)")
 	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, fmt.Sprintf("instances acted on per step, and the minibatch size, 1 to %d", MaxBatch))
 	fs.IntVar(&cfg.Buffer, "buffer", cfg.Buffer, fmt.Sprintf("replay buffer capacity in transitions, a batch to %d (and within --buffer-mem)", MaxBuffer))
 	fs.Var((*byteSize)(&cfg.BufferMem), "buffer-mem", "memory cap of the replay buffer in `BYTES`; a K, M or G suffix multiplies by 2^10, 2^20, 2^30; with the run's other memory, at most the machine's (or cgroup's) memory")
@@ -111,6 +111,14 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 		}
 		if cfg.Steps < 1 {
 			return fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
+		}
+		// The anneal interval only spaces the decays past --lr-anneal-from: without it the interval
+		// would do nothing but sit in config.json.
+		if cfg.LRAnnealFrom == 0 {
+			if set["lr-anneal-every"] {
+				return fmt.Errorf("lr-anneal-every %d: needs --lr-anneal-from S > 0, the step after which the rates decay every %d steps; without it they never anneal", cfg.LRAnnealEvery, cfg.LRAnnealEvery)
+			}
+			cfg.LRAnnealEvery = 0 // a recipe's, its anneal turned off
 		}
 		cfg.setValSamples(cfg.ValSamples)
 		if cfg.ActorAt == ActorAtSoft {

@@ -29,8 +29,8 @@ func TestLRScaleAnneal(t *testing.T) {
 }
 
 // best anneals past its measured length where its rates halve less often than every 250
-// steps (tsp, gm), not where they already do (mwm, sort); flags still win; bad values are
-// refused by name.
+// steps (tsp, gm), not where they already do (mwm, sort); flags still win, and --lr-anneal-from 0
+// turns the anneal off whole; bad values, and an interval without a start, are refused by name.
 func TestBestAnneal(t *testing.T) {
 	for _, tc := range []struct {
 		args        []string
@@ -42,7 +42,8 @@ func TestBestAnneal(t *testing.T) {
 		{[]string{"--task", "mwm", "--n", "20", "--recipe", "best"}, 0, 0},
 		{[]string{"--task", "sort", "--n", "20", "--recipe", "best"}, 0, 0},
 		{[]string{"--task", "tsp", "--n", "20", "--recipe", "paper"}, 0, 0},
-		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--lr-anneal-from", "0"}, 0, 50},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--lr-anneal-from", "0"}, 0, 0},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--lr-anneal-every", "100"}, 2000, 100},
 		{[]string{"--task", "mwm", "--n", "20", "--lr-anneal-from", "300", "--lr-anneal-every", "10"}, 300, 10},
 	} {
 		c, err := parseTrainFlags(tc.args...)
@@ -56,6 +57,9 @@ func TestBestAnneal(t *testing.T) {
 	}{
 		{[]string{"--task", "mwm", "--n", "20", "--lr-anneal-from", "-1"}, "lr-anneal-from"},
 		{[]string{"--task", "mwm", "--n", "20", "--lr-anneal-from", "100"}, "lr-anneal-every"},
+		// Alone, the interval would do nothing (it was accepted and recorded in config.json).
+		{[]string{"--task", "mwm", "--n", "20", "--lr-anneal-every", "5"}, "lr-anneal-every 5: needs --lr-anneal-from S > 0"},
+		{[]string{"--task", "tsp", "--n", "20", "--recipe", "best", "--lr-anneal-from", "0", "--lr-anneal-every", "5"}, "lr-anneal-every 5: needs --lr-anneal-from"},
 	} {
 		if _, err := parseTrainFlags(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error naming %s", tc.args, err, tc.want)

@@ -72,16 +72,23 @@ func TestTourDecodes(t *testing.T) {
 	}
 }
 
-// A tour decode other than patch is refused in one line by a model without a successor action.
-func TestTourDecodeNeedsASuccessorAction(t *testing.T) {
+// A tour decode or repair named, patch and none included, is refused in one line by a model
+// without a successor action; none named ("") decodes. An explicit patch used to be accepted.
+func TestTourDecodeAndRepairNeedASuccessorAction(t *testing.T) {
 	pol, env, insts := samplingPolicy(t, envs.TaskTSP, 6, run.RecipePaper)
-	dec := SingleDecode
-	dec.Tour = run.DecodeGreedy
-	if _, err := pol.SolveWith(env, insts, dec); err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "tour-decode greedy") {
-		t.Errorf("greedy on %s: error %v, want one line naming tour-decode greedy", pol.cfg.Entry.Title, err)
+	for _, c := range []struct{ tour, repair, want string }{
+		{run.DecodeGreedy, "", "tour-decode greedy"},
+		{run.DecodePatch, "", "tour-decode patch"},
+		{"", run.Repair2Opt, "tour-repair 2opt"},
+		{"", run.RepairNone, "tour-repair none"},
+	} {
+		dec := SingleDecode
+		dec.Tour, dec.Repair = c.tour, c.repair
+		if _, err := pol.SolveWith(env, insts, dec); err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q, %q on %s: error %v, want one line naming %s", c.tour, c.repair, pol.cfg.Entry.Title, err, c.want)
+		}
 	}
-	dec.Tour = run.DecodePatch
-	if _, err := pol.SolveWith(env, insts, dec); err != nil {
-		t.Errorf("patch on %s: %v", pol.cfg.Entry.Title, err)
+	if _, err := pol.SolveWith(env, insts, SingleDecode); err != nil {
+		t.Errorf("no tour decode named on %s: %v", pol.cfg.Entry.Title, err)
 	}
 }
