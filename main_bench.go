@@ -22,7 +22,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
 	batch := fs.Int("batch", 128, fmt.Sprintf("batch size, 1 to %d", run.MaxBatch))
 	steps := fs.Int("steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
-	applyDevice := deviceFlag(fs)
+	applyDevice := deviceFlag(fs, "where the timed steps run", stderr)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}

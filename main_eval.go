@@ -26,7 +26,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Float64Var(&dec.PatchWeight, "patch-weight", 0, "with --tour-decode patch-scores (required there), the weight W of the policy's log-probabilities against distance in the patching: a merge costs its added length less W times the log M it adds")
 	fs.StringVar(&dec.Repair, "tour-repair", run.RepairNone, "spg-successor on tsp only (other models refuse it): a local search on distance improving every candidate tour before the best is kept: none, 2opt, 2opt-scores (the 2-opt moves joining a city to one of the "+strconv.Itoa(run.RepairScoreCandidates)+" it scores highest) or 2opt-oropt; the search, not the policy, adds what it gains")
 	fs.Uint64Var(&dec.Seed, "seed", 1, "seed of the sampling noise")
-	applyDevice := deviceFlag(fs)
+	applyDevice := deviceFlag(fs, "where the policy's network computes", stderr)
 	polish := fs.String("polish", "", polishUsage)
 	criticMax := fs.Bool("critic-max", false, "decode by the critic instead of the actor: the permutation it rates highest, the Hungarian maximum of G(s) where Q(s, A) = <A, G(s)> (the bilinear critics on mwm and sort; a diagnostic of what the critic has learned)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {

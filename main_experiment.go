@@ -124,7 +124,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	noiseFlags(fs, &dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
 	applyCache := cacheFlag(fs)
-	applyDevice := deviceFlag(fs)
+	applyDevice := deviceFlag(fs, "where the runs train", stderr)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"spg-tui/envs"
+	"spg-tui/linalg/cuda/cudastub"
 	"spg-tui/run"
 )
 
@@ -23,6 +24,7 @@ import (
 // drive the real command line through real pipes.
 func TestMain(m *testing.M) {
 	if os.Getenv("SPG_TUI_AS_MAIN") == "1" {
+		cudastub.FromEnv()
 		main()
 		return
 	}
@@ -35,6 +37,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CACHE_HOME", cache)
 	code := m.Run()
 	os.RemoveAll(cache)
+	cudastub.Remove()
 	os.Exit(code)
 }
 

@@ -24,7 +24,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
 	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
 	applyCache := cacheFlag(fs)
-	applyDevice := deviceFlag(fs)
+	applyDevice := deviceFlag(fs, "where training runs", nil) // the header line names it
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}

@@ -77,7 +77,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
 	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
 	applyCache := cacheFlag(fs)
-	applyDevice := deviceFlag(fs)
+	applyDevice := deviceFlag(fs, "where training runs", nil) // the header and the events name it
 	args, more := splitViewArgs(args)
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return opts, status, false

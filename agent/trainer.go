@@ -132,7 +132,7 @@ func newTrainer(dir string, cfg run.Spec, core *loop, h *checkpoint.Header, hist
 	t := &trainer{
 		info: run.RunInfo{
 			Model: cfg.Entry.Title, Title: run.Title(c),
-			Backend: learn.Backend(c, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+			Backend: learn.Where(c, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 			History: len(history),
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
@@ -269,7 +269,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
 	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.Ref.References,
-		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: learn.DeviceName(t.core.learner)})
+		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: learn.DeviceName(t.cfg.Config, t.core.learner)})
 	t.setState(run.StateTraining)
 	t.clock.start()
 	// Every run evaluates its untrained policy first, so that each curve starts at step 0.

@@ -34,7 +34,8 @@ type BenchResult struct {
 	RoundMS         float64 `json:"round_ms"`
 	StepLessRoundMS float64 `json:"step_less_round_ms"`
 	Backend         string  `json:"backend"`
-	// Device is where the learner computes: "cpu" or the GPU's name.
+	// Device is where the learner computes: the GPU's name, or "cpu" with why where there is
+	// a why ("cpu (no CUDA driver)"; learn.DeviceName).
 	Device string `json:"device"`
 	// SerialMS is the median time of a step spent outside the kernels' parallel loops
 	// (parallel.For), ParallelMS the median wall time inside them, and ParallelEfficiency their
@@ -118,7 +119,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
 		SerialMS: medianOf(serial), ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
-		Backend: learn.Backend(cfg, l), Device: learn.DeviceName(l),
+		Backend: learn.Backend(l), Device: learn.DeviceName(cfg, l),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops,

@@ -37,7 +37,7 @@ type Status struct {
 type RunInfo struct {
 	Model   string // the model's title: "SPG+Matching"
 	Title   string // e.g. "SPG+Matching · MWM-20"
-	Backend string // the BLAS in use, e.g. "OpenBLAS (SkylakeX)"
+	Backend string // where the learner computes: the GPU, or the BLAS and why not the GPU (learn.Where)
 	Dir     string // run directory
 	Seed    uint64
 	// BufferCapacity is the replay buffer's capacity after the memory budget was applied.

@@ -143,9 +143,10 @@ type Event struct {
 	// ResumedEarly, sent with "start", says that the run resumed from an early checkpoint, one
 	// without the replay buffer: from here on its numbers differ from an uninterrupted run's.
 	ResumedEarly bool `json:"resumed_early,omitempty"`
-	// Device, sent with "start", is where this stretch of the run trains: "cpu" or the GPU's
-	// name ("cuda: NVIDIA H200, driver 13.0, sm_90"). It is not part of the run's identity: a
-	// run may resume on another device.
+	// Device, sent with "start", is where this stretch of the run trains: the GPU's name
+	// ("cuda: NVIDIA H200, driver 13.0, sm_90"), or "cpu" with why where there is a why ("cpu
+	// (GPU not used: cuBLAS not found; ...)"). It is not part of the run's identity: a run may
+	// resume on another device.
 	Device string `json:"device,omitempty"`
 }
 

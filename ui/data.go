@@ -114,7 +114,11 @@ func (d *runData) addEvent(step int, e *run.Event) {
 	switch e.Event {
 	case run.EventStart:
 		d.refs = e.References
-		d.logf(step, "start")
+		if e.Device != "" {
+			d.logf(step, "start on %s", e.Device)
+		} else {
+			d.logf(step, "start")
+		}
 	case run.EventSet:
 		d.sets = append(d.sets, setMark{step: step, param: e.Param, old: e.Old, new: e.New})
 		d.logf(step, "set %s", describeSet(e.Param, e.Old, e.New))

@@ -48,6 +48,18 @@ func TestCheckpointsTakeOneEventLine(t *testing.T) {
 	}
 }
 
+// TestStartEventNamesDevice: the events say where each stretch of the run trains, and why on
+// the CPU where the GPU was not used (they used to say "start" alone).
+func TestStartEventNamesDevice(t *testing.T) {
+	d := newRunData()
+	d.addEvent(0, &run.Event{Event: run.EventStart, Device: "cpu (GPU not used: cuBLAS not found)"})
+	d.addEvent(400, &run.Event{Event: run.EventStart})
+	if len(d.events) != 2 || !strings.HasSuffix(d.events[0], "start on cpu (GPU not used: cuBLAS not found)") ||
+		!strings.HasSuffix(d.events[1], "  start") {
+		t.Errorf("events %q", d.events)
+	}
+}
+
 // TestTypedValueReplacesCurrent: the prompt used to hold the current value with the cursor at
 // its end, so typing 20 on L = 10 gave 1020 and a refusal; what is typed replaces the value, and
 // enter on an empty prompt keeps it.

@@ -83,11 +83,13 @@ func (h *header) View() string {
 	if s.Wait.What != "" {
 		line1 = waitLine(c.st.Title.Render(title), s.Wait, c.waitLeft, h.w, c.st)
 	}
+	// The backend goes last: where the GPU is not used it says why at length, and a narrow
+	// header cuts that before the run's directory.
 	details := []string{
 		"recipe " + orDash(c.cfg.Recipe),
-		"backend " + orDash(c.info.Backend),
 		fmt.Sprintf("seed %d", c.info.Seed),
 		"run " + orDash(c.info.Dir),
+		"backend " + orDash(c.info.Backend),
 	}
 	if k := c.cfg.ValDecodes(); k > 1 {
 		// Only when on, so that a run without sampling keeps its header.

@@ -116,3 +116,19 @@ func TestNarrowPanesKeepTheirNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderKeepsRunDirBeforeBackend: where the GPU was not used the backend says why at
+// length; a narrow header cuts that, not the run's directory (the backend used to come first).
+func TestHeaderKeepsRunDirBeforeBackend(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := fixture(t, envs.TaskMWM, 10, w, 36)
+		m.ctx.info.Backend = "pure Go (gemm avx512) on cpu (GPU not used: cuBLAS not found; set SPG_TUI_CUDA_LIB to its directory)"
+		line2 := strings.Split(strip(m.header.View()), "\n")[1]
+		if !strings.Contains(line2, "run runs/fixture · backend pure Go") {
+			t.Errorf("%d columns: %q", w, line2)
+		}
+		if w >= 120 && !strings.Contains(line2, "on cpu (GPU not used: cuBLAS not found") {
+			t.Errorf("%d columns: the reason is cut: %q", w, line2)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"errors"
 	"fmt"
 
 	"spg-tui/agent/device"
@@ -84,10 +83,10 @@ func NewLearner(cfg run.Config) (Learner, error) {
 	case run.KindUntrained:
 		return newUntrainedLearner(cfg)
 	}
-	if dev := device.Current(); dev != nil {
-		l, err := newDeviceLearner(spec, dev)
-		if !errors.Is(err, errNoGPUKernels) {
-			return l, err
+	// Only a model with GPU kernels opens the GPU (under --device auto, on its first use).
+	if hasGPUKernels(spec) {
+		if dev := device.Open(); dev != nil {
+			return newDeviceLearner(spec, dev)
 		}
 	}
 	l, err := newSPGLearner(spec)

@@ -2,7 +2,6 @@ package learn
 
 import (
 	"errors"
-	"fmt"
 
 	"spg-tui/agent/device"
 	"spg-tui/linalg/backend"
@@ -14,8 +13,15 @@ import (
 // it trains on the CPU instead.
 var errNoGPUKernels = errors.New("no GPU kernels")
 
-// deviceLearners build the GPU learners of the models that have one, by model name.
-var deviceLearners = map[string]func(cfg run.Spec, dev cuda.Device) (Learner, error){}
+// deviceLearner is a model's GPU learner: which of its configurations the device step has
+// (kernels), and its builder for those.
+type deviceLearner struct {
+	kernels func(cfg run.Spec) bool
+	build   func(cfg run.Spec, dev cuda.Device) (Learner, error)
+}
+
+// deviceLearners are the GPU learners of the models that have one, by model name.
+var deviceLearners = map[string]deviceLearner{}
 
 // NewDeviceLearner returns cfg's learner on dev, or errNoGPUKernels where its model (or an
 // option it uses) has none; an invalid cfg is refused with Validate's message.
@@ -29,34 +35,53 @@ func NewDeviceLearner(cfg run.Config, dev cuda.Device) (Learner, error) {
 
 // newDeviceLearner is NewDeviceLearner of a resolved configuration.
 func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	build, ok := deviceLearners[cfg.Model]
-	if !ok {
+	if !hasGPUKernels(cfg) {
 		return nil, errNoGPUKernels
 	}
-	return build(cfg, dev)
+	return deviceLearners[cfg.Model].build(cfg, dev)
+}
+
+// hasGPUKernels reports whether cfg's model, with cfg's options, has a GPU learner.
+func hasGPUKernels(cfg run.Spec) bool {
+	d, ok := deviceLearners[cfg.Model]
+	return ok && d.kernels(cfg)
 }
 
 // onDevice is a learner that trains on a GPU.
 type onDevice interface{ deviceName() string }
 
-// Backend says where l computes, for the run's header and records: the GPU's name, or
-// the CPU's BLAS, with a note where a GPU is open but l's model has no kernels for it.
-func Backend(cfg run.Config, l Learner) string {
+// Backend names what computes l's steps (bench's "backend"): the GPU's name, or the CPU's BLAS.
+func Backend(l Learner) string {
 	if d, ok := l.(onDevice); ok {
 		return d.deviceName()
-	}
-	if device.Current() != nil {
-		return fmt.Sprintf("%s (%s has no GPU kernels)", backend.Name(), cfg.Model)
 	}
 	return backend.Name()
 }
 
-// DeviceName names the device of l for the start record: the GPU's name or "cpu".
-func DeviceName(l Learner) string {
+// Where says where l, cfg's learner, computes, for the run's header and log: Backend, followed
+// on the CPU by DeviceName's reason where there is one ("pure Go (gemm avx512) on cpu (no CUDA
+// driver)").
+func Where(cfg run.Config, l Learner) string {
+	if name := DeviceName(cfg, l); name != "cpu" && name != Backend(l) {
+		return Backend(l) + " on " + name
+	}
+	return Backend(l)
+}
+
+// DeviceName names the device of l, cfg's learner, for the start record and bench: the GPU's
+// name, or "cpu" with why it is not the GPU where there is a why (package device's CPUName).
+func DeviceName(cfg run.Config, l Learner) string {
 	if d, ok := l.(onDevice); ok {
 		return d.deviceName()
 	}
-	return "cpu"
+	spec, err := run.Resolve(cfg)
+	switch _, some := deviceLearners[cfg.Model]; {
+	case err != nil || hasGPUKernels(spec):
+		return device.CPUName("")
+	case some:
+		return device.CPUName(cfg.Model + " with these options")
+	}
+	return device.CPUName(cfg.Model)
 }
 
 // releaser is a learner that holds memory outside Go's heap (a GPU's buffers), released when

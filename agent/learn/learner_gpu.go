@@ -12,10 +12,10 @@ import (
 )
 
 func init() {
-	deviceLearners[run.ModelMatching] = newGPUMatching
-	deviceLearners[run.ModelPairwise] = newGPUPairwise
-	deviceLearners[run.ModelSuccessor] = newGPUSuccessor
-	deviceLearners[run.ModelFactored] = newGPUFactored
+	deviceLearners[run.ModelMatching] = deviceLearner{matchingKernels, newGPUMatching}
+	deviceLearners[run.ModelPairwise] = deviceLearner{pairLikeKernels, newGPUPairwise}
+	deviceLearners[run.ModelSuccessor] = deviceLearner{successorKernels, newGPUSuccessor}
+	deviceLearners[run.ModelFactored] = deviceLearner{factoredKernels, newGPUFactored}
 }
 
 // gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the
@@ -47,12 +47,14 @@ func (l *gpuLearner) release() {
 // tests that a run's end does.
 func (l *gpuLearner) Released() bool { return l.released }
 
-// newGPUMatching builds SPG+Matching's learner of cfg on dev, or errNoGPUKernels for the
-// options the device step does not have (a target critic, the hard actor update, another critic).
+// matchingKernels: SPG+Matching's device step has no target critic, hard actor update or
+// other critic than the paper's.
+func matchingKernels(cfg run.Spec) bool {
+	return cfg.TargetCritic == 0 && (cfg.ActorAt == "" || cfg.ActorAt == run.ActorAtSoft) && (cfg.Critic == "" || cfg.Critic == run.CriticPaper)
+}
+
+// newGPUMatching builds SPG+Matching's learner of cfg on dev.
 func newGPUMatching(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	if cfg.TargetCritic > 0 || (cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || (cfg.Critic != "" && cfg.Critic != run.CriticPaper) {
-		return nil, errNoGPUKernels
-	}
 	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
 		n := cfg.N
 		d := gpunet.Dims{B: cfg.Batch, N: n, K: cfg.Facts.StateLen(n) / (2 * n), H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters)}
@@ -64,33 +66,34 @@ func newGPUMatching(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	return l, nil
 }
 
-// newGPUPairwise builds SPG+Pairwise's learner of cfg on dev (MWM and sort), or
-// errNoGPUKernels for the options the device step does not have (a target critic, the hard
-// actor update, the exact critic).
+// pairLikeKernels: the pair-MLP critic's device step is for point sets (MWM) and values (sort),
+// without a target critic, the hard actor update or the exact critic.
+func pairLikeKernels(cfg run.Spec) bool {
+	f := cfg.Facts
+	return (f.PointSets() || f.Values()) && cfg.TargetCritic == 0 &&
+		(cfg.ActorAt == "" || cfg.ActorAt == run.ActorAtSoft) && cfg.Critic != run.CriticExact
+}
+
+// newGPUPairwise builds SPG+Pairwise's learner of cfg on dev (MWM and sort).
 func newGPUPairwise(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	return newGPUPairLike(cfg, dev, false)
 }
 
-// newGPUFactored builds SPG+Factored's learner of cfg on dev for sort (best's sorting model),
-// or errNoGPUKernels for tsp (its tour critic has no GPU kernels) and the options above.
+// factoredKernels: SPG+Factored's device step is sort's (best's sorting model): tsp's tour
+// critic has no GPU kernels.
+func factoredKernels(cfg run.Spec) bool { return cfg.Facts.Values() && pairLikeKernels(cfg) }
+
+// newGPUFactored builds SPG+Factored's learner of cfg on dev for sort.
 func newGPUFactored(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	if !cfg.Facts.Values() {
-		return nil, errNoGPUKernels
-	}
 	return newGPUPairLike(cfg, dev, true)
 }
 
 // newGPUPairLike builds the learner of a model whose critic is the pair MLP: SPG+Pairwise, or
 // SPG+Factored's actor with factored.
 func newGPUPairLike(cfg run.Spec, dev cuda.Device, factored bool) (Learner, error) {
-	f := cfg.Facts
-	if !(f.PointSets() || f.Values()) || cfg.TargetCritic > 0 ||
-		(cfg.ActorAt != "" && cfg.ActorAt != run.ActorAtSoft) || cfg.Critic == run.CriticExact {
-		return nil, errNoGPUKernels
-	}
 	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
 		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters),
-			Sort: f.Values(), Factored: factored}
+			Sort: cfg.Facts.Values(), Factored: factored}
 		return gpunet.NewPairwise(dev, d, specsOf(host.actor), specsOf(host.critic))
 	})
 	if err != nil {
@@ -99,13 +102,12 @@ func newGPUPairLike(cfg run.Spec, dev cuda.Device, factored bool) (Learner, erro
 	return l, nil
 }
 
-// newGPUSuccessor builds SPG+Successor's learner of cfg on dev (tsp), with its slow target
-// critic and the hard actor update where cfg asks (best's), or errNoGPUKernels for the exact
-// critic.
+// successorKernels: SPG+Successor's device step (tsp) has its slow target critic and the hard
+// actor update (best's), but not the exact critic.
+func successorKernels(cfg run.Spec) bool { return cfg.Critic != run.CriticExact }
+
+// newGPUSuccessor builds SPG+Successor's learner of cfg on dev (tsp).
 func newGPUSuccessor(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	if cfg.Critic == run.CriticExact {
-		return nil, errNoGPUKernels
-	}
 	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
 		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters),
 			Successor: true, SelfLoop: nets.SelfLoopScore, TargetRate: cfg.TargetCritic,

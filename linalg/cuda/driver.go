@@ -80,12 +80,17 @@ func (d *driverAPI) check(call string, r cuResult) error {
 	if r == 0 {
 		return nil
 	}
+	return fmt.Errorf("cuda: %s", d.describe(call, r))
+}
+
+// describe says what call's failure r is, in the driver's words.
+func (d *driverAPI) describe(call string, r cuResult) string {
 	var s *byte
 	msg := "unknown error"
 	if d.cuGetErrorString(r, &s) == 0 && s != nil {
 		msg = goString(s)
 	}
-	return fmt.Errorf("cuda: %s: %s (CUresult %d)", call, msg, r)
+	return fmt.Sprintf("%s: %s (CUresult %d)", call, msg, r)
 }
 
 // goString copies the NUL-terminated C string at s (at most 4 KiB).

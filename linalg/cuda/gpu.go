@@ -1,8 +1,10 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -38,19 +40,26 @@ type gpu struct {
 
 // Open loads the CUDA driver, cuBLAS and NVRTC, makes the primary context of GPU opts.Ordinal
 // current on a locked OS thread, and compiles opts.Source for that GPU (or takes its PTX from
-// the cache). Where no driver loads, or no GPU is found, the error wraps ErrNoDriver and says
-// why in one line.
+// the cache). Its refusal is one line: it wraps ErrNoDriver where no driver library is found
+// and ErrNoGPU where the driver finds no GPU; whatever it had opened is released.
 func Open(opts Options) (Device, error) {
-	hCuda, _, err := openLib("the driver", cudaNames)
+	hCuda, _, err := openLib("libcuda", cudaNames)
+	if errors.Is(err, errNotFound) {
+		return nil, fmt.Errorf("cuda: %w: %v", ErrNoDriver, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
+		return nil, fmt.Errorf("cuda: %v", err)
 	}
 	drv, err := loadDriver(hCuda)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
+		return nil, fmt.Errorf("cuda: %v", err)
 	}
 	g := &gpu{thread: newOSThread(), drv: drv, funcs: map[string]uintptr{}}
-	g.thread.do(func() { err = g.init(opts) })
+	g.thread.do(func() {
+		if err = g.init(opts); err != nil {
+			g.release()
+		}
+	})
 	if err != nil {
 		g.thread.stop()
 		return nil, err
@@ -62,21 +71,23 @@ func Open(opts Options) (Device, error) {
 func (g *gpu) init(opts Options) error {
 	d := g.drv
 	if r := d.cuInit(0); r != 0 {
-		return fmt.Errorf("%w: %v", ErrNoDriver, d.check("cuInit", r))
+		return fmt.Errorf("cuda: %w: %s", ErrNoGPU, d.describe("cuInit", r))
 	}
 	var count, version int32
-	if err := d.check("cuDeviceGetCount", d.cuDeviceGetCount(&count)); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDriver, err)
+	if r := d.cuDeviceGetCount(&count); r != 0 {
+		return fmt.Errorf("cuda: %w: %s", ErrNoGPU, d.describe("cuDeviceGetCount", r))
 	}
 	if opts.Ordinal < 0 || int(count) <= opts.Ordinal {
-		return fmt.Errorf("%w: GPU %d asked, %d found", ErrNoDriver, opts.Ordinal, count)
+		return fmt.Errorf("cuda: %w: GPU %d asked, %d found", ErrNoGPU, opts.Ordinal, count)
 	}
 	if err := d.check("cuDeviceGet", d.cuDeviceGet(&g.dev, int32(opts.Ordinal))); err != nil {
 		return err
 	}
-	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&g.ctx, g.dev)); err != nil {
+	var ctx uintptr
+	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&ctx, g.dev)); err != nil {
 		return err
 	}
+	g.ctx = ctx
 	if err := d.check("cuCtxSetCurrent", d.cuCtxSetCurrent(g.ctx)); err != nil {
 		return err
 	}
@@ -95,13 +106,12 @@ func (g *gpu) init(opts Options) error {
 	if g.blas, err = loadCublas(hBlas); err != nil {
 		return fmt.Errorf("cuda: %v", err)
 	}
-	if err := g.loadModule(opts, fmt.Sprintf("compute_%d%d", major, minor), fmt.Sprint(version)); err != nil {
-		return err
-	}
-	return nil
+	return g.loadModule(opts, fmt.Sprintf("compute_%d%d", major, minor), fmt.Sprint(version))
 }
 
 // loadModule compiles (or takes from the cache) opts.Source for arch and looks up its kernels.
+// A cached PTX the driver rejects is removed and compiled again, once; a fresh PTX is cached
+// only once the driver has taken it.
 func (g *gpu) loadModule(opts Options, arch, driver string) error {
 	if opts.Source == "" {
 		return nil
@@ -112,18 +122,37 @@ func (g *gpu) loadModule(opts Options, arch, driver string) error {
 	}
 	cache := ptxCache{dir: opts.CacheDir}
 	key := cache.key(opts.Source, arch, driver, fmt.Sprintf("nvrtc %d.%d", nv.Major, nv.Minor))
-	ptx, ok := cache.get(key)
-	if !ok {
-		if ptx, _, err = nv.Compile(opts.Source, "spg-tui.cu", arch); err != nil {
-			return fmt.Errorf("cuda: %v", err)
-		}
-		cache.put(key, ptx)
-	}
 	d := g.drv
-	if err := d.check("cuModuleLoadData", d.cuModuleLoadData(&g.module, unsafe.Pointer(&ptx[0]))); err != nil {
-		return err
+	load := func(ptx []byte) error {
+		return d.check("cuModuleLoadData", d.cuModuleLoadData(&g.module, unsafe.Pointer(&ptx[0])))
 	}
-	for _, name := range opts.Kernels {
+	stale := "" // the cached PTX the driver rejected
+	if ptx, ok := cache.get(key); ok {
+		if err := load(ptx); err == nil {
+			return g.getFunctions(opts.Kernels)
+		}
+		// A stale file that cannot be removed is replaced by put, or rejected again next time.
+		stale = cache.path(key)
+		os.Remove(stale)
+	}
+	ptx, _, err := nv.Compile(opts.Source, "spg-tui.cu", arch)
+	if err != nil {
+		return fmt.Errorf("cuda: %v", err)
+	}
+	if err := load(ptx); err != nil {
+		if stale != "" {
+			return fmt.Errorf("%v, for the cached %s and for the PTX compiled in its place", err, stale)
+		}
+		return fmt.Errorf("%v, for the PTX NVRTC %d.%d compiled for %s", err, nv.Major, nv.Minor, arch)
+	}
+	cache.put(key, ptx)
+	return g.getFunctions(opts.Kernels)
+}
+
+// getFunctions looks up the kernels of the loaded module.
+func (g *gpu) getFunctions(names []string) error {
+	d := g.drv
+	for _, name := range names {
 		var f uintptr
 		if err := d.check("cuModuleGetFunction "+name, d.cuModuleGetFunction(&f, g.module, name)); err != nil {
 			return err
@@ -290,20 +319,34 @@ func (g *gpu) Sync() error {
 func (g *gpu) Close() error {
 	err := g.Sync()
 	g.call(func() error {
-		if g.ptrs.Ptr != 0 {
-			g.drv.cuMemFree(uint64(g.ptrs.Ptr))
-		}
-		if g.blas != nil {
-			g.blas.destroy(g.blas.handle)
-		}
-		if g.module != 0 {
-			g.drv.cuModuleUnload(g.module)
-		}
-		return g.drv.check("cuDevicePrimaryCtxRelease", g.drv.cuDevicePrimaryCtxRelease(g.dev))
+		g.release()
+		return nil
 	})
 	g.mu.Lock()
 	g.closed = true
 	g.mu.Unlock()
 	g.thread.stop()
 	return err
+}
+
+// release frees, on the device thread, what Open or the products acquired: the batched
+// products' scratch, the cuBLAS handle, the module and the primary context.
+func (g *gpu) release() {
+	d := g.drv
+	if g.ptrs.Ptr != 0 {
+		d.cuMemFree(uint64(g.ptrs.Ptr))
+		g.ptrs = Buf{}
+	}
+	if g.blas != nil {
+		g.blas.destroy(g.blas.handle)
+		g.blas = nil
+	}
+	if g.module != 0 {
+		d.cuModuleUnload(g.module)
+		g.module = 0
+	}
+	if g.ctx != 0 {
+		d.cuDevicePrimaryCtxRelease(g.dev)
+		g.ctx = 0
+	}
 }

@@ -131,13 +131,16 @@ func (ptxCache) key(src string, ident ...string) string {
 	return hex.EncodeToString(h.Sum(nil))[:32] + ".ptx"
 }
 
+// path is the file of key's entry.
+func (c ptxCache) path(key string) string { return filepath.Join(c.dir, key) }
+
 // get returns the cached PTX for key, if a regular file of a sane size holds it. A PTX module
 // ends in a NUL that cuModuleLoadData needs; an entry without it is not trusted.
 func (c ptxCache) get(key string) ([]byte, bool) {
 	if c.dir == "" {
 		return nil, false
 	}
-	p := filepath.Join(c.dir, key)
+	p := c.path(key)
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() < 2 || fi.Size() > maxPTX {
 		return nil, false
@@ -160,7 +163,7 @@ func (c ptxCache) put(key string, ptx []byte) {
 		return
 	}
 	_, werr := f.Write(ptx)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(c.dir, key)) != nil {
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), c.path(key)) != nil {
 		os.Remove(f.Name())
 	}
 }

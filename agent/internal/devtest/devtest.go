@@ -56,7 +56,7 @@ func Devices(t testing.TB) []cuda.Device {
 		switch {
 		case err == nil:
 			testDevs = append(testDevs, g)
-		case errors.Is(err, cuda.ErrNoDriver) && os.Getenv(cuda.RequireGPUEnv) == "":
+		case cuda.Absent(err) && os.Getenv(cuda.RequireGPUEnv) == "":
 			testDevsWhy = append(testDevsWhy, "gpu: "+err.Error())
 		default:
 			testDevsWhy = append(testDevsWhy, "GPU FAILED: "+err.Error())
