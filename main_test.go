@@ -199,21 +199,24 @@ func TestHelp(t *testing.T) {
 }
 
 // TestConsoleNeedsTerminal checks that the default command, the console, refuses a pipe with one
-// line before it creates a run directory.
+// line before it creates a run directory, bare or given the console's flags without the word tui
+// (which was an unknown command "--steps").
 func TestConsoleNeedsTerminal(t *testing.T) {
-	dir := t.TempDir()
-	cmd := spgTUI()
-	cmd.Dir = dir
-	var errOut bytes.Buffer
-	cmd.Stdin, cmd.Stderr = strings.NewReader(""), &errOut
-	if err := cmd.Run(); err == nil {
-		t.Fatal("the console started without a terminal")
-	}
-	if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "needs a terminal") {
-		t.Errorf("want one line saying a terminal is needed, got %q", msg)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("the refused console left %d entries in its working directory", len(entries))
+	for _, args := range [][]string{nil, {"--steps", "40", "--out", "run"}} {
+		dir := t.TempDir()
+		cmd := spgTUI(args...)
+		cmd.Dir = dir
+		var errOut bytes.Buffer
+		cmd.Stdin, cmd.Stderr = strings.NewReader(""), &errOut
+		if err := cmd.Run(); err == nil {
+			t.Fatalf("%q: the console started without a terminal", args)
+		}
+		if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "spg-tui tui: the console needs a terminal") {
+			t.Errorf("%q: want one line saying the console needs a terminal, got %q", args, msg)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%q: the refused console left %d entries in its working directory", args, len(entries))
+		}
 	}
 }
 
