@@ -68,7 +68,11 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "spg-tui: unknown command %q (run spg-tui --help)\n", args[0])
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	fmt.Fprintf(stderr, "spg-tui: unknown command %q%s (run spg-tui --help)\n", args[0], didYouMean("", args[0], names))
 	return exitUsage
 }
 
@@ -110,6 +114,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (stat
 		fs.Usage()
 		return 0, false
 	}
+	err = flagError(fs, err)
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}

@@ -115,6 +115,13 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		}
 		return p
 	}
+	// What a run stopped while it solved its references holds: no checkpoints/best.
+	stopped := filepath.Join(dir, "stopped")
+	if os.MkdirAll(filepath.Join(stopped, "checkpoints"), 0o755) != nil {
+		t.Fatal("mkdir")
+	}
+	write(filepath.Join("stopped", "config.json"), "{}")
+	write(filepath.Join("stopped", "checkpoints", "last"), "")
 	bigTSP := `{"task":"tsp","n":21,"instances":[{"points":[` + strings.Repeat("[0.5,0.5],", 20) + `[0,0]]}]}`
 	for _, tc := range []struct {
 		name string
@@ -132,9 +139,21 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		{"exact TSP too big", []string{"solve", "--solver", "exact", "--in", write("big.json", bigTSP)}, "n <= 20"},
 		{"empty file", []string{"solve", "--solver", "exact", "--in", write("empty.json", "")}, "empty input"},
 		{"missing file", []string{"solve", "--solver", "exact", "--in", filepath.Join(dir, "nope.json")}, "no such file"},
-		{"bad flag", []string{"gen", "--task", "mwm", "--n", "3", "--bogus"}, "flag provided but not defined"},
+		{"bad flag", []string{"gen", "--task", "mwm", "--n", "3", "--bogus"}, "unknown flag --bogus (see spg-tui gen --help)"},
+		{"mistyped flag", []string{"train", "--step", "5"}, "spg-tui train: unknown flag --step; did you mean --steps? (see spg-tui train --help)"},
+		{"mistyped command", []string{"trian", "--task", "mwm"}, `spg-tui: unknown command "trian"; did you mean train? (run spg-tui --help)`},
+		{"task and size run together", []string{"train", "--task", "tsp20"}, "spg-tui train: --task tsp20: not a task (want mwm, tsp, sort or gm); for TSP-20 give --task tsp --n 20"},
+		{"misspelt task", []string{"gen", "--task", "tps", "--n", "5"}, "--task tps: not a task (want mwm, tsp, sort or gm); did you mean tsp?"},
+		{"gen without n", []string{"gen", "--task", "mwm"}, "spg-tui gen: --n is required"},
+		{"bench without n", []string{"bench", "--task", "mwm"}, "spg-tui bench: --n is required"},
+		{"resume of nothing", []string{"train", "--resume", filepath.Join(dir, "nope")}, "--resume " + filepath.Join(dir, "nope") + ": not a run directory (there is no such directory)"},
+		{"resume of no run", []string{"train", "--resume", dir}, "--resume " + dir + ": not a run directory (it has no config.json)"},
+		{"checkpoint of nothing", []string{"eval", "--checkpoint", filepath.Join(dir, "nope"), "--in", write("e.json", `{"task":"sort","n":2,"instances":[{"values":[2,1]}]}`)}, "--checkpoint " + filepath.Join(dir, "nope") + ": no such checkpoint file or run directory"},
+		{"checkpoint of a run stopped before its first validation", []string{"eval", "--checkpoint", stopped, "--in", write("e2.json", `{"task":"sort","n":2,"instances":[{"values":[2,1]}]}`)},
+			"--checkpoint " + stopped + ": the run has no checkpoints/best yet (no validation has finished); its latest parameters are --checkpoint " + filepath.Join(stopped, "checkpoints", "last")},
+		{"init of nothing", []string{"train", "--task", "mwm", "--n", "5", "--out", filepath.Join(dir, "run"), "--init", filepath.Join(dir, "nope")}, "--init " + filepath.Join(dir, "nope") + ": no such checkpoint file or run directory"},
 		{"bad n", []string{"gen", "--task", "mwm", "--n", "0"}, "--n"},
-		{"bad task", []string{"gen", "--task", "foo", "--n", "3"}, `unknown task "foo"`},
+		{"bad task", []string{"gen", "--task", "foo", "--n", "3"}, "--task foo: not a task"},
 		{"n above mwm's bound", []string{"gen", "--task", "mwm", "--n", "4097"}, "size n = 4097: mwm instances have at most n = 4096"},
 		{"n of tsp at max int", []string{"gen", "--task", "tsp", "--n", "9223372036854775807"}, "tsp instances have at most n = 4096"},
 		{"n above sort's bound", []string{"gen", "--task", "sort", "--n", "2000000000"}, "sort instances have at most n = 65536"},
@@ -420,7 +439,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"tui", "--task", "tsp", "--n", "5", "--model", "pn-ac-matching", "--out", fresh}, "model pn-ac-matching does not learn tsp"},
 		{append(base, "--model", "pn-ac-nope"), `unknown model "pn-ac-nope"`},
 		{[]string{"train", "--task", "mwm", "--n", "1", "--out", fresh}, "n 1"},
-		{[]string{"train", "--task", "knapsack", "--n", "5", "--out", fresh}, `unknown task "knapsack"`},
+		{[]string{"train", "--task", "knapsack", "--n", "5", "--out", fresh}, "--task knapsack: not a task"},
 		{[]string{"train", "--n", "5", "--out", fresh}, "--task is required"},
 		{[]string{"train", "--task", "mwm", "--n", "5"}, "--out is required"},
 		{tinyTrain(run, "--tau", "0.5"), "tau"}, // another configuration in the run directory
@@ -429,7 +448,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"train", "--resume", run}, "complete at step 6"},
 		{[]string{"train", "--resume", dir}, "config.json"},
 		{[]string{"train", "--resume", ""}, "--resume: the path is empty"},
-		{[]string{"train", "--resume", tsp}, tsp + " is a file, not a run directory"},
+		{[]string{"train", "--resume", tsp}, "--resume " + tsp + ": not a run directory (it is a file)"},
 		{[]string{"eval", "--checkpoint", run, "--in", tsp}, "the checkpoint is for sort n = 4"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5: its model spg-sequential has layers sized by n"},
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
@@ -441,7 +460,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--gumbel-scale", "0.5"}, "--gumbel-scale: the single decode adds no noise"},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
-		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},
+		{[]string{"bench", "--task", "foo", "--n", "5"}, "--task foo: not a task"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--steps", "0"}, "steps 0"},
 	} {
 		cmd := spgTUI(tc.args...)

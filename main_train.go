@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -37,8 +36,6 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := applyDevice(); err != nil {
 		return fail(stderr, "train", err)
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var (
 		eng run.Engine
 		err error
@@ -57,14 +54,17 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)
 		}
-	case !set["task"]:
-		return fail(stderr, "train", errors.New("--task is required ("+envs.TaskList()+")"))
-	case !set["n"]:
-		return fail(stderr, "train", errors.New("--n is required"))
-	case *out == "":
-		return fail(stderr, "train", errors.New("--out is required (the run directory)"))
 	default:
-		if err = finish(); err != nil {
+		if err = requireTaskN(fs); err == nil && *out == "" {
+			err = errors.New("--out is required (the run directory)")
+		}
+		if err == nil {
+			err = finish()
+		}
+		if err == nil {
+			err = noInit(cfg)
+		}
+		if err != nil {
 			return fail(stderr, "train", err)
 		}
 		if eng, err = agent.StartRun(cfg, *out); err != nil {

@@ -167,13 +167,18 @@ func defaultEpochsText() string {
 	return strings.Join(parts, ", ")
 }
 
-// taskFlag is a flag.Value for envs.Task.
+// taskFlag is a flag.Value for envs.Task that refuses an unknown task as it is parsed, before
+// the checks of the other flags (train --task tsp20 said --n is required).
 type taskFlag envs.Task
 
 func (t *taskFlag) String() string { return string(*t) }
 
 func (t *taskFlag) Set(s string) error {
-	*t = taskFlag(s)
+	task, err := envs.ParseTask(s)
+	if err != nil {
+		return err
+	}
+	*t = taskFlag(task)
 	return nil
 }
 
