@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -585,4 +586,34 @@ func tinySuccessorRun(t *testing.T) (run, inst string) {
 		t.Fatal("writing the instance file")
 	}
 	return run, inst
+}
+
+// TestSolveHelpListsEverySolver: solve --help names every solver of every task, from the tasks'
+// own lists (it left out 2opt-oropt-all and farthest-2opt-oropt), in at most maxHelpChars.
+func TestSolveHelpListsEverySolver(t *testing.T) {
+	const maxHelpChars = 300
+	out, err := spgTUI("solve", "--help").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(out), "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  -solver") })
+	if i < 0 || i+1 == len(lines) {
+		t.Fatalf("no --solver in %s", out)
+	}
+	help := strings.TrimSpace(lines[i+1])
+	if len(help) > maxHelpChars {
+		t.Errorf("--solver's help is %d characters, want at most %d: %q", len(help), maxHelpChars, help)
+	}
+	listed := map[string][]string{} // by task, from "mwm: a, b; tsp: c"
+	for _, m := range regexp.MustCompile(`(\w+): ([^;)]+)`).FindAllStringSubmatch(help, -1) {
+		listed[m[1]] = strings.Split(m[2], ", ")
+	}
+	for _, task := range envs.Tasks {
+		for _, s := range envs.MustFacts(task).New(1).Solvers() {
+			if !slices.Contains(listed[string(task)], s) {
+				t.Errorf("--solver's help leaves out %s's %s: %q", task, s, help)
+			}
+		}
+	}
 }

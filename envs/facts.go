@@ -287,6 +287,16 @@ func MaxNUsage() string {
 	return strings.Join(parts, ", ")
 }
 
+// SolverUsage lists every task's solvers, as its environment names them: "mwm: hungarian,
+// greedy, random; tsp: exact, ...".
+func SolverUsage() string {
+	parts := make([]string, len(Tasks))
+	for i, t := range Tasks {
+		parts[i] = string(t) + ": " + strings.Join(registry[t].New(1).Solvers(), ", ")
+	}
+	return strings.Join(parts, "; ")
+}
+
 // DataUsage lists, for every task with several kinds of data, what its --data may be; the other
 // tasks take none.
 func DataUsage() string {
