@@ -617,3 +617,19 @@ func TestSolveHelpListsEverySolver(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleHelpShowsItsRecipe: tui --help gives the defaults of the recipe the console trains
+// (best: actor LR 0.0001), where it gave the paper's (1e-05) that train starts from.
+func TestConsoleHelpShowsItsRecipe(t *testing.T) {
+	for cmd, want := range map[string]string{"tui": "(default 0.0001)", "train": "(default 1e-05)"} {
+		out, err := spgTUI(cmd, "--help").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, after, _ := strings.Cut(string(out), "  -actor-lr float\n")
+		line, _, _ := strings.Cut(after, "\n")
+		if !strings.HasSuffix(line, want) || !strings.Contains(line, "per recipe:") {
+			t.Errorf("%s --help: --actor-lr %q, want its recipe's %s and every recipe's", cmd, line, want)
+		}
+	}
+}

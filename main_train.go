@@ -19,6 +19,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
 	cfg := run.DefaultConfig("", 0)
 	finish := run.RegisterFlags(fs, &cfg)
+	run.ShowRecipeDefaults(fs, cfg)
 	out := fs.String("out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
 	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
 	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")

@@ -72,6 +72,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
 	cfg := consoleConfig()
 	finish := run.RegisterFlags(fs, &cfg)
+	run.ShowRecipeDefaults(fs, cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
 	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
