@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"spg-tui/envs"
 	"spg-tui/linalg/backend"
@@ -52,34 +53,39 @@ func main() {
 	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// dispatch runs the command named by args[0]; no command opens the console.
+// dispatch runs the command named by args[0]; no command, or flags without one (spg-tui --steps
+// 40), opens the console.
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		return runTUI(nil, stdin, stdout, stderr)
-	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		usage(stdout)
 		return 0
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return runTUI(args, stdin, stdout, stderr)
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "spg-tui: unknown command %q (run spg-tui --help)\n", args[0])
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	fmt.Fprintf(stderr, "spg-tui: unknown command %q%s (run spg-tui --help)\n", args[0], didYouMean("", args[0], names))
 	return exitUsage
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "spg-tui: Sinkhorn Policy Gradient experiment console")
-	fmt.Fprintln(w, "\nUsage: spg-tui [<command> [flags]]   (spg-tui <command> --help for its flags)")
+	fmt.Fprintln(w, "\nUsage: spg-tui [<command>] [flags]   (spg-tui <command> --help for its flags)")
 	// The model is the recipe's, as the console resolves it when it starts.
 	c := consoleConfig()
 	cfg, err := run.WithRecipe(c, c.Recipe)
 	if err != nil {
 		panic(err) // consoleConfig names a built-in recipe
 	}
-	fmt.Fprintf(w, "With no command, spg-tui opens the console training %s (recipe %s).\n", run.Title(cfg), cfg.Recipe)
+	fmt.Fprintf(w, "With no command, spg-tui opens the console training %s (recipe %s); flags alone are tui's.\n", run.Title(cfg), cfg.Recipe)
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
@@ -108,6 +114,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (stat
 		fs.Usage()
 		return 0, false
 	}
+	err = flagError(fs, err)
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}

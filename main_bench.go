@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +15,7 @@ import (
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K]")
-	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
+	task := taskFlag(fs)
 	n := fs.Int("n", 0, fmt.Sprintf("problem size, 2 to %d (required)", run.MaxN))
 	recipe := fs.String("recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
 	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
@@ -29,8 +28,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := applyDevice(); err != nil {
 		return fail(stderr, "bench", err)
 	}
-	if *task == "" {
-		return fail(stderr, "bench", errors.New("--task is required ("+envs.TaskList()+")"))
+	if err := requireTaskN(fs); err != nil {
+		return fail(stderr, "bench", err)
 	}
 	cfg, err := benchConfig(*task, *n, *recipe, *model, *batch)
 	if err != nil {
@@ -48,12 +47,12 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // benchConfig is the configuration train would run for these flags, through the same flag
 // rules (the recipe, then the model's defaults, then validation).
-func benchConfig(task string, n int, recipe, model string, batch int) (run.Config, error) {
+func benchConfig(task envs.Task, n int, recipe, model string, batch int) (run.Config, error) {
 	cfg := run.DefaultConfig(envs.TaskMWM, 10)
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	finish := run.RegisterFlags(fs, &cfg)
-	args := []string{"--task", task, "--n", strconv.Itoa(n), "--recipe", recipe, "--batch", strconv.Itoa(batch)}
+	args := []string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe, "--batch", strconv.Itoa(batch)}
 	if model != "" {
 		args = append(args, "--model", model)
 	}

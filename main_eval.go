@@ -35,6 +35,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *ckpt == "" {
 		return fail(stderr, "eval", errors.New("--checkpoint is required"))
 	}
+	if err := noCheckpoint("checkpoint", *ckpt); err != nil {
+		return fail(stderr, "eval", err)
+	}
 	if err := applyDevice(); err != nil {
 		return fail(stderr, "eval", err)
 	}
@@ -68,11 +71,15 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := pol.Accepts(env.Task(), env.N()); err != nil {
 		return fail(stderr, "eval", err)
 	}
+	if *criticMax && *polish != "" {
+		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --polish"))
+	}
+	ref, err := newFileScore(env, f.Instances)
+	if err != nil {
+		return fail(stderr, "eval", err)
+	}
 	if *criticMax {
-		if *polish != "" {
-			return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --polish"))
-		}
-		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, stdout, stderr)
+		return evalCriticMax(pol, *ckpt, env, f.Instances, dec, ref, stdout, stderr)
 	}
 	if !flagGiven(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
 		dec.GumbelScale = eval.DefaultGumbelScaleOf(pol.Model())
@@ -122,23 +129,23 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if dec.Repaired() {
 		repaired = " + " + dec.Repair + " repair"
 	}
-	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode%s mean objective %.6g (%s per instance)",
-		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, repaired, meanObjective(single), perInstance(singleTime))
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): single decode%s mean objective %.6g%s (%s per instance)",
+		count, env.Task(), env.N(), *ckpt, pol.Step(), policyNote, repaired, meanObjective(single), ref.of(single), perInstance(singleTime))
 	if !dec.Single() {
-		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g %s, augment %s, seed %d)%s mean objective %.6g (%s per instance)",
-			dec.Samples, dec.GumbelScale, dec.Noise, augmentWord(dec.Augment), dec.Seed, repaired, mean, perInstance(sampledTime))
+		fmt.Fprintf(stderr, "; sampled (K = %d, gumbel-scale %g %s, augment %s, seed %d)%s mean objective %.6g%s (%s per instance)",
+			dec.Samples, dec.GumbelScale, dec.Noise, augmentWord(dec.Augment), dec.Seed, repaired, mean, ref.of(sols), perInstance(sampledTime))
 	}
 	if *polish != "" {
 		// Apart from the policy's own numbers: the search, not the policy, adds this.
-		fmt.Fprintf(stderr, "; policy + %s polish mean objective %.6g (%s per instance more)", *polish, polishedMean, perInstance(polishTime))
+		fmt.Fprintf(stderr, "; policy + %s polish mean objective %.6g%s (%s per instance more)", *polish, polishedMean, ref.of(written), perInstance(polishTime))
 	}
-	fmt.Fprintln(stderr)
+	fmt.Fprintln(stderr, ref.summary())
 	return 0
 }
 
 // evalCriticMax is eval --critic-max: the critic's own maximum of every instance, written as the
 // actor's decodes are.
-func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec run.Decoding, stdout, stderr io.Writer) int {
+func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Instance, dec run.Decoding, ref *fileScore, stdout, stderr io.Writer) int {
 	if !dec.Single() || dec.Rounding != "" || dec.Tour != "" || dec.Repair != "" {
 		return fail(stderr, "eval", errors.New("--critic-max decodes by the critic alone: it takes no --samples, --augment, --rounding, --tour-decode or --tour-repair"))
 	}
@@ -152,8 +159,8 @@ func evalCriticMax(pol *eval.Policy, ckpt string, env envs.Env, insts []envs.Ins
 	if err != nil {
 		return failOutput(stderr, "eval", err)
 	}
-	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): the critic's maximum, mean objective %.6g (%s per instance)\n",
-		len(sols), env.Task(), env.N(), ckpt, pol.Step(), trainedAt(pol, env), mean, (elapsed / time.Duration(len(sols))).Round(time.Microsecond))
+	fmt.Fprintf(stderr, "eval: %d %s-%d instances, policy %s (step %d%s): the critic's maximum, mean objective %.6g%s (%s per instance)%s\n",
+		len(sols), env.Task(), env.N(), ckpt, pol.Step(), trainedAt(pol, env), mean, ref.of(sols), (elapsed / time.Duration(len(sols))).Round(time.Microsecond), ref.summary())
 	return 0
 }
 

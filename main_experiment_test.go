@@ -78,7 +78,7 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		{tinyExperiment("tau", fresh, "--shard", "2/2"), `--shard "2/2"`},
 		{tinyExperiment("tau", fresh, "--shard", "x"), `--shard "x"`},
 		{tinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},
-		{tinyExperiment("tau", fresh, "--steps", "10"), "flag provided but not defined: -steps"},
+		{tinyExperiment("tau", fresh, "--steps", "10"), "unknown flag --steps"},
 		{tinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
 		{tinyExperiment("sort", fresh, "--samples", "8", "--augment"), "preset sort: augment: sort instances are not points in the unit square"},
 		{tinyExperiment("tau", fresh, "--samples", "0"), "samples 0: must be in [1, 4096]"},

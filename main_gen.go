@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 
@@ -15,7 +14,7 @@ const maxGenCount = 1_000_000_000
 
 func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
-	task := fs.String("task", "", "task: "+envs.TaskList()+" (required)")
+	task := taskFlag(fs)
 	n := fs.Int("n", 0, "size of every instance, 1 to the task's largest ("+envs.MaxNUsage()+") (required)")
 	data := fs.String("data", "", "`SPEC` of the task's data where it has several kinds: "+envs.DataUsage())
 	count := fs.Int("count", 1, fmt.Sprintf("number of instances, 1 to %d (written one by one, in constant memory)", maxGenCount))
@@ -23,16 +22,16 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
-	if *task == "" {
-		return fail(stderr, "gen", errors.New("--task is required ("+envs.TaskList()+")"))
+	if err := requireTaskN(fs); err != nil {
+		return fail(stderr, "gen", err)
 	}
 	if *count < 1 || *count > maxGenCount {
 		return fail(stderr, "gen", fmt.Errorf("--count %d: must be in [1, %d]", *count, maxGenCount))
 	}
 	if *data == "" {
-		*data = envs.DefaultData(envs.Task(*task))
+		*data = envs.DefaultData(*task)
 	}
-	env, err := envs.NewData(envs.Task(*task), *n, *data)
+	env, err := envs.NewData(*task, *n, *data)
 	if err != nil {
 		return fail(stderr, "gen", fmt.Errorf("--task/--n/--data: %v", err))
 	}

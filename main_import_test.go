@@ -86,3 +86,16 @@ func TestImportRefusesBadHeaderCLI(t *testing.T) {
 		t.Errorf("a refused import left %d entries beside its input", len(entries)-1)
 	}
 }
+
+// TestImportMissingFileCLI: an --in that is not there says so, not that it is no .npz archive.
+func TestImportMissingFileCLI(t *testing.T) {
+	dir := t.TempDir()
+	npz := filepath.Join(dir, "actor-mwm15.npz")
+	status, stdout, msg := runCLI(t, nil, "import", "--task", "mwm", "--n", "15", "--in", npz, "--out", filepath.Join(dir, "run"))
+	if status != exitUsage || stdout != "" || msg != "spg-tui import: open "+npz+": no such file or directory\n" {
+		t.Errorf("status %d, stderr %q", status, msg)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused import left %d entries", len(entries))
+	}
+}

@@ -63,7 +63,7 @@ func TestEvalPolishCLI(t *testing.T) {
 	if polishedSum <= ownSum {
 		t.Errorf("the polish improved no instance of 20 (%v)", polishedSum/20)
 	}
-	m := regexp.MustCompile(`single decode mean objective ([0-9.]+) .*; policy \+ 2swap polish mean objective ([0-9.]+) `).FindStringSubmatch(summary)
+	m := regexp.MustCompile(`single decode mean objective ([0-9.]+)[, ].*; policy \+ 2swap polish mean objective ([0-9.]+)[, ]`).FindStringSubmatch(summary)
 	if m == nil {
 		t.Fatalf("summary %q lacks the policy's and the polished means", summary)
 	}

@@ -11,7 +11,7 @@ import (
 
 func runSolve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("solve", "--solver NAME --in FILE|- [--seed S] [--restarts K]")
-	solver := fs.String("solver", "", "solver name (mwm: hungarian, greedy, random; tsp: exact, nn, farthest, 2opt, 2opt-oropt, christofides, ap-patch, random; sort: exact, random; gm: exact, spectral, 2swap, faq, planted, random)")
+	solver := fs.String("solver", "", "`NAME` of a solver of the file's task (each in docs/commands.md): "+envs.SolverUsage())
 	in := fs.String("in", "", "instance file, or - for standard input (required)")
 	seed := fs.Uint64("seed", 1, "seed of the randomised solvers")
 	restarts := fs.Int("restarts", 0, fmt.Sprintf("random doubly stochastic starts of gm's faq beside its barycentre start, the best kept, 0 to %d (0: the barycentre alone, deterministic)", envs.MaxRestarts))

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -118,6 +119,13 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		}
 		return p
 	}
+	// What a run stopped while it solved its references holds: no checkpoints/best.
+	stopped := filepath.Join(dir, "stopped")
+	if os.MkdirAll(filepath.Join(stopped, "checkpoints"), 0o755) != nil {
+		t.Fatal("mkdir")
+	}
+	write(filepath.Join("stopped", "config.json"), "{}")
+	write(filepath.Join("stopped", "checkpoints", "last"), "")
 	bigTSP := `{"task":"tsp","n":21,"instances":[{"points":[` + strings.Repeat("[0.5,0.5],", 20) + `[0,0]]}]}`
 	for _, tc := range []struct {
 		name string
@@ -135,9 +143,21 @@ func TestBadInputFailsCleanly(t *testing.T) {
 		{"exact TSP too big", []string{"solve", "--solver", "exact", "--in", write("big.json", bigTSP)}, "n <= 20"},
 		{"empty file", []string{"solve", "--solver", "exact", "--in", write("empty.json", "")}, "empty input"},
 		{"missing file", []string{"solve", "--solver", "exact", "--in", filepath.Join(dir, "nope.json")}, "no such file"},
-		{"bad flag", []string{"gen", "--task", "mwm", "--n", "3", "--bogus"}, "flag provided but not defined"},
+		{"bad flag", []string{"gen", "--task", "mwm", "--n", "3", "--bogus"}, "unknown flag --bogus (see spg-tui gen --help)"},
+		{"mistyped flag", []string{"train", "--step", "5"}, "spg-tui train: unknown flag --step; did you mean --steps? (see spg-tui train --help)"},
+		{"mistyped command", []string{"trian", "--task", "mwm"}, `spg-tui: unknown command "trian"; did you mean train? (run spg-tui --help)`},
+		{"task and size run together", []string{"train", "--task", "tsp20"}, "spg-tui train: --task tsp20: not a task (want mwm, tsp, sort or gm); for TSP-20 give --task tsp --n 20"},
+		{"misspelt task", []string{"gen", "--task", "tps", "--n", "5"}, "--task tps: not a task (want mwm, tsp, sort or gm); did you mean tsp?"},
+		{"gen without n", []string{"gen", "--task", "mwm"}, "spg-tui gen: --n is required"},
+		{"bench without n", []string{"bench", "--task", "mwm"}, "spg-tui bench: --n is required"},
+		{"resume of nothing", []string{"train", "--resume", filepath.Join(dir, "nope")}, "--resume " + filepath.Join(dir, "nope") + ": not a run directory (there is no such directory)"},
+		{"resume of no run", []string{"train", "--resume", dir}, "--resume " + dir + ": not a run directory (it has no config.json)"},
+		{"checkpoint of nothing", []string{"eval", "--checkpoint", filepath.Join(dir, "nope"), "--in", write("e.json", `{"task":"sort","n":2,"instances":[{"values":[2,1]}]}`)}, "--checkpoint " + filepath.Join(dir, "nope") + ": no such checkpoint file or run directory"},
+		{"checkpoint of a run stopped before its first validation", []string{"eval", "--checkpoint", stopped, "--in", write("e2.json", `{"task":"sort","n":2,"instances":[{"values":[2,1]}]}`)},
+			"--checkpoint " + stopped + ": the run has no checkpoints/best yet (no validation has finished); its latest parameters are --checkpoint " + filepath.Join(stopped, "checkpoints", "last")},
+		{"init of nothing", []string{"train", "--task", "mwm", "--n", "5", "--out", filepath.Join(dir, "run"), "--init", filepath.Join(dir, "nope")}, "--init " + filepath.Join(dir, "nope") + ": no such checkpoint file or run directory"},
 		{"bad n", []string{"gen", "--task", "mwm", "--n", "0"}, "--n"},
-		{"bad task", []string{"gen", "--task", "foo", "--n", "3"}, `unknown task "foo"`},
+		{"bad task", []string{"gen", "--task", "foo", "--n", "3"}, "--task foo: not a task"},
 		{"n above mwm's bound", []string{"gen", "--task", "mwm", "--n", "4097"}, "size n = 4097: mwm instances have at most n = 4096"},
 		{"n of tsp at max int", []string{"gen", "--task", "tsp", "--n", "9223372036854775807"}, "tsp instances have at most n = 4096"},
 		{"n above sort's bound", []string{"gen", "--task", "sort", "--n", "2000000000"}, "sort instances have at most n = 65536"},
@@ -204,21 +224,24 @@ func TestHelp(t *testing.T) {
 }
 
 // TestConsoleNeedsTerminal checks that the default command, the console, refuses a pipe with one
-// line before it creates a run directory.
+// line before it creates a run directory, bare or given the console's flags without the word tui
+// (which was an unknown command "--steps").
 func TestConsoleNeedsTerminal(t *testing.T) {
-	dir := t.TempDir()
-	cmd := spgTUI()
-	cmd.Dir = dir
-	var errOut bytes.Buffer
-	cmd.Stdin, cmd.Stderr = strings.NewReader(""), &errOut
-	if err := cmd.Run(); err == nil {
-		t.Fatal("the console started without a terminal")
-	}
-	if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "needs a terminal") {
-		t.Errorf("want one line saying a terminal is needed, got %q", msg)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Errorf("the refused console left %d entries in its working directory", len(entries))
+	for _, args := range [][]string{nil, {"--steps", "40", "--out", "run"}} {
+		dir := t.TempDir()
+		cmd := spgTUI(args...)
+		cmd.Dir = dir
+		var errOut bytes.Buffer
+		cmd.Stdin, cmd.Stderr = strings.NewReader(""), &errOut
+		if err := cmd.Run(); err == nil {
+			t.Fatalf("%q: the console started without a terminal", args)
+		}
+		if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "spg-tui tui: the console needs a terminal") {
+			t.Errorf("%q: want one line saying the console needs a terminal, got %q", args, msg)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("%q: the refused console left %d entries in its working directory", args, len(entries))
+		}
 	}
 }
 
@@ -422,7 +445,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"tui", "--task", "tsp", "--n", "5", "--model", "pn-ac-matching", "--out", fresh}, "model pn-ac-matching does not learn tsp"},
 		{append(base, "--model", "pn-ac-nope"), `unknown model "pn-ac-nope"`},
 		{[]string{"train", "--task", "mwm", "--n", "1", "--out", fresh}, "n 1"},
-		{[]string{"train", "--task", "knapsack", "--n", "5", "--out", fresh}, `unknown task "knapsack"`},
+		{[]string{"train", "--task", "knapsack", "--n", "5", "--out", fresh}, "--task knapsack: not a task"},
 		{[]string{"train", "--n", "5", "--out", fresh}, "--task is required"},
 		{[]string{"train", "--task", "mwm", "--n", "5"}, "--out is required"},
 		{tinyTrain(run, "--tau", "0.5"), "tau"}, // another configuration in the run directory
@@ -431,7 +454,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"train", "--resume", run}, "complete at step 6"},
 		{[]string{"train", "--resume", dir}, "config.json"},
 		{[]string{"train", "--resume", ""}, "--resume: the path is empty"},
-		{[]string{"train", "--resume", tsp}, tsp + " is a file, not a run directory"},
+		{[]string{"train", "--resume", tsp}, "--resume " + tsp + ": not a run directory (it is a file)"},
 		{[]string{"eval", "--checkpoint", run, "--in", tsp}, "the checkpoint is for sort n = 4"},
 		{[]string{"eval", "--checkpoint", run, "--in", sort5}, "the instances are sort n = 5: its model spg-sequential has layers sized by n"},
 		{[]string{"eval", "--checkpoint", filepath.Join(run, "config.json"), "--in", sort5}, "not an spg-tui checkpoint"},
@@ -443,7 +466,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"eval", "--checkpoint", run, "--in", sort4, "--gumbel-scale", "0.5"}, "--gumbel-scale: the single decode adds no noise"},
 		{[]string{"bench", "--task", "tsp", "--n", "1"}, "n 1"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
-		{[]string{"bench", "--task", "foo", "--n", "5"}, `unknown task "foo"`},
+		{[]string{"bench", "--task", "foo", "--n", "5"}, "--task foo: not a task"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--steps", "0"}, "steps 0"},
 	} {
 		cmd := spgTUI(tc.args...)
@@ -568,4 +591,50 @@ func tinySuccessorRun(t *testing.T) (run, inst string) {
 		t.Fatal("writing the instance file")
 	}
 	return run, inst
+}
+
+// TestSolveHelpListsEverySolver: solve --help names every solver of every task, from the tasks'
+// own lists (it left out 2opt-oropt-all and farthest-2opt-oropt), in at most maxHelpChars.
+func TestSolveHelpListsEverySolver(t *testing.T) {
+	const maxHelpChars = 300
+	out, err := spgTUI("solve", "--help").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(out), "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "  -solver") })
+	if i < 0 || i+1 == len(lines) {
+		t.Fatalf("no --solver in %s", out)
+	}
+	help := strings.TrimSpace(lines[i+1])
+	if len(help) > maxHelpChars {
+		t.Errorf("--solver's help is %d characters, want at most %d: %q", len(help), maxHelpChars, help)
+	}
+	listed := map[string][]string{} // by task, from "mwm: a, b; tsp: c"
+	for _, m := range regexp.MustCompile(`(\w+): ([^;)]+)`).FindAllStringSubmatch(help, -1) {
+		listed[m[1]] = strings.Split(m[2], ", ")
+	}
+	for _, task := range envs.Tasks {
+		for _, s := range envs.MustFacts(task).New(1).Solvers() {
+			if !slices.Contains(listed[string(task)], s) {
+				t.Errorf("--solver's help leaves out %s's %s: %q", task, s, help)
+			}
+		}
+	}
+}
+
+// TestConsoleHelpShowsItsRecipe: tui --help gives the defaults of the recipe the console trains
+// (best: actor LR 0.0001), where it gave the paper's (1e-05) that train starts from.
+func TestConsoleHelpShowsItsRecipe(t *testing.T) {
+	for cmd, want := range map[string]string{"tui": "(default 0.0001)", "train": "(default 1e-05)"} {
+		out, err := spgTUI(cmd, "--help").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, after, _ := strings.Cut(string(out), "  -actor-lr float\n")
+		line, _, _ := strings.Cut(after, "\n")
+		if !strings.HasSuffix(line, want) || !strings.Contains(line, "per recipe:") {
+			t.Errorf("%s --help: --actor-lr %q, want its recipe's %s and every recipe's", cmd, line, want)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -20,6 +19,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
 	cfg := run.DefaultConfig("", 0)
 	finish := run.RegisterFlags(fs, &cfg)
+	run.ShowRecipeDefaults(fs, cfg)
 	out := fs.String("out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
 	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
 	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
@@ -37,8 +37,6 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := applyDevice(); err != nil {
 		return fail(stderr, "train", err)
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var (
 		eng run.Engine
 		err error
@@ -57,14 +55,17 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)
 		}
-	case !set["task"]:
-		return fail(stderr, "train", errors.New("--task is required ("+envs.TaskList()+")"))
-	case !set["n"]:
-		return fail(stderr, "train", errors.New("--n is required"))
-	case *out == "":
-		return fail(stderr, "train", errors.New("--out is required (the run directory)"))
 	default:
-		if err = finish(); err != nil {
+		if err = requireTaskN(fs); err == nil && *out == "" {
+			err = errors.New("--out is required (the run directory)")
+		}
+		if err == nil {
+			err = finish()
+		}
+		if err == nil {
+			err = noInit(cfg)
+		}
+		if err != nil {
 			return fail(stderr, "train", err)
 		}
 		if eng, err = agent.StartRun(cfg, *out); err != nil {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"spg-tui/agent"
@@ -73,6 +72,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
 	cfg := consoleConfig()
 	finish := run.RegisterFlags(fs, &cfg)
+	run.ShowRecipeDefaults(fs, cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
 	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
 	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
@@ -123,15 +123,18 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	if err := finish(); err != nil {
 		return refuse(err)
 	}
+	if err := noInit(cfg); err != nil {
+		return refuse(err)
+	}
 	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, Score: scorePolicy}, 0, true
 }
 
 // resumeSteps is the total that train's and tui's --resume ask of the run in dir: the one their
 // --steps or --epochs give (counted in the run's own epochs), 0 to keep the run's.
 func resumeSteps(fs *flag.FlagSet, dir string) (int, error) {
-	// Else reading DIR/config.json fails with ENOTDIR, an I/O error's exit status.
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return 0, fmt.Errorf("%s is a file, not a run directory", dir)
+	// Else reading DIR/config.json fails with ENOTDIR, an I/O error's exit status, or ENOENT.
+	if err := notRunDir("resume", dir); err != nil {
+		return 0, err
 	}
 	start, err := checkpoint.ReadStartConfig(dir)
 	if err != nil {

@@ -63,7 +63,7 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--resume", filepath.Join(dir, "none")}, "config.json: no such file"},
+		{[]string{"--resume", filepath.Join(dir, "none")}, "--resume " + filepath.Join(dir, "none") + ": not a run directory (there is no such directory)"},
 		{[]string{"--resume", runDir, "--steps", "3"}, "steps 3: the run is already at step 6"},
 		{[]string{"--resume", runDir, "--tau", "0.1"}, "--tau cannot change on --resume"},
 		{[]string{"--resume", runDir, "--out", filepath.Join(dir, "other")}, "--out and --resume are exclusive"},
@@ -74,7 +74,7 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 		{[]string{"--view="}, "--view: the path is empty"},
 		{[]string{"--resume", ""}, "--resume: the path is empty"},
 		{[]string{"--out", ""}, "--out: the path is empty"},
-		{[]string{"--resume", file}, file + " is a file, not a run directory"},
+		{[]string{"--resume", file}, "--resume " + file + ": not a run directory (it is a file)"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			cmd := spgTUI(append([]string{"tui"}, tc.args...)...)

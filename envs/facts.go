@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"spg-tui/internal/suggest"
 )
 
 // Facts is one task as the whole program knows it: its environment, its instance file fields,
@@ -201,26 +203,20 @@ func Register(f *Facts) (unregister func()) {
 	}
 }
 
-// TaskList words the registered tasks for a message: "mwm, tsp or sort".
-func TaskList() string {
+// taskNames lists the registered tasks' names, in Order.
+func taskNames() []string {
 	names := make([]string, len(Tasks))
 	for i, t := range Tasks {
 		names[i] = string(t)
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return names
 }
 
+// TaskList words the registered tasks for a message: "mwm, tsp or sort".
+func TaskList() string { return suggest.Phrase("", taskNames()) }
+
 // TaskUsage words the registered tasks for a usage line: "mwm|tsp|sort".
-func TaskUsage() string {
-	names := make([]string, len(Tasks))
-	for i, t := range Tasks {
-		names[i] = string(t)
-	}
-	return strings.Join(names, "|")
-}
+func TaskUsage() string { return strings.Join(taskNames(), "|") }
 
 // FactsOf returns the facts of task.
 func FactsOf(task Task) (*Facts, error) {
@@ -289,6 +285,16 @@ func MaxNUsage() string {
 		parts[i] = fmt.Sprintf("%s %d", t, registry[t].MaxN)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// SolverUsage lists every task's solvers, as its environment names them: "mwm: hungarian,
+// greedy, random; tsp: exact, ...".
+func SolverUsage() string {
+	parts := make([]string, len(Tasks))
+	for i, t := range Tasks {
+		parts[i] = string(t) + ": " + strings.Join(registry[t].New(1).Solvers(), ", ")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // DataUsage lists, for every task with several kinds of data, what its --data may be; the other

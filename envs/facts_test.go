@@ -94,3 +94,25 @@ func TestMetricScore(t *testing.T) {
 		t.Errorf("tsp: %v", got)
 	}
 }
+
+// TestParseTask: a --task that is no task names the tasks and, where it looks like one, says
+// which: a task and a size run together ("tsp20", which train refused with "--n is required")
+// or a misspelling.
+func TestParseTask(t *testing.T) {
+	if task, err := ParseTask("tsp"); err != nil || task != TaskTSP {
+		t.Errorf("ParseTask(tsp) = %q, %v", task, err)
+	}
+	for s, want := range map[string]string{
+		"tsp20":  "not a task (want mwm, tsp, sort or gm); for TSP-20 give --task tsp --n 20",
+		"MWM-15": "for MWM-15 give --task mwm --n 15",
+		"TSP":    "did you mean tsp?",
+		"tps":    "did you mean tsp?",
+		"srot":   "did you mean sort?",
+		"knap":   "not a task (want mwm, tsp, sort or gm)",
+	} {
+		_, err := ParseTask(s)
+		if err == nil || !strings.Contains(err.Error(), want) || (s == "knap" && strings.Contains(err.Error(), ";")) {
+			t.Errorf("ParseTask(%q): %v, want %q", s, err, want)
+		}
+	}
+}

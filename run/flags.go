@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -29,8 +28,8 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: "+envs.TaskList())
 	fs.IntVar(&cfg.N, "n", cfg.N, fmt.Sprintf("problem size, 2 to %d", MaxN))
 	fs.StringVar(&cfg.Data, "data", cfg.Data, "`SPEC` of the task's data where it has several kinds: "+envs.DataUsage())
-	model := fs.String("model", "", "`MODEL` to train: "+modelNames()+" (default: the paper's SPG architecture for the task)")
-	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, fmt.Sprintf("the run's total training steps, 0 to %d (default: the authors' %s)", MaxSteps, defaultEpochsText()))
+	model := fs.String("model", "", "`MODEL` to train: "+modelNames())
+	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, fmt.Sprintf("the run's total training steps, 0 to %d", MaxSteps))
 	epochs := fs.Float64("epochs", 0, fmt.Sprintf("the run's total in epochs (passes over the training set), instead of --steps (at most %d steps in all)", MaxSteps))
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the data, the networks, exploration and sampling")
 	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, fmt.Sprintf("Sinkhorn temperature, %g to %g", MinTau, MaxTau))
@@ -63,8 +62,8 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, fmt.Sprintf("critic updates per step, each on its own minibatch (the actor updates once, after the last), 1 to %d", MaxCriticUpdates))
 	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 to "+strconv.Itoa(MaxSamples)+", 0 or 1: the single decode only); it never changes training")
 	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
-	fs.StringVar(&cfg.ActorAt, "actor-at", cfg.ActorAt, "where the actor's update evaluates the critic: soft (at the actor's M; the default, but best's on tsp is hard) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
-	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau; best's on sort)")
+	fs.Var((*actorAtFlag)(&cfg.ActorAt), "actor-at", "where the actor's update evaluates the critic: soft (at the actor's M) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
+	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh; it may be of another n where the model runs at any n)")
 	return func() error {
 		if err := applyRecipe(fs, cfg, *recipeName, "recipe"); err != nil {
@@ -158,30 +157,18 @@ func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
 	return nil
 }
 
-// defaultEpochsText words each task's default run length for the help, shortest first: "20
-// epochs for sort, 40 for tsp, 100 for mwm".
-func defaultEpochsText() string {
-	tasks := slices.Clone(envs.Tasks)
-	slices.SortStableFunc(tasks, func(a, b envs.Task) int {
-		return envs.MustFacts(a).DefaultEpochs - envs.MustFacts(b).DefaultEpochs
-	})
-	parts := make([]string, len(tasks))
-	for i, t := range tasks {
-		parts[i] = fmt.Sprintf("%d for %s", envs.MustFacts(t).DefaultEpochs, t)
-		if i == 0 {
-			parts[i] = fmt.Sprintf("%d epochs for %s", envs.MustFacts(t).DefaultEpochs, t)
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-// taskFlag is a flag.Value for envs.Task.
+// taskFlag is a flag.Value for envs.Task that refuses an unknown task as it is parsed, before
+// the checks of the other flags (train --task tsp20 said --n is required).
 type taskFlag envs.Task
 
 func (t *taskFlag) String() string { return string(*t) }
 
 func (t *taskFlag) Set(s string) error {
-	*t = taskFlag(s)
+	task, err := envs.ParseTask(s)
+	if err != nil {
+		return err
+	}
+	*t = taskFlag(task)
 	return nil
 }
 
@@ -206,6 +193,22 @@ func (r *roundingFlag) Set(s string) error {
 	default:
 		return fmt.Errorf("%q: must be %s (the Hungarian maximum of M) or %s (of log M)", s, RoundingM, RoundingLog)
 	}
+	return nil
+}
+
+// actorAtFlag is a flag.Value for Config.ActorAt that names the default, "" in a configuration
+// (finish writes soft so), as soft.
+type actorAtFlag string
+
+func (a *actorAtFlag) String() string {
+	if *a == "" {
+		return ActorAtSoft
+	}
+	return string(*a)
+}
+
+func (a *actorAtFlag) Set(s string) error {
+	*a = actorAtFlag(s)
 	return nil
 }
 

@@ -90,7 +90,7 @@ func TestModelFlag(t *testing.T) {
 		{[]string{"--task", "mwm", "--n", "5", "--model", "pn-ac"}, "", "model pn-ac does not learn mwm (it learns tsp, sort)"},
 		{[]string{"--task", "sort", "--n", "5", "--model", "ac-matching"}, "", "model ac-matching does not learn sort"},
 		{[]string{"--task", "tsp", "--n", "5", "--model", "nope"}, "", `unknown model "nope"`},
-		{[]string{"--task", "nope", "--n", "5"}, "", `task: unknown task "nope"`},
+		{[]string{"--task", "nope", "--n", "5"}, "", `invalid value "nope" for flag -task: not a task (want mwm, tsp, sort or gm)`},
 	} {
 		cfg, err := parseTrainFlags(tc.args...)
 		switch {

@@ -73,12 +73,19 @@ func TestReadOnlyKeysNeverChangeTheRun(t *testing.T) {
 	}
 }
 
-// TestCommand: the commands messages suggest name go run . when the program is go run's build.
+// TestCommand: the commands messages suggest name go run . when the program is go run's build,
+// a fresh one or (Go 1.24 on) the one it ran from its build cache, which said spg-tui before.
 func TestCommand(t *testing.T) {
+	id := "e807f77ba5bea4c2a6cc87ae290aacc51f5cf3e00ab0bbaf3886567534fbd384"
 	for exe, want := range map[string]string{
-		"/tmp/go-build3161/b001/exe/spg-tui": "go run .",
-		"/home/u/go/bin/spg-tui":             "spg-tui",
-		"/opt/exe/spg-tui":                   "spg-tui",
+		"/tmp/go-build3161/b001/exe/spg-tui":                   "go run .",
+		"/root/.cache/go-build/e8/" + id + "-d/spg-tui":        "go run .",
+		"/home/u/.cache/go-build/e8/" + id + "-a":              "spg-tui",
+		"/home/u/.cache/go-build/e9/" + id + "-d/spg-tui":      "spg-tui",
+		"/home/u/.cache/go-build/e8/" + id[:60] + "-d/spg-tui": "spg-tui",
+		"/home/u/src/e8/" + strings.ToUpper(id) + "-d/spg-tui": "spg-tui",
+		"/home/u/go/bin/spg-tui":                               "spg-tui",
+		"/opt/exe/spg-tui":                                     "spg-tui",
 	} {
 		if got := commandFor(func() (string, error) { return exe, nil }); got != want {
 			t.Errorf("%s: %q, want %q", exe, got, want)

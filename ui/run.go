@@ -308,8 +308,19 @@ func commandFor(executable func() (string, error)) string {
 	return "spg-tui"
 }
 
-// isGoRunBuild reports whether exe is where go run puts its build: $GOTMPDIR/go-buildN/bM/exe/.
+// isGoRunBuild reports whether exe is where go run puts its build: a fresh one in
+// $GOTMPDIR/go-buildN/bM/exe/, or since Go 1.24 the cached one, $GOCACHE/hh/<id>-d/, where id is
+// the 64 hex digits of the build's output ID and hh their first two.
 func isGoRunBuild(exe string) bool {
 	dir := filepath.Dir(exe)
-	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
+	if filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build") {
+		return true
+	}
+	id, ok := strings.CutSuffix(filepath.Base(dir), "-d")
+	return ok && len(id) == 64 && isHex(id) && filepath.Base(filepath.Dir(dir)) == id[:2]
+}
+
+// isHex reports whether s is lower-case hexadecimal digits, as the go command names its cache.
+func isHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdef") == ""
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,11 @@ func fits(got, want []int, n int) bool {
 // float32 in C order, or whose data is not exactly its shape's is an error naming it.
 func readAuthorsActor(path string, n, h int) (map[string][]float32, error) {
 	zr, err := zip.OpenReader(path)
-	if err != nil {
+	var pathErr *fs.PathError
+	switch {
+	case errors.As(err, &pathErr):
+		return nil, err // no file, or one that cannot be read: "open x.npz: no such file or directory"
+	case err != nil:
 		return nil, fmt.Errorf("%s: not a NumPy .npz archive (%v)", path, err)
 	}
 	defer zr.Close()
