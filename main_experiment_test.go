@@ -15,12 +15,17 @@ import (
 )
 
 // tinyExperiment runs a preset through the command line with the real engine at a budget of
-// moments: batches of 4 over a training set of 16 (an epoch of 4 steps, 80 per run), small
-// evaluation sets.
+// moments (tinyBudget), one run at a time.
 func tinyExperiment(preset, out string, extra ...string) []string {
-	return append([]string{"experiment", preset, "--scale", "0.001", "--seeds", "1", "--jobs", "1",
-		"--batch", "4", "--train-size", "16", "--buffer", "64", "--val-size", "8", "--test-size", "8",
-		"--log-every", "10", "--out", out}, extra...)
+	args := append([]string{"experiment", preset, "--jobs", "1"}, tinyBudget()...)
+	return append(append(args, "--out", out), extra...)
+}
+
+// tinyBudget are experiment flags for a budget of moments: one seed, batches of 4 over a
+// training set of 16 (an epoch of 4 steps, 80 per run), small evaluation sets.
+func tinyBudget() []string {
+	return []string{"--scale", "0.001", "--seeds", "1", "--batch", "4", "--train-size", "16",
+		"--buffer", "64", "--val-size", "8", "--test-size", "8", "--log-every", "10"}
 }
 
 // One real preset end to end: trained, scored by the selected checkpoint, reported; run again,
