@@ -287,13 +287,32 @@ type Policy struct {
 	state  []byte
 	sized  learn.Learner
 	sizedN int
+	// note says which checkpoint stands in for a run directory's missing best one.
+	note string
 }
 
-// loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint).
-func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error)) (*Policy, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, run.BestCheckpoint)
+// policyCheckpoint is the checkpoint path names: the file itself or, for a run directory, its
+// best checkpoint. A run stopped before its first validation has none (best holds the policy
+// that scored best on the validation set, and nothing was scored): its last checkpoint stands
+// in, with a note saying so, rather than a best written from it that would claim a validation.
+func policyCheckpoint(path string) (file, note string) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.IsDir() {
+		return path, ""
 	}
+	best, last := filepath.Join(path, run.BestCheckpoint), filepath.Join(path, run.LastCheckpoint)
+	if _, err := os.Stat(best); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(last); err == nil {
+			return last, fmt.Sprintf("%s has no %s (the run stopped before its first validation): using %s", path, run.BestCheckpoint, run.LastCheckpoint)
+		}
+	}
+	return best, ""
+}
+
+// loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint; see
+// policyCheckpoint).
+func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error)) (*Policy, error) {
+	path, note := policyCheckpoint(path)
 	ck, err := checkpoint.Open(path)
 	if err != nil {
 		return nil, err
@@ -310,8 +329,12 @@ func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
 	}
-	return &Policy{cfg: spec, step: ck.Header.Step, learner: l, state: ck.Learner}, nil
+	return &Policy{cfg: spec, step: ck.Header.Step, learner: l, state: ck.Learner, note: note}, nil
 }
+
+// Note says which checkpoint stands in for a run directory's best one when the run has none
+// (its last, at Step), "" otherwise.
+func (p *Policy) Note() string { return p.note }
 
 // Config is the configuration the policy was trained with (live changes included).
 func (p *Policy) Config() run.Config { return p.cfg.Config }
@@ -373,7 +396,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 }
 
 // LoadPolicy loads the trained actor of a checkpoint file, or of a run directory's best
-// checkpoint.
+// checkpoint (its last, told by Note, when a stop came before its first validation).
 func LoadPolicy(path string) (*Policy, error) {
 	return loadPolicy(path, learn.NewLearner)
 }
