@@ -118,6 +118,15 @@ func (d *runData) addEvent(step int, e *run.Event) {
 	case run.EventStart:
 		d.refs = e.References
 		d.logf(step, "start")
+	case run.EventReferences:
+		// Solved while the run trained: the reference lines appear, and the latest validation,
+		// if made before them, gets its gap and its samples' optima.
+		d.refs = e.References
+		if d.latest != nil && e.Fill != nil {
+			e.Fill.Fill(d.latest)
+			d.evalVer++
+		}
+		d.logf(step, "references solved")
 	case run.EventSet:
 		d.addSet(step, e)
 	case run.EventCheckpoint:

@@ -198,7 +198,8 @@ func (d *taskDialog) view(st draw.Styles, w int) []string {
 
 // runLength says how long the run cfg will take before it starts: its steps and epochs, the time
 // at the current run's rate when that run trains the same task, size and model (another's rate
-// says nothing of it), and the exact references it solves where they are slow.
+// says nothing of it), and the exact references it solves where they are slow (the validation
+// set's beside training, the test set's after it).
 func runLength(cfg, current run.Config, st run.Status) []string {
 	steps := fmt.Sprintf("It trains %s steps (%.3g epochs)", draw.FmtInt(cfg.Steps), float64(cfg.Steps)/float64(cfg.StepsPerEpoch()))
 	if same := cfg.Task == current.Task && cfg.N == current.N && cfg.Model == current.Model; same && st.StepsPerSec > 0 {
@@ -208,8 +209,8 @@ func runLength(cfg, current run.Config, st run.Status) []string {
 	}
 	lines := []string{steps}
 	if f, err := envs.FactsOf(cfg.Task); err == nil && f.Quick != nil && f.Exact(cfg.N) != "" && f.Quick(cfg.N) != f.Exact(cfg.N) {
-		lines = append(lines, "It solves the exact references of its validation set first, and of its",
-			fmt.Sprintf("test set after its last step (%s-%d: minutes each; cached after).", f.Name, cfg.N))
+		lines = append(lines, "It trains at once, solving its validation set's exact references beside",
+			fmt.Sprintf("(%s-%d: minutes; cached after); its test set's come after its last step.", f.Name, cfg.N))
 	}
 	return append(lines, "q stops it at any time, with a checkpoint.")
 }
