@@ -139,7 +139,7 @@ func runName(task envs.Task, n int, t time.Time) string {
 
 // switchTo checkpoints and stops the current run, then starts cfg in dir, off the UI goroutine.
 func (m *model) switchTo(cfg run.Config, dir string) tea.Cmd {
-	m.switching = true
+	m.switching, m.starting = true, "switching task…"
 	m.info("stopping the current run (checkpoint)…")
 	old, start := m.engine, m.start
 	return func() tea.Msg {
@@ -159,11 +159,20 @@ func (m *model) switched(msg switchedMsg) tea.Cmd {
 		}
 		return m.quit()
 	}
-	if msg.err != nil {
+	switch {
+	case msg.err != nil && msg.continued:
+		m.fail("could not continue the run: %v", msg.err)
+		return nil
+	case msg.err != nil:
 		m.fail("could not start the new run: %v (the previous one is checkpointed: %s tui --resume %s)", msg.err, Command, m.ctx.info.Dir)
 		return nil
 	}
 	m.attach(msg.engine)
+	if msg.continued {
+		m.info("continuing the run to step %s", draw.FmtInt(m.ctx.cfg.Steps))
+		return nil // the same directory: the log stays where it is
+	}
+	m.stretch = m.ctx.cfg.Steps
 	m.info("started %s in %s", m.ctx.info.Title, m.ctx.info.Dir)
 	if m.logs != nil {
 		// The new run's log goes with it, not into the first run's directory.

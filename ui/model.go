@@ -32,6 +32,8 @@ type (
 	switchedMsg  struct {
 		engine run.Engine
 		err    error
+		// continued: the engine is the same run continued (continueRun), not a new one.
+		continued bool
 	}
 	exportedMsg struct {
 		files []string
@@ -68,6 +70,11 @@ type model struct {
 	engine  run.Engine
 	start   experiments.StartFunc
 	baseDir string // where new run directories go
+	// resume reopens a run from its last checkpoint with a new total (agent.ResumeRun), nil
+	// when the console cannot continue a finished run; stretch is the steps a continuation
+	// adds: the run's length when the console opened it.
+	resume  func(dir string, steps int) (run.Engine, error)
+	stretch int
 
 	header   *header
 	reward   *rewardPane
@@ -89,6 +96,7 @@ type model struct {
 	width, height int
 	quitting      bool
 	switching     bool
+	starting      string // the footer's text while switching: which run starts
 }
 
 // newModel builds the console around a started engine. start launches new runs (task switches,
@@ -99,6 +107,7 @@ func newModel(eng run.Engine, start experiments.StartFunc, color, readOnly bool)
 	m.keys = m.newKeyMap()
 	m.help.Styles = helpStyles(ctx.st)
 	m.attach(eng)
+	m.stretch = m.ctx.cfg.Steps
 	m.ablation = newAblationView(ctx, start, m.baseDir, m.pauseForAblation)
 	return m
 }
