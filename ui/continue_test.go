@@ -73,3 +73,36 @@ func TestContinueFinishedRun(t *testing.T) {
 		t.Errorf("without a resume: %+v", m.msg)
 	}
 }
+
+// TestHistoryNotRetold: a resumed run sends its history first, and the footer used to retell it:
+// "training done at step 40" replaced "continuing the run to step 80" as the continued run
+// began. The history fills the panes only.
+func TestHistoryNotRetold(t *testing.T) {
+	recs := make(chan run.Record, 4)
+	for _, e := range []*run.Event{{Event: run.EventCheckpoint}, {Event: run.EventDone}} {
+		recs <- run.Record{Kind: run.KindEvent, Step: 40, Event: e}
+	}
+	recs <- run.Record{Kind: run.KindEvent, Step: 40, Event: &run.Event{Event: run.EventStart}}
+	eng := &historyEngine{recs: recs}
+	eng.info = run.RunInfo{Title: "history", Dir: "runs/h", History: 2}
+	eng.cfg = tinyConfig(envs.TaskMWM, 10)
+	m := newTestModel(eng, 120, 36)
+	m.info("continuing the run to step 80")
+	m.poll()
+	if m.msg.text != "continuing the run to step 80" || len(m.ctx.data.events) != 3 {
+		t.Errorf("footer %q, %d events, want the continue message and all 3 events", m.msg.text, len(m.ctx.data.events))
+	}
+	recs <- run.Record{Kind: run.KindEvent, Step: 80, Event: &run.Event{Event: run.EventDone}}
+	m.poll()
+	if m.msg.text != "training done at step 80" {
+		t.Errorf("footer %q, want the new end told", m.msg.text)
+	}
+}
+
+// historyEngine is a static engine whose records come from recs.
+type historyEngine struct {
+	staticEngine
+	recs chan run.Record
+}
+
+func (h *historyEngine) Records() <-chan run.Record { return h.recs }

@@ -89,6 +89,7 @@ type model struct {
 	help     help.Model
 
 	pace          waitPace    // of the run's long preparation
+	history       int         // records of the run's earlier sessions still to come, told nowhere but the panes
 	logs          *consoleLog // where the standard loggers write; nil in tests
 	view          viewKind
 	showHelp      bool
@@ -123,6 +124,7 @@ func (m *model) attach(eng run.Engine) {
 		m.ctx.facts = f
 	}
 	m.ctx.status = eng.Status()
+	m.history = m.ctx.info.History
 	m.ctx.data = newRunData()
 	m.baseDir = "runs"
 	if d := m.ctx.info.Dir; d != "" {
@@ -191,11 +193,16 @@ func (m *model) poll() {
 	}
 }
 
-// observe takes one record, reporting the events that answer a key press in the footer. A view
-// of a run nobody trains reads only its history, which the footer does not retell ("training
-// done" on opening a finished run, or in the compare view over other runs).
+// observe takes one record, reporting the events that answer a key press in the footer. A
+// run's history, which a resumed run sends first, is not retold there ("training done at step
+// 40" while the continued run trains on), nor is what a view of a run nobody trains reads
+// ("training done" on opening a finished run, or in the compare view over other runs).
 func (m *model) observe(r run.Record) {
 	m.ctx.data.add(r)
+	if m.history > 0 {
+		m.history--
+		return
+	}
 	if r.Event == nil || r.Kind != run.KindEvent || m.ctx.readOnly && m.ctx.writer == 0 {
 		return
 	}
