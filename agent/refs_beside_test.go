@@ -204,3 +204,49 @@ func TestRatioWaitsForReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingValidationsFilledAfterResume: a run stopped before its references were solved
+// keeps validations without them; resumed once the references are in the cache, it completes
+// them with a references event right after its start, to the records of a run that never
+// stopped.
+func TestPendingValidationsFilledAfterResume(t *testing.T) {
+	eval.SetReferenceCache(t.TempDir())
+	defer eval.SetReferenceCache("")
+	release := make(chan struct{})
+	holdReferences(t, release)
+	cfg := tinyConfig(envs.TaskTSP, 6)
+	dir, straight := t.TempDir(), t.TempDir()
+	var ref runRef
+	e := mustStart(t, cfg, dir, fakeOpts{hook: ref.at(15, (*trainer).Stop)})
+	ref.set(e)
+	waitDone(t, e)
+	if !unfilled(readMetrics(t, dir)) {
+		t.Fatal("the stopped run has no validation waiting for its references")
+	}
+	// Another run of the same sets solves the references into the shared cache.
+	close(release)
+	waitDone(t, mustStart(t, cfg, straight, fakeOpts{}))
+	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, r)
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	recs := readMetrics(t, dir)
+	starts := 0
+	for i, rec := range recs {
+		if rec.Event != nil && rec.Event.Event == run.EventStart {
+			if starts++; starts == 2 && (rec.Event.References == nil || recs[i+1].Event == nil || recs[i+1].Event.Event != run.EventReferences) {
+				t.Errorf("the resumed start %+v is not followed by the references event: %+v", rec.Event, recs[i+1])
+			}
+		}
+	}
+	if unfilled(recs) || starts != 2 {
+		t.Errorf("%d starts; validations left without references: %v", starts, unfilled(recs))
+	}
+	if !reflect.DeepEqual(summarise(t, dir), summarise(t, straight)) {
+		t.Error("the resumed run's settled records differ from the uninterrupted run's")
+	}
+}
