@@ -68,6 +68,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}
+	if note := pol.Note(); note != "" {
+		fmt.Fprintf(stderr, "eval: %s, step %d\n", note, pol.Step())
+	}
 	if err := pol.Accepts(env.Task(), env.N()); err != nil {
 		return fail(stderr, "eval", err)
 	}

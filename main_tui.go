@@ -126,7 +126,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	if err := noInit(cfg); err != nil {
 		return refuse(err)
 	}
-	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, Score: scorePolicy}, 0, true
+	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}, 0, true
 }
 
 // resumeSteps is the total that train's and tui's --resume ask of the run in dir: the one their

@@ -10,8 +10,21 @@ import (
 	"spg-tui/run"
 )
 
-// waitReportEvery is how often train reports a long preparation.
-const waitReportEvery = 3 * time.Second
+// waitReportEvery is how often train reports a long preparation; one beside training (the
+// validation references of a run that trains meanwhile, minutes at TSP-20) is reported
+// backgroundReportRatio times less often, between the training's own lines.
+const (
+	waitReportEvery       = 3 * time.Second
+	backgroundReportRatio = 10
+)
+
+// waitReportDue reports whether a line on w is due sinceLast after the last one (0: none yet).
+func waitReportDue(w run.Wait, sinceLast, period time.Duration) bool {
+	if w.Background {
+		period *= backgroundReportRatio
+	}
+	return sinceLast == 0 || sinceLast >= period
+}
 
 // waitLine is a line on a run's long preparation, "" when there is none.
 func waitLine(w run.Wait, since time.Duration) string {
@@ -40,7 +53,7 @@ func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) 
 		tick := time.NewTicker(period)
 		defer tick.Stop()
 		var what string
-		var began time.Time
+		var began, last time.Time
 		for {
 			select {
 			case <-quit:
@@ -50,10 +63,15 @@ func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) 
 			case now := <-tick.C:
 				st := eng.Status().Wait
 				if st.What != what {
-					what, began = st.What, now.Add(-period)
+					what, began, last = st.What, now.Add(-period), time.Time{}
 				}
-				if line := waitLine(st, now.Sub(began)); line != "" {
+				sinceLast := time.Duration(0)
+				if !last.IsZero() {
+					sinceLast = now.Sub(last)
+				}
+				if line := waitLine(st, now.Sub(began)); line != "" && waitReportDue(st, sinceLast, period) {
 					fmt.Fprintf(w, "%s: %s\n", cmd, line)
+					last = now
 				}
 			}
 		}

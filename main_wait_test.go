@@ -26,3 +26,22 @@ func TestWaitLine(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitReportDue: the references solved beside training used to be reported every 3 s for
+// minutes between the training's lines; they are reported every 30 s, a wait the run is held by
+// every 3 s.
+func TestWaitReportDue(t *testing.T) {
+	for _, c := range []struct {
+		background bool
+		sinceLast  time.Duration
+		want       bool
+	}{
+		{false, 0, true}, {false, 3 * time.Second, true},
+		{true, 0, true}, {true, 3 * time.Second, false}, {true, 27 * time.Second, false}, {true, 30 * time.Second, true},
+	} {
+		w := run.Wait{What: "solving", Total: 10, Background: c.background}
+		if got := waitReportDue(w, c.sinceLast, waitReportEvery); got != c.want {
+			t.Errorf("background %v, %s after the last line: due %v, want %v", c.background, c.sinceLast, got, c.want)
+		}
+	}
+}

@@ -150,9 +150,10 @@ func TestStoppedReferenceSolveContinues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The solve's count, as train and the console show it, starts at the instances kept.
+			// The solve's count, as train and the console show it, starts at the instances kept;
+			// the run trains meanwhile.
 			w := r.Status().Wait
-			for ; w.What == "" && r.Status().State == run.StateStarting; w = r.Status().Wait {
+			for ; w.What == "" && r.Status().State != run.StateDone; w = r.Status().Wait {
 				time.Sleep(100 * time.Microsecond)
 			}
 			if w.Start != kept || w.Done < kept {

@@ -61,6 +61,8 @@ type trainer struct {
 	statusMu sync.Mutex
 	status   run.Status
 	waitDone atomic.Int64 // status.Wait.Done, counted by the computation waited on
+	// waiting reports that the training goroutine waits for the references solved beside it.
+	waiting atomic.Bool
 
 	// Owned by the training goroutine. cfg's task and model are resolved once, here; its live
 	// fields change with Set.
@@ -79,8 +81,14 @@ type trainer struct {
 	// early reports that checkpoints/last is an early one, without the replay buffer.
 	early bool
 	// start is the configuration the run started with (config.json), the run's identity.
-	start   run.Config
-	val     *eval.Set
+	start run.Config
+	// val is the validation set; its Ref is nil while refs solves it beside training.
+	val  *eval.Set
+	refs *refSolve
+	// unfilled reports validations in the run's history made before their references, which no
+	// references event has completed yet.
+	unfilled bool
+
 	metrics *os.File
 	logFile *os.File
 	log     *log.Logger
@@ -143,6 +151,7 @@ func newTrainer(dir string, cfg run.Spec, core *loop, h *checkpoint.Header, hist
 	for _, r := range history {
 		t.records <- r
 	}
+	t.unfilled = unfilled(history)
 	if h != nil {
 		t.step, t.best, t.lastEval, t.interval = h.Step, h.Best, h.LastEval, h.Interval
 		t.clock.base = h.Wall
@@ -172,6 +181,7 @@ func (t *trainer) Status() run.Status {
 	s.Dropped = t.dropped.Load()
 	if s.Wait.What != "" {
 		s.Wait.Done = int(t.waitDone.Load())
+		s.Wait.Background = s.Wait.Background && !t.waiting.Load()
 	}
 	return s
 }
@@ -223,6 +233,7 @@ func (t *trainer) run() {
 		err = t.ioErr
 	}
 	t.clock.stop()
+	t.endRefs()
 	learn.Release(t.core.learner) // the last checkpoint is written: nothing reads it again
 	state := run.StateDone
 	switch {
@@ -251,12 +262,8 @@ func (t *trainer) execute() (stopped bool, err error) {
 	t.log.Printf("%s, seed %d, %d steps (%d per epoch), backend %s, replay capacity %d transitions (%d MB)",
 		t.info.Title, t.cfg.Seed, t.cfg.Steps, t.cfg.StepsPerEpoch(), t.info.Backend, t.info.BufferCapacity,
 		int64(t.info.BufferCapacity)*replay.TransitionBytes(t.cfg.N)>>20)
-	t.val, err = t.prepareSet(envs.Validation, t.cfg.ValSize, true)
-	if errors.Is(err, eval.ErrStopped) {
-		return true, t.stopNow()
-	}
-	if err != nil {
-		return false, err
+	if stop, err := t.stopOnStopped(t.openValidation()); stop || err != nil {
+		return stop, err
 	}
 	msg := fmt.Sprintf("%s, replay capacity %d", t.info.Title, t.info.BufferCapacity)
 	// A resume from an early checkpoint refills an empty buffer; at step 0 the buffer was empty
@@ -268,8 +275,15 @@ func (t *trainer) execute() (stopped bool, err error) {
 	case t.step > 0:
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
-	t.event(&run.Event{Event: run.EventStart, Message: msg, References: t.val.Ref.References,
-		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: learn.DeviceName(t.cfg.Config, t.core.learner)})
+	start := &run.Event{Event: run.EventStart, Message: msg,
+		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: learn.DeviceName(t.cfg.Config, t.core.learner)}
+	if t.val.Ref != nil {
+		start.References = t.val.Ref.References
+	}
+	t.event(start)
+	if t.val.Ref != nil && t.unfilled {
+		t.referencesReady() // for the history's validations that were made before them
+	}
 	t.setState(run.StateTraining)
 	t.clock.start()
 	// Every run evaluates its untrained policy first, so that each curve starts at step 0.
@@ -320,17 +334,26 @@ func (t *trainer) execute() (stopped bool, err error) {
 			return false, err
 		}
 	}
+	// A finished run's records are complete: the validations made before the references get
+	// them before the test.
+	if stop, err := t.stopOnStopped(t.takeRefs(true)); stop || err != nil {
+		return stop, err
+	}
 	return t.test()
 }
 
 // validate evaluates the policy on the validation set, keeps the best parameters, and writes
 // the periodic checkpoint when it is due.
 func (t *trainer) validate() error {
+	if err := t.takeRefs(false); err != nil {
+		return err
+	}
 	h := learn.HyperAt(&t.cfg, t.step)
 	ev, err := eval.Evaluate(t.interruptible(), t.core.env, t.val, h, true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
 	}
+	ev.RefsPending = t.val.Ref == nil
 	if k := t.cfg.ValDecodes(); k > 1 {
 		if ev.Sampled, err = eval.SampledEval(t.interruptible(), t.core.env, t.val, h, k, t.cfg.Seed); err != nil {
 			return fmt.Errorf("step %d: sampled validation: %w", t.step, err)
@@ -412,7 +435,7 @@ func (t *trainer) stopNow() error {
 
 // test scores the best checkpoint on the whole test set, once, and ends the run.
 func (t *trainer) test() (stopped bool, err error) {
-	set, err := t.prepareSet(envs.Test, t.cfg.TestSize, false)
+	set, err := t.prepareTest()
 	if errors.Is(err, eval.ErrStopped) {
 		return true, t.stopNow()
 	}
@@ -447,43 +470,4 @@ func (t *trainer) test() (stopped bool, err error) {
 	t.event(&run.Event{Event: run.EventDone, Message: fmt.Sprintf("test %s %.6g (best validation at step %d)",
 		ev.MetricName, ev.Metric, ck.Header.Step)})
 	return false, nil
-}
-
-// setWait reports the long preparation what of total units in the status, done of them by an
-// earlier attempt ("" when it ends). The count is set before the wait shows, so that no reader
-// sees it jump from 0.
-func (t *trainer) setWait(what string, total, done int) {
-	t.waitDone.Store(int64(done))
-	t.statusMu.Lock()
-	t.status.Wait = run.Wait{What: what, Total: total, Start: done}
-	t.statusMu.Unlock()
-}
-
-// prepareSet generates a split's dataset and loads or computes its references (interruptible by
-// Stop).
-func (t *trainer) prepareSet(split envs.Split, size int, baselines bool) (*eval.Set, error) {
-	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
-	set := eval.NewSet(split, ds, t.cfg.Facts)
-	if split == envs.Test && t.cfg.Facts.Exact(t.cfg.N) == "" {
-		return set, nil // no optimum to compare the test tours with
-	}
-	path := filepath.Join(t.dir, run.CacheDir, eval.SplitName(split)+".json")
-	began := time.Now()
-	begin := func(solved int) {
-		if solved > 0 {
-			t.log.Printf("%d of the %d references of the %s set were solved by an earlier attempt: solving the rest", solved, size, split)
-		}
-		t.setWait(fmt.Sprintf("solving the references of the %s set", split), size, solved)
-	}
-	ref, err := eval.CachedReference(path, t.core.env, ds, set.Insts, baselines, &t.stopFlag, begin, &t.waitDone,
-		func(msg string) { t.event(&run.Event{Event: run.EventWarning, Message: msg}) })
-	t.setWait("", 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	if d := time.Since(began); d > time.Second {
-		t.log.Printf("reference solutions of the %s set (%d instances) took %s", split, size, d.Round(time.Millisecond))
-	}
-	set.Ref = ref
-	return set, nil
 }

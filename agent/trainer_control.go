@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 
+	"spg-tui/agent/eval"
 	"spg-tui/run"
 )
 
@@ -86,10 +87,16 @@ func (t *trainer) apply(c change) {
 }
 
 // boundary serves the requests made since the last step: live changes, checkpoint, pause and
-// stop. While paused it sleeps until the next request. It reports whether the run must stop
+// stop; it also takes the references solved beside training. While paused it sleeps until the
+// next request or the end of that solve. It reports whether the run must stop
 // (after its stop checkpoint has been written).
 func (t *trainer) boundary() (stop bool, err error) {
 	for {
+		// References solved beside training are taken here (a Stop's end of their solve is the
+		// Stop's, served below).
+		if err := t.takeRefs(false); err != nil && !errors.Is(err, eval.ErrStopped) {
+			return false, err
+		}
 		t.mu.Lock()
 		changes := t.changes
 		t.changes = nil

@@ -211,7 +211,7 @@ func summarise(t *testing.T, dir string) runSummary {
 	if err := ck.ReadReplay(s.replay); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range readMetrics(t, dir) {
+	for _, r := range settled(readMetrics(t, dir)) {
 		switch r.Kind {
 		case run.KindTrain:
 			tr := *r.Train

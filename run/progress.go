@@ -49,12 +49,12 @@ func ProgressLine(rec Record, cfg Config) string {
 		case EventSet:
 			return fmt.Sprintf("step %d: %s %g -> %g", rec.Step, ev.Param, ev.Old, ev.New)
 		case EventStart:
-			keys := slices.Sorted(maps.Keys(ev.References))
-			refs := make([]string, len(keys))
-			for i, k := range keys {
-				refs[i] = fmt.Sprintf("%s %.4f", k, ev.References[k])
+			if ev.References == nil {
+				return fmt.Sprintf("start: %s; validation references: solved while the run trains", ev.Message)
 			}
-			return fmt.Sprintf("start: %s; validation references: %s", ev.Message, strings.Join(refs, ", "))
+			return fmt.Sprintf("start: %s; validation references: %s", ev.Message, referenceList(ev.References))
+		case EventReferences:
+			return fmt.Sprintf("step %d: validation references solved: %s", rec.Step, referenceList(ev.References))
 		}
 		if ev.Message != "" {
 			return fmt.Sprintf("%s: %s", ev.Event, ev.Message)
@@ -62,4 +62,14 @@ func ProgressLine(rec Record, cfg Config) string {
 		return fmt.Sprintf("%s at step %d", ev.Event, rec.Step)
 	}
 	return ""
+}
+
+// referenceList is "name value, ..." of a set's references, by name.
+func referenceList(refs map[string]float64) string {
+	keys := slices.Sorted(maps.Keys(refs))
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%s %.4f", k, refs[k])
+	}
+	return strings.Join(out, ", ")
 }

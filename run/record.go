@@ -69,6 +69,11 @@ type Eval struct {
 	// Gap is the tsp tour length over the Held-Karp optimum, minus 1 (n <= 20 only); nil where
 	// no optimum is known, so that an optimal policy's 0 is written and told apart from it.
 	Gap *float64 `json:"gap,omitempty"`
+	// RefsPending marks a validation made while its set's references were still being solved
+	// (the run trains meanwhile): it lacks Gap and the samples' reference solutions, which the
+	// run's later references event supplies (ReferenceFill). Its Metric does not depend on the
+	// references: a metric scored against the optimum per instance waits for them.
+	RefsPending bool `json:"refs_pending,omitempty"`
 	// Also holds the task's other measures (envs.Facts.Also), each the mean over the instances
 	// where it applies: gm's "recovery".
 	Also map[string]float64 `json:"also,omitempty"`
@@ -122,6 +127,10 @@ const (
 	EventStop       = "stop"
 	EventDone       = "done"
 	EventError      = "error"
+	// EventReferences says that the validation set's references, solved while the run trained,
+	// are ready: it carries them (References) and what the validations made before them lack
+	// (Fill).
+	EventReferences = "references"
 )
 
 // Event is something that happened to the run: a start, a live change, a checkpoint, an end.
@@ -134,9 +143,12 @@ type Event struct {
 	New   float64 `json:"new"`
 	// Message is a human-readable line (the error, the checkpoint path, ...).
 	Message string `json:"message,omitempty"`
-	// References are the baselines of the task on the validation set, sent with "start", in the
-	// units of Eval.Metric: e.g. {"random": 0.72, "greedy": 0.97, "optimal": 1}.
+	// References are the baselines of the task on the validation set, sent with "start" (or with
+	// "references" when they were solved after it), in the units of Eval.Metric: e.g.
+	// {"random": 0.72, "greedy": 0.97, "optimal": 1}.
 	References map[string]float64 `json:"references,omitempty"`
+	// Fill, sent with "references", completes the validations made before them (RefsPending).
+	Fill *ReferenceFill `json:"fill,omitempty"`
 	// RunID is the identity of the run (the hash its checkpoints carry), sent with "start", so
 	// that a resume can tell whose records a directory holds even without its config.json.
 	RunID string `json:"run_id,omitempty"`

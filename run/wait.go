@@ -6,14 +6,16 @@ import (
 	"path/filepath"
 )
 
-// Wait is a long preparation a run is in before or between its training steps, such as solving
-// the exact references of its validation set: Done of Total units (instances) so far.
+// Wait is a long computation a run is in, such as solving the exact references of its
+// validation set: Done of Total units (instances) so far.
 type Wait struct {
 	What        string
 	Done, Total int
 	// Start is Done when the wait began: the units an earlier attempt did (the references a
 	// stopped solve kept), which a pace estimate leaves out.
 	Start int
+	// Background reports that the run trains meanwhile; otherwise it waits for the computation.
+	Background bool
 }
 
 // CacheOff is the --cache value that disables the shared cache.

@@ -19,6 +19,9 @@ type setMark struct {
 	step     int
 	param    string
 	old, new float64
+	// line is the change's line in the events, which a later change of the same parameter at
+	// the same step replaces.
+	line string
 }
 
 // trainSeries holds the training summaries: the steps, and each number of run.Train by its
@@ -119,9 +122,17 @@ func (d *runData) addEvent(step int, e *run.Event) {
 		} else {
 			d.logf(step, "start")
 		}
+	case run.EventReferences:
+		// Solved while the run trained: the reference lines appear, and the latest validation,
+		// if made before them, gets its gap and its samples' optima.
+		d.refs = e.References
+		if d.latest != nil && e.Fill != nil {
+			e.Fill.Fill(d.latest)
+			d.evalVer++
+		}
+		d.logf(step, "references solved")
 	case run.EventSet:
-		d.sets = append(d.sets, setMark{step: step, param: e.Param, old: e.Old, new: e.New})
-		d.logf(step, "set %s", describeSet(e.Param, e.Old, e.New))
+		d.addSet(step, e)
 	case run.EventCheckpoint:
 		d.logCheckpoint(step, e.Message)
 	case run.EventWarning:
@@ -135,6 +146,24 @@ func (d *runData) addEvent(step int, e *run.Event) {
 		d.logf(step, "%s", msg)
 	}
 	d.eventVer++
+}
+
+// addSet takes a live change. Changes of one parameter at one step (+ and - pressed while
+// paused, when the step stands still) are one change, from the first old value to the last new
+// one, with one mark and one line, so that they do not push the older events out one by one.
+func (d *runData) addSet(step int, e *run.Event) {
+	mark := setMark{step: step, param: e.Param, old: e.Old, new: e.New}
+	for i := len(d.sets) - 1; i >= 0 && d.sets[i].step == step; i-- {
+		if d.sets[i].param == e.Param {
+			mark.old = d.sets[i].old
+			d.dropLine(d.sets[i].line)
+			d.sets = slices.Delete(d.sets, i, i+1)
+			break
+		}
+	}
+	d.logf(step, "set %s", describeSet(e.Param, mark.old, mark.new))
+	mark.line = d.events[len(d.events)-1]
+	d.sets = append(d.sets, mark)
 }
 
 // whileOn is the training series y (one entry per summary) where the switch name was on at the
@@ -216,13 +245,18 @@ func (d *runData) logf(step int, format string, args ...any) {
 // logCheckpoint logs a checkpoint in one short line that replaces the previous checkpoint's, so
 // that the checkpoints written every few hundred steps never fill the events.
 func (d *runData) logCheckpoint(step int, msg string) {
-	if i := slices.Index(d.events, d.checkpointLine); d.checkpointLine != "" && i >= 0 {
-		d.events = slices.Delete(d.events, i, i+1)
-	}
+	d.dropLine(d.checkpointLine)
 	what := "checkpoint written"
 	if strings.Contains(msg, "early") {
 		what += " (early, without the buffer)"
 	}
 	d.logf(step, "%s", what)
 	d.checkpointLine = d.events[len(d.events)-1]
+}
+
+// dropLine removes line from the events, if it is still there.
+func (d *runData) dropLine(line string) {
+	if i := slices.Index(d.events, line); line != "" && i >= 0 {
+		d.events = slices.Delete(d.events, i, i+1)
+	}
 }

@@ -139,7 +139,7 @@ func runName(task envs.Task, n int, t time.Time) string {
 
 // switchTo checkpoints and stops the current run, then starts cfg in dir, off the UI goroutine.
 func (m *model) switchTo(cfg run.Config, dir string) tea.Cmd {
-	m.switching = true
+	m.switching, m.starting = true, "switching task…"
 	m.info("stopping the current run (checkpoint)…")
 	old, start := m.engine, m.start
 	return func() tea.Msg {
@@ -159,11 +159,20 @@ func (m *model) switched(msg switchedMsg) tea.Cmd {
 		}
 		return m.quit()
 	}
-	if msg.err != nil {
+	switch {
+	case msg.err != nil && msg.continued:
+		m.fail("could not continue the run: %v", msg.err)
+		return nil
+	case msg.err != nil:
 		m.fail("could not start the new run: %v (the previous one is checkpointed: %s tui --resume %s)", msg.err, Command, m.ctx.info.Dir)
 		return nil
 	}
 	m.attach(msg.engine)
+	if msg.continued {
+		m.info("continuing the run to step %s", draw.FmtInt(m.ctx.cfg.Steps))
+		return nil // the same directory: the log stays where it is
+	}
+	m.stretch = m.ctx.cfg.Steps
 	m.info("started %s in %s", m.ctx.info.Title, m.ctx.info.Dir)
 	if m.logs != nil {
 		// The new run's log goes with it, not into the first run's directory.
@@ -198,7 +207,8 @@ func (d *taskDialog) view(st draw.Styles, w int) []string {
 
 // runLength says how long the run cfg will take before it starts: its steps and epochs, the time
 // at the current run's rate when that run trains the same task, size and model (another's rate
-// says nothing of it), and the exact references it solves where they are slow.
+// says nothing of it), and the exact references it solves where they are slow (the validation
+// set's beside training, the test set's after it).
 func runLength(cfg, current run.Config, st run.Status) []string {
 	steps := fmt.Sprintf("It trains %s steps (%.3g epochs)", draw.FmtInt(cfg.Steps), float64(cfg.Steps)/float64(cfg.StepsPerEpoch()))
 	if same := cfg.Task == current.Task && cfg.N == current.N && cfg.Model == current.Model; same && st.StepsPerSec > 0 {
@@ -208,8 +218,8 @@ func runLength(cfg, current run.Config, st run.Status) []string {
 	}
 	lines := []string{steps}
 	if f, err := envs.FactsOf(cfg.Task); err == nil && f.Quick != nil && f.Exact(cfg.N) != "" && f.Quick(cfg.N) != f.Exact(cfg.N) {
-		lines = append(lines, "It solves the exact references of its validation set first, and of its",
-			fmt.Sprintf("test set after its last step (%s-%d: minutes each; cached after).", f.Name, cfg.N))
+		lines = append(lines, "It trains at once, solving its validation set's exact references beside",
+			fmt.Sprintf("(%s-%d: minutes; cached after); its test set's come after its last step.", f.Name, cfg.N))
 	}
 	return append(lines, "q stops it at any time, with a checkpoint.")
 }

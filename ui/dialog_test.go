@@ -10,14 +10,14 @@ import (
 
 // TestTaskSwitchSaysHowLong: the confirmation of a task switch tells the new run's length
 // before y starts it (gm 10 best used to start 19,530 steps without a word), and for TSP-20
-// the exact references it solves first.
+// the exact references it solves while it trains.
 func TestTaskSwitchSaysHowLong(t *testing.T) {
 	for _, c := range []struct {
 		typed string
 		want  []string
 	}{
 		{"gm 10 best", []string{"It trains 1,000 steps", "the header shows its ETA once it does"}},
-		{"tsp 20 best", []string{"It trains 2,000 steps", "exact references of its validation set", "TSP-20: minutes each"}},
+		{"tsp 20 best", []string{"It trains 2,000 steps", "trains at once, solving its validation set's exact references", "TSP-20: minutes"}},
 		{"mwm 10", []string{"It trains 10,000 steps (100 epochs), about 1m21s at this run's 123.4 steps/s."}},
 	} {
 		m := fixture(t, envs.TaskMWM, 10, 120, 36)

@@ -80,7 +80,7 @@ func (h *header) View() string {
 		parts = append(parts, headerPart{fmt.Sprintf("%.1f steps/s", s.StepsPerSec), 3}, headerPart{"ETA " + draw.FmtDur(s.ETA), 2})
 	}
 	line1 := joinRanked(parts, sep, h.w)
-	if s.Wait.What != "" {
+	if s.Wait.What != "" && !s.Wait.Background {
 		line1 = waitLine(c.st.Title.Render(title), s.Wait, c.waitLeft, h.w, c.st)
 	}
 	// The backend goes last: where the GPU is not used it says why at length, and a narrow
@@ -99,11 +99,16 @@ func (h *header) View() string {
 		details = append(details, c.st.Warn.Render(fmt.Sprintf("%d records skipped by the view", s.Dropped)))
 	}
 	line2 := c.st.Dim.Render(strings.Join(details, " · "))
-	if c.data.warning != "" {
+	help := c.st.Dim.Render("? help")
+	switch {
+	case s.Wait.What != "" && s.Wait.Background:
+		// A computation beside training (its references) shows its progress under the training's.
+		line2 = waitLine("", s.Wait, c.waitLeft, h.w-lipgloss.Width(help)-1, c.st)
+	case c.data.warning != "":
 		// A damaged metrics line is told on its own line, whole, in place of the run's details.
 		line2 = c.st.Warn.Render(c.data.warning)
 	}
-	return draw.FitLine(line1, h.w) + "\n" + draw.Spread(line2, c.st.Dim.Render("? help"), h.w)
+	return draw.FitLine(line1, h.w) + "\n" + draw.Spread(line2, help, h.w)
 }
 
 // joinRanked joins the parts with sep, leaving out the highest-ranked parts (the last of equal
@@ -133,16 +138,19 @@ func orDash(s string) string {
 	return s
 }
 
-// waitLine is the header's first line while the run is in a long preparation: the title, what
-// it waits for, a progress bar (bubbles' progress, drawn at the fraction done), the count and,
-// once its pace is known, the time left, in w columns.
+// waitLine is the header's line on a long computation: the title (none under the training's
+// line), what it is, a progress bar (bubbles' progress, drawn at the fraction done), the count
+// and, once its pace is known, the time left, in w columns.
 func waitLine(title string, wait run.Wait, left time.Duration, w int, st draw.Styles) string {
 	count := fmt.Sprintf(" %d/%d", wait.Done, wait.Total)
 	if left > 0 {
 		count += " · ETA " + draw.FmtDur(left)
 	}
 	what := st.Warn.Render("◌ "+wait.What) + " "
-	head := title + st.Dim.Render(" · ") + what
+	head := what
+	if title != "" {
+		head = title + st.Dim.Render(" · ") + what
+	}
 	bw := w - lipgloss.Width(head) - lipgloss.Width(count)
 	if bw < 10 {
 		// A narrow screen keeps the bar rather than the run's title (the second line names the run).

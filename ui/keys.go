@@ -47,7 +47,7 @@ type keyMap struct {
 
 func (m *model) newKeyMap() keyMap {
 	return keyMap{
-		Pause:    bind([]string{"space"}, "space", "pause/resume", colRun, cmdless(m.togglePause)),
+		Pause:    bind([]string{"space"}, "space", "pause/resume/continue", colRun, m.togglePause),
 		Penalty:  bind([]string{"p"}, "p", "critic penalty on/off", colRun, cmdless(func() { m.toggle(run.FlagCriticPenalty) })),
 		Explore:  bind([]string{"x"}, "x", "exploration on/off", colRun, cmdless(func() { m.toggle(run.FlagExploration) })),
 		Save:     bind([]string{"s"}, "s", "save a checkpoint", colRun, cmdless(m.checkpoint)),
@@ -167,6 +167,8 @@ func (m *model) shortKeys() (optional, always []key.Binding) {
 	case m.ctx.readOnly:
 		// No ablation launcher: a view trains nothing.
 		return []key.Binding{hintDisplay, hintSamples}, always
+	case m.ctx.status.State == run.StateDone:
+		return m.doneKeys(), always
 	}
 	return []key.Binding{hintPause, hintPenalty, hintTune, hintSamples, hintAblation}, always
 }

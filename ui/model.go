@@ -32,6 +32,8 @@ type (
 	switchedMsg  struct {
 		engine run.Engine
 		err    error
+		// continued: the engine is the same run continued (continueRun), not a new one.
+		continued bool
 	}
 	exportedMsg struct {
 		files []string
@@ -68,6 +70,11 @@ type model struct {
 	engine  run.Engine
 	start   experiments.StartFunc
 	baseDir string // where new run directories go
+	// resume reopens a run from its last checkpoint with a new total (agent.ResumeRun), nil
+	// when the console cannot continue a finished run; stretch is the steps a continuation
+	// adds: the run's length when the console opened it.
+	resume  func(dir string, steps int) (run.Engine, error)
+	stretch int
 
 	header   *header
 	reward   *rewardPane
@@ -82,6 +89,7 @@ type model struct {
 	help     help.Model
 
 	pace          waitPace    // of the run's long preparation
+	history       int         // records of the run's earlier sessions still to come, told nowhere but the panes
 	logs          *consoleLog // where the standard loggers write; nil in tests
 	view          viewKind
 	showHelp      bool
@@ -89,6 +97,7 @@ type model struct {
 	width, height int
 	quitting      bool
 	switching     bool
+	starting      string // the footer's text while switching: which run starts
 }
 
 // newModel builds the console around a started engine. start launches new runs (task switches,
@@ -99,6 +108,7 @@ func newModel(eng run.Engine, start experiments.StartFunc, color, readOnly bool)
 	m.keys = m.newKeyMap()
 	m.help.Styles = helpStyles(ctx.st)
 	m.attach(eng)
+	m.stretch = m.ctx.cfg.Steps
 	m.ablation = newAblationView(ctx, start, m.baseDir, m.pauseForAblation)
 	return m
 }
@@ -114,6 +124,7 @@ func (m *model) attach(eng run.Engine) {
 		m.ctx.facts = f
 	}
 	m.ctx.status = eng.Status()
+	m.history = m.ctx.info.History
 	m.ctx.data = newRunData()
 	m.baseDir = "runs"
 	if d := m.ctx.info.Dir; d != "" {
@@ -182,11 +193,16 @@ func (m *model) poll() {
 	}
 }
 
-// observe takes one record, reporting the events that answer a key press in the footer. A view
-// of a run nobody trains reads only its history, which the footer does not retell ("training
-// done" on opening a finished run, or in the compare view over other runs).
+// observe takes one record, reporting the events that answer a key press in the footer. A
+// run's history, which a resumed run sends first, is not retold there ("training done at step
+// 40" while the continued run trains on), nor is what a view of a run nobody trains reads
+// ("training done" on opening a finished run, or in the compare view over other runs).
 func (m *model) observe(r run.Record) {
 	m.ctx.data.add(r)
+	if m.history > 0 {
+		m.history--
+		return
+	}
 	if r.Event == nil || r.Kind != run.KindEvent || m.ctx.readOnly && m.ctx.writer == 0 {
 		return
 	}

@@ -50,7 +50,7 @@ type Options struct {
 	Env []string
 	// Start and ResumeRun launch trainers (agent.StartRun and agent.ResumeRun in the program);
 	// the console builds no learner itself. Start is required unless View is set, ResumeRun
-	// when Resume is.
+	// when Resume is; without ResumeRun a finished run cannot be continued from the console.
 	Start     experiments.StartFunc
 	ResumeRun func(dir string, steps int) (run.Engine, error)
 	// Score scores the runs of an experiment preset started from the ablation view on its test
@@ -80,6 +80,7 @@ func Run(opts Options) error {
 		return err
 	}
 	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
+	m.resume = opts.ResumeRun
 	m.ablation.now = opts.Now
 	m.ablation.score = opts.Score
 	if exp != nil {

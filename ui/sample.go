@@ -68,8 +68,11 @@ func (p *samplePane) body(w, h int) []string {
 	}
 	i := min(p.index, len(ev.Samples)-1)
 	s := ev.Samples[i]
+	// A validation made while the references were solved has no optimum to show yet (the
+	// references event brings it); o keeps the policy's solution until then.
+	solving := s.OptPerm == nil
 	perm, which := s.Perm, "policy"
-	if p.optimal {
+	if p.optimal && !solving {
 		perm, which = s.OptPerm, "optimal"
 	}
 	st := p.ctx.st
@@ -81,10 +84,17 @@ func (p *samplePane) body(w, h int) []string {
 		drawing, legend = d.Draw(s, perm, samples.Look{St: st, Line: p.lineStyle(), Which: which}, w, dh)
 		scored = d.Score(s)
 	}
+	if solving {
+		score := shortMetric(ev.MetricName) + " " + draw.FmtNum(s.Objective)
+		scored = []string{score + " · optimum being solved", score + " · opt: solving…", score}
+	}
 	lines := make([]string, 0, h)
 	lines = append(lines, draw.FitLines(drawing, w, dh)...)
 	solver := s.OptSolverName
-	if solver == "" {
+	switch {
+	case solving:
+		solver = "solving…"
+	case solver == "":
 		solver = "reference"
 	}
 	// A narrow pane keeps the score and the legend before the sample's index and the solver.

@@ -183,6 +183,9 @@ func (m *model) apply(ch *change) {
 	case m.ctx.readOnly:
 		m.refuseReadOnly(it.label + " changes the run")
 		return
+	case m.ctx.status.State == run.StateDone:
+		m.fail("the run is done: %s", m.afterDone())
+		return
 	}
 	v := ch.value
 	if it.kind == run.Switch {
@@ -205,7 +208,8 @@ func (m *model) apply(ch *change) {
 	}
 }
 
-func (m *model) togglePause() {
+// togglePause pauses or resumes the run, and continues a finished one (continueRun).
+func (m *model) togglePause() tea.Cmd {
 	switch m.ctx.status.State {
 	case run.StatePaused:
 		m.engine.Resume()
@@ -213,9 +217,12 @@ func (m *model) togglePause() {
 	case run.StateTraining, run.StateStarting:
 		m.engine.Pause()
 		m.info("pausing at the next step (space resumes)")
+	case run.StateDone:
+		return m.continueRun()
 	default:
 		m.fail("the run is %s", m.ctx.status.State)
 	}
+	return nil
 }
 
 // pauseForAblation holds the main run while ablation runs use the cores.

@@ -98,7 +98,7 @@ func (m *model) footer() string {
 	case m.params.editing:
 		text, style = "type a value: enter applies, esc cancels", st.Warn
 	case m.switching:
-		text, style = "switching task…", st.Warn
+		text, style = m.starting, st.Warn
 	case text == "" && m.view == viewMain && !computeLayout(m.width, m.height).wide:
 		// A compact screen has no events pane: an idle footer shows the latest event, as it
 		// would a message (the hints it displaces are in ? help).

@@ -3,7 +3,6 @@ package eval
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -27,6 +26,10 @@ const (
 
 // ErrStopped ends a long computation that a Stop interrupted.
 var ErrStopped = errors.New("stopped")
+
+// errNoReference refuses to score, before its references are solved, a set whose metric is
+// scored against the optimum per instance.
+var errNoReference = errors.New("the metric needs the references, which are not solved yet")
 
 // Reference holds the reference solutions of an evaluation set and, for validation, the
 // task's baselines. It is cached in the run directory: the Held-Karp optima of TSP-20 take
@@ -145,8 +148,13 @@ func actDeterministic(l learn.Learner, f *envs.Facts, n int, insts []envs.Instan
 
 // Evaluate scores the deterministic policy on set. With extras (validation) it adds the Q
 // scatter of the first scatterStates states (for learners with a critic) and the first
-// SampleCount samples.
+// SampleCount samples. A set whose references are not solved yet (Ref nil) is scored without
+// them: no gap and no reference solutions of the samples; a metric scored against the optimum
+// per instance cannot be, and is refused.
 func Evaluate(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, extras bool) (*run.Eval, error) {
+	if set.Ref == nil && set.Facts.Metric.PerOptimum {
+		return nil, errNoReference
+	}
 	n, size := env.N(), len(set.Insts)
 	perms := make([]int, size*n)
 	k := 0
@@ -186,14 +194,45 @@ func Evaluate(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, extras boo
 		p := perms[i*n : (i+1)*n]
 		m := sm[i*n*n : (i+1)*n*n]
 		entropy, birkhoff := softPermStats(m, sp[i*n*n:(i+1)*n*n], n)
-		ev.Samples = append(ev.Samples, run.Sample{
+		sample := run.Sample{
 			Index: i, Instance: set.Insts[i],
 			Perm: append([]int(nil), p...), Objective: env.Objective(set.Insts[i], p),
-			OptPerm: set.Ref.Best[i].Perm, OptObjective: set.Ref.Best[i].Objective, OptSolverName: set.Ref.BestSolver[i],
 			M: append([]float32(nil), m...), Entropy: entropy, Birkhoff: birkhoff,
-		})
+		}
+		if set.Ref != nil {
+			sampleRef(set.Ref, i).Put(&sample)
+		}
+		ev.Samples = append(ev.Samples, sample)
 	}
 	return ev, nil
+}
+
+// sampleRef is the reference solution of instance i.
+func sampleRef(ref *Reference, i int) run.SampleRef {
+	return run.SampleRef{Index: i, Perm: ref.Best[i].Perm, Objective: ref.Best[i].Objective, Solver: ref.BestSolver[i]}
+}
+
+// FillOf is what ref gives the validations of set made before it was solved: the optimum's
+// mean objective where the task reports a gap against an exact one, and the reference solutions
+// of the sample instances (those Evaluate sends).
+func FillOf(set *Set, ref *Reference) *run.ReferenceFill {
+	f := &run.ReferenceFill{}
+	if set.Facts.Metric.Gap && ref.Exact {
+		f.Optimum = optimumMean(ref)
+	}
+	for i := range min(SampleCount, len(ref.Best)) {
+		f.Samples = append(f.Samples, sampleRef(ref, i))
+	}
+	return f
+}
+
+// optimumMean is the mean objective of ref's best solutions, summed in instance order.
+func optimumMean(ref *Reference) float64 {
+	opt := 0.0
+	for _, s := range ref.Best {
+		opt += s.Objective
+	}
+	return opt / float64(len(ref.Best))
 }
 
 // score computes the metrics of the policy's permutations (size x n) on set.
@@ -221,16 +260,7 @@ func score(env envs.Env, set *Set, perms []int) *run.Eval {
 	}
 	ev.Also = alsoMeasures(set.Facts.Also, set.Insts, perms, n)
 	if metric.Gap && set.Ref != nil && set.Ref.Exact {
-		opt := 0.0
-		for _, s := range set.Ref.Best {
-			opt += s.Objective
-		}
-		gap := ev.Metric/(opt/float64(size)) - 1
-		if math.Abs(gap) < 1e-9 {
-			// Optimal tours summed in another order than the optimum's, or another optimal tour:
-			// rounding, which printed as a gap of -0.00%.
-			gap = 0
-		}
+		gap := run.GapOf(ev.Metric, optimumMean(set.Ref))
 		ev.Gap = &gap
 	}
 	return ev
@@ -287,13 +317,32 @@ type Policy struct {
 	state  []byte
 	sized  learn.Learner
 	sizedN int
+	// note says which checkpoint stands in for a run directory's missing best one.
+	note string
 }
 
-// loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint).
-func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error)) (*Policy, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, run.BestCheckpoint)
+// policyCheckpoint is the checkpoint path names: the file itself or, for a run directory, its
+// best checkpoint. A run stopped before its first validation has none (best holds the policy
+// that scored best on the validation set, and nothing was scored): its last checkpoint stands
+// in, with a note saying so, rather than a best written from it that would claim a validation.
+func policyCheckpoint(path string) (file, note string) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.IsDir() {
+		return path, ""
 	}
+	best, last := filepath.Join(path, run.BestCheckpoint), filepath.Join(path, run.LastCheckpoint)
+	if _, err := os.Stat(best); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(last); err == nil {
+			return last, fmt.Sprintf("%s has no %s (the run stopped before its first validation): using %s", path, run.BestCheckpoint, run.LastCheckpoint)
+		}
+	}
+	return best, ""
+}
+
+// loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint; see
+// policyCheckpoint).
+func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error)) (*Policy, error) {
+	path, note := policyCheckpoint(path)
 	ck, err := checkpoint.Open(path)
 	if err != nil {
 		return nil, err
@@ -310,8 +359,12 @@ func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error))
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
 	}
-	return &Policy{cfg: spec, step: ck.Header.Step, learner: l, state: ck.Learner}, nil
+	return &Policy{cfg: spec, step: ck.Header.Step, learner: l, state: ck.Learner, note: note}, nil
 }
+
+// Note says which checkpoint stands in for a run directory's best one when the run has none
+// (its last, at Step), "" otherwise.
+func (p *Policy) Note() string { return p.note }
 
 // Config is the configuration the policy was trained with (live changes included).
 func (p *Policy) Config() run.Config { return p.cfg.Config }
@@ -373,7 +426,7 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 }
 
 // LoadPolicy loads the trained actor of a checkpoint file, or of a run directory's best
-// checkpoint.
+// checkpoint (its last, told by Note, when a stop came before its first validation).
 func LoadPolicy(path string) (*Policy, error) {
 	return loadPolicy(path, learn.NewLearner)
 }

@@ -56,14 +56,23 @@ func (ref *Reference) fits(env envs.Env, ds envs.Dataset, baselines bool) bool {
 		len(ref.Best) == ds.Size && len(ref.BestSolver) == ds.Size && (!baselines || ref.References != nil)
 }
 
-// CachedReference returns the references of ds from the run directory's copy at runPath or
-// else from the shared cache, each checked against insts (reference.check), or computes them
-// and writes both (solveReference: calling begin with the instances an earlier solve saved,
-// and counting those solved in done). A copy or shared entry that is wrong or unreadable is
-// told to note and solved again (one without a checksum, from an older version, quietly); a
-// shared cache that cannot be written is told and skipped.
+// CachedReference returns the references of ds from a cache (FindReference) or else solves
+// them (SolveReference).
 func CachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool,
 	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string)) (*Reference, error) {
+	ref, err := FindReference(runPath, env, ds, insts, baselines, note)
+	if ref != nil || err != nil {
+		return ref, err
+	}
+	return SolveReference(runPath, env, ds, insts, baselines, stop, begin, done, note, nil)
+}
+
+// FindReference returns the references of ds from the run directory's copy at runPath or else
+// from the shared cache (copying them to runPath), each checked against insts
+// (reference.check); nil, nil when neither holds them and they must be solved. A copy or shared
+// entry that is wrong or unreadable is told to note (one without a checksum, from an older
+// version, quietly). It takes the time of reading and checking a file, never of a solve.
+func FindReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool, note func(string)) (*Reference, error) {
 	hash := instancesHash(insts)
 	var ref Reference
 	switch err := readReference(runPath, ds, &ref); {
@@ -79,34 +88,46 @@ func CachedReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs
 		note(fmt.Sprintf("the run's references are unreadable (%v): solving them again", err))
 	}
 	shared := sharedReferencePath(ds, hash)
-	if shared != "" {
-		ref = Reference{}
-		err := readReference(shared, ds, &ref)
-		switch {
-		case err == nil && ref.fits(env, ds, baselines):
-			err = ref.check(env, insts, hash)
-			if err == nil {
-				return &ref, writeReference(runPath, &ref)
-			}
-			if !errors.Is(err, errUnsealed) {
-				note(fmt.Sprintf("the cached references %s are wrong (%v): solving them again", shared, err))
-			}
-		case err == nil && baselines && ref.References == nil:
-			// A test set's entry lacks the baselines a validation set needs: solve, and replace it.
-		case err == nil:
-			note(fmt.Sprintf("the cached references %s are of another set: solving them again", shared))
-		case !errors.Is(err, fs.ErrNotExist):
-			note(fmt.Sprintf("the cached references are unreadable (%v): solving them again", err))
-		}
+	if shared == "" {
+		return nil, nil
 	}
-	// The solve keeps its instances in the shared cache, where any run of the same sets finds
-	// them, else in the run's directory; it also reads the run's, kept by an attempt that ran
-	// with --cache off or another cache.
+	ref = Reference{}
+	err := readReference(shared, ds, &ref)
+	switch {
+	case err == nil && ref.fits(env, ds, baselines):
+		err = ref.check(env, insts, hash)
+		if err == nil {
+			return &ref, writeReference(runPath, &ref)
+		}
+		if !errors.Is(err, errUnsealed) {
+			note(fmt.Sprintf("the cached references %s are wrong (%v): solving them again", shared, err))
+		}
+	case err == nil && baselines && ref.References == nil:
+		// A test set's entry lacks the baselines a validation set needs: solve, and replace it.
+	case err == nil:
+		note(fmt.Sprintf("the cached references %s are of another set: solving them again", shared))
+	case !errors.Is(err, fs.ErrNotExist):
+		note(fmt.Sprintf("the cached references are unreadable (%v): solving them again", err))
+	}
+	return nil, nil
+}
+
+// SolveReference computes the references of ds and writes them to runPath and the shared cache
+// (solveReference: calling begin with the instances an earlier solve saved, and counting those
+// solved in done), solving width() instances at a time (one per core when width is nil); a
+// shared cache that cannot be written is told to note and skipped. The solve keeps its
+// instances in the shared cache, where any run of the same sets finds them, else in the run's
+// directory; it also reads the run's, kept by an attempt that ran with --cache off or another
+// cache.
+func SolveReference(runPath string, env envs.Env, ds envs.Dataset, insts []envs.Instance, baselines bool,
+	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string), width func() int) (*Reference, error) {
+	hash := instancesHash(insts)
+	shared := sharedReferencePath(ds, hash)
 	partials := []string{partialPath(runPath)}
 	if shared != "" {
 		partials = []string{partialPath(shared), partialPath(runPath)}
 	}
-	r, err := solveReference(partials, env, ds.Seed, insts, hash, baselines, stop, begin, done, note)
+	r, err := solveReference(partials, env, ds.Seed, insts, hash, baselines, stop, begin, done, note, width)
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +168,9 @@ func writeReference(path string, ref *Reference) error {
 // nothing. The files are removed once all is solved; one that cannot be written is told, and
 // the solve goes on without it.
 func solveReference(partials []string, env envs.Env, seed uint64, insts []envs.Instance, hash string, baselines bool,
-	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string)) (*Reference, error) {
+	stop *atomic.Bool, begin func(solved int), done *atomic.Int64, note func(string), width func() int) (*Reference, error) {
 	s := newReferenceSolve(env, seed, insts, baselines)
+	s.width = width
 	kept, from := 0, ""
 	for _, p := range partials {
 		n, err := s.restore(p, hash)
@@ -170,7 +192,9 @@ func solveReference(partials []string, env envs.Env, seed uint64, insts []envs.I
 		r.seal()
 		if err := r.check(env, insts, hash); err != nil {
 			note(fmt.Sprintf("the references continued from %s are wrong (%v): solving them all again", from, err))
-			if r, err = newReferenceSolve(env, seed, insts, baselines).runKept(target, hash, 0, false, stop, begin, done, note); err != nil {
+			again := newReferenceSolve(env, seed, insts, baselines)
+			again.width = width
+			if r, err = again.runKept(target, hash, 0, false, stop, begin, done, note); err != nil {
 				return nil, err
 			}
 			r.InstancesSHA256 = hash

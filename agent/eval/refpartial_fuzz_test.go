@@ -59,7 +59,7 @@ func FuzzPartialReferences(f *testing.F) {
 		}
 		var notes []string
 		got, err := solveReference([]string{path}, env, ds.Seed, insts, hash, true, new(atomic.Bool), func(int) {},
-			new(atomic.Int64), func(m string) { notes = append(notes, m) })
+			new(atomic.Int64), func(m string) { notes = append(notes, m) }, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,9 @@ package eval
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"spg-tui/envs"
 	"spg-tui/linalg/parallel"
@@ -25,7 +27,13 @@ type referenceSolve struct {
 	// instances' entries.
 	sols   [][]envs.Solution
 	solved []bool
+	// width, if set, is how many instances may be solved at a time, asked before each: a solve
+	// beside training leaves it cores. Nil is one per core.
+	width func() int
 }
+
+// widthPoll is how often a solver held back by width looks again.
+const widthPoll = 50 * time.Millisecond
 
 // newReferenceSolve prepares the solve of insts: the exact solver first, then the baselines
 // when asked (or when there is no exact solver).
@@ -65,12 +73,27 @@ func (s *referenceSolve) run(stop *atomic.Bool, done *atomic.Int64, keep func(i 
 		}
 	}
 	errs := make([]error, len(s.insts))
-	parallel.For(len(todo), func(_, lo, hi int) {
-		for k := lo; k < hi && !stop.Load(); k++ {
-			errs[todo[k]] = s.solve(todo[k], keep)
-			done.Add(1)
-		}
-	})
+	// One solver per core, each taking the next instance: solve times vary by instance (Held-Karp
+	// less than the classical solvers), so no solver waits on another's chunk.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for k := range parallel.Workers(len(todo)) {
+		wg.Go(func() {
+			for !stop.Load() && int(next.Load()) < len(todo) {
+				if s.width != nil && k >= s.width() {
+					time.Sleep(widthPoll)
+					continue
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(todo) {
+					return
+				}
+				errs[todo[i]] = s.solve(todo[i], keep)
+				done.Add(1)
+			}
+		})
+	}
+	wg.Wait()
 	if stop.Load() {
 		return nil, ErrStopped
 	}
