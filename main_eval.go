@@ -35,7 +35,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *ckpt == "" {
 		return fail(stderr, "eval", errors.New("--checkpoint is required"))
 	}
-	if err := noCheckpoint("checkpoint", *ckpt); err != nil {
+	if err := noCheckpoint("checkpoint", *ckpt, true); err != nil {
 		return fail(stderr, "eval", err)
 	}
 	if err := applyDevice(); err != nil {

@@ -35,9 +35,11 @@ func notRunDir(flag, dir string) error {
 // noCheckpoint says why path, given to --flag as a checkpoint file or a run directory whose best
 // checkpoint is meant (eval --checkpoint, --init), cannot be read as one: nothing is there, the
 // directory is no run (notRunDir), or no validation of the run has finished (one stopped while
-// solving its references), in which case its last checkpoint, if any, is named. It is nil
-// otherwise: opening the file tells the rest.
-func noCheckpoint(flag, path string) error {
+// solving its references), in which case its last checkpoint, if any, is named. With lastDoes,
+// a run with a last checkpoint and no best passes (eval reads the last and says so); a new run's
+// --init wants parameters some validation chose, so it names the last instead of taking it. It
+// is nil otherwise: opening the file tells the rest.
+func noCheckpoint(flag, path string, lastDoes bool) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -53,6 +55,9 @@ func noCheckpoint(flag, path string) error {
 	}
 	last := filepath.Join(path, run.LastCheckpoint)
 	if _, err := os.Stat(last); err == nil {
+		if lastDoes {
+			return nil
+		}
 		return fmt.Errorf("--%s %s: the run has no %s yet (no validation has finished); its latest parameters are --%s %s",
 			flag, path, run.BestCheckpoint, flag, last)
 	}
@@ -64,5 +69,5 @@ func noInit(cfg run.Config) error {
 	if cfg.Init == "" {
 		return nil
 	}
-	return noCheckpoint("init", cfg.Init)
+	return noCheckpoint("init", cfg.Init, false)
 }
