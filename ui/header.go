@@ -83,8 +83,12 @@ func (h *header) View() string {
 	if s.Wait.What != "" {
 		line1 = waitLine(c.st.Title.Render(title), s.Wait, c.waitLeft, h.w, c.st)
 	}
+	recipe := "recipe " + orDash(c.cfg.Recipe)
+	if kind, _ := run.RecipeChoice(c.cfg); kind != "" {
+		recipe += " on " + kind // its model chosen by the data, named in the title
+	}
 	details := []string{
-		"recipe " + orDash(c.cfg.Recipe),
+		recipe,
 		"backend " + orDash(c.info.Backend),
 		fmt.Sprintf("seed %d", c.info.Seed),
 		"run " + orDash(c.info.Dir),
