@@ -7,6 +7,7 @@ import (
 	"spg-tui/agent/device"
 	"spg-tui/linalg/backend"
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 	"spg-tui/run"
 )
 
@@ -20,17 +21,19 @@ var deviceLearners = map[string]func(cfg run.Spec, dev cuda.Device) (Learner, er
 // NewDeviceLearner returns cfg's learner on dev, or errNoGPUKernels where its model (or an
 // option it uses) has none; an invalid cfg is refused with Validate's message.
 func NewDeviceLearner(cfg run.Config, dev cuda.Device) (Learner, error) {
-	spec, err := run.Resolve(cfg)
+	spec, err := run.ResolveModel(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return newDeviceLearner(spec, dev)
 }
 
-// newDeviceLearner is NewDeviceLearner of a resolved configuration.
+// newDeviceLearner is NewDeviceLearner of a resolved configuration. Above the kernels' n
+// (layers.MaxSinkhornN: their potentials are static shared arrays) there are none either: a
+// policy decoding at such an n runs on the CPU.
 func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	build, ok := deviceLearners[cfg.Model]
-	if !ok {
+	if !ok || cfg.N > layers.MaxSinkhornN {
 		return nil, errNoGPUKernels
 	}
 	return build(cfg, dev)
