@@ -263,11 +263,11 @@ var bestTasks = map[envs.Task]taskRecipe{
 // bestGMRegular is best's choice on regular graphs: spg-gm3 with the live critic and the critic
 // penalty. Closed walks leave the nodes of a regular graph nearly alike, so spg-gm has nothing to
 // sharpen (0.411-0.448 of G1's edges kept at N = 50, d = 10, below 2-swap's 0.66); spg-gm3's
-// spectral similarity tells them apart (0.883 over 3 seeds, 0.918 since). With the slow critic it
-// fell (seed 1: 0.827 at step 100, 0.397 at 200), the copy still the early critic when the
-// consensus steps start to move, so it keeps the live one and the penalty it was measured with
-// (docs/results.md, "spg-gm3" and "A slow critic"). At N = 20 (d = 4) the untrained spg-gm3
-// already keeps as much as the trained spg-gm (0.860 against 0.850).
+// spectral similarity tells them apart (0.883 over 3 seeds; 0.918 and 0.921 on single runs
+// since). With the slow critic it fell (seed 1: 0.827 at step 100, 0.397 at 200), the copy still
+// the early critic when the consensus steps start to move, so it keeps the live one and the
+// penalty it was measured with (docs/results.md, "spg-gm3" and "A slow critic"). At N = 20
+// (d = 4) the untrained spg-gm3 already keeps as much as the trained spg-gm (0.860 against 0.850).
 var bestGMRegular = dataRecipe{
 	kind: "regular graphs",
 	matches: func(n int, spec string) bool {
