@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"testing"
 
 	"spg-tui/envs"
@@ -68,4 +69,26 @@ func trainRecipes(t *testing.T, task envs.Task, n, steps int) (test, untrained, 
 		}
 	}
 	return test, untrained, refs
+}
+
+// TestStartStatesTheRecipesChoiceByData: a run whose model best chose by --data (spg-gm3 on gm's
+// regular graphs) says so in its start record; one on the default data does not.
+func TestStartStatesTheRecipesChoiceByData(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want bool
+	}{{"regular:d=3", true}, {envs.DefaultData(envs.TaskGM), false}} {
+		base := tinyConfig(envs.TaskGM, 6)
+		base.Data, base.Steps = tc.data, 2
+		cfg, err := run.WithRecipe(base, run.RecipeBest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Hidden = 4
+		recs := readMetrics(t, trainToEnd(t, cfg))
+		msg := recs[0].Event.Message
+		if got := strings.Contains(msg, "recipe best on regular graphs: spg-gm3, the live critic"); got != tc.want {
+			t.Errorf("data %s: start record %q; want the recipe's choice stated: %v", tc.data, msg, tc.want)
+		}
+	}
 }

@@ -266,6 +266,9 @@ func (t *trainer) execute() (stopped bool, err error) {
 		return stop, err
 	}
 	msg := fmt.Sprintf("%s, replay capacity %d", t.info.Title, t.info.BufferCapacity)
+	if kind, choice := run.RecipeChoice(t.cfg.Config); kind != "" {
+		msg += fmt.Sprintf(", recipe %s on %s: %s", t.cfg.Recipe, kind, choice) // --data alone chose the model
+	}
 	// A resume from an early checkpoint refills an empty buffer; at step 0 the buffer was empty
 	// anyway, so only a later one departs from the uninterrupted run.
 	resumedEarly := t.step > 0 && t.early

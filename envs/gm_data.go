@@ -23,6 +23,18 @@ const gmDefaultSpec = "er:p=0.2,noise=0.05,noise-model=nowak"
 // spec: Erdos-Renyi graphs with p = 0.2 and each node pair flipped with probability 0.05.
 var gmDefaultData = gm.Params{Graph: gm.ErdosRenyi, P: 0.2, Noise: 0.05, Model: gm.Flip}
 
+// GMData reads the gm data spec at size n (--data; "" is the data of runs and files made before
+// gm named a default spec), so that a caller may choose by it (a recipe's model for regular
+// graphs); the error is NewData's.
+func GMData(n int, spec string) (gm.Params, error) {
+	if spec == "" {
+		p := gmDefaultData
+		p.N = n
+		return p, nil
+	}
+	return parseGMData(n, spec)
+}
+
 // parseGMData reads a gm data specification for graphs on n nodes: a family ("er" or "regular"),
 // then after a colon comma-separated key=value settings (p for er, d for regular, noise and
 // noise-model for both), at least one. Unset values keep gmDefaultData's; regular needs d.

@@ -177,7 +177,9 @@ func (c Config) LRScale(step int) float64 {
 	return math.Pow(c.LRDecay, float64(decays))
 }
 
-// MaxN is the largest supported size: permutations are stored as bytes in the replay buffer.
+// MaxN is the largest size a run trains at: the replay buffer stores a permutation one byte a
+// row. A trained model that runs at any N (Model.AnyN) decodes up to its task's instance bound
+// (envs.Facts.MaxN; ResolveModel), since decoding keeps no replay buffer.
 const MaxN = 255
 
 // Spec is a validated configuration with its task's facts and its model looked up once, where a
@@ -191,11 +193,33 @@ type Spec struct {
 	Entry Model `json:"-"`
 }
 
-// Resolve validates c and looks up its task's facts and its model.
+// Resolve validates c as a run's configuration and looks up its task's facts and its model.
 func Resolve(c Config) (Spec, error) {
 	if err := c.Validate(); err != nil {
 		return Spec{}, err
 	}
+	return resolved(c)
+}
+
+// ResolveModel is Resolve for a model's networks alone (a learner built to decode, with no
+// replay buffer): n may be anything up to the task's instance bound, not just MaxN.
+func ResolveModel(c Config) (Spec, error) {
+	if err := c.validate(instanceMaxN(c.Task)); err != nil {
+		return Spec{}, err
+	}
+	return resolved(c)
+}
+
+// instanceMaxN is task's instance bound, or MaxN for an unknown task (which validate refuses).
+func instanceMaxN(task envs.Task) int {
+	if f, err := envs.FactsOf(task); err == nil {
+		return f.MaxN
+	}
+	return MaxN
+}
+
+// resolved looks up the facts and the model of a validated c.
+func resolved(c Config) (Spec, error) {
 	f, err := envs.FactsOf(c.Task)
 	if err != nil {
 		return Spec{}, err
@@ -207,8 +231,11 @@ func Resolve(c Config) (Spec, error) {
 	return Spec{Config: c, Facts: f, Entry: m}, nil
 }
 
-// Validate returns an error naming the first invalid field.
-func (c Config) Validate() error {
+// Validate returns an error naming the first invalid field of a run's configuration.
+func (c Config) Validate() error { return c.validate(MaxN) }
+
+// validate is Validate with n bounded by maxN.
+func (c Config) validate(maxN int) error {
 	if _, err := envs.New(c.Task, max(c.N, 1)); err != nil {
 		return fmt.Errorf("task: %v", err)
 	}
@@ -230,7 +257,7 @@ func (c Config) Validate() error {
 		name string
 		msg  string
 	}{
-		{c.N < 2 || c.N > MaxN, "n", fmt.Sprintf("%d: must be in [2, %d]", c.N, MaxN)},
+		{c.N < 2 || c.N > maxN, "n", fmt.Sprintf("%d: must be in [2, %d]", c.N, maxN)},
 		{c.Steps < 0, "steps", fmt.Sprintf("%d: must be >= 0", c.Steps)},
 		{c.Batch < 1, "batch", fmt.Sprintf("%d: must be >= 1", c.Batch)},
 		{c.Buffer < c.Batch, "buffer", fmt.Sprintf("%d: must hold at least one batch (%d)", c.Buffer, c.Batch)},

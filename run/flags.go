@@ -66,17 +66,18 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh; it may be of another n where the model runs at any n)")
 	return func() error {
-		if err := applyRecipe(fs, cfg, *recipeName, "recipe"); err != nil {
-			return err
-		}
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		if _, err := envs.FactsOf(cfg.Task); err != nil {
 			return fmt.Errorf("task: %v", err)
 		}
-		// A new run names its task's default data; "" stays the data of earlier runs.
+		// A new run names its task's default data; "" stays the data of earlier runs. Set before
+		// the recipe, which may choose by the data (best's model on gm's regular graphs).
 		if cfg.Data == "" || (set["task"] && !set["data"]) {
 			cfg.Data = envs.DefaultData(cfg.Task)
+		}
+		if err := applyRecipe(fs, cfg, *recipeName, "recipe"); err != nil {
+			return err
 		}
 		if err := applyModel(fs, cfg, *model); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"spg-tui/envs"
+	"spg-tui/envs/gm"
 )
 
 // Recipe names and reward scales (Config.Recipe, Config.Reward).
@@ -45,6 +46,47 @@ type taskRecipe struct {
 	annealEvery int
 	// tune changes the recipe's values for the task, after apply (nil: nothing).
 	tune func(c *Config)
+	// data are what the recipe sets on kinds of the task's data where another model wins
+	// there, the first that matches the run's --data applying over the rest.
+	data []dataRecipe
+}
+
+// dataRecipe is what a recipe sets for one kind of a task's data over its taskRecipe: the model
+// and settings measured best there.
+type dataRecipe struct {
+	// kind names the data where the choice is stated: "regular graphs".
+	kind string
+	// matches reports whether the data spec at size n is of the kind.
+	matches func(n int, spec string) bool
+	// model is the network on that data.
+	model string
+	// settings word what tune sets, where the choice is stated.
+	settings string
+	// tune changes the recipe's values for the data, after the task's tune.
+	tune func(c *Config)
+}
+
+// forData is the entry of t.data that c's data matches, or nil.
+func (t taskRecipe) forData(c Config) *dataRecipe {
+	for i, d := range t.data {
+		if d.matches(c.N, c.Data) {
+			return &t.data[i]
+		}
+	}
+	return nil
+}
+
+// model is the network the recipe trains on c's task and data ("": the task's default).
+func (r *recipe) model(c Config) string {
+	t := r.tasks[c.Task]
+	name := t.model
+	if d := t.forData(c); d != nil {
+		name = d.model
+	}
+	if m, err := ModelNamed(name); err == nil && m.Supports(c.Task) {
+		return m.Name
+	}
+	return ""
 }
 
 // set changes c, a DefaultConfig, into the recipe's values for c's task.
@@ -53,6 +95,9 @@ func (r *recipe) set(c *Config) {
 	t := r.tasks[c.Task]
 	if t.tune != nil {
 		t.tune(c)
+	}
+	if d := t.forData(*c); d != nil {
+		d.tune(c)
 	}
 	if t.annealEvery > 0 {
 		c.LRAnnealFrom, c.LRAnnealEvery = t.steps, t.annealEvery
@@ -97,7 +142,8 @@ var recipes = []recipe{
 			"tsp: no critic penalty, actor 1e-4 up to N = 20, 3e-5 at N = 50 and the power law through them elsewhere (about 1/N^1.3), " +
 				"rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, " +
 				"the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01)",
-			"gm: validation at least every 100 steps",
+			"gm: validation at least every 100 steps, the actor's update of a slow target critic (rate 0.01), no critic penalty; " +
+				"on regular graphs (--data regular:...) spg-gm3 with the live critic and the critic penalty",
 			"tsp from --init above N = 20 (a curriculum stage): epsilon 0.3, a 250-step critic warm-up, validation every 50 steps",
 			"runs of 1,000 steps (mwm, sort, gm), 2,000 (tsp)",
 		}, "; "),
@@ -211,7 +257,44 @@ var bestTasks = map[envs.Task]taskRecipe{
 		c.EvalEvery = min(c.EvalEvery, bestGMEvalEvery)
 		c.CriticPenalty = false
 		c.TargetCritic = bestTargetCritic
-	}},
+	}, data: []dataRecipe{bestGMRegular}},
+}
+
+// bestGMRegular is best's choice on regular graphs: spg-gm3 with the live critic and the critic
+// penalty. Closed walks leave the nodes of a regular graph nearly alike, so spg-gm has nothing to
+// sharpen (0.411-0.448 of G1's edges kept at N = 50, d = 10, below 2-swap's 0.66); spg-gm3's
+// spectral similarity tells them apart (0.883 over 3 seeds; 0.918 and 0.921 on single runs
+// since). With the slow critic it fell (seed 1: 0.827 at step 100, 0.397 at 200), the copy still
+// the early critic when the consensus steps start to move, so it keeps the live one and the
+// penalty it was measured with (docs/results.md, "spg-gm3" and "A slow critic"). At N = 20
+// (d = 4) the untrained spg-gm3 already keeps as much as the trained spg-gm (0.860 against 0.850).
+var bestGMRegular = dataRecipe{
+	kind: "regular graphs",
+	matches: func(n int, spec string) bool {
+		p, err := envs.GMData(n, spec)
+		return err == nil && p.Graph == gm.Regular
+	},
+	model:    ModelGM3,
+	settings: "the live critic (target-critic 0), the critic penalty",
+	tune: func(c *Config) {
+		c.TargetCritic, c.CriticPenalty = 0, true
+	},
+}
+
+// RecipeChoice says what c's recipe chose by c's data, where it chose by it and c trains the
+// model it chose: the kind of data ("regular graphs") and the choice ("spg-gm3, the live critic
+// ..."); both "" elsewhere. The start record and the console's header state it, since --data
+// alone changed the model.
+func RecipeChoice(c Config) (kind, choice string) {
+	r := recipeByName(c.Recipe)
+	if r == nil {
+		return "", ""
+	}
+	d := r.tasks[c.Task].forData(c)
+	if d == nil || d.model != c.Model {
+		return "", ""
+	}
+	return d.kind, d.model + ", " + d.settings
 }
 
 // bestAnnealEvery is the best recipe's interval between halvings of the rates past the run
@@ -309,11 +392,7 @@ func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) err
 		delete(explicit, s)
 	}
 	r.set(cfg)
-	cfg.Recipe = r.name
-	cfg.Model = ""
-	if m, err := ModelNamed(r.tasks[cfg.Task].model); err == nil && m.Supports(cfg.Task) {
-		cfg.Model = m.Name
-	}
+	cfg.Recipe, cfg.Model = r.name, r.model(*cfg)
 	for name, v := range explicit {
 		if err := fs.Set(name, v); err != nil {
 			return fmt.Errorf("--%s %s: %v", name, v, err)
@@ -354,9 +433,9 @@ func WithRecipe(c Config, name string) (Config, error) {
 	n.TrainSize, n.ValSize, n.TestSize, n.Buffer, n.BufferMem = c.TrainSize, c.ValSize, c.TestSize, c.Buffer, c.BufferMem
 	r.set(&n)
 	n.Batch = c.Batch
-	n.Recipe, n.Model = r.name, DefaultModel(c.Task)
-	if m, err := ModelNamed(r.tasks[c.Task].model); err == nil && m.Supports(c.Task) {
-		n.Model = m.Name
+	n.Recipe, n.Model = r.name, r.model(n)
+	if n.Model == "" {
+		n.Model = DefaultModel(c.Task)
 	}
 	return n, nil
 }

@@ -85,8 +85,12 @@ func (h *header) View() string {
 	}
 	// The backend goes last: where the GPU is not used it says why at length, and a narrow
 	// header cuts that before the run's directory.
+	recipe := "recipe " + orDash(c.cfg.Recipe)
+	if kind, _ := run.RecipeChoice(c.cfg); kind != "" {
+		recipe += " on " + kind // its model chosen by the data, named in the title
+	}
 	details := []string{
-		"recipe " + orDash(c.cfg.Recipe),
+		recipe,
 		fmt.Sprintf("seed %d", c.info.Seed),
 		"run " + orDash(c.info.Dir),
 		"backend " + orDash(c.info.Backend),

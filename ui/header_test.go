@@ -132,3 +132,27 @@ func TestHeaderKeepsRunDirBeforeBackend(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderStatesTheRecipesChoiceByData: where best chose the model by --data (spg-gm3 on gm's
+// regular graphs) the header says so; on the default data it names the recipe alone.
+func TestHeaderStatesTheRecipesChoiceByData(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{"regular:d=4", "recipe best on regular graphs · "},
+		{"", "recipe best · "},
+	} {
+		cfg := run.DefaultConfig(envs.TaskGM, 10)
+		if tc.data != "" {
+			cfg.Data = tc.data
+		}
+		cfg, err := run.WithRecipe(cfg, run.RecipeBest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := &staticEngine{cfg: cfg, info: run.RunInfo{Title: run.Title(cfg), Dir: "runs/gm10"}}
+		eng.status = run.Status{State: run.StateTraining, TotalSteps: 1000}
+		m := newTestModel(eng, 150, 36)
+		if got := strings.Split(strip(m.header.View()), "\n")[1]; !strings.Contains(got, tc.want) {
+			t.Errorf("data %q: header %q lacks %q", tc.data, got, tc.want)
+		}
+	}
+}

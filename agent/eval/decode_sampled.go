@@ -77,7 +77,7 @@ func actSampled(l learn.Learner, f *envs.Facts, env envs.Env, insts []envs.Insta
 	sl, nn := f.StateLen(n), n*n
 	size := len(insts)
 	best := make([]float64, size)
-	chunk := min(size, evalChunk)
+	chunk := chunkAt(size, n)
 	states := make([]float32, chunk*sl)
 	x, m := make([]float32, chunk*nn), make([]float32, chunk*nn)
 	for v := range dec.Views() {

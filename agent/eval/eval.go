@@ -24,6 +24,13 @@ const (
 	evalChunk     = 256
 )
 
+// chunkAt is the number of instances of size n of size in all the policy acts on at a time:
+// evalChunk, fewer above run.MaxN so that the chunk's n x n matrices take what evalChunk's
+// take at MaxN (66 MB of M) at any decoding size.
+func chunkAt(size, n int) int {
+	return min(size, evalChunk, max(1, evalChunk*run.MaxN*run.MaxN/(n*n)))
+}
+
 // ErrStopped ends a long computation that a Stop interrupted.
 var ErrStopped = errors.New("stopped")
 
@@ -113,14 +120,14 @@ func NewSet(split envs.Split, ds envs.Dataset, f *envs.Facts) *Set {
 }
 
 // actDeterministic runs the deterministic policy (Sinkhorn at h's tau and L, Hungarian rounding,
-// no exploration) on insts, featurised as states, evalChunk at a time, and writes each instance's
+// no exploration) on insts, featurised as states, chunkAt(len(insts), n) at a time, and writes each instance's
 // task permutation into perms (len(insts) x n). visit, if not nil, sees each instance's M and
 // rowToCol (the rounded action: for a successor action the cover, before its patching).
 func actDeterministic(l learn.Learner, f *envs.Facts, n int, insts []envs.Instance, states []float32, h learn.Hyper,
 	perms []int, visit func(i int, m []float32, rowToCol []int)) error {
 	sl, size := f.StateLen(n), len(insts)
 	var dec learn.ActionDecoder
-	chunk := min(size, evalChunk)
+	chunk := chunkAt(size, n)
 	m := make([]float32, chunk*n*n)
 	rowToCol := make([]int, chunk*n)
 	for lo := 0; lo < size; lo += chunk {

@@ -13,6 +13,13 @@ import (
 // included) grow as batch x N^2, and acting gives the same answers at any batch.
 const sizedBatch = 32
 
+// sizedBatchAt is the graph batch of a policy built at size n: sizedBatch up to run.MaxN, fewer
+// above so that its graphs take what they take at MaxN (about 0.6 GB for spg-successor, 9 GB
+// at n = 1,000 with all 32) at any decoding size.
+func sizedBatchAt(n int) int {
+	return max(1, min(sizedBatch, sizedBatch*run.MaxN*run.MaxN/(n*n)))
+}
+
 // Accepts reports, in one line, why the policy cannot solve instances of task at size n: another
 // task, or another size for a model with layers sized by N.
 func (p *Policy) Accepts(task envs.Task, n int) error {
@@ -47,7 +54,7 @@ func (p *Policy) learnerAt(n int) (learn.Learner, error) {
 		return p.sized, nil
 	}
 	cfg := p.cfg.Config
-	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatch)
+	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatchAt(n))
 	l, err := learn.NewLearner(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)

@@ -67,9 +67,11 @@ type Learner interface {
 // NewLearner returns the learner of cfg's model: an SPG learner (see newSPGLearner); a
 // critic-free REINFORCE learner (PN-AC, PN-AC+Matching, AC+Matching); or SPG+Random, the
 // untrained SPG actor. Where a GPU is in use (package device) and the model has GPU kernels, the
-// SPG learner runs there. Its methods must not be called concurrently.
+// SPG learner runs there. Its methods must not be called concurrently. Its N may be anything up
+// to the task's instance bound (run.ResolveModel): a learner keeps no replay buffer, and a run
+// is held to run.MaxN where it starts.
 func NewLearner(cfg run.Config) (Learner, error) {
-	spec, err := run.Resolve(cfg)
+	spec, err := run.ResolveModel(cfg)
 	if err != nil {
 		return nil, err
 	}

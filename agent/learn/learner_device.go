@@ -6,6 +6,7 @@ import (
 	"spg-tui/agent/device"
 	"spg-tui/linalg/backend"
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 	"spg-tui/run"
 )
 
@@ -26,14 +27,16 @@ var deviceLearners = map[string]deviceLearner{}
 // NewDeviceLearner returns cfg's learner on dev, or errNoGPUKernels where its model (or an
 // option it uses) has none; an invalid cfg is refused with Validate's message.
 func NewDeviceLearner(cfg run.Config, dev cuda.Device) (Learner, error) {
-	spec, err := run.Resolve(cfg)
+	spec, err := run.ResolveModel(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return newDeviceLearner(spec, dev)
 }
 
-// newDeviceLearner is NewDeviceLearner of a resolved configuration.
+// newDeviceLearner is NewDeviceLearner of a resolved configuration. Above the kernels' n
+// (layers.MaxSinkhornN: their potentials are static shared arrays) there are none either: a
+// policy decoding at such an n runs on the CPU.
 func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	if !hasGPUKernels(cfg) {
 		return nil, errNoGPUKernels
@@ -44,7 +47,7 @@ func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
 // hasGPUKernels reports whether cfg's model, with cfg's options, has a GPU learner.
 func hasGPUKernels(cfg run.Spec) bool {
 	d, ok := deviceLearners[cfg.Model]
-	return ok && d.kernels(cfg)
+	return ok && cfg.N <= layers.MaxSinkhornN && d.kernels(cfg)
 }
 
 // onDevice is a learner that trains on a GPU.
