@@ -85,6 +85,7 @@ type model struct {
 	logs          *consoleLog // where the standard loggers write; nil in tests
 	view          viewKind
 	showHelp      bool
+	typedCount    int // a count typed before a cursor key, 0 when none is
 	msg           status
 	width, height int
 	quitting      bool
@@ -115,6 +116,7 @@ func (m *model) attach(eng run.Engine) {
 	}
 	m.ctx.status = eng.Status()
 	m.ctx.data = newRunData()
+	m.ctx.cursor = stepCursor{}
 	m.baseDir = "runs"
 	if d := m.ctx.info.Dir; d != "" {
 		m.baseDir = filepath.Dir(d)
@@ -160,6 +162,7 @@ func (m *model) poll() {
 		}
 		if restart {
 			m.ctx.data = m.ctx.data.restarted()
+			m.ctx.cursor = stepCursor{}
 			m.info("the run was resumed from a checkpoint: reading it again")
 		}
 		m.ctx.writer = t.Writer()

@@ -71,10 +71,12 @@ type programContext struct {
 	// unknown.
 	waitLeft time.Duration
 
-	// Display settings, changed from the parameter panel.
-	smoothing  float64 // EMA weight of the reward curve
-	logScale   bool    // critic losses on a log scale
-	wallX      bool    // curves against training time, not steps
+	// Display settings, changed from the parameter panel and the cursor keys; displayVer grows
+	// with every change.
+	smoothing  float64  // EMA weight of the reward curve
+	logScale   chartSet // the charts drawn on a log scale
+	wallX      bool     // curves against training time, not steps
+	cursor     stepCursor
 	displayVer int
 }
 
@@ -105,7 +107,7 @@ func (c *programContext) xAxis() draw.XAxis {
 	d := c.data
 	if !c.wallX {
 		x0, x1 := xRange(d)
-		return draw.XAxis{Train: d.train.step, Eval: d.eval.step, X0: x0, X1: x1, Marks: markSteps(d), Last: draw.StepsLabel}
+		return draw.XAxis{Train: d.train.step, Eval: d.eval.step, X0: x0, X1: x1, Marks: markSteps(d), Last: draw.StepsLabel, Cursor: c.cursorMark()}
 	}
 	x1 := 1.0
 	for _, w := range [][]float64{d.train.wall, d.eval.wall} {
@@ -120,5 +122,5 @@ func (c *programContext) xAxis() draw.XAxis {
 			marks = append(marks, int(d.train.wall[i]))
 		}
 	}
-	return draw.XAxis{Train: d.train.wall, Eval: d.eval.wall, X1: x1, Marks: marks, Last: draw.TimeLabel}
+	return draw.XAxis{Train: d.train.wall, Eval: d.eval.wall, X1: x1, Marks: marks, Last: draw.TimeLabel, Cursor: c.cursorMark()}
 }
