@@ -71,7 +71,7 @@ func (m *model) table(v viewKind) []binding {
 	k := m.keys
 	switch v {
 	case viewCompare:
-		return append(m.compare.Bindings(), k.Compare, k.Help, k.Quit)
+		return append(m.compare.Bindings(), m.compareExportKey(), k.Compare, k.Help, k.Quit)
 	case viewAblation:
 		out = append(out, m.ablation.Bindings()...)
 	case viewMain:

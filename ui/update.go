@@ -49,6 +49,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.dialog.update(msg)
 	case m.params.editing:
 		return m, m.params.Update(msg)
+	case m.view == viewCompare && m.compare.typing():
+		return m, m.compare.filterUpdate(msg)
 	}
 	return m, nil
 }
@@ -69,6 +71,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.dialogKey(k)
 	case m.params.editing:
 		return m.params.Update(k)
+	case m.view == viewCompare && m.compare.typing():
+		return m.compare.filterUpdate(k)
 	case m.showHelp:
 		switch {
 		case key.Matches(k, m.keys.Quit.Binding):

@@ -144,7 +144,7 @@ func (e Data) trainTable() ([]string, [][]float64) {
 		y := e.series(c.series)
 		header, cols = append(header, c.column), append(cols, y)
 		if c.ema {
-			header, cols = append(header, c.column+"_ema"), append(cols, e.smoothed(y))
+			header, cols = append(header, c.column+"_ema"), append(cols, smooth(y, e.Smoothing))
 		}
 	}
 	return header, cols
@@ -157,13 +157,6 @@ func (e Data) series(name string) []float64 {
 		return y
 	}
 	return make([]float64, len(e.TrainStep))
-}
-
-// smoothed is y's moving average at the console's smoothing.
-func (e Data) smoothed(y []float64) []float64 {
-	out := make([]float64, len(y))
-	draw.Smooth(out, y, e.Smoothing)
-	return out
 }
 
 // xAxis is a figure's x-axis as the console draws it: the steps, or the training time.
@@ -280,7 +273,7 @@ func (e Data) addMarks(f *plots.Figure) error {
 func (e Data) rewardPlot() (*plots.Figure, error) {
 	f := e.newFigure(fmt.Sprintf("Train reward (EMA %.2f)", e.Smoothing), e.Log.Reward)
 	y, x := e.series("reward_mean"), e.axis().Train
-	if err := addAll(f, line("raw", x, y, draw.ColGray, plots.Dashes(2)), line("EMA", x, e.smoothed(y), draw.ColBlue, nil)); err != nil {
+	if err := addAll(f, line("raw", x, y, draw.ColGray, plots.Dashes(2)), line("EMA", x, smooth(y, e.Smoothing), draw.ColBlue, nil)); err != nil {
 		return nil, err
 	}
 	return f, e.addMarks(f)
