@@ -70,6 +70,8 @@ type programContext struct {
 	// waitLeft is the estimated time left of the run's long preparation (status.Wait), 0 while
 	// unknown.
 	waitLeft time.Duration
+	// sys are the system figures the header tells.
+	sys sysFigures
 
 	// Display settings, changed from the parameter panel and the cursor keys; displayVer grows
 	// with every change.

@@ -80,6 +80,7 @@ func Run(opts Options) error {
 		return err
 	}
 	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
+	m.sys = newSysSampler()
 	m.ablation.now = opts.Now
 	m.ablation.score = opts.Score
 	if exp != nil {
