@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"charm.land/lipgloss/v2/table"
+	"github.com/charmbracelet/x/ansi"
 
 	"spg-tui/run"
 	"spg-tui/ui/draw"
@@ -407,6 +408,7 @@ const (
 	keptColumns = 5 // the marker, the run and its last, lowest and highest scores
 	diffColumn  = 5
 	minDiffCols = 16
+	maxDiffCols = 40 // the most differs asks for one setting; a longer one is cut
 )
 
 // runMarker says whether a run is selected, pinned, hidden or live.
@@ -452,10 +454,17 @@ func (v *compareView) table(rows []*compareRun, w, diffLines int) []string {
 			widths[j] = max(widths[j], lipgloss.Width(cells[i][j]))
 		}
 	}
-	// Each column is one space from the next.
+	// Each column is one space from the next. Differs asks for room for its longest setting
+	// (a setting is wrapped whole, never cut, where the screen allows).
+	longest := 0
+	for _, d := range v.diff {
+		for _, set := range d {
+			longest = max(longest, ansi.StringWidth(set))
+		}
+	}
 	need := func(j int) int {
 		if j == diffColumn {
-			return min(widths[j], minDiffCols) + 1
+			return min(widths[j], max(minDiffCols, min(longest, maxDiffCols))) + 1
 		}
 		return widths[j] + 1
 	}

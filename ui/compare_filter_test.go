@@ -87,6 +87,10 @@ func TestCompareDiffersLiveEdits(t *testing.T) {
 	if len(got[1]) == 0 || got[1][0] != "critic_penalty=true→false" || got[0][0] != "critic_penalty=true" {
 		t.Errorf("differs %q: the live change is not first", got)
 	}
+	// At 80 columns the setting wraps whole rather than being cut.
+	if sc := screen(compareModel(t, dirs, 80, 24)); !strings.Contains(sc, "critic_penalty=true→false") {
+		t.Errorf("the live change is cut at 80 columns:\n%s", sc)
+	}
 	press(m, "/")
 	typeText(m, "critic_penalty=true→false")
 	if labels := rowLabels(m.compare); len(labels) != 1 || labels[0] != "tau10" {
