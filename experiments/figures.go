@@ -103,7 +103,6 @@ func (w *reportWriter) bandFigure(name, title, ylabel string, ss []series, with9
 	}
 	f := plots.New(plots.Labels{Title: title, X: "training steps · " + bandText, Y: ylabel})
 	f.StepTicks()
-	f.Legend(true, false)
 	for i, s := range ss {
 		if len(s.Curve) == 0 {
 			continue
@@ -122,8 +121,10 @@ func (w *reportWriter) bandFigure(name, title, ylabel string, ss []series, with9
 			_ = f.Band(x, lo, hi, faded(col, b.alpha))
 		}
 		label := fmt.Sprintf("%s (n %d)", s.Label, s.Curve[len(s.Curve)-1].N)
-		// A mean that cannot be drawn is left out of the figure and its legend.
-		_ = f.Line(plots.Line{Label: label, X: x, Y: mean, Color: col, Width: 1.5})
+		// A mean that cannot be drawn is left out of the figure and its legend. Each mean has its
+		// own dashes as well as its colour: one that runs on another (penalty on and off in
+		// figure3a) still shows.
+		_ = f.Line(plots.Line{Label: label, X: x, Y: mean, Color: col, Width: 1.5, Dashes: plots.Dashes(i)})
 	}
 	w.figures = append(w.figures, figure{name: name, write: func(out io.Writer) error { return f.WritePNG(out, 8, 4.5) }})
 	w.linef("![%s](%s)", title, name)

@@ -1,11 +1,14 @@
 package plots
 
 import (
+	"fmt"
 	"image/color"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,9 +18,12 @@ import (
 
 // Figure is one chart being drawn. Elements are drawn in the order they are added, and each
 // widens the axes to hold it, so a call that reads the axes (Range) sees what was added so far.
+// The legend, when a line has a label, is drawn beside the data area on the right, never over
+// the curves.
 type Figure struct {
-	p    *plot.Plot
-	logY bool
+	p       *plot.Plot
+	logY    bool
+	entries int // the legend's entries
 }
 
 // Labels are a figure's title and axis labels.
@@ -40,9 +46,6 @@ func (f *Figure) LogY() {
 
 // StepTicks labels the x axis in whole steps (see stepTicks).
 func (f *Figure) StepTicks() { f.p.X.Tick.Marker = stepTicks{} }
-
-// Legend places the legend: at the top or the bottom, on the left or the right.
-func (f *Figure) Legend(top, left bool) { f.p.Legend.Top, f.p.Legend.Left = top, left }
 
 // Range is the data's extent on both axes so far.
 func (f *Figure) Range() (xmin, xmax, ymin, ymax float64) {
@@ -85,9 +88,24 @@ func (f *Figure) Line(l Line) error {
 	f.p.Add(pl)
 	if l.Label != "" {
 		f.p.Legend.Add(l.Label, pl)
+		f.entries++
 	}
 	return nil
 }
+
+// Note adds a legend entry of text alone (a reference line outside the axes' range).
+func (f *Figure) Note(text string) {
+	f.p.Legend.Add(text)
+	f.entries++
+}
+
+// dashStyles tell the lines of a figure apart without colour, in points: solid, dashed,
+// dotted, dash-dot, long dashes.
+var dashStyles = [][]float64{nil, {6, 3}, {1.5, 2.5}, {7, 2.5, 1.5, 2.5}, {12, 4}}
+
+// Dashes is the dash pattern of a figure's i-th line: solid first, then dashed, dotted,
+// dash-dotted and long-dashed, again from solid after five.
+func Dashes(i int) []float64 { return dashStyles[i%len(dashStyles)] }
 
 // VLines draws a vertical line at each of xs across the y range so far, unlabelled.
 func (f *Figure) VLines(xs []float64, c color.Color, dashes []float64) error {
@@ -149,27 +167,66 @@ func (f *Figure) Scatter(s Scatter) error {
 	return nil
 }
 
-// WritePNG encodes the figure at w×h inches.
-func (f *Figure) WritePNG(out io.Writer, w, h float64) error {
-	wt, err := f.p.WriterTo(vg.Length(w)*vg.Inch, vg.Length(h)*vg.Inch, "png")
+// WritePNG encodes the figure at w×h inches as a PNG.
+func (f *Figure) WritePNG(out io.Writer, w, h float64) error { return f.Write(out, w, h, "png") }
+
+// Write encodes the figure at w×h inches in format: "png", "svg" or "pdf".
+func (f *Figure) Write(out io.Writer, w, h float64, format string) error {
+	c, err := draw.NewFormattedCanvas(vg.Length(w)*vg.Inch, vg.Length(h)*vg.Inch, format)
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(out)
+	f.draw(draw.New(c))
+	_, err = c.WriteTo(out)
 	return err
 }
 
-// SavePNG writes the figure at w×h inches to the file at path.
-func (f *Figure) SavePNG(path string, w, h float64) error {
+// Save writes the figure at w×h inches to the file at path, in the format its extension
+// names (.png, .svg or .pdf).
+func (f *Figure) Save(path string, w, h float64) error {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	switch format {
+	case "png", "svg", "pdf":
+	default:
+		return fmt.Errorf("%s: a figure is saved as .png, .svg or .pdf", path)
+	}
 	file, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := f.WritePNG(file, w, h); err != nil {
+	if err := f.Write(file, w, h, format); err != nil {
 		file.Close()
 		return err
 	}
 	return file.Close()
+}
+
+// legendGap is the space between the data area and the legend beside it.
+const legendGap = 4 * vg.Millimeter
+
+// draw draws the figure on c: the plot, narrowed to leave the legend its width on the right,
+// and the legend there, its top level with the data area's.
+func (f *Figure) draw(c draw.Canvas) {
+	if f.entries == 0 {
+		f.p.Draw(c)
+		return
+	}
+	leg := f.p.Legend
+	f.p.Legend = plot.NewLegend()
+	defer func() { f.p.Legend = leg }()
+	r := leg.Rectangle(c)
+	width := r.Max.X - r.Min.X + legendGap
+	// A legend wider than half the figure is given half and cut at the edge.
+	width = min(width, (c.Max.X-c.Min.X)/2)
+	pc := draw.Crop(c, 0, -width, 0, 0)
+	f.p.Draw(pc)
+	data := f.p.DataCanvas(pc)
+	lc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: pc.Max.X + legendGap, Y: data.Min.Y},
+		Max: vg.Point{X: c.Max.X, Y: data.Max.Y},
+	}}
+	leg.Top, leg.Left = true, true
+	leg.Draw(lc)
 }
 
 func lengths(points []float64) []vg.Length {

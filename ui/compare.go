@@ -28,21 +28,23 @@ const (
 var sortNames = []string{"as opened", "best val", "last val", "steps/s"}
 
 // compareView overlays the validation and reward curves of several runs (tui --view DIR...)
-// and tabulates them: what differs between their configurations, their best, last, lowest and
-// highest validation scores, their progress and speed. Live runs keep updating.
+// and tabulates them: what differs between their settings (live changes included), their
+// last, lowest and highest validation scores, their progress and speed. Live runs keep
+// updating; / filters them by name or setting.
 type compareView struct {
 	paneBase
 	runs   []*compareRun
-	diff   []string // each run's differing configuration values
-	metric string   // the runs' validation metric (its short name), "" when they measure different ones
-	sel    int      // the selected run, in table order
+	diff   [][]string // each run's differing settings
+	metric string     // the runs' validation metric (its short name), "" when they measure different ones
+	sel    int        // the selected run, in table order
 	order  int
 	wallX  bool // x-axis is training time, not steps
-	ver    int  // local changes: selection, pins, order, axis, records
+	filter runFilter
+	ver    int // local changes: selection, pins, order, axis, filter, records
 }
 
 func newCompareView(ctx *programContext, runs []*compareRun) *compareView {
-	v := &compareView{paneBase: paneBase{ctx: ctx}, runs: runs, diff: differing(runs)}
+	v := &compareView{paneBase: paneBase{ctx: ctx}, runs: runs, diff: differing(runs), filter: newRunFilter()}
 	for i, r := range runs {
 		if m := r.metric().Short; i == 0 {
 			v.metric = m
@@ -57,14 +59,18 @@ func newCompareView(ctx *programContext, runs []*compareRun) *compareView {
 // poll takes every run's new records; it returns the first error met.
 func (v *compareView) poll() error {
 	var first error
+	moved := false
 	for _, r := range v.runs {
-		moved, err := r.poll(maxRecordsPerTick)
-		if moved {
-			v.ver++
-		}
+		m, err := r.poll(maxRecordsPerTick)
+		moved = moved || m
 		if err != nil && first == nil {
 			first = fmt.Errorf("%s: %v", r.label, err)
 		}
+	}
+	if moved {
+		// A live change tells a setting that may now differ.
+		v.diff = differing(v.runs)
+		v.ver++
 	}
 	return first
 }
@@ -85,22 +91,51 @@ func (v *compareView) Bindings() []binding {
 			v.ver++
 		})
 	}
-	n := len(v.runs)
+	step := func(d int) func() {
+		return func() {
+			if n := len(v.rows()); n > 0 {
+				v.sel = (v.sel + d + n) % n
+			}
+		}
+	}
 	return []binding{
-		bind([]string{"up"}, "↑", "select run", colViews, changed(func() { v.sel = (v.sel - 1 + n) % n })),
-		bind([]string{"down"}, "↓", "select run", colViews, changed(func() { v.sel = (v.sel + 1) % n })),
-		bind([]string{"h"}, "h", "hide/show the run", colViews, changed(func() { r := v.ordered()[v.sel]; r.hidden = !r.hidden })),
+		bind([]string{"up"}, "↑", "select run", colViews, changed(step(-1))),
+		bind([]string{"down"}, "↓", "select run", colViews, changed(step(1))),
+		bind([]string{"h"}, "h", "hide/show the run", colViews, changed(func() {
+			if r := v.selected(); r != nil {
+				r.hidden = !r.hidden
+			}
+		})),
 		bind([]string{"p"}, "p", "pin/unpin the run (first, drawn on top)", colViews, changed(v.togglePin)),
 		bind([]string{"s"}, "s", "sort the runs", colViews, changed(func() { v.order = (v.order + 1) % sortOrders })),
 		bind([]string{"w"}, "w", "x-axis: steps / training time", colViews, changed(func() { v.wallX = !v.wallX })),
+		bind([]string{"/"}, "/", "filter the runs by name or setting", colViews, v.startFilter),
+		bind([]string{"esc"}, "esc", "clear the filter", colViews, changed(v.clearFilter)),
 	}
+}
+
+// selected is the selected run, nil when the filter leaves none.
+func (v *compareView) selected() *compareRun {
+	rows := v.rows()
+	if len(rows) == 0 {
+		return nil
+	}
+	return rows[min(v.sel, len(rows)-1)]
 }
 
 // togglePin pins or unpins the selected run, keeping it selected.
 func (v *compareView) togglePin() {
-	r := v.ordered()[v.sel]
+	r := v.selected()
+	if r == nil {
+		return
+	}
 	r.pinned = !r.pinned
-	v.sel = slices.Index(v.ordered(), r)
+	v.sel = slices.Index(v.rows(), r)
+}
+
+// rows is the runs the filter keeps, in table order.
+func (v *compareView) rows() []*compareRun {
+	return slices.DeleteFunc(v.ordered(), func(r *compareRun) bool { return !v.filter.matches(r) })
 }
 
 // ordered is the runs in table order: pinned runs first, then by the chosen order (best first).
@@ -154,17 +189,29 @@ func (v *compareView) View() string {
 
 func (v *compareView) body(w, h int) []string {
 	st := v.ctx.st
-	rows := v.ordered()
-	tbl := v.table(rows, w)
+	rows := v.rows()
 	axis := "steps"
 	if v.wallX {
 		axis = "training time"
 	}
+	keys := firstFit(w, fmt.Sprintf("↑↓ select · h hide · p pin · s sort: %s · w x-axis: %s · / filter · e export · read-only", sortNames[v.order], axis),
+		fmt.Sprintf("↑↓ h p · s sort: %s · w x-axis: %s · / filter · e export", sortNames[v.order], axis))
+	lines := []string{st.Dim.Render(keys)}
+	if f := v.filter.line(len(rows), len(v.runs), st); f != "" {
+		lines = append(lines, f)
+	}
+	if len(rows) == 0 {
+		return append(lines, "", draw.Center(st.Dim.Render("no run matches the filter (esc clears it)"), w))
+	}
+	v.sel = min(v.sel, len(rows)-1)
+	// The differs cells wrap onto the lines the charts can spare (minChartRows and their three
+	// labels), at least one.
+	spare := h - len(lines) - 1 - 3 - minChartRows - 2 // the legend, labels, charts, head and shared line
+	tbl := v.table(rows, w, min(max(spare/len(rows), 1), maxDiffLines))
 	drawn, others := v.drawn(rows)
-	lines := []string{st.Dim.Render(fmt.Sprintf("↑↓ select · h hide · p pin · s sort: %s · w x-axis: %s · read-only", sortNames[v.order], axis))}
 	lines = append(lines, v.legend(drawn, w))
 	chartH := h - len(lines) - len(tbl) - 3 // two labels and the axis
-	if chartH >= 4 {
+	if chartH >= minChartRows {
 		x0, x1 := v.xRange(drawn)
 		valH := (chartH + 1) / 2
 		sel := rows[v.sel]
@@ -327,41 +374,41 @@ func withMetric(v *compareView, r *compareRun, score string) string {
 }
 
 // Columns of the runs table, most important first: narrow screens drop them from the end, and
-// differs (diffColumn) is shortened to fit before a column after it is dropped. The model, task,
-// N and recipe are shown when they differ between the runs, and told once above the table when
-// they do not (shared).
+// differs (diffColumn) is narrowed and wrapped to fit before a column after it is dropped. The
+// model, task, N and recipe are shown when they differ between the runs, and told once above
+// the table when they do not (shared).
 var compareColumns = []compareColumn{
 	{head: fixed(""), cell: func(v *compareView, r *compareRun, i int) string { return runMarker(r, i == v.sel) }},
 	{head: fixed("run"), cell: func(_ *compareView, r *compareRun, _ int) string { return r.label }},
-	scored("best", (*compareRun).best),
 	scored("last", (*compareRun).last),
+	scored("min", func(r *compareRun) float64 { return minOf(r.data.eval.metric) }),
+	scored("max", func(r *compareRun) float64 { return maxOf(r.data.eval.metric) }),
+	{head: fixed("differs"), cell: func(v *compareView, r *compareRun, _ int) string {
+		return strings.Join(v.diff[slices.Index(v.runs, r)], " ")
+	}},
 	{head: fixed("steps"), cell: func(_ *compareView, r *compareRun, _ int) string {
 		return draw.FmtInt(r.eng.Status().Step) + "/" + draw.FmtInt(r.eng.Status().TotalSteps)
 	}},
 	{head: fixed("steps/s"), cell: func(_ *compareView, r *compareRun, _ int) string { return fmt.Sprintf("%.1f", r.rate()) }},
-	{head: fixed("differs"), cell: func(v *compareView, r *compareRun, _ int) string { return v.diff[slices.Index(v.runs, r)] }},
 	{head: fixed("recipe"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return orDash(r.eng.Config().Recipe) }},
 	{head: fixed("model"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return r.eng.Info().Model }},
 	{head: fixed("task"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return string(r.eng.Config().Task) }},
 	{head: fixed("N"), shared: true, cell: func(_ *compareView, r *compareRun, _ int) string { return itoa(r.eng.Config().N) }},
-	{head: func(metric string) string { return strings.TrimSpace("range " + metric) }, cell: func(v *compareView, r *compareRun, _ int) string {
-		lo, hi := minOf(r.data.eval.metric), maxOf(r.data.eval.metric)
-		if math.IsNaN(lo) {
-			return withMetric(v, r, fmtScore(lo))
-		}
-		return withMetric(v, r, fmtScore(lo)+"–"+fmtScore(hi))
-	}},
 	{head: fixed("wall"), cell: func(_ *compareView, r *compareRun, _ int) string {
 		return draw.TimeLabel(r.wall)
 	}},
 }
 
+// minChartRows is the fewest rows of the two charts together: fewer leave them out.
+const minChartRows = 4
+
 // Fitting the runs table: the columns always kept, the one that shrinks, and how narrow it may
 // get before it is dropped like the others.
 const (
-	keptColumns = 3 // the marker, the run and its best score
-	diffColumn  = 6
+	keptColumns = 5 // the marker, the run and its last, lowest and highest scores
+	diffColumn  = 5
 	minDiffCols = 16
+	maxDiffCols = 40 // the most differs asks for one setting; a longer one is cut
 )
 
 // runMarker says whether a run is selected, pinned, hidden or live.
@@ -388,8 +435,9 @@ func runMarker(r *compareRun, selected bool) string {
 // model, task, size and recipe when every run has the same; the selected run is highlighted,
 // hidden ones dimmed. A column too wide for what is left is dropped and the next
 // ones tried, so that one wide column (differs, when recipes differ) never takes the rest with
-// it; differs itself is shortened to the room left once the columns after it are placed.
-func (v *compareView) table(rows []*compareRun, w int) []string {
+// it; differs itself is given the room left once the columns after it are placed, its
+// settings wrapped onto up to diffLines lines.
+func (v *compareView) table(rows []*compareRun, w, diffLines int) []string {
 	st := v.ctx.st
 	cells := make([][]string, len(rows))
 	for i, r := range rows {
@@ -406,10 +454,17 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 			widths[j] = max(widths[j], lipgloss.Width(cells[i][j]))
 		}
 	}
-	// Each column is one space from the next.
+	// Each column is one space from the next. Differs asks for room for its longest setting
+	// (a setting is wrapped whole, never cut, where the screen allows).
+	longest := 0
+	for _, d := range v.diff {
+		for _, set := range d {
+			longest = max(longest, ansi.StringWidth(set))
+		}
+	}
 	need := func(j int) int {
 		if j == diffColumn {
-			return min(widths[j], minDiffCols) + 1
+			return min(widths[j], max(minDiffCols, min(longest, maxDiffCols))) + 1
 		}
 		return widths[j] + 1
 	}
@@ -429,8 +484,8 @@ func (v *compareView) table(rows []*compareRun, w int) []string {
 	}
 	if slices.Contains(keep, diffColumn) {
 		dw := min(widths[diffColumn], need(diffColumn)-1+max(w-used, 0))
-		for i := range cells {
-			cells[i][diffColumn] = ansi.Truncate(cells[i][diffColumn], dw, "…")
+		for i, r := range rows {
+			cells[i][diffColumn] = wrapSettings(v.diff[slices.Index(v.runs, r)], dw, diffLines)
 		}
 	}
 	pick := func(row []string) []string {

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -172,71 +170,6 @@ func (r *compareRun) rate() float64 {
 		return 0
 	}
 	return float64(r.eng.Status().Step) / r.wall
-}
-
-// Config fields every run shows in its own column, or that tell nothing about the learner.
-var ownColumns = []string{"task", "n", "model", "recipe", "steps"}
-
-// differing lists, for each run, the configuration values that are not the same in every
-// run ("tau=0.1"): first those some run sets apart from its recipe (the seed, a --tau), then
-// those only the recipes set (a dozen when recipes differ), each group in the order of the
-// configuration's JSON fields, so that a shortened cell keeps the chosen ones.
-func differing(runs []*compareRun) []string {
-	out := make([]string, len(runs))
-	if len(runs) < 2 {
-		return out
-	}
-	fields := make([]map[string]json.RawMessage, len(runs))
-	var keys []string
-	for i, r := range runs {
-		data, err := json.Marshal(r.eng.Config())
-		if err != nil || json.Unmarshal(data, &fields[i]) != nil {
-			return out
-		}
-		for k := range fields[i] {
-			if !slices.Contains(keys, k) && !slices.Contains(ownColumns, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	slices.Sort(keys)
-	// 0 for a field some run sets apart from its recipe's value for its task and size, 1 for
-	// one only the recipes set.
-	recipeSet := map[string]int{}
-	for _, k := range keys {
-		recipeSet[k] = 1
-	}
-	for i, r := range runs {
-		def, err := run.WithRecipe(run.DefaultConfig(r.eng.Config().Task, r.eng.Config().N), orPaper(r.eng.Config().Recipe))
-		data, merr := json.Marshal(def)
-		var defFields map[string]json.RawMessage
-		if err != nil || merr != nil || json.Unmarshal(data, &defFields) != nil {
-			continue
-		}
-		for _, k := range keys {
-			if string(fields[i][k]) != string(defFields[k]) {
-				recipeSet[k] = 0
-			}
-		}
-	}
-	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(recipeSet[a], recipeSet[b]) })
-	for _, k := range keys {
-		same := true
-		for _, f := range fields[1:] {
-			same = same && string(f[k]) == string(fields[0][k])
-		}
-		if same {
-			continue
-		}
-		for i, f := range fields {
-			v := strings.Trim(string(f[k]), `"`)
-			if v == "" {
-				v = "—"
-			}
-			out[i] = strings.TrimSpace(out[i] + " " + k + "=" + v)
-		}
-	}
-	return out
 }
 
 // orPaper is a run's recipe: one recorded before recipes were is the paper's.

@@ -111,7 +111,11 @@ func TestGoldenCompare(t *testing.T) {
 func TestCompareKeys(t *testing.T) {
 	m := compareModel(t, compareFixture(t), 120, 36)
 	v := m.compare
-	if got := strings.Join(v.diff, " | "); got != "seed=1 tau=0.05 | seed=1 tau=0.1 | seed=2 tau=0.1" {
+	var diff []string
+	for _, d := range v.diff {
+		diff = append(diff, strings.Join(d, " "))
+	}
+	if got := strings.Join(diff, " | "); got != "seed=1 tau=0.05 | seed=1 tau=0.1 | seed=2 tau=0.1" {
 		t.Errorf("differing values %q", got)
 	}
 	press(m, "s")

@@ -47,9 +47,10 @@ type evalSeries struct {
 type runData struct {
 	train trainSeries
 	eval  evalSeries
-	// latest is the most recent validation evaluation (its Q scatter and samples).
-	latest     *run.Eval
-	latestStep int
+	// vals are the validations kept whole (Q scatter and samples) for the panes that show one:
+	// the latest, or the one at the step cursor.
+	vals       valHistory
+	curvesOnly bool // keeps no validation whole (a run of the compare view)
 	test       *run.Eval
 	refs       map[string]float64
 	sets       []setMark
@@ -69,7 +70,7 @@ func newRunData() *runData { return &runData{} }
 
 // restarted is empty data whose versions are past d's, so that no pane keeps a rendering of d.
 func (d *runData) restarted() *runData {
-	return &runData{trainVer: d.trainVer + 1, evalVer: d.evalVer + 1, eventVer: d.eventVer + 1}
+	return &runData{trainVer: d.trainVer + 1, evalVer: d.evalVer + 1, eventVer: d.eventVer + 1, curvesOnly: d.curvesOnly}
 }
 
 // add takes one record into the data.
@@ -95,8 +96,8 @@ func (d *runData) add(r run.Record) {
 		d.eval.wall = append(d.eval.wall, r.Wall)
 		d.eval.metric = append(d.eval.metric, r.Metric)
 		d.eval.name = r.MetricName
-		if len(r.QHardScatter) > 0 || len(r.Samples) > 0 {
-			d.latest, d.latestStep = r.Eval, r.Step
+		if !d.curvesOnly {
+			d.vals.add(r.Step, r.Eval)
 		}
 		d.addMHistory(r.Step, r.Samples)
 		best := ""
@@ -123,11 +124,12 @@ func (d *runData) addEvent(step int, e *run.Event) {
 			d.logf(step, "start")
 		}
 	case run.EventReferences:
-		// Solved while the run trained: the reference lines appear, and the latest validation,
-		// if made before them, gets its gap and its samples' optima.
+		// Solved while the run trained: the reference lines appear, and the kept validations
+		// made before them (the latest, and those the step cursor shows) get their gaps and
+		// their samples' optima.
 		d.refs = e.References
-		if d.latest != nil && e.Fill != nil {
-			e.Fill.Fill(d.latest)
+		if e.Fill != nil {
+			d.vals.fill(e.Fill)
 			d.evalVer++
 		}
 		d.logf(step, "references solved")

@@ -117,7 +117,7 @@ func TestGoldenPanes(t *testing.T) {
 	press(m, "right", "o")
 	golden(t, "pane_sample_mwm_optimal", strip(m.sample.View()))
 
-	m.ctx.logScale = true
+	m.ctx.logScale = chartCritic
 	m.ctx.displayVer++
 	golden(t, "pane_critic_log", strip(m.critic.View()))
 

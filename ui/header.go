@@ -13,7 +13,8 @@ import (
 	"spg-tui/ui/draw"
 )
 
-// header is the two lines at the top: the run, its state and progress, and where it runs.
+// header is the two lines at the top: the run, its state and progress, where it runs, and the
+// system figures (CPU, memory, the run directory's size, the GPU).
 type header struct{ paneBase }
 
 // stateBadge is the run state with a glyph, so that it reads without colour, and, for a view
@@ -112,7 +113,12 @@ func (h *header) View() string {
 		// A damaged metrics line is told on its own line, whole, in place of the run's details.
 		line2 = c.st.Warn.Render(c.data.warning)
 	}
-	return draw.FitLine(line1, h.w) + "\n" + draw.Spread(line2, help, h.w)
+	// The system figures take the right end while there are any (the footer keeps ? help).
+	right := sysLine(c.sys, line2, h.w, c.st)
+	if right == "" {
+		right = help
+	}
+	return draw.FitLine(line1, h.w) + "\n" + draw.Spread(line2, right, h.w)
 }
 
 // joinRanked joins the parts with sep, leaving out the highest-ranked parts (the last of equal

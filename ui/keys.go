@@ -55,7 +55,7 @@ func (m *model) newKeyMap() keyMap {
 		Ablation: bind([]string{"a"}, "a", "ablation view", colViews, cmdless(m.toggleView)),
 		XAxis:    bind([]string{"w"}, "w", "x-axis: steps/time", colViews, cmdless(m.toggleXAxis)),
 		Compare:  bind([]string{"c"}, "c", "compare the runs / the first run", colViews, cmdless(m.toggleCompare)),
-		Export:   bind([]string{"e"}, "e", "export curves (CSV, PNG)", colViews, m.export),
+		Export:   bind([]string{"e"}, "e", "export curves and figures", colViews, m.export),
 		Help:     bind([]string{"?"}, "?", "help", colProgram, cmdless(func() { m.showHelp = true })),
 		Quit:     bind([]string{"q", "ctrl+c"}, "q", quitHelp(m.ctx.readOnly), colProgram, m.quit),
 	}
@@ -71,11 +71,12 @@ func (m *model) table(v viewKind) []binding {
 	k := m.keys
 	switch v {
 	case viewCompare:
-		return append(m.compare.Bindings(), k.Compare, k.Help, k.Quit)
+		return append(m.compare.Bindings(), m.compareExportKey(), k.Compare, k.Help, k.Quit)
 	case viewAblation:
 		out = append(out, m.ablation.Bindings()...)
 	case viewMain:
 		out = append(out, m.sample.Bindings()...)
+		out = append(out, m.cursorBindings()...)
 	}
 	if m.compare != nil {
 		out = append(out, k.Compare)

@@ -122,8 +122,22 @@ func TestDisplaySettings(t *testing.T) {
 		t.Errorf("smoothing 2 accepted: %g %+v", m.ctx.smoothing, m.msg)
 	}
 	press(m, "down", "+")
-	if !m.ctx.logScale || !strings.Contains(strip(m.critic.View()), "log scale") {
-		t.Error("log scale not switched on")
+	if m.ctx.logScale != chartCritic || !strings.Contains(strip(m.critic.View()), "log scale") {
+		t.Error("log scale not switched on for the critic")
+	}
+	// Every chart has a log scale: + steps through the sets of charts, enter takes their names.
+	press(m, "+")
+	if m.ctx.logScale != chartVal || !strings.Contains(panelRow(m, "log scale"), "val") {
+		t.Errorf("second +: log scale %v, panel %q", m.ctx.logScale, panelRow(m, "log scale"))
+	}
+	typed := append([]string{"enter"}, strings.Split("reward, critic", "")...)
+	press(m, append(typed, "enter")...)
+	if m.ctx.logScale != chartReward|chartCritic || !strings.Contains(m.msg.text, "log scale: reward critic") {
+		t.Errorf("typed reward, critic: %v %+v", m.ctx.logScale, m.msg)
+	}
+	press(m, append(append([]string{"enter"}, strings.Split("loss", "")...), "enter")...)
+	if m.ctx.logScale != chartReward|chartCritic || !m.msg.err || !strings.Contains(m.msg.text, `"loss": not a chart`) {
+		t.Errorf("typed loss: %v %+v", m.ctx.logScale, m.msg)
 	}
 }
 
@@ -167,7 +181,8 @@ func TestSwitchKeys(t *testing.T) {
 
 func TestSampleKeys(t *testing.T) {
 	m := fixture(t, envs.TaskMWM, 10, 120, 36)
-	n := len(m.ctx.data.latest.Samples)
+	ev, _ := m.ctx.shownVal()
+	n := len(ev.Samples)
 	press(m, "right")
 	if m.sample.index != 1 || !strings.Contains(strip(m.sample.View()), "2/4") {
 		t.Errorf("right: index %d", m.sample.index)

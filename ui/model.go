@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"time"
 
@@ -91,8 +92,10 @@ type model struct {
 	pace          waitPace    // of the run's long preparation
 	history       int         // records of the run's earlier sessions still to come, told nowhere but the panes
 	logs          *consoleLog // where the standard loggers write; nil in tests
+	sys           *sysSampler // takes the header's system figures; nil in tests
 	view          viewKind
 	showHelp      bool
+	typedCount    int // a count typed before a cursor key, 0 when none is
 	msg           status
 	width, height int
 	quitting      bool
@@ -126,6 +129,7 @@ func (m *model) attach(eng run.Engine) {
 	m.ctx.status = eng.Status()
 	m.history = m.ctx.info.History
 	m.ctx.data = newRunData()
+	m.ctx.cursor = stepCursor{}
 	m.baseDir = "runs"
 	if d := m.ctx.info.Dir; d != "" {
 		m.baseDir = filepath.Dir(d)
@@ -171,6 +175,7 @@ func (m *model) poll() {
 		}
 		if restart {
 			m.ctx.data = m.ctx.data.restarted()
+			m.ctx.cursor = stepCursor{}
 			m.info("the run was resumed from a checkpoint: reading it again")
 		}
 		m.ctx.writer = t.Writer()
@@ -179,6 +184,9 @@ func (m *model) poll() {
 	}
 	m.ctx.status = m.engine.Status()
 	m.ctx.waitLeft = m.pace.left(m.ctx.status.Wait, time.Now())
+	if m.sys != nil {
+		m.ctx.sys = m.sys.sample(time.Now(), m.measured(), m.ctx.info.Dir)
+	}
 	if !m.msg.at.IsZero() && time.Since(m.msg.at) > statusTimeout && !m.quitting {
 		m.msg = status{}
 	}
@@ -191,6 +199,18 @@ func (m *model) poll() {
 	if m.ablation.poll() {
 		m.info("ablation ended: %d of %d runs in %s", m.ablation.snap.Finished, m.ablation.snap.Total, filepath.Base(m.ablation.dir))
 	}
+}
+
+// measured is the process whose CPU and memory the header tells: the one training a viewed
+// run, this one when it trains the run, none for a view of a run nobody trains.
+func (m *model) measured() int {
+	switch {
+	case m.ctx.writer > 0:
+		return m.ctx.writer
+	case !m.ctx.readOnly:
+		return os.Getpid()
+	}
+	return 0
 }
 
 // observe takes one record, reporting the events that answer a key press in the footer. A

@@ -70,11 +70,15 @@ type programContext struct {
 	// waitLeft is the estimated time left of the run's long preparation (status.Wait), 0 while
 	// unknown.
 	waitLeft time.Duration
+	// sys are the system figures the header tells.
+	sys sysFigures
 
-	// Display settings, changed from the parameter panel.
-	smoothing  float64 // EMA weight of the reward curve
-	logScale   bool    // critic losses on a log scale
-	wallX      bool    // curves against training time, not steps
+	// Display settings, changed from the parameter panel and the cursor keys; displayVer grows
+	// with every change.
+	smoothing  float64  // EMA weight of the reward curve
+	logScale   chartSet // the charts drawn on a log scale
+	wallX      bool     // curves against training time, not steps
+	cursor     stepCursor
 	displayVer int
 }
 
@@ -105,7 +109,7 @@ func (c *programContext) xAxis() draw.XAxis {
 	d := c.data
 	if !c.wallX {
 		x0, x1 := xRange(d)
-		return draw.XAxis{Train: d.train.step, Eval: d.eval.step, X0: x0, X1: x1, Marks: markSteps(d), Last: draw.StepsLabel}
+		return draw.XAxis{Train: d.train.step, Eval: d.eval.step, X0: x0, X1: x1, Marks: markSteps(d), Last: draw.StepsLabel, Cursor: c.cursorMark()}
 	}
 	x1 := 1.0
 	for _, w := range [][]float64{d.train.wall, d.eval.wall} {
@@ -120,5 +124,5 @@ func (c *programContext) xAxis() draw.XAxis {
 			marks = append(marks, int(d.train.wall[i]))
 		}
 	}
-	return draw.XAxis{Train: d.train.wall, Eval: d.eval.wall, X1: x1, Marks: marks, Last: draw.TimeLabel}
+	return draw.XAxis{Train: d.train.wall, Eval: d.eval.wall, X1: x1, Marks: marks, Last: draw.TimeLabel, Cursor: c.cursorMark()}
 }

@@ -50,7 +50,7 @@ func panelItems() []paramItem {
 	}
 	return append(items,
 		paramItem{label: "smoothing", name: displaySmoothing, kind: run.Linear, step: 0.1, display: true},
-		paramItem{label: "critic log scale", name: displayLogScale, kind: run.Switch, display: true})
+		paramItem{label: "log scale", name: displayLogScale, kind: run.Whole, display: true})
 }
 
 // change is a request from the panel: set a parameter or a switch of the run, or a display
@@ -124,7 +124,7 @@ func (p *paramsPane) value(it paramItem) float64 {
 	case it.name == displaySmoothing:
 		return p.ctx.smoothing
 	case it.name == displayLogScale:
-		return b2f(p.ctx.logScale)
+		return float64(p.ctx.logScale)
 	}
 	return math.NaN()
 }
@@ -133,11 +133,8 @@ func (p *paramsPane) value(it paramItem) float64 {
 // applies to the kinds of models it lists, and a critic-free model draws no critic losses.
 func (p *paramsPane) applies(it paramItem) bool {
 	k := p.ctx.model.Kind
-	switch it.name {
-	case displaySmoothing:
+	if it.display {
 		return true
-	case displayLogScale:
-		return k.HasCritic()
 	}
 	return slices.Contains(it.kinds, k)
 }
@@ -171,6 +168,9 @@ func (p *paramsPane) edit() tea.Cmd {
 	// The prompt starts empty, the current value its placeholder: what is typed replaces it.
 	p.input.SetValue("")
 	p.input.Placeholder = strconv.FormatFloat(v, 'g', -1, 64)
+	if it.name == displayLogScale {
+		p.input.Placeholder = chartSet(v).String()
+	}
 	return p.input.Focus()
 }
 
@@ -181,6 +181,9 @@ func (p *paramsPane) stepped(up bool) *change {
 		return p.notApplicable(it)
 	}
 	v := p.value(it)
+	if it.name == displayLogScale {
+		return &change{item: it, value: float64(chartSet(v).stepped(up))}
+	}
 	switch it.kind {
 	case run.Switch:
 		return &change{item: it, on: up}
@@ -223,9 +226,9 @@ func (p *paramsPane) Update(msg tea.Msg) tea.Cmd {
 			if text == "" {
 				return nil // nothing typed: the value stays
 			}
-			v, err := strconv.ParseFloat(text, 64)
+			v, err := parseValue(it, text)
 			if err != nil {
-				p.apply(&change{item: it, err: fmt.Errorf("%s: %q is not a number", it.label, text)})
+				p.apply(&change{item: it, err: err})
 				return nil
 			}
 			p.apply(&change{item: it, value: v})
@@ -235,6 +238,19 @@ func (p *paramsPane) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	return cmd
+}
+
+// parseValue reads a value typed for it: the charts for the log scale, a number otherwise.
+func parseValue(it paramItem, text string) (float64, error) {
+	if it.name == displayLogScale {
+		s, err := parseChartSet(text)
+		return float64(s), err
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %q is not a number", it.label, text)
+	}
+	return v, nil
 }
 
 func (p *paramsPane) stopEditing() {
@@ -247,8 +263,11 @@ func formatValue(it paramItem, v float64) string {
 	if it.kind == run.Switch {
 		return onOff(v != 0)
 	}
-	if it.name == displaySmoothing {
+	switch it.name {
+	case displaySmoothing:
 		return fmt.Sprintf("%.2f", v)
+	case displayLogScale:
+		return chartSet(v).String()
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -9,18 +9,19 @@ import (
 	"spg-tui/ui/export"
 )
 
-// TestCompareHelpListsItsKeys: ? in the compare view lists the view's own keys (h, p, s), not
-// the main view's samples, parameters, ablations or export, which act on no shown run.
+// TestCompareHelpListsItsKeys: ? in the compare view lists the view's own keys (h, p, s, /, its
+// export), not the main view's samples, parameters, ablations or export, which act on no shown
+// run.
 func TestCompareHelpListsItsKeys(t *testing.T) {
 	m := compareModel(t, compareFixture(t), 120, 36)
 	press(m, "?")
 	sc := screen(m)
-	for _, want := range []string{"hide/show the run", "pin/unpin", "sort the runs", "compare the runs"} {
+	for _, want := range []string{"hide/show the run", "pin/unpin", "sort the runs", "compare the runs", "filter the runs", "export overlays"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("the compare view's help lacks %q:\n%s", want, sc)
 		}
 	}
-	for _, not := range []string{"samples", "select parameter", "ablation", "export", "increase"} {
+	for _, not := range []string{"samples", "select parameter", "ablation", "export curves and figures", "increase"} {
 		if strings.Contains(sc, not) {
 			t.Errorf("the compare view's help lists the main view's %q:\n%s", not, sc)
 		}

@@ -80,7 +80,7 @@ func TestScreenWhileReferencesSolve(t *testing.T) {
 			t.Errorf("after the references event the screen lacks %q:\n%s", want, sc)
 		}
 	}
-	if m.ctx.data.latest.RefsPending {
+	if ev, _ := m.ctx.data.vals.latest(); ev == nil || ev.RefsPending {
 		t.Error("the latest validation was not completed")
 	}
 }

@@ -81,6 +81,7 @@ func Run(opts Options) error {
 	}
 	m := newModel(eng, opts.Start, !noColor(opts.Env), readOnly)
 	m.resume = opts.ResumeRun
+	m.sys = newSysSampler()
 	m.ablation.now = opts.Now
 	m.ablation.score = opts.Score
 	if exp != nil {

@@ -9,7 +9,8 @@ import (
 	"spg-tui/ui/samples"
 )
 
-// samplePane draws one validation instance of the latest evaluation with the policy's solution,
+// samplePane draws one validation instance of the latest evaluation (or the one at the step
+// cursor) with the policy's solution,
 // or the optimal one, with the run's task's drawer (ui/samples: for mwm the two point sets and
 // the matching, for tsp the tour, for sort the input and output sequences); its score against
 // the optimum is written underneath.
@@ -33,7 +34,7 @@ func (p *samplePane) Bindings() []binding {
 
 // step moves d samples on, around the latest evaluation's samples.
 func (p *samplePane) step(d int) {
-	if ev := p.ctx.data.latest; ev != nil && len(ev.Samples) > 0 {
+	if ev, _ := p.ctx.shownVal(); ev != nil && len(ev.Samples) > 0 {
 		n := len(ev.Samples)
 		p.index = (p.index + d + n) % n
 	}
@@ -49,13 +50,17 @@ func (p *samplePane) View() string {
 	if p.matrix {
 		mode, title = 2, "Soft permutation M"
 	}
-	return p.cached([4]int{p.ctx.data.evalVer, p.index, mode}, func() string {
+	return p.cached([4]int{p.ctx.data.evalVer, p.index, mode, p.ctx.displayVer}, func() string {
+		if p.ctx.cursor.on {
+			ev, step := p.ctx.shownVal()
+			title = valTitle(title, ev != nil, step, true, p.w)
+		}
 		return draw.Frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }
 
 func (p *samplePane) body(w, h int) []string {
-	ev := p.ctx.data.latest
+	ev, _ := p.ctx.shownVal()
 	if ev == nil || len(ev.Samples) == 0 {
 		lines := draw.BlankLines(w, h)
 		if h > 0 {

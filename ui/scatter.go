@@ -18,18 +18,32 @@ type scatterPane struct{ paneBase }
 
 // View implements pane.
 func (p *scatterPane) View() string {
-	return p.cached([4]int{p.ctx.data.evalVer}, func() string {
-		title := "Q scatter"
-		if p.ctx.data.latest != nil {
-			title += " · step " + draw.FmtInt(p.ctx.data.latestStep)
-		}
-		return draw.Frame(title, p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
+	return p.cached([4]int{p.ctx.data.evalVer, p.ctx.displayVer}, func() string {
+		ev, step := p.ctx.shownVal()
+		return draw.Frame(valTitle("Q scatter", ev != nil, step, p.ctx.cursor.on, p.w), p.body(p.w-2, p.h-2), p.w, p.h, p.ctx.st, false)
 	})
 }
 
+// valTitle is the title of a pane of w columns that shows a validation: its name and the
+// validation's step (when there is one), marked with the cursor's glyph when the cursor chose
+// it; a narrow pane drops the word "step" before the name is cut.
+func valTitle(name string, shown bool, step int, cursor bool, w int) string {
+	sep := " · "
+	if cursor {
+		sep = " " + string(draw.CursorRune) + " "
+	}
+	switch {
+	case shown:
+		return firstFit(w-5, name+sep+"step "+draw.FmtInt(step), name+sep+draw.FmtInt(step))
+	case cursor:
+		return name + sep + "no validation yet"
+	}
+	return name
+}
+
 func (p *scatterPane) body(w, h int) []string {
-	d, st := p.ctx.data, p.ctx.st
-	ev := d.latest
+	st := p.ctx.st
+	ev, _ := p.ctx.shownVal()
 	if !p.ctx.model.Kind.HasCritic() {
 		lines := draw.BlankLines(w, h)
 		if h > 0 {

@@ -167,7 +167,7 @@ func TestExport(t *testing.T) {
 		t.Fatal(msg.err)
 	}
 	m.Update(msg)
-	if len(msg.files) != 6 || !strings.Contains(m.msg.text, "exported 6 files") {
+	if len(msg.files) != 10 || !strings.Contains(m.msg.text, "exported 10 files") {
 		t.Errorf("files %v, message %q", msg.files, m.msg.text)
 	}
 	for _, f := range msg.files {
@@ -181,16 +181,20 @@ func TestExport(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	d := m.ctx.data
-	if len(lines) != len(d.train.step)+1 || lines[0] != "step,reward,reward_ema,critic_loss,critic_hard,critic_penalty" {
+	if len(lines) != len(d.train.step)+1 || lines[0] != "step,wall,reward,reward_ema,critic_loss,critic_hard,critic_penalty" {
 		t.Fatalf("train.csv: %d lines, header %q", len(lines), lines[0])
 	}
-	if want := fmtCSV(d.train.step[3], d.train.get("reward_mean")[3]); !strings.HasPrefix(lines[4], want) {
+	if want := fmtCSV(d.train.step[3], d.train.wall[3], d.train.get("reward_mean")[3]); !strings.HasPrefix(lines[4], want) {
 		t.Errorf("row 4 = %q, want prefix %q", lines[4], want)
 	}
 }
 
-func fmtCSV(a, b float64) string {
-	return strings.Join([]string{ftoa(a), ftoa(b)}, ",")
+func fmtCSV(v ...float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = ftoa(x)
+	}
+	return strings.Join(s, ",")
 }
 
 func TestNoColor(t *testing.T) {

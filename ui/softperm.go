@@ -32,6 +32,15 @@ func (d *runData) addMHistory(step int, samples []run.Sample) {
 	}
 }
 
+// noM says why a sample has no M to draw: a view reads metrics.jsonl, which does not keep it;
+// a live console keeps it for the latest validations only (keptM).
+func noM(readOnly bool) string {
+	if readOnly {
+		return "M is shown live only (not kept in metrics.jsonl)"
+	}
+	return "M is kept for the latest validations only"
+}
+
 // mShades are the heatmap's glyphs for the entries of M, from 0 to 1 (see mShade).
 var mShades = []rune("·░▒▓█")
 
@@ -51,7 +60,7 @@ func mShade(v float64) rune {
 // then the evaluation's step and, as far as the height allows, M's Birkhoff number and entropy
 // over the evaluations (with their latest values) and a legend.
 func (p *samplePane) matrixBody(w, h int) []string {
-	ev := p.ctx.data.latest
+	ev, step := p.ctx.shownVal()
 	i := min(p.index, len(ev.Samples)-1)
 	s := ev.Samples[i]
 	n := len(s.Perm)
@@ -64,13 +73,13 @@ func (p *samplePane) matrixBody(w, h int) []string {
 		lines = mHeatmap(s.M, s.Perm, w, hh, st)
 	} else if hh > 0 {
 		lines = draw.BlankLines(w, hh)
-		lines[hh/2] = draw.Center("M is shown live only (not kept in metrics.jsonl)", w)
+		lines[hh/2] = draw.Center(noM(p.ctx.readOnly), w)
 	}
 	lines = draw.FitLines(lines, w, hh)
-	lines = append(lines, fmt.Sprintf("%d/%d · M at step %d", i+1, len(ev.Samples), p.ctx.data.latestStep))
+	lines = append(lines, fmt.Sprintf("%d/%d · M at step %d", i+1, len(ev.Samples), step))
 	var ent, bk []float64
 	for _, pt := range p.ctx.data.mHist {
-		if i < len(pt.birkhoff) {
+		if i < len(pt.birkhoff) && pt.step <= step {
 			ent, bk = append(ent, pt.entropy[i]), append(bk, pt.birkhoff[i])
 		}
 	}

@@ -39,6 +39,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
+	case tea.MouseClickMsg:
+		m.click(msg)
+		return m, nil
 	}
 	// Other messages (the text inputs' cursor blinks) go to whoever is typing.
 	switch {
@@ -46,6 +49,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.dialog.update(msg)
 	case m.params.editing:
 		return m, m.params.Update(msg)
+	case m.view == viewCompare && m.compare.typing():
+		return m, m.compare.filterUpdate(msg)
 	}
 	return m, nil
 }
@@ -66,6 +71,8 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.dialogKey(k)
 	case m.params.editing:
 		return m.params.Update(k)
+	case m.view == viewCompare && m.compare.typing():
+		return m.compare.filterUpdate(k)
 	case m.showHelp:
 		switch {
 		case key.Matches(k, m.keys.Quit.Binding):
@@ -75,7 +82,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.typeCount(k) {
+		return nil
+	}
 	cmd, _ := m.dispatch(k)
+	m.typedCount = 0 // a count applies to the key after it only
 	return cmd
 }
 
@@ -176,9 +187,7 @@ func (m *model) apply(ch *change) {
 		m.info("smoothing %s", formatValue(it, ch.value))
 		return
 	case it.name == displayLogScale:
-		m.ctx.logScale = ch.on
-		m.ctx.displayVer++
-		m.info("critic losses on a %s scale", map[bool]string{true: "log", false: "linear"}[ch.on])
+		m.setLogScale(chartSet(ch.value))
 		return
 	case m.ctx.readOnly:
 		m.refuseReadOnly(it.label + " changes the run")
@@ -285,38 +294,48 @@ func stopAll(eng run.Engine, runner *experiments.Runner, timeout time.Duration) 
 	}
 }
 
-// export writes the curves as CSV and PNG into <run>/export/step-<N>/, or, for a read-only view
-// (which writes nothing into the run it shows), into exports/<run>/step-<N>/ in the working
-// directory.
+// export writes the curves as CSV and the figures as PNG and SVG into <run>/export/step-<N>/,
+// or, for a read-only view (which writes nothing into the run it shows), into
+// exports/<run>/step-<N>/ in the working directory. The figures are what the console shows:
+// against steps or training time, on the charts' scales, the Q scatter of the validation shown.
 func (m *model) export() tea.Cmd {
-	d := m.ctx.data
-	if m.ctx.info.Dir == "" {
+	c, d := m.ctx, m.ctx.data
+	if c.info.Dir == "" {
 		m.fail("export: the run has no directory")
 		return nil
 	}
-	root := filepath.Join(m.ctx.info.Dir, "export")
-	if m.ctx.readOnly {
-		root = filepath.Join("exports", filepath.Base(filepath.Clean(m.ctx.info.Dir)))
+	root := filepath.Join(c.info.Dir, "export")
+	if c.readOnly {
+		root = filepath.Join(exportsDir, filepath.Base(filepath.Clean(c.info.Dir)))
 	}
 	e := export.Data{
 		Dir:  filepath.Join(root, fmt.Sprintf("step-%d", d.lastStep)),
-		Step: d.lastStep, Smoothing: m.ctx.smoothing, LogScale: m.ctx.logScale,
-		TrainStep: slices.Clone(d.train.step), Train: map[string][]float64{},
-		EvalStep: slices.Clone(d.eval.step), Metric: slices.Clone(d.eval.metric),
+		Step: d.lastStep, Smoothing: c.smoothing, WallX: c.wallX,
+		Log:       export.Log{Reward: c.logScale.has(chartReward), Val: c.logScale.has(chartVal), Critic: c.logScale.has(chartCritic)},
+		TrainStep: slices.Clone(d.train.step), TrainWall: slices.Clone(d.train.wall), Train: map[string][]float64{},
+		EvalStep: slices.Clone(d.eval.step), EvalWall: slices.Clone(d.eval.wall), Metric: slices.Clone(d.eval.metric),
 		MetricName: d.eval.name, MetricLabel: metricLabel(d.eval.name), Marks: markSteps(d),
 	}
 	for name, v := range d.train.series {
 		e.Train[name] = slices.Clone(v)
 	}
-	for _, r := range drawnRefs(m.ctx.facts, d.refs) {
+	for _, r := range drawnRefs(c.facts, d.refs) {
 		e.Refs = append(e.Refs, export.Ref{Name: r, Value: d.refs[r]})
 	}
-	if ev := d.latest; ev != nil {
-		e.QHard, e.QSoft = slices.Clone(ev.QHardScatter), slices.Clone(ev.QSoftScatter)
+	if ev, step := c.shownVal(); ev != nil {
+		e.QHard, e.QSoft, e.QStep = slices.Clone(ev.QHardScatter), slices.Clone(ev.QSoftScatter), step
 	}
-	m.info("exporting to %s…", e.Dir)
+	return m.exporting(e.Dir, func() ([]string, error) { return export.Write(e) })
+}
+
+// exportsDir is where read-only views export, in the working directory.
+const exportsDir = "exports"
+
+// exporting says that an export into dir has begun and runs write off the console's goroutine.
+func (m *model) exporting(dir string, write func() ([]string, error)) tea.Cmd {
+	m.info("exporting to %s…", dir)
 	return func() tea.Msg {
-		files, err := export.Write(e)
+		files, err := write()
 		return exportedMsg{files: files, err: err}
 	}
 }

@@ -14,6 +14,9 @@ import (
 func (m *model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	// Clicks move the step cursor and switch a chart's scale (click); selecting text then
+	// takes shift in most terminals.
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "spg-tui · " + m.ctx.info.Title
 	return v
 }

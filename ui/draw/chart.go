@@ -43,12 +43,99 @@ type HLine struct {
 // LabelFormatter) and its lines on a canvas of one style per cell, where asciigraph writes
 // "0.548┤" labels, crosses reference lines through the axis and tells curves apart by glyph;
 // drawing the curves with it would change every golden screen, so the line charts stay here.
+//
+// The y-axis spans the curves alone: a reference line (HLines) is drawn where it falls inside
+// that range and never widens it, so that a fall from 0.994 to 0.979 fills the chart rather
+// than a sliver of [0.728, 1].
 type Chart struct {
 	Curves []Curve
 	HLines []HLine
 	X0, X1 float64
-	LogY   bool
-	Axis   asciigraph.AnsiColor
+	// LogY draws the curves on a log scale; their points at or below zero are left out.
+	LogY bool
+	Axis asciigraph.AnsiColor
+	// Cursor, when On, is marked by a dotted vertical line at its x.
+	Cursor Cursor
+}
+
+// Cursor is a position on a chart's x-axis, shown when On; the axis row under the chart
+// writes Label there.
+type Cursor struct {
+	X     float64
+	On    bool
+	Label string
+}
+
+// CursorRune marks the step cursor on the charts and under them.
+const CursorRune = '┊'
+
+// NoPositive is what a log-scale chart shows when its curves have points but none above zero.
+const NoPositive = "no values above 0 to draw on a log scale"
+
+// sampled are a chart's curves resampled to its columns (log10 units on a log scale) with
+// their glyphs and colours, and the range of their values; drawn counts the curves with a
+// point, and hadPoints says whether there were any before a log scale left out those at or
+// below zero.
+type sampled struct {
+	data      [][]float64
+	chars     []asciigraph.CharSet
+	colors    []asciigraph.AnsiColor
+	lo, hi    float64
+	drawn     int
+	hadPoints bool
+}
+
+// sample resamples the curves to n points and finds their range, padded when flat.
+func (c Chart) sample(n int) sampled {
+	s := sampled{lo: math.Inf(1), hi: math.Inf(-1)}
+	for _, cv := range c.Curves {
+		v := make([]float64, n)
+		Resample(v, cv.X, cv.Y, c.X0, c.X1, n)
+		s.hadPoints = s.hadPoints || !allNaN(v)
+		if c.LogY {
+			// The points a log axis cannot show are left out before the columns are filled,
+			// so that none is interpolated towards zero.
+			y := slices.Clone(cv.Y)
+			for i, x := range y {
+				if !(x > 0) {
+					y[i] = math.NaN()
+				}
+			}
+			Resample(v, cv.X, y, c.X0, c.X1, n)
+			Log10All(v)
+		}
+		for _, x := range v {
+			if !math.IsNaN(x) {
+				s.lo, s.hi = math.Min(s.lo, x), math.Max(s.hi, x)
+			}
+		}
+		if !allNaN(v) {
+			s.drawn++
+		}
+		s.data, s.chars, s.colors = append(s.data, v), append(s.chars, cv.Chars), append(s.colors, cv.Color)
+	}
+	if s.drawn > 0 && s.hi-s.lo < 1e-12 {
+		pad := math.Max(math.Abs(s.hi)*0.05, 1e-3)
+		s.lo, s.hi = s.lo-pad, s.hi+pad
+	}
+	return s
+}
+
+// YRange is the range of the y-axis Render draws in w columns (in the data's units, not
+// log10), and whether there is one (some curve has a point).
+func (c Chart) YRange(w int) (lo, hi float64, ok bool) {
+	cols := w - PlotLeft
+	if cols < 2 {
+		return 0, 0, false
+	}
+	s := c.sample(cols + 1)
+	if s.drawn == 0 {
+		return 0, 0, false
+	}
+	if c.LogY {
+		return math.Pow(10, s.lo), math.Pow(10, s.hi), true
+	}
+	return s.lo, s.hi, true
 }
 
 // Render draws the chart in exactly h lines of width w; empty is shown, centred, when no curve
@@ -58,51 +145,43 @@ func (c Chart) Render(w, h int, empty string) []string {
 	if cols < 2 || h < 2 {
 		return BlankLines(w, h)
 	}
-	var (
-		data   [][]float64
-		colors []asciigraph.AnsiColor
-		chars  []asciigraph.CharSet
-	)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	add := func(v []float64, ch asciigraph.CharSet, col asciigraph.AnsiColor) {
-		if c.LogY {
-			Log10All(v)
-		}
-		for _, x := range v {
-			if !math.IsNaN(x) {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
-			}
-		}
-		data, chars, colors = append(data, v), append(chars, ch), append(colors, col)
-	}
 	// asciigraph draws a segment from each point to the next in the point's column, so the last
 	// point gets no column of its own: cols+1 points fill cols columns.
 	n := cols + 1
-	for _, r := range c.HLines {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = r.Y
+	s := c.sample(n)
+	if s.drawn == 0 {
+		if s.hadPoints && c.LogY {
+			empty = NoPositive
 		}
-		add(v, charsDash, r.Color)
-	}
-	drawn := 0
-	for _, cv := range c.Curves {
-		v := make([]float64, n)
-		Resample(v, cv.X, cv.Y, c.X0, c.X1, n)
-		add(v, cv.Chars, cv.Color)
-		if !allNaN(v) {
-			drawn++
-		}
-	}
-	if drawn == 0 || math.IsInf(lo, 0) {
 		lines := BlankLines(w, h)
 		lines[h/2] = Center(empty, w)
 		return lines
 	}
-	if hi-lo < 1e-12 {
-		pad := math.Max(math.Abs(hi)*0.05, 1e-3)
-		lo, hi = lo-pad, hi+pad
+	lo, hi := s.lo, s.hi
+	// The reference lines inside the range go first, under the curves.
+	var (
+		data   [][]float64
+		chars  []asciigraph.CharSet
+		colors []asciigraph.AnsiColor
+	)
+	for _, r := range c.HLines {
+		y := r.Y
+		if c.LogY {
+			if !(y > 0) {
+				continue
+			}
+			y = math.Log10(y)
+		}
+		if y < lo || y > hi {
+			continue
+		}
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = y
+		}
+		data, chars, colors = append(data, v), append(chars, charsDash), append(colors, r.Color)
 	}
+	data, chars, colors = append(data, s.data...), append(chars, s.chars...), append(colors, s.colors...)
 	var lines []string
 	for height := h - 1; height >= 1; height-- {
 		sig := tickDigits(lo, hi, height, c.LogY)
@@ -121,7 +200,22 @@ func (c Chart) Render(w, h int, empty string) []string {
 			break
 		}
 	}
-	return FitLines(lines, w, h)
+	lines = FitLines(lines, w, h)
+	if c.Cursor.On {
+		at := PlotLeft + column(c.Cursor.X, c.X0, c.X1, cols)
+		for i, l := range lines {
+			lines[i] = overlay(l, at, string(CursorRune), w)
+		}
+	}
+	return lines
+}
+
+// overlay puts glyph in column at of the styled line l of w columns where that cell is blank.
+func overlay(l string, at int, glyph string, w int) string {
+	if at < 0 || at >= w || ansi.Strip(ansi.Cut(l, at, at+1)) != " " {
+		return l
+	}
+	return ansi.Cut(l, 0, at) + glyph + ansi.Cut(l, at+1, w)
 }
 
 func allNaN(v []float64) bool {
@@ -150,26 +244,45 @@ func AxisRow(w int, x0, x1 float64, marks []int, st Styles) string {
 
 // AxisRowUnit is AxisRow with the last label written by last (a step count or a duration).
 func AxisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, st Styles) string {
+	return axisRow(w, x0, x1, marks, last, Cursor{}, st)
+}
+
+// axisRow is AxisRowUnit with the cursor, when on, marked in its column and its label written
+// after the mark where that does not cover an end label.
+func axisRow(w int, x0, x1 float64, marks []int, last func(float64) string, cur Cursor, st Styles) string {
 	cols := w - PlotLeft
 	if cols < 2 {
 		return strings.Repeat(" ", max(w, 0))
 	}
 	row := []rune(strings.Repeat(" ", w))
 	isMark, isLabel := make([]bool, w), make([]bool, w)
-	// The axis's end labels come first: a mark never hides where the axis ends.
-	put := func(at int, s string) {
+	// The labels come before the marks: a mark never hides where the axis ends.
+	put := func(at int, s string) bool {
 		r := []rune(s)
 		if at < 0 || at+len(r) > w || slices.Contains(isLabel[at:at+len(r)], true) {
-			return
+			return false
 		}
 		copy(row[at:], r)
 		for i := range r {
 			isLabel[at+i] = true
 		}
+		return true
+	}
+	put(PlotLeft, FmtInt(int(x0)))
+	// The cursor's mark and label (after the mark, or before it near the end) go before the end
+	// label, which is shortened to its number, or left out, where the cursor is in the way.
+	cursorAt := -1
+	if cur.On {
+		cursorAt = PlotLeft + column(cur.X, x0, x1, cols)
+		if !put(cursorAt, string(CursorRune)+cur.Label) && !put(cursorAt-len([]rune(cur.Label)), cur.Label+string(CursorRune)) {
+			row[cursorAt], isLabel[cursorAt] = CursorRune, true
+		}
 	}
 	end := last(x1)
-	put(w-len([]rune(end)), end)
-	put(PlotLeft, FmtInt(int(x0)))
+	if !put(w-len([]rune(end)), end) {
+		short := strings.Fields(end)[0]
+		put(w-len([]rune(short)), short)
+	}
 	// A mark that falls on a label is drawn in the nearest free column before it.
 	for _, m := range marks {
 		at := PlotLeft + column(float64(m), x0, x1, cols)
@@ -182,9 +295,12 @@ func AxisRowUnit(w int, x0, x1 float64, marks []int, last func(float64) string, 
 	}
 	var b strings.Builder
 	for i, r := range row {
-		if isMark[i] {
+		switch {
+		case isMark[i]:
 			b.WriteString(st.Warn.Render(string(r)))
-		} else {
+		case cursorAt >= 0 && isLabel[i] && i >= cursorAt-len([]rune(cur.Label)) && i <= cursorAt+len([]rune(cur.Label)):
+			b.WriteString(st.Key.Render(string(r)))
+		default:
 			b.WriteString(st.Dim.Render(string(r)))
 		}
 	}

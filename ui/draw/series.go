@@ -70,14 +70,14 @@ func fillGaps(v []float64) {
 	}
 }
 
-// logFloor is the smallest value a log-scale curve shows; losses can be exactly zero.
-const logFloor = 1e-12
-
-// Log10All replaces every number of v by its base-10 logarithm (floored at logFloor).
+// Log10All replaces every number of v by its base-10 logarithm, and those at or below zero,
+// which a log axis cannot show, by NaN (left out, as the exported figures leave them out).
 func Log10All(v []float64) {
 	for i, x := range v {
-		if !math.IsNaN(x) {
-			v[i] = math.Log10(math.Max(x, logFloor))
+		if x > 0 {
+			v[i] = math.Log10(x)
+		} else {
+			v[i] = math.NaN()
 		}
 	}
 }

@@ -125,9 +125,9 @@ func TestResample(t *testing.T) {
 }
 
 func TestLog10All(t *testing.T) {
-	v := []float64{100, 0, math.NaN(), 1e-3}
+	v := []float64{100, 0, math.NaN(), 1e-3, -5}
 	Log10All(v)
-	if v[0] != 2 || v[1] != -12 || !math.IsNaN(v[2]) || math.Abs(v[3]+3) > 1e-12 {
+	if v[0] != 2 || !math.IsNaN(v[1]) || !math.IsNaN(v[2]) || math.Abs(v[3]+3) > 1e-12 || !math.IsNaN(v[4]) {
 		t.Errorf("Log10All = %v", v)
 	}
 }

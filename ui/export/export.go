@@ -4,8 +4,10 @@ import (
 	"encoding/csv"
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,25 +20,32 @@ type Data struct {
 	// Dir is the directory the files go into; Step the run's last step.
 	Dir  string
 	Step int
-	// TrainStep are the steps of the training summaries, Train their run.Train numbers by JSON
-	// name.
-	TrainStep []float64
-	Train     map[string][]float64
-	// EvalStep and Metric are the validation evaluations; MetricName names the metric in
-	// eval.csv's column, MetricLabel in the plots.
-	EvalStep, Metric        []float64
-	MetricName, MetricLabel string
+	// TrainStep and TrainWall are the steps and training times (seconds) of the training
+	// summaries, Train their run.Train numbers by JSON name.
+	TrainStep, TrainWall []float64
+	Train                map[string][]float64
+	// EvalStep, EvalWall and Metric are the validation evaluations; MetricName names the metric
+	// in eval.csv's column, MetricLabel in the plots.
+	EvalStep, EvalWall, Metric []float64
+	MetricName, MetricLabel    string
 	// Refs are the reference lines of the validation plot, in the order drawn.
 	Refs []Ref
 	// Marks are the steps of the live changes.
 	Marks []int
-	// QHard and QSoft are the latest evaluation's Q scatter (none before one).
+	// WallX draws the figures against the run's training time, as the console does after w.
+	WallX bool
+	// QHard and QSoft are the Q scatter the console shows (none before an evaluation), that of
+	// the validation of step QStep.
 	QHard, QSoft []float64
-	// LogScale and Smoothing are the console's display settings: critic losses on a log scale,
-	// the reward's moving-average weight.
-	LogScale  bool
+	QStep        int
+	// Log and Smoothing are the console's display settings: the charts on a log scale, the
+	// reward's moving-average weight.
+	Log       Log
 	Smoothing float64
 }
+
+// Log says which figures have a log y-axis.
+type Log struct{ Reward, Val, Critic bool }
 
 // Ref is a reference line: a solver's value of the metric.
 type Ref struct {
@@ -52,45 +61,72 @@ func Dir(files []string) string {
 	return filepath.Dir(files[0])
 }
 
-// Write writes train.csv, eval.csv, reward.png, eval.png, critic.png and, after an
-// evaluation, qscatter.png; it returns the files written.
+// Write writes train.csv, eval.csv, and the figures reward, eval, critic and, after an
+// evaluation, qscatter, each as PNG and SVG; it returns the files written.
 func Write(e Data) ([]string, error) {
 	if err := os.MkdirAll(e.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	var files []string
-	write := func(name string, fn func(path string) error) error {
-		path := filepath.Join(e.Dir, name)
-		if err := fn(path); err != nil {
-			return fmt.Errorf("%s: %v", name, err)
-		}
-		files = append(files, path)
-		return nil
-	}
+	out := files{dir: e.Dir}
 	header, cols := e.trainTable()
-	steps := []error{
-		write("train.csv", func(p string) error { return writeCSV(p, header, cols) }),
-		write("eval.csv", func(p string) error {
-			return writeCSV(p, []string{"step", "val_" + csvName(e.MetricName)}, [][]float64{e.EvalStep, e.Metric})
-		}),
-		write("reward.png", e.rewardPlot),
-		write("eval.png", e.evalPlot),
-		write("critic.png", e.criticPlot),
-	}
+	out.csv("train.csv", header, cols)
+	out.csv("eval.csv", []string{"step", "wall", "val_" + csvName(e.MetricName)}, [][]float64{e.EvalStep, e.EvalWall, e.Metric})
+	out.figure("reward", e.rewardPlot, 8, 4)
+	out.figure("eval", e.evalPlot, 8, 4)
+	out.figure("critic", e.criticPlot, 8, 4)
 	if len(e.QHard) > 0 {
-		steps = append(steps, write("qscatter.png", e.scatterPlot))
+		out.figure("qscatter", e.scatterPlot, 6, 5)
 	}
-	for _, err := range steps {
-		if err != nil {
-			return files, err
-		}
-	}
-	return files, nil
+	return out.paths, out.err
 }
 
-// trainColumns are the columns of train.csv after the step: each a run.Train number the
-// console keeps, under its column name, followed by its moving average (the reward pane's
-// smoothed curve) when ema is set. A new training metric is exported by one line here.
+// figureFormats are the formats of every exported figure.
+var figureFormats = []string{"png", "svg"}
+
+// files writes the files of an export into dir, stopping at the first error.
+type files struct {
+	dir   string
+	paths []string
+	err   error
+}
+
+// write writes the file name with fn, unless an earlier file failed.
+func (f *files) write(name string, fn func(path string) error) {
+	if f.err != nil {
+		return
+	}
+	path := filepath.Join(f.dir, name)
+	if err := fn(path); err != nil {
+		f.err = fmt.Errorf("%s: %v", name, err)
+		return
+	}
+	f.paths = append(f.paths, path)
+}
+
+// csv writes columns of equal length under a header as the file name.
+func (f *files) csv(name string, header []string, cols [][]float64) {
+	f.write(name, func(p string) error { return writeCSV(p, header, cols) })
+}
+
+// figure draws the figure build makes and saves it as name.png and name.svg at w×h inches.
+func (f *files) figure(name string, build func() (*plots.Figure, error), w, h float64) {
+	if f.err != nil {
+		return
+	}
+	fig, err := build()
+	if err != nil {
+		f.err = fmt.Errorf("%s: %v", name, err)
+		return
+	}
+	for _, format := range figureFormats {
+		f.write(name+"."+format, func(p string) error { return fig.Save(p, w, h) })
+	}
+}
+
+// trainColumns are the columns of train.csv after the step and the training time: each a
+// run.Train number the console keeps, under its column name, followed by its moving average
+// (the reward pane's smoothed curve) when ema is set. A new training metric is exported by one
+// line here.
 var trainColumns = []struct {
 	series, column string
 	ema            bool
@@ -103,12 +139,12 @@ var trainColumns = []struct {
 
 // trainTable is train.csv's header and columns.
 func (e Data) trainTable() ([]string, [][]float64) {
-	header, cols := []string{"step"}, [][]float64{e.TrainStep}
+	header, cols := []string{"step", "wall"}, [][]float64{e.TrainStep, e.TrainWall}
 	for _, c := range trainColumns {
 		y := e.series(c.series)
 		header, cols = append(header, c.column), append(cols, y)
 		if c.ema {
-			header, cols = append(header, c.column+"_ema"), append(cols, e.smoothed(y))
+			header, cols = append(header, c.column+"_ema"), append(cols, smooth(y, e.Smoothing))
 		}
 	}
 	return header, cols
@@ -123,11 +159,41 @@ func (e Data) series(name string) []float64 {
 	return make([]float64, len(e.TrainStep))
 }
 
-// smoothed is y's moving average at the console's smoothing.
-func (e Data) smoothed(y []float64) []float64 {
-	out := make([]float64, len(y))
-	draw.Smooth(out, y, e.Smoothing)
-	return out
+// xAxis is a figure's x-axis as the console draws it: the steps, or the training time.
+type xAxis struct {
+	Label string
+	// Train and Eval are the x of the training summaries and of the validations.
+	Train, Eval []float64
+}
+
+// Axis labels of the figures.
+const (
+	stepsLabel = "step"
+	timeLabel  = "training time (s)"
+)
+
+// axis is the figures' x-axis: training time in seconds after w, else steps.
+func (e Data) axis() xAxis {
+	if e.WallX {
+		return xAxis{Label: timeLabel, Train: e.TrainWall, Eval: e.EvalWall}
+	}
+	return xAxis{Label: stepsLabel, Train: e.TrainStep, Eval: e.EvalStep}
+}
+
+// markX are the x of the live changes on the figures' axis: their steps, or the training
+// time of the first summary at or after each (where the console marks them).
+func (e Data) markX() []float64 {
+	var xs []float64
+	for _, s := range e.Marks {
+		if !e.WallX {
+			xs = append(xs, float64(s))
+			continue
+		}
+		if i, _ := slices.BinarySearch(e.TrainStep, float64(s)); i < len(e.TrainWall) {
+			xs = append(xs, e.TrainWall[i])
+		}
+	}
+	return xs
 }
 
 func csvName(s string) string {
@@ -139,17 +205,24 @@ func csvName(s string) string {
 
 // writeCSV writes columns of equal length under a header.
 func writeCSV(path string, header []string, cols [][]float64) error {
+	return writeRows(path, header, len(cols[0]), func(i int, row []string) {
+		for j, c := range cols {
+			row[j] = strconv.FormatFloat(c[i], 'g', -1, 64)
+		}
+	})
+}
+
+// writeRows writes n rows under a header, each filled in by fill.
+func writeRows(path string, header []string, n int, fill func(i int, row []string)) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := csv.NewWriter(f)
 	w.Write(header)
-	row := make([]string, len(cols))
-	for i := range cols[0] {
-		for j, c := range cols {
-			row[j] = strconv.FormatFloat(c[i], 'g', -1, 64)
-		}
+	row := make([]string, len(header))
+	for i := range n {
+		fill(i, row)
 		w.Write(row)
 	}
 	w.Flush()
@@ -183,77 +256,79 @@ func addAll(f *plots.Figure, lines ...plots.Line) error {
 	return nil
 }
 
-// addMarks draws the live changes as vertical dotted lines across the y range so far.
-func (e Data) addMarks(f *plots.Figure) error {
-	xs := make([]float64, len(e.Marks))
-	for i, s := range e.Marks {
-		xs[i] = float64(s)
+// newFigure is a figure against the export's x-axis, on a log scale when logY.
+func (e Data) newFigure(title string, logY bool) *plots.Figure {
+	f := plots.New(plots.Labels{Title: title, X: e.axis().Label})
+	if logY {
+		f.LogY()
 	}
-	return f.VLines(xs, rgb(draw.ColYellow), []float64{1, 2})
+	return f
 }
 
-func (e Data) rewardPlot(path string) error {
-	f := plots.New(plots.Labels{Title: fmt.Sprintf("Train reward (EMA %.2f)", e.Smoothing), X: "step"})
-	y := e.series("reward_mean")
-	if err := addAll(f, line("raw", e.TrainStep, y, draw.ColGray, nil), line("EMA", e.TrainStep, e.smoothed(y), draw.ColBlue, nil)); err != nil {
-		return err
+// addMarks draws the live changes as vertical dotted lines across the y range so far.
+func (e Data) addMarks(f *plots.Figure) error {
+	return f.VLines(e.markX(), rgb(draw.ColYellow), []float64{1, 2})
+}
+
+func (e Data) rewardPlot() (*plots.Figure, error) {
+	f := e.newFigure(fmt.Sprintf("Train reward (EMA %.2f)", e.Smoothing), e.Log.Reward)
+	y, x := e.series("reward_mean"), e.axis().Train
+	if err := addAll(f, line("raw", x, y, draw.ColGray, plots.Dashes(2)), line("EMA", x, smooth(y, e.Smoothing), draw.ColBlue, nil)); err != nil {
+		return nil, err
 	}
-	f.Legend(true, false)
-	if err := e.addMarks(f); err != nil {
-		return err
-	}
-	return f.SavePNG(path, 8, 4)
+	return f, e.addMarks(f)
 }
 
 // refDashes tell the reference lines apart, in points.
 var refDashes = [][]float64{{6, 3}, {2, 2}, {8, 2, 2, 2}}
 
-func (e Data) evalPlot(path string) error {
-	f := plots.New(plots.Labels{Title: "Validation " + e.MetricLabel, X: "step"})
-	if err := f.Line(line("val "+e.MetricLabel, e.EvalStep, e.Metric, draw.ColOrange, nil)); err != nil {
-		return err
+// evalPlot draws the validation metric with the references inside its range, as the console
+// does; those outside it are named in the legend with where they are.
+func (e Data) evalPlot() (*plots.Figure, error) {
+	f := e.newFigure("Validation "+e.MetricLabel, e.Log.Val)
+	ax := e.axis()
+	if err := f.Line(line("val "+e.MetricLabel, ax.Eval, e.Metric, draw.ColOrange, nil)); err != nil {
+		return nil, err
 	}
-	x1 := float64(max(e.Step, 1))
+	x0, x1, lo, hi := f.Range()
+	if len(ax.Eval) == 0 {
+		x0, x1, lo, hi = 0, 1, math.Inf(-1), math.Inf(1)
+	}
 	for i, r := range e.Refs {
-		ref := line(r.Name, []float64{0, x1}, []float64{r.Value, r.Value}, draw.ColGray, refDashes[i%len(refDashes)])
-		if err := f.Line(ref); err != nil {
-			return err
+		switch {
+		case r.Value > hi:
+			f.Note(fmt.Sprintf("%s %s (above)", r.Name, draw.FmtNum(r.Value)))
+		case r.Value < lo:
+			f.Note(fmt.Sprintf("%s %s (below)", r.Name, draw.FmtNum(r.Value)))
+		default:
+			ref := line(r.Name, []float64{x0, x1}, []float64{r.Value, r.Value}, draw.ColGray, refDashes[i%len(refDashes)])
+			if err := f.Line(ref); err != nil {
+				return nil, err
+			}
 		}
 	}
-	f.Legend(true, true)
-	if err := e.addMarks(f); err != nil {
-		return err
-	}
-	return f.SavePNG(path, 8, 4)
+	return f, e.addMarks(f)
 }
 
-func (e Data) criticPlot(path string) error {
-	f := plots.New(plots.Labels{Title: "Critic loss", X: "step"})
-	if e.LogScale {
-		f.LogY()
-	}
+func (e Data) criticPlot() (*plots.Figure, error) {
+	f := e.newFigure("Critic loss", e.Log.Critic)
+	x := e.axis().Train
 	if err := addAll(f,
-		line("total", e.TrainStep, e.series("critic_loss"), draw.ColBlue, nil),
-		line("hard MSE", e.TrainStep, e.series("critic_hard"), draw.ColGreen, nil),
-		line("penalty", e.TrainStep, e.series("critic_penalty"), draw.ColPink, nil),
+		line("total", x, e.series("critic_loss"), draw.ColBlue, plots.Dashes(0)),
+		line("hard MSE", x, e.series("critic_hard"), draw.ColGreen, plots.Dashes(1)),
+		line("penalty", x, e.series("critic_penalty"), draw.ColPink, plots.Dashes(2)),
 	); err != nil {
-		return err
+		return nil, err
 	}
-	if err := e.addMarks(f); err != nil {
-		return err
-	}
-	return f.SavePNG(path, 8, 4)
+	return f, e.addMarks(f)
 }
 
-func (e Data) scatterPlot(path string) error {
-	f := plots.New(plots.Labels{Title: fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.Step), X: "hard Q(s,P)", Y: "soft Q(s,M)"})
+func (e Data) scatterPlot() (*plots.Figure, error) {
+	f := plots.New(plots.Labels{Title: fmt.Sprintf("Q(s,M) against Q(s,P), step %d", e.QStep), X: "hard Q(s,P)", Y: "soft Q(s,M)"})
 	if err := f.Scatter(plots.Scatter{X: e.QHard, Y: e.QSoft, Color: rgb(draw.ColBlue), Filled: true}); err != nil {
-		return err
+		return nil, err
 	}
 	xlo, xhi, ylo, yhi := f.Range()
 	lo, hi := min(xlo, ylo), max(xhi, yhi)
-	if err := f.Line(line("y = x", []float64{lo, hi}, []float64{lo, hi}, draw.ColGray, refDashes[0])); err != nil {
-		return err
-	}
-	return f.SavePNG(path, 5, 5)
+	return f, f.Line(line("y = x", []float64{lo, hi}, []float64{lo, hi}, draw.ColGray, refDashes[0]))
 }

@@ -1,5 +1,5 @@
-// Package cudastub builds stub CUDA libraries (a driver that finds one GPU, cuBLAS, NVRTC:
-// a few lines of C each) for tests of how spg-tui opens a GPU, and what it does when that
+// Package cudastub builds stub CUDA libraries (a driver that finds one GPU, cuBLAS, NVRTC,
+// NVML: a few lines of C each) for tests of how spg-tui opens a GPU, and what it does when that
 // fails, on machines without one. They are built with the C compiler once per test binary.
 package cudastub
 
@@ -27,6 +27,8 @@ var (
 	cublasSource string
 	//go:embed csrc/libnvrtc.c
 	nvrtcSource string
+	//go:embed csrc/libnvidia-ml.c
+	nvmlSource string
 )
 
 // Variant is a directory of stub libraries, for cuda.LibEnv.
@@ -36,7 +38,7 @@ type Variant string
 // Use keeps the search to the stubs' directory.
 const (
 	// OK opens: the driver finds one GPU, cuBLAS and NVRTC load; the driver refuses a PTX
-	// that holds RejectMark.
+	// that holds RejectMark. NVML reads its GPU 42% busy, 1 GiB of its 80 GiB in use.
 	OK Variant = "ok"
 	// NoCublas is the driver and NVRTC without cuBLAS (a driver without the CUDA toolkit).
 	NoCublas Variant = "no-cublas"
@@ -167,7 +169,7 @@ func build() (string, error) {
 	for _, b := range []struct{ name, src, define string }{
 		{"libcuda-ok.so", cudaSource, ""}, {"libcuda-ctx.so", cudaSource, "CTX_FAILS"},
 		{"libcuda-rejects.so", cudaSource, "REJECTS"}, {"libcuda-nokernel.so", cudaSource, "NO_KERNEL"},
-		{"libcublas.so", cublasSource, ""}, {"libnvrtc.so", nvrtcSource, ""},
+		{"libcublas.so", cublasSource, ""}, {"libnvrtc.so", nvrtcSource, ""}, {"libnvidia-ml.so", nvmlSource, ""},
 	} {
 		src := filepath.Join(libs, strings.TrimSuffix(b.name, ".so")+".c")
 		if err := os.WriteFile(src, []byte(b.src), 0o644); err != nil {
@@ -184,8 +186,12 @@ func build() (string, error) {
 	full := func(driver string) map[string]string {
 		return map[string]string{"libcuda.so.1": driver, "libcublas.so.13": "libcublas.so", "libnvrtc.so.13": "libnvrtc.so"}
 	}
+	withNVML := func(links map[string]string) map[string]string {
+		links["libnvidia-ml.so.1"] = "libnvidia-ml.so"
+		return links
+	}
 	layout := map[Variant]map[string]string{
-		OK: full("libcuda-ok.so"), CtxFails: full("libcuda-ctx.so"), Rejects: full("libcuda-rejects.so"),
+		OK: withNVML(full("libcuda-ok.so")), CtxFails: full("libcuda-ctx.so"), Rejects: full("libcuda-rejects.so"),
 		NoKernel: full("libcuda-nokernel.so"),
 		NoCublas: {"libcuda.so.1": "libcuda-ok.so", "libnvrtc.so.13": "libnvrtc.so"},
 		NoNVRTC:  {"libcuda.so.1": "libcuda-ok.so", "libcublas.so.13": "libcublas.so"},
