@@ -108,7 +108,7 @@ func (r *recipe) set(c *Config) {
 var recipes = []recipe{
 	{
 		name:  RecipePaper,
-		doc:   "the paper's Table 3 (actor 1e-5, critic 2e-4, epsilon 1 falling 0.05 per epoch, reward sum/N)",
+		doc:   "the paper's Table 3",
 		apply: func(*Config) {},
 	},
 	{
@@ -116,7 +116,7 @@ var recipes = []recipe{
 		// above 0.01, so starting at 0.01 it stays there; the MWM reward of envs/mwm2D_task.py
 		// is the plain sum of matched distances.
 		name:   RecipeAuthors,
-		doc:    "the authors' run_spg.sh (actor 1e-4, critic 1e-3, epsilon 0.01 constant, 20 epochs, plain-sum MWM reward)",
+		doc:    "the authors' run_spg.sh",
 		epochs: 20,
 		apply: func(c *Config) {
 			c.ActorLR, c.CriticLR = 1e-4, 1e-3
@@ -132,21 +132,8 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name: RecipeBest,
-		// One line for what every task shares, one per task for what bestTuning changes, one
-		// for the run lengths; --recipe's help joins them with "; ".
-		doc: strings.Join([]string{
-			"spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort: spg-factored; tsp: spg-successor; gm: spg-gm), " +
-				"hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant",
-			"mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides)",
-			"sort: rates halved every 250 steps, epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M",
-			"tsp: no critic penalty, actor 1e-4 up to N = 20, 3e-5 at N = 50 and the power law through them elsewhere (about 1/N^1.3), " +
-				"rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, " +
-				"the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01)",
-			"gm: validation at least every 100 steps, the actor's update of a slow target critic (rate 0.01), no critic penalty; " +
-				"on regular graphs (--data regular:...) spg-gm3 with the live critic and the critic penalty",
-			"tsp from --init above N = 20 (a curriculum stage): epsilon 0.3, a 250-step critic warm-up, validation every 50 steps",
-			"runs of 1,000 steps (mwm, sort, gm), 2,000 (tsp)",
-		}, "; "),
+		// What it sets on each task is listed in docs/commands.md (train, "--recipe best").
+		doc:    "spg-tui's own learner, tuned per task",
 		epochs: 5,
 		tasks:  bestTasks,
 		apply: func(c *Config) {
@@ -374,9 +361,9 @@ func recipeUsage() string {
 	var b strings.Builder
 	b.WriteString("`NAME` of a set of defaults that explicit flags override:")
 	for _, r := range recipes {
-		fmt.Fprintf(&b, " %s = %s;", r.name, r.doc)
+		fmt.Fprintf(&b, " %s (%s),", r.name, r.doc)
 	}
-	return strings.TrimSuffix(b.String(), ";")
+	return strings.TrimSuffix(b.String(), ",") + "; what each sets: docs/commands.md (train)"
 }
 
 // applyRecipe sets cfg to recipe name's values, then sets again every flag given explicitly on
