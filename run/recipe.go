@@ -187,31 +187,12 @@ var bestTasks = map[envs.Task]taskRecipe{
 		c.Buffer, c.Rounding = bestRecentBuffer, RoundingLog
 		c.EpsStart, c.EpsEnd = 0.3, 0.3
 	}},
-	// Under the penalty, which ties it to the soft M, the tour critic fits the rewards to MSE
-	// 0.15-0.3 against 0.001 without; at actor 1e-4 the tours lengthen after step 250 (README,
-	// 3 seeds each). The actor ascends the critic at Hungarian(M), the only kind of action that
-	// critic is fitted on: over 1,000, 2,000 and 3,000 steps (3 seeds each) its best checkpoints
-	// were never worse than soft's by more than 0.001 and one seed gained 0.03-0.18
-	// (docs/results.md, "A straight-through critic for the actor").
-	// It rounds by log M, as on sort: the Hungarian maximum of M favours the sharper rows of a
-	// blurred M (sum(M * P)/N 0.1-0.25 here), that of log M follows the actor's scores. TSP-20
-	// tested 4.294-4.343 against 4.381-4.423 by M (3 seeds; docs/results.md). So rounded, the
-	// actor keeps the default rate 1e-4 (by M it lengthened its tours and needed 1e-5): 1,000
-	// steps test level with 3,000 at 1e-5 on TSP-20 and better on every seed of TSP-50, each
-	// validated every 250 steps (their best checkpoints were at steps 250-1,000).
-	//
-	// The network is SPG+Successor: its action, which city follows which, makes the tour's length
-	// linear in the action, and patched into one tour it beat farthest insertion where the tour
-	// places of SPG+Factored stayed near 4.3 (docs/results.md, "The successor action"). Its
-	// critic is linear, so the actor's update is the same at the rounded action or at M. The
-	// actor ascends a slow copy of the critic (Polyak rate 0.01): with the live one, seed 2's
-	// validation drifted from 3.921 at step 700 to 3.999 at 2,000 and seed 3 stayed near 4.03;
-	// with the copy the three ended at 3.908 / 3.912 / 3.91x and still fell at step 1,000,
-	// hence 2,000 steps (TSP-20, 3 seeds). At N = 50 the actor at 1e-4 still drifted on two
-	// seeds of three (validation 6.04 to 6.85 and 6.09 to 6.32); at 3e-5 all three held and
-	// ended at 5.96-5.99, where at N = 20 3e-5 was slower (3.96 against 3.91 on seed 1). So the
-	// actor's rate falls with N: 1e-4 up to N = 20, 3e-5 at 50, a power law between and beyond
-	// (bestTSPActorLR; measured at 20 and 50 only).
+	// SPG+Successor: its action, which city follows which, makes the tour's length linear in the
+	// action. Each setting here stopped a drift or a plateau measured on 3 seeds: no critic
+	// penalty (it held the tour critic's error at 0.15-0.3), the actor's update at the rounded
+	// action, rounding by log M (M stays blurred), a slow target critic (with the live one two
+	// seeds drifted) and an actor rate that falls with N (1e-4 drifted at N = 50). The runs:
+	// docs/recipes.md, items 6 and 7, and docs/results.md, "TSP".
 	envs.TaskTSP: {steps: 2000, model: ModelSuccessor, annealEvery: bestAnnealEvery, tune: func(c *Config) {
 		c.CriticPenalty = false
 		c.LRDecayEvery, c.Buffer = 1000, bestRecentBuffer
