@@ -16,7 +16,7 @@ func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
 	task := taskFlag(fs)
 	n := fs.Int("n", 0, "size of every instance, 1 to the task's largest ("+envs.MaxNUsage()+") (required)")
-	data := fs.String("data", "", "`SPEC` of the task's data where it has several kinds: "+envs.DataUsage())
+	data := fs.String("data", "", "`SPEC` of the task's data: "+envs.DataUsage())
 	count := fs.Int("count", 1, fmt.Sprintf("number of instances, 1 to %d (written one by one, in constant memory)", maxGenCount))
 	seed := fs.Uint64("seed", 1, "dataset seed: instance i is the same for the same (task, n, seed, i)")
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {

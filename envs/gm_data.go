@@ -9,11 +9,9 @@ import (
 )
 
 // gmDataUsage says what --data may be for gm.
-const gmDataUsage = "gm: er[:p=P][,noise=X][,noise-model=M] (Erdos-Renyi G1 with edge probability P, default 0.2) or " +
-	"regular:d=D[,noise=X][,noise-model=M] (a random D-regular G1); noise-model nowak (Nowak et al. 2018: " +
-	"each edge removed with probability X, each non-edge added with the probability that keeps the " +
-	"expected degree) or flip (each node pair flipped with probability X; what a spec without noise-model " +
-	"means); noise default 0.05; the default data is " + gmDefaultSpec
+// What each setting means is in docs/commands.md (gen, "Data specs").
+const gmDataUsage = "gm: er[:p=P][,noise=X][,noise-model=M] (default " + gmDefaultSpec + ") or " +
+	"regular:d=D[,noise=X][,noise-model=M], M nowak or flip (a spec without it: flip)"
 
 // gmDefaultSpec is the data new gm runs and files use: Nowak et al.'s (2018) noise model on
 // their Erdos-Renyi graphs.

@@ -8,8 +8,8 @@ import (
 )
 
 // sortDataUsage says what --data may be for sort.
-const sortDataUsage = "sort: range[:k=K] (n distinct integers drawn from 0..K n-1, K in [1, 1000], " +
-	"default 10; the default data) or perm (a permutation of 0..n-1, the data of runs that name none)"
+// What each means is in docs/commands.md (gen).
+const sortDataUsage = "sort: range[:k=K] (the default, K 10, at most 1000) or perm"
 
 // sortDefaultData is the data new sorting runs and files use: the paper's lists of integers,
 // from a range ten times wider than n, so that two sets of instances are not one multiset.

@@ -108,7 +108,7 @@ func (r *recipe) set(c *Config) {
 var recipes = []recipe{
 	{
 		name:  RecipePaper,
-		doc:   "the paper's Table 3 (actor 1e-5, critic 2e-4, epsilon 1 falling 0.05 per epoch, reward sum/N)",
+		doc:   "the paper's Table 3",
 		apply: func(*Config) {},
 	},
 	{
@@ -116,7 +116,7 @@ var recipes = []recipe{
 		// above 0.01, so starting at 0.01 it stays there; the MWM reward of envs/mwm2D_task.py
 		// is the plain sum of matched distances.
 		name:   RecipeAuthors,
-		doc:    "the authors' run_spg.sh (actor 1e-4, critic 1e-3, epsilon 0.01 constant, 20 epochs, plain-sum MWM reward)",
+		doc:    "the authors' run_spg.sh",
 		epochs: 20,
 		apply: func(c *Config) {
 			c.ActorLR, c.CriticLR = 1e-4, 1e-3
@@ -132,21 +132,8 @@ var recipes = []recipe{
 		// The project's best-known recipe (README, "Recipes"): equivariant actors with pair-MLP
 		// critics, the authors' learning rates halved every 500 steps, constant small epsilon.
 		name: RecipeBest,
-		// One line for what every task shares, one per task for what bestTuning changes, one
-		// for the run lengths; --recipe's help joins them with "; ".
-		doc: strings.Join([]string{
-			"spg-tui's best: equivariant actors with pair-MLP critics (mwm: spg-pairwise; sort: spg-factored; tsp: spg-successor; gm: spg-gm), " +
-				"hidden 32 (mwm: 64), actor 1e-4, critic 1e-3, both halved every 500 steps, epsilon 0.01 constant",
-			"mwm: no critic penalty, rates halved every 250 steps, validation at least every 50 steps (--eval-every overrides)",
-			"sort: rates halved every 250 steps, epsilon 0.3 constant, a replay buffer of the last 200 steps, rounding by the Hungarian maximum of log M",
-			"tsp: no critic penalty, actor 1e-4 up to N = 20, 3e-5 at N = 50 and the power law through them elsewhere (about 1/N^1.3), " +
-				"rates halved every 1,000 steps, validation at least every 250 steps, a replay buffer of the last 200 steps, rounding by log M, " +
-				"the actor's update at the rounded action (actor-at hard) of a slow target critic (rate 0.01)",
-			"gm: validation at least every 100 steps, the actor's update of a slow target critic (rate 0.01), no critic penalty; " +
-				"on regular graphs (--data regular:...) spg-gm3 with the live critic and the critic penalty",
-			"tsp from --init above N = 20 (a curriculum stage): epsilon 0.3, a 250-step critic warm-up, validation every 50 steps",
-			"runs of 1,000 steps (mwm, sort, gm), 2,000 (tsp)",
-		}, "; "),
+		// What it sets on each task is listed in docs/commands.md (train, "--recipe best").
+		doc:    "spg-tui's own learner, tuned per task",
 		epochs: 5,
 		tasks:  bestTasks,
 		apply: func(c *Config) {
@@ -200,31 +187,12 @@ var bestTasks = map[envs.Task]taskRecipe{
 		c.Buffer, c.Rounding = bestRecentBuffer, RoundingLog
 		c.EpsStart, c.EpsEnd = 0.3, 0.3
 	}},
-	// Under the penalty, which ties it to the soft M, the tour critic fits the rewards to MSE
-	// 0.15-0.3 against 0.001 without; at actor 1e-4 the tours lengthen after step 250 (README,
-	// 3 seeds each). The actor ascends the critic at Hungarian(M), the only kind of action that
-	// critic is fitted on: over 1,000, 2,000 and 3,000 steps (3 seeds each) its best checkpoints
-	// were never worse than soft's by more than 0.001 and one seed gained 0.03-0.18
-	// (docs/results.md, "A straight-through critic for the actor").
-	// It rounds by log M, as on sort: the Hungarian maximum of M favours the sharper rows of a
-	// blurred M (sum(M * P)/N 0.1-0.25 here), that of log M follows the actor's scores. TSP-20
-	// tested 4.294-4.343 against 4.381-4.423 by M (3 seeds; docs/results.md). So rounded, the
-	// actor keeps the default rate 1e-4 (by M it lengthened its tours and needed 1e-5): 1,000
-	// steps test level with 3,000 at 1e-5 on TSP-20 and better on every seed of TSP-50, each
-	// validated every 250 steps (their best checkpoints were at steps 250-1,000).
-	//
-	// The network is SPG+Successor: its action, which city follows which, makes the tour's length
-	// linear in the action, and patched into one tour it beat farthest insertion where the tour
-	// places of SPG+Factored stayed near 4.3 (docs/results.md, "The successor action"). Its
-	// critic is linear, so the actor's update is the same at the rounded action or at M. The
-	// actor ascends a slow copy of the critic (Polyak rate 0.01): with the live one, seed 2's
-	// validation drifted from 3.921 at step 700 to 3.999 at 2,000 and seed 3 stayed near 4.03;
-	// with the copy the three ended at 3.908 / 3.912 / 3.91x and still fell at step 1,000,
-	// hence 2,000 steps (TSP-20, 3 seeds). At N = 50 the actor at 1e-4 still drifted on two
-	// seeds of three (validation 6.04 to 6.85 and 6.09 to 6.32); at 3e-5 all three held and
-	// ended at 5.96-5.99, where at N = 20 3e-5 was slower (3.96 against 3.91 on seed 1). So the
-	// actor's rate falls with N: 1e-4 up to N = 20, 3e-5 at 50, a power law between and beyond
-	// (bestTSPActorLR; measured at 20 and 50 only).
+	// SPG+Successor: its action, which city follows which, makes the tour's length linear in the
+	// action. Each setting here stopped a drift or a plateau measured on 3 seeds: no critic
+	// penalty (it held the tour critic's error at 0.15-0.3), the actor's update at the rounded
+	// action, rounding by log M (M stays blurred), a slow target critic (with the live one two
+	// seeds drifted) and an actor rate that falls with N (1e-4 drifted at N = 50). The runs:
+	// docs/recipes.md, items 6 and 7, and docs/results.md, "TSP".
 	envs.TaskTSP: {steps: 2000, model: ModelSuccessor, annealEvery: bestAnnealEvery, tune: func(c *Config) {
 		c.CriticPenalty = false
 		c.LRDecayEvery, c.Buffer = 1000, bestRecentBuffer
@@ -374,9 +342,9 @@ func recipeUsage() string {
 	var b strings.Builder
 	b.WriteString("`NAME` of a set of defaults that explicit flags override:")
 	for _, r := range recipes {
-		fmt.Fprintf(&b, " %s = %s;", r.name, r.doc)
+		fmt.Fprintf(&b, " %s (%s),", r.name, r.doc)
 	}
-	return strings.TrimSuffix(b.String(), ";")
+	return strings.TrimSuffix(b.String(), ",") + "; what each sets: docs/commands.md (train)"
 }
 
 // applyRecipe sets cfg to recipe name's values, then sets again every flag given explicitly on

@@ -44,37 +44,12 @@ const gmLogStepScale = 50
 // the permuted set B: row i of M is node i of G2, column j node j of G1, so that the rounded
 // action's inverse (ActionToPerm) is the correspondence perm[j] = the G2 node of G1's node j.
 //
-// The actor embeds every node of both graphs by the same message-passing network, starting
-// from its degree over N-1 and its closed-walk counts of lengths 2 to gmWalkLen, standardised
-// over its graph (pairops.ClosedWalks), and for each round r
-//
-//	h_r = LeakyReLU([h_{r-1}, mean of h_{r-1} over the neighbours] W_r + b_r),
-//
-// then scores X_ij = <F(h2_i), F(h1_j)> with one linear head F for both graphs: up to row and
-// column constants, which Sinkhorn ignores, that is -|F(h2_i) - F(h1_j)|^2 / 2, so nodes with
-// equal embeddings score highest from the start. Each consensus round (after Fey et al. 2020,
-// with every G1 node its own indicator) carries the soft correspondence
-// S = Sinkhorn(X / gmConsensusTau) through both graphs and adds how well it agrees with itself,
-//
-//	X += alpha_t mean2 S mean1^T,   (mean2 S mean1^T)_ij = mean of S over i's and j's neighbours,
-//
-// a learned step of gradient ascent on the objective (graduated assignment, Gold and
-// Rangarajan 1996), the row-mean adjacencies keeping it from favouring high degrees. Then
-// M = Sinkhorn(X / tau). Relabelling G2's nodes permutes the rows of X and relabelling G1's
-// its columns. The walk counts break the symmetry that degrees leave: every node of a regular
-// graph has the same degree and neighbour means, so from degrees alone all its scores are
-// equal.
-//
-// The critic has the reward's form. For a permutation, (M^T A2 M)_jk = A2 at the images of
-// G1's nodes j and k, so
-//
-//	Q(s, M) = sum_jk W_jk (M^T A2 M)_jk = sum of (M W) . (A2 M),
-//
-// with W a pair MLP over G1's pairs (A1_jk, the two degrees, the mean degree), is a learned
-// weight per preserved pair: W = A1 / (2 |E1|) is the reward exactly. W_jj is held at 0: no
-// permutation maps a pair onto a self-loop, so no reward fits it, and a soft M that blurs a
-// node over several G2 nodes moves mass of M^T A2 M (whose total is fixed at 2 |E2| for a
-// doubly stochastic M) onto the diagonal, where it scores as lost edges.
+// The actor embeds both graphs' nodes by one message-passing network from their degrees and
+// closed-walk counts (degrees alone leave a regular graph's nodes alike), scores pairs by one
+// head for both graphs, so that equal embeddings score highest from the start, and refines the
+// scores by gmConsensusRounds learned steps of graduated assignment. The critic is quadratic in
+// the action, a learned weight per preserved pair of G1, zero on the diagonal that no
+// permutation reaches. The equations and why each part is there: docs/commands.md, "SPG+GM".
 //
 // spg-gm2 is the same network with its consensus steps learned on a log scale
 // (gmLogStepScale); its parameters have spg-gm's names and shapes, so only the model name

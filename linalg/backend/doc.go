@@ -12,11 +12,9 @@
 // Threading: both builds run each BLAS call on the calling thread (the openblas build unless
 // OPENBLAS_NUM_THREADS or the like is set) and the kernels split their work over goroutines
 // instead: GemmParallel by blocks of rows or columns, the GRU by batch rows for the whole
-// sequence, the elementwise passes by rows. On the 2-core development machine OpenBLAS's own
-// 2 threads (without the splitting in Go) cost 30-60% more CPU time per training step, for no
-// less wall time: its idle workers spin between calls and compete with the goroutines (mwm
-// N=20: 85-113 CPU ms against 66-87; N=50: 254-362 against 223-233; tsp N=20: 262-335 against
-// 240-246, on a loaded machine).
+// sequence, the elementwise passes by rows. OpenBLAS's own threads cost more CPU time per
+// training step for no less wall time, their idle workers spinning between calls against the
+// goroutines (docs/benchmarks.md, "Backends").
 package backend
 
 import "gonum.org/v1/gonum/blas"
