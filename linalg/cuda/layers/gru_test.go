@@ -70,29 +70,32 @@ func TestGRUForwardBackward(t *testing.T) {
 			t.Logf("%d rows a block", layers.GRURows(d.B, d.H))
 			for _, withH0 := range []bool{false, true} {
 				for _, reverse := range []bool{false, true} {
-					checkGRU(t, dev, rng, d, withH0, reverse)
+					checkGRU(t, dev, rng, d, withH0, reverse, 2e-6, 1e-5)
 				}
 			}
 		})
 	}
 }
 
-// checkGRU runs one GRU forward and backward on the device and on the CPU and compares them.
-func checkGRU(t *testing.T, dev cuda.Device, rng *rand.Rand, d gru.Dims, withH0, reverse bool) {
+// checkGRU runs one GRU forward and backward on dev and on the CPU and compares them: the
+// values within tol, the gradients within gradTol.
+func checkGRU(t *testing.T, dev cuda.Device, rng *rand.Rand, d gru.Dims, withH0, reverse bool, tol, gradTol float64) {
 	t.Helper()
 	c := runGRUCPU(rng, d, withH0, reverse)
-	up := func(v []float32) cuda.Buf { return emutest.Upload(t, v) }
-	out, saved, work := emutest.Zeros(t, len(c.out)), emutest.Zeros(t, len(c.saved)), emutest.Zeros(t, layers.GRUWorkLen(d))
+	up := func(v []float32) cuda.Buf { return emutest.UploadTo(t, dev, v) }
+	down := func(b cuda.Buf) []float32 { return emutest.DownloadFrom(t, dev, b) }
+	zeros := func(n int) cuda.Buf { return up(make([]float32, n)) }
+	out, saved, work := zeros(len(c.out)), zeros(len(c.saved)), zeros(layers.GRUWorkLen(d))
 	x, wih, whh := up(c.x), up(c.wih), up(c.whh)
 	if err := layers.GRUForward(dev, d, out, x, up(c.h0), wih, whh, up(c.bih), up(c.bhh), saved, work, reverse); err != nil {
 		t.Fatal(err)
 	}
-	emutest.Near(t, "out", emutest.Download(t, out), c.out, 2e-6)
-	emutest.Near(t, "saved", emutest.Download(t, saved), c.saved, 2e-6)
+	emutest.Near(t, "out", down(out), c.out, tol)
+	emutest.Near(t, "saved", down(saved), c.saved, tol)
 
-	dx, dh0 := emutest.Zeros(t, len(c.dx)), emutest.Zeros(t, len(c.dh0))
-	dwih, dwhh := emutest.Zeros(t, len(c.dwih)), emutest.Zeros(t, len(c.dwhh))
-	dbih, dbhh := emutest.Zeros(t, len(c.dbih)), emutest.Zeros(t, len(c.dbhh))
+	dx, dh0 := zeros(len(c.dx)), zeros(len(c.dh0))
+	dwih, dwhh := zeros(len(c.dwih)), zeros(len(c.dwhh))
+	dbih, dbhh := zeros(len(c.dbih)), zeros(len(c.dbhh))
 	if err := layers.GRUBackward(dev, d, dx, dh0, dwih, dwhh, dbih, dbhh, up(c.dout), x, wih, whh, saved, work, reverse); err != nil {
 		t.Fatal(err)
 	}
@@ -100,20 +103,38 @@ func checkGRU(t *testing.T, dev cuda.Device, rng *rand.Rand, d gru.Dims, withH0,
 		name      string
 		got, want []float32
 	}{
-		{"dx", emutest.Download(t, dx), c.dx}, {"dh0", emutest.Download(t, dh0), c.dh0},
-		{"dwih", emutest.Download(t, dwih), c.dwih}, {"dwhh", emutest.Download(t, dwhh), c.dwhh},
-		{"dbih", emutest.Download(t, dbih), c.dbih}, {"dbhh", emutest.Download(t, dbhh), c.dbhh},
+		{"dx", down(dx), c.dx}, {"dh0", down(dh0), c.dh0}, {"dwih", down(dwih), c.dwih},
+		{"dwhh", down(dwhh), c.dwhh}, {"dbih", down(dbih), c.dbih}, {"dbhh", down(dbhh), c.dbhh},
 	} {
-		emutest.Near(t, g.name, g.got, g.want, 1e-5)
+		emutest.Near(t, g.name, g.got, g.want, gradTol)
 	}
 
 	// With only dx wanted, dx is the same and the rest is left alone.
-	dx2 := emutest.Zeros(t, len(c.dx))
+	dx2 := zeros(len(c.dx))
 	none := cuda.Buf{}
 	if err := layers.GRUBackward(dev, d, dx2, none, none, none, none, none, up(c.dout), x, wih, whh, saved, work, reverse); err != nil {
 		t.Fatal(err)
 	}
-	emutest.SameBits(t, "dx alone", emutest.Download(t, dx2), emutest.Download(t, dx))
+	emutest.SameBits(t, "dx alone", down(dx2), down(dx))
+}
+
+// TestGPUGRUSequence checks the sequence kernels on a GPU (tools/gpu-check.sh; skipped where
+// none opens) against linalg/gru at the trunk's sizes with training's batches, 8 rows a block
+// and the last block short (B = 1,030), within the GPU learner tests' tolerance: the GPU fuses
+// multiplies and adds and cuBLAS sums in its own order.
+func TestGPUGRUSequence(t *testing.T) {
+	dev := emutest.GPU(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, d := range []gru.Dims{{B: 1030, T: 20, I: 20, H: 64}, {B: 128, T: 50, I: 50, H: 128}, {B: 1024, T: 100, I: 100, H: 128}} {
+		t.Run(fmt.Sprintf("%+v", d), func(t *testing.T) {
+			t.Logf("%d rows a block", layers.GRURows(d.B, d.H))
+			for _, withH0 := range []bool{false, true} {
+				for _, reverse := range []bool{false, true} {
+					checkGRU(t, dev, rng, d, withH0, reverse, 1e-5, 1e-4)
+				}
+			}
+		})
+	}
 }
 
 func TestGRUErrors(t *testing.T) {
