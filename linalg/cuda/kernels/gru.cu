@@ -23,7 +23,7 @@ __device__ float gru_sigmoid(float v)
 // saved holds Wi x (without bias) in each row's first 3h; on return every row is complete and
 // out (b x t x h) holds the state after each step. The starting state is h0 (b x h) where
 // from_h0, else zeros, and then the first step's hidden projections are zeros whatever whh
-// holds, as on the CPU. whhT is Whh transposed (h x 3h), so that a warp's loads of one column
+// holds, as on the CPU. whhT is Whh transposed (h x 3h), so that a warp's loads for one k
 // are adjacent. A step, with gh = Whh hprev:
 //
 //	r = sigma(gi_r + (bi_r + gh_r + bh_r)), z likewise, hn = gh_n + bh_n,
