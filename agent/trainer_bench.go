@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"time"
@@ -54,6 +55,10 @@ type BenchResult struct {
 	N      int       `json:"n"`
 	Batch  int       `json:"batch"`
 	Steps  int       `json:"steps"`
+	// LaunchesPerStep is the median number of kernels and products a step starts on the GPU
+	// (cuda.Device.Launches; absent on the CPU): each costs the host a launch, so it should not
+	// grow with N.
+	LaunchesPerStep int64 `json:"launches_per_step,omitempty"`
 	// GFLOPS is FLOPsPerStep over the median step time; FLOPsPerStep counts the GEMM
 	// floating-point operations of one step and spg-gm3's eigendecompositions (StepFLOPs).
 	GFLOPS       float64 `json:"gflops"`
@@ -90,17 +95,21 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 		return BenchResult{}, err
 	}
 	ms, round, rest := make([]float64, steps), make([]float64, steps), make([]float64, steps)
+	launches := make([]float64, steps)
 	serial, par := make([]float64, steps), make([]float64, steps)
 	var wall, work time.Duration
 	defer parallel.Account(false)
 	for t := range cfg.Steps {
 		parallel.Account(t >= benchWarmup)
 		began := time.Now()
+		launched, _ := learn.Launches(l)
 		if _, err := core.step(t, &spec); err != nil {
 			return BenchResult{}, err
 		}
 		if t >= benchWarmup {
 			i := t - benchWarmup
+			after, _ := learn.Launches(l)
+			launches[i] = float64(after - launched)
 			ms[i] = float64(time.Since(began).Nanoseconds()) / 1e6
 			round[i] = float64(core.roundTime.Nanoseconds()) / 1e6
 			rest[i] = ms[i] - round[i]
@@ -122,7 +131,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 		Backend: learn.Backend(l), Device: learn.DeviceName(cfg, l),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
-		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops,
+		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops, LaunchesPerStep: int64(math.Round(medianOf(launches))),
 	}, nil
 }
 

@@ -88,18 +88,19 @@ fi
 python3 - "$OUT/bench.jsonl" >>"$R" <<'PY'
 import json, sys
 print("\n## Summary (median ms per step)\n")
-print("| point | ms/step | rounding ms | step less rounding | serial ms | parallel eff. | device / backend |")
-print("|---|---|---|---|---|---|---|")
+print("| point | ms/step | rounding ms | step less rounding | serial ms | parallel eff. | launches/step | device / backend |")
+print("|---|---|---|---|---|---|---|---|")
 for line in open(sys.argv[1]):
     r = json.loads(line); x = r["result"]
     if "error" in x:
-        print(f"| {r['label']} | error: {x['error'][:80]} |  |  |  |  |  |"); continue
+        print(f"| {r['label']} | error: {x['error'][:80]} |  |  |  |  |  |  |"); continue
     if x.get("peer") == "pytorch-rounding":
-        print(f"| {r['label']} | {x['median_ms']} |  |  |  |  | torch rounding alone (copy + scipy) |"); continue
+        print(f"| {r['label']} | {x['median_ms']} |  |  |  |  |  | torch rounding alone (copy + scipy) |"); continue
     if x.get("peer") == "pytorch":
-        print(f"| {r['label']} | {x['median_ms_per_step']} |  |  |  |  | torch {x['version']} {x['device']} |"); continue
-    if "median_ms_per_step" in x:  # ours
+        print(f"| {r['label']} | {x['median_ms_per_step']} |  |  |  |  |  | torch {x['version']} {x['device']} |"); continue
+    if "median_ms_per_step" in x:  # ours; launches only on the GPU
         print(f"| {r['label']} | {x['median_ms_per_step']:.1f} | {x.get('round_ms', 0):.1f} | {x.get('step_less_round_ms', 0):.1f} | "
-              f"{x.get('serial_ms', 0):.1f} | {x.get('parallel_efficiency', 0):.2f} | {x.get('device')} / {x.get('backend')}, {x.get('cores')} cores |")
+              f"{x.get('serial_ms', 0):.1f} | {x.get('parallel_efficiency', 0):.2f} | {x.get('launches_per_step', '')} | "
+              f"{x.get('device')} / {x.get('backend')}, {x.get('cores')} cores |")
 PY
 cat "$R"

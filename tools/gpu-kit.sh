@@ -9,10 +9,11 @@ cd "$(dirname "$0")/.."
 rm -rf gpu-kit && mkdir -p gpu-kit
 export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:--buildvcs=false}"
 go build -ldflags='-s -w' -o gpu-kit/spg-tui .
-# The packages whose tests run on a GPU when one opens (they skip elsewhere): the driver's, and
-# the learners' (every kernel, composed, against the CPU learner) and the trainer's (a run
-# trained on the device resumes on the CPU).
-for pkg in ./linalg/cuda/ ./agent/ ./agent/learn/; do
+# The packages whose tests run on a GPU when one opens (they skip elsewhere): the driver's, the
+# layers' (the GRU's sequence kernels at training's batches), the learners' (every kernel,
+# composed, against the CPU learner) and the trainer's (a run trained on the device resumes on
+# the CPU; launches a step that do not grow with N).
+for pkg in ./linalg/cuda/ ./linalg/cuda/layers/ ./agent/ ./agent/learn/; do
   name=$(echo "${pkg#./}" | tr / _ | sed 's/_$//')
   go test -c -ldflags='-s -w' -o "gpu-kit/$name.test" "$pkg"
 done

@@ -42,13 +42,9 @@ func Check(mode string) error {
 // Options are what cuda.Open needs to run spg-tui's kernels (linalg/cuda/kernels), with
 // compiled PTX kept in cacheDir ("" for none).
 func Options(cacheDir string) (cuda.Options, error) {
-	list, err := kernels.List()
+	names, err := kernels.Names()
 	if err != nil {
 		return cuda.Options{}, err
-	}
-	names := make([]string, len(list))
-	for i, k := range list {
-		names[i] = k.Name
 	}
 	return cuda.Options{Source: kernels.Source(), Kernels: names, CacheDir: cacheDir}, nil
 }

@@ -138,15 +138,15 @@ func (c *critic) actionBackward(dev cuda.Device, p, g *Flat, i int, a, dq, da cu
 	if err := c.bnBackward(dev, &ca.f, g, "f", c.dPreF, c.dyf, p.get("f.gamma"), b, n, n, accumulate); err != nil {
 		return err
 	}
-	gr := denseGrads{dx: c.ds, dw: grad("f.W"), db: grad("f.b"), accumulate: accumulate}
-	if err := denseBackward(dev, gr, c.dPreF, cuda.Buf{}, ca.s, p.get("f.W"), cuda.Buf{}, c.trunk.ones, r, h, n, false); err != nil {
+	gr := layers.DenseGrads{DX: c.ds, DW: grad("f.W"), DB: grad("f.b"), Accumulate: accumulate}
+	if err := denseBackward(dev, gr, cuda.Buf{}, c.dPreF, ca.s, p.get("f.W"), cuda.Buf{}, c.trunk.ones, r, h, n, false); err != nil {
 		return err
 	}
 	if err := c.bnBackward(dev, &ca.d, g, "d", c.dPreD, c.ds, p.get("d.gamma"), b, n, h, accumulate); err != nil {
 		return err
 	}
-	gr = denseGrads{dx: da, dw: grad("d.W"), db: grad("d.b"), accumulate: accumulate}
-	return denseBackward(dev, gr, c.dPreD, cuda.Buf{}, a, p.get("d.W"), cuda.Buf{}, c.trunk.ones, r, n, h, false)
+	gr = layers.DenseGrads{DX: da, DW: grad("d.W"), DB: grad("d.b"), Accumulate: accumulate}
+	return denseBackward(dev, gr, cuda.Buf{}, c.dPreD, a, p.get("d.W"), cuda.Buf{}, c.trunk.ones, r, n, h, false)
 }
 
 // bnBackward is l.backward with the gradients of layer name's gamma and beta overwritten in g,
@@ -178,8 +178,8 @@ func (c *critic) stateBackward(dev cuda.Device, p, g *Flat, x cuda.Buf) error {
 	if err := c.c.backward(dev, c.dPreC, g.get("c.gamma"), g.get("c.beta"), c.dyc, p.get("c.gamma"), b, n, h); err != nil {
 		return err
 	}
-	gr := denseGrads{dx: c.dh, dw: g.get("c.W"), db: g.get("c.b")}
-	if err := denseBackward(dev, gr, c.dPreC, cuda.Buf{}, c.trunk.out, p.get("c.W"), cuda.Buf{}, c.trunk.ones, r, h, h, false); err != nil {
+	gr := layers.DenseGrads{DX: c.dh, DW: g.get("c.W"), DB: g.get("c.b")}
+	if err := denseBackward(dev, gr, cuda.Buf{}, c.dPreC, c.trunk.out, p.get("c.W"), cuda.Buf{}, c.trunk.ones, r, h, h, false); err != nil {
 		return err
 	}
 	return c.trunk.backward(dev, p, g, x, c.dh)

@@ -11,51 +11,21 @@ const slope = 0.01
 // denseForward computes y = act(x w + b) for x (rows x in), w (in x out) and b (out, or a
 // zero-length Buf for none), as ops.Dense (layers.DenseForward).
 func denseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, in, out int, leaky bool) error {
-	s := float32(1)
-	if leaky {
-		s = slope
-	}
-	return layers.DenseForward(dev, y, x, w, b, rows, in, out, s)
+	return layers.DenseForward(dev, y, x, w, b, rows, in, out, slopeOf(leaky))
 }
 
-// denseGrads says which gradients denseBackward computes and whether they add to what the
-// buffers hold (a layer applied twice, as the critic's action branch is).
-type denseGrads struct {
-	dx, dw, db cuda.Buf // zero-length: not wanted
-	accumulate bool
+// slopeOf is the LeakyReLU slope of a layer: slope where leaky, 1 (the identity) where not.
+func slopeOf(leaky bool) float32 {
+	if leaky {
+		return slope
+	}
+	return 1
 }
 
-// denseBackward takes dy (rows x out) back through denseForward, given its output y (for the
-// activation) and input x: dw = x^T g, db = ones^T g (the column sums as one product: a
-// column-sums kernel has too little parallelism for tall layers), dx = g w^T with g = dy
-// through the activation. g is scratch of rows*out (it may be dy itself: dy is then
-// overwritten); ones holds at least rows ones.
-func denseBackward(dev cuda.Device, gr denseGrads, dy, y, x, w, g, ones cuda.Buf, rows, in, out int, leaky bool) error {
-	if leaky {
-		if err := launch1(dev, "leaky_relu_grad", rows*out, g, dy, y, rows*out, float32(slope)); err != nil {
-			return err
-		}
-	} else {
-		g = dy
-	}
-	beta := float32(0)
-	if gr.accumulate {
-		beta = 1
-	}
-	if gr.dw.N > 0 {
-		if err := dev.Sgemm(true, false, in, out, rows, 1, x, in, g, out, beta, gr.dw, out); err != nil {
-			return err
-		}
-	}
-	if gr.db.N > 0 {
-		if err := dev.Sgemm(false, false, 1, out, rows, 1, ones, rows, g, out, beta, gr.db, out); err != nil {
-			return err
-		}
-	}
-	if gr.dx.N > 0 {
-		return dev.Sgemm(false, true, rows, in, out, 1, g, out, w, out, 0, gr.dx, in)
-	}
-	return nil
+// denseBackward is layers.DenseBackward with gpunet's activation: LeakyReLU where leaky, else
+// none (g and y may then be empty).
+func denseBackward(dev cuda.Device, gr layers.DenseGrads, g, dy, x, w, y, ones cuda.Buf, rows, in, out int, leaky bool) error {
+	return layers.DenseBackward(dev, gr, g, dy, x, w, y, ones, rows, in, out, slopeOf(leaky))
 }
 
 // newOnes returns a buffer of n ones.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"spg-tui/linalg/cuda"
+	"spg-tui/linalg/cuda/layers"
 	"spg-tui/linalg/sinkhorn"
 )
 
@@ -182,8 +183,8 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 		return 0, 0, err
 	}
 	g := m.actorGrad
-	gr := denseGrads{dx: m.dHa, dw: g.get("out.W"), db: g.get("out.b")}
-	if err := denseBackward(dev, gr, m.dYa, cuda.Buf{}, m.aTrunk.out, m.actor.get("out.W"), cuda.Buf{}, m.aTrunk.ones, b*n, h, n, false); err != nil {
+	gr := layers.DenseGrads{DX: m.dHa, DW: g.get("out.W"), DB: g.get("out.b")}
+	if err := denseBackward(dev, gr, cuda.Buf{}, m.dYa, m.aTrunk.out, m.actor.get("out.W"), cuda.Buf{}, m.aTrunk.ones, b*n, h, n, false); err != nil {
 		return 0, 0, err
 	}
 	if err := m.aTrunk.backward(dev, m.actor, g, m.x, m.dHa); err != nil {

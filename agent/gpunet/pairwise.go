@@ -165,16 +165,16 @@ func (w *Pairwise) forward(p *Flat, l *mlp) error {
 func (w *Pairwise) backward(p, g *Flat, l *mlp, dOut cuda.Buf) error {
 	r, h := w.d.B*w.d.N*w.d.N, w.d.H
 	dev := w.dev
-	gr := denseGrads{dx: l.g2, dw: g.get("p3.W"), db: g.get("p3.b")}
-	if err := denseBackward(dev, gr, dOut, cuda.Buf{}, l.y2, p.get("p3.W"), cuda.Buf{}, w.ones, r, h, 1, false); err != nil {
+	gr := layers.DenseGrads{DX: l.g2, DW: g.get("p3.W"), DB: g.get("p3.b")}
+	if err := denseBackward(dev, gr, cuda.Buf{}, dOut, l.y2, p.get("p3.W"), cuda.Buf{}, w.ones, r, h, 1, false); err != nil {
 		return err
 	}
-	gr = denseGrads{dx: l.g1, dw: g.get("p2.W"), db: g.get("p2.b")}
-	if err := denseBackward(dev, gr, l.g2, l.y2, l.y1, p.get("p2.W"), l.g2, w.ones, r, h, h, true); err != nil {
+	gr = layers.DenseGrads{DX: l.g1, DW: g.get("p2.W"), DB: g.get("p2.b")}
+	if err := denseBackward(dev, gr, l.g2, l.g2, l.y1, p.get("p2.W"), l.y2, w.ones, r, h, h, true); err != nil {
 		return err
 	}
-	gr = denseGrads{dw: g.get("p1.W"), db: g.get("p1.b")}
-	return denseBackward(dev, gr, l.g1, l.y1, w.feats, p.get("p1.W"), l.g1, w.ones, r, w.width, h, true)
+	gr = layers.DenseGrads{DW: g.get("p1.W"), DB: g.get("p1.b")}
+	return denseBackward(dev, gr, l.g1, l.g1, w.feats, p.get("p1.W"), l.y1, w.ones, r, w.width, h, true)
 }
 
 // actorForward computes M for the states whose features are current.

@@ -55,6 +55,6 @@ func (t *trunk) backward(dev cuda.Device, p, g *Flat, x, dOut cuda.Buf) error {
 	if err := layers.PairOuterBackward(dev, t.dE, t.dPairs, t.e, t.b, t.n, t.h); err != nil {
 		return err
 	}
-	gr := denseGrads{dw: g.get("emb.W"), db: g.get("emb.b")}
-	return denseBackward(dev, gr, t.dE, t.e, x, p.get("emb.W"), t.gEmb, t.ones, t.b*2*t.n, t.k, t.h, true)
+	gr := layers.DenseGrads{DW: g.get("emb.W"), DB: g.get("emb.b")}
+	return denseBackward(dev, gr, t.gEmb, t.dE, x, p.get("emb.W"), t.e, t.ones, t.b*2*t.n, t.k, t.h, true)
 }

@@ -51,7 +51,19 @@ func hasGPUKernels(cfg run.Spec) bool {
 }
 
 // onDevice is a learner that trains on a GPU.
-type onDevice interface{ deviceName() string }
+type onDevice interface {
+	deviceName() string
+	launches() int64
+}
+
+// Launches returns how many kernels and products l's device has started so far
+// (cuda.Device.Launches), and false for a learner on the CPU.
+func Launches(l Learner) (int64, bool) {
+	if d, ok := l.(onDevice); ok {
+		return d.launches(), true
+	}
+	return 0, false
+}
 
 // Backend names what computes l's steps (bench's "backend"): the GPU's name, or the CPU's BLAS.
 func Backend(l Learner) string {

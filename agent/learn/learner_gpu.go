@@ -160,6 +160,8 @@ func specsOf(p *nets.Params) []gpunet.Spec {
 
 func (l *gpuLearner) deviceName() string { return l.dev.Name() }
 
+func (l *gpuLearner) launches() int64 { return l.dev.Launches() }
+
 // stateOnHost pairs each of the network's device buffers with the host tensors that hold the
 // same values between steps: parameters, Adam's moments and the target critic where there is one.
 func (l *gpuLearner) stateOnHost() (dev []*gpunet.Flat, host [][][]float32) {

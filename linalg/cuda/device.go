@@ -50,6 +50,11 @@ type Device interface {
 	// SgemmStrided is Sgemm over count matrices, the i-th operands offset by i times the
 	// strides (in elements) from the first: a batched product.
 	SgemmStrided(transA, transB bool, m, n, k int, alpha float32, a Buf, lda, strideA int, b Buf, ldb, strideB int, beta float32, c Buf, ldc, strideC int, count int) error
+	// Launches returns how many kernels and products the device has started since it opened:
+	// one for each Launch, Sgemm and SgemmStrided that succeeded. Each costs the host a launch
+	// (about 6 us on an H200 from Go), so a step's count says how much of it is launch latency;
+	// cuBLAS may run a product as more than one kernel, which the count does not see.
+	Launches() int64
 	// Sync waits for every launched kernel and copy to finish and returns the first error.
 	Sync() error
 	// Close releases the device and everything allocated on it.

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -140,6 +141,24 @@ func TestDeviceLaunch(t *testing.T) {
 	}
 	if err := d.Launch("axpy", D1(1), D1(2048), dy, dx, float32(3), n); err == nil {
 		t.Error("2,048 threads a block were launched")
+	}
+}
+
+// TestDeviceLaunchCount: a launch, a product and a batched product count one each; a refused
+// launch or product counts none.
+func TestDeviceLaunchCount(t *testing.T) {
+	d := openOrSkip(t, testSource, "axpy")
+	x := upload(t, d, make([]float32, 16))
+	before := d.Launches()
+	if err := errors.Join(d.Launch("axpy", D1(1), D1(16), x, x, float32(1), 16),
+		d.Sgemm(false, false, 2, 2, 2, 1, x, 2, x, 2, 0, x.At(8, 4), 2),
+		d.SgemmStrided(false, false, 1, 2, 2, 1, x, 2, 2, x, 2, 0, 0, x.At(8, 8), 2, 4, 2)); err != nil {
+		t.Fatal(err)
+	}
+	d.Launch("axpy", D1(1), D1(2048), x, x, float32(1), 16)
+	d.Sgemm(false, false, 2, 2, 64, 1, x, 64, x, 2, 0, x, 2)
+	if got := d.Launches() - before; got != 3 {
+		t.Fatalf("%d launches counted, want 3", got)
 	}
 }
 

@@ -36,6 +36,7 @@ type gpu struct {
 	ptrHost []uint64
 	closed  bool
 	mu      sync.Mutex
+	count   LaunchCount
 }
 
 // Open loads the CUDA driver, cuBLAS and NVRTC, makes the primary context of GPU opts.Ordinal
@@ -263,9 +264,19 @@ func (g *gpu) Launch(name string, grid, block Dim3, args ...any) error {
 		pin.Pin(&ptrs[0])
 		r := g.drv.cuLaunchKernel(f, uint32(grid.X), uint32(grid.Y), uint32(grid.Z),
 			uint32(block.X), uint32(block.Y), uint32(block.Z), 0, 0, unsafe.Pointer(&ptrs[0]), nil)
-		return g.drv.check("cuLaunchKernel "+name, r)
+		return g.counted(g.drv.check("cuLaunchKernel "+name, r))
 	})
 }
+
+// counted counts a launch that err says succeeded, and returns err.
+func (g *gpu) counted(err error) error {
+	if err == nil {
+		g.count.Add()
+	}
+	return err
+}
+
+func (g *gpu) Launches() int64 { return g.count.Launches() }
 
 // checkDims refuses launch sizes the hardware cannot take (CUDA: grid.x < 2^31, grid.y and z
 // < 2^16, at most 1,024 threads a block).
@@ -281,7 +292,9 @@ func (g *gpu) Sgemm(transA, transB bool, m, n, k int, alpha float32, a Buf, lda 
 	if err := CheckGemm(transA, transB, m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0, 1); err != nil {
 		return err
 	}
-	return g.call(func() error { return g.blas.gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) })
+	return g.call(func() error {
+		return g.counted(g.blas.gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+	})
 }
 
 func (g *gpu) SgemmStrided(transA, transB bool, m, n, k int, alpha float32, a Buf, lda, strideA int, b Buf, ldb, strideB int, beta float32, c Buf, ldc, strideC int, count int) error {
@@ -308,7 +321,7 @@ func (g *gpu) SgemmStrided(transA, transB bool, m, n, k int, alpha float32, a Bu
 		if err := d.check("cuMemcpyHtoD", d.cuMemcpyHtoD(uint64(g.ptrs.Ptr), unsafe.Pointer(&host[0]), uint64(8*len(host)))); err != nil {
 			return err
 		}
-		return g.blas.gemmBatched(transA, transB, m, n, k, alpha, lda, ldb, beta, ldc, g.ptrs.Ptr, count)
+		return g.counted(g.blas.gemmBatched(transA, transB, m, n, k, alpha, lda, ldb, beta, ldc, g.ptrs.Ptr, count))
 	})
 }
 

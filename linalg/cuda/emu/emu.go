@@ -44,6 +44,7 @@ type Device struct {
 	checkOrder bool
 	// launched holds the kernels launched without an error.
 	launched map[string]bool
+	count    cuda.LaunchCount
 }
 
 // kernel is a kernel's index in the library's table and its signature.
@@ -245,8 +246,12 @@ func (d *Device) Launch(name string, grid, block cuda.Dim3, args ...any) error {
 		return err
 	}
 	d.launched[name] = true
+	d.count.Add()
 	return nil
 }
+
+// Launches returns how many kernels and products have run, counted as the GPU counts them.
+func (d *Device) Launches() int64 { return d.count.Launches() }
 
 // Launched reports whether kernel name has run without an error on d: tests check with it
 // that every kernel is covered.

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -301,6 +302,24 @@ func TestLaunchArguments(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "bad launch size") {
 			t.Errorf("grid %v block %v: err = %v, want a bad launch size", c.grid, c.block, err)
 		}
+	}
+}
+
+// TestLaunchCount: a launch and a product count one each, as on the GPU (cuda's
+// TestDeviceLaunchCount); a refused one counts none.
+func TestLaunchCount(t *testing.T) {
+	d := openTest(t, testDir)
+	x := upload(t, d, make([]float32, 16))
+	before := d.Launches()
+	if err := errors.Join(d.Launch("t_atomic", cuda.D1(2), cuda.D1(4), x, float32(1)),
+		d.Sgemm(false, false, 2, 2, 2, 1, x, 2, x, 2, 0, x.At(8, 4), 2),
+		d.SgemmStrided(false, false, 1, 2, 2, 1, x, 2, 2, x, 2, 0, 0, x.At(8, 8), 2, 4, 2)); err != nil {
+		t.Fatal(err)
+	}
+	d.Launch("t_atomic", cuda.D1(0), cuda.D1(1), x, float32(1))
+	d.Sgemm(false, false, 2, 2, 64, 1, x, 64, x, 2, 0, x, 2)
+	if got := d.Launches() - before; got != 3 {
+		t.Fatalf("%d launches counted, want 3", got)
 	}
 }
 

@@ -54,8 +54,18 @@ func (d *Device) Sgemm(transA, transB bool, m, n, k int, alpha float32, a cuda.B
 	return d.SgemmStrided(transA, transB, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1)
 }
 
-// SgemmStrided is Sgemm over count matrices, the i-th operands i strides from the first.
+// SgemmStrided is Sgemm over count matrices, the i-th operands i strides from the first. It
+// counts one launch where it succeeds, as the GPU's does.
 func (d *Device) SgemmStrided(transA, transB bool, m, n, k int, alpha float32, a cuda.Buf, lda, strideA int, b cuda.Buf, ldb, strideB int, beta float32, c cuda.Buf, ldc, strideC int, count int) error {
+	err := d.sgemmStrided(transA, transB, m, n, k, alpha, a, lda, strideA, b, ldb, strideB, beta, c, ldc, strideC, count)
+	if err == nil {
+		d.count.Add()
+	}
+	return err
+}
+
+// sgemmStrided is SgemmStrided, uncounted.
+func (d *Device) sgemmStrided(transA, transB bool, m, n, k int, alpha float32, a cuda.Buf, lda, strideA int, b cuda.Buf, ldb, strideB int, beta float32, c cuda.Buf, ldc, strideC int, count int) error {
 	na, nb, nc, err := operands(transA, transB, m, n, k, lda, ldb, ldc)
 	if err != nil {
 		return err

@@ -142,6 +142,20 @@ func List() ([]Kernel, error) {
 	return ks, nil
 }
 
+// Names returns every kernel's name, in List's order: what a device looks up once it has
+// compiled Source.
+func Names() ([]string, error) {
+	ks, err := List()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = k.Name
+	}
+	return names, nil
+}
+
 // Parse returns the signatures of the kernels in src, the text of file, with whether each
 // reaches a barrier within src. It fails, naming the
 // kernel, where a __global__ function is not declared as the package doc says or takes an

@@ -68,7 +68,7 @@ extern "C" __global__ void c(float* y) { __syncthreads(); }
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = map[string]bool{"leaky_relu": false, "gru_gates": false, "col_sums": true, "batchnorm_forward": true, "sinkhorn_forward": true}
+	want = map[string]bool{"leaky_relu": false, "transpose": false, "gru_sequence": true, "col_sums": true, "batchnorm_forward": true, "sinkhorn_forward": true}
 	for _, k := range all {
 		if w, ok := want[k.Name]; ok && k.Barrier != w {
 			t.Errorf("kernel %s: Barrier = %v, want %v", k.Name, k.Barrier, w)

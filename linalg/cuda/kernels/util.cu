@@ -22,6 +22,18 @@ extern "C" __global__ void copy_rows(float* y, int ldy, const float* x, int ldx,
     }
 }
 
+// transpose sets y (cols x rows) to the transpose of x (rows x cols), both row-major; they must
+// not overlap. Grid-stride over the elements of y as fill_rows: the writes are adjacent, the
+// reads strided (it transposes weights, once a pass).
+extern "C" __global__ void transpose(float* y, const float* x, int rows, int cols)
+{
+    int n = rows * cols;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x) {
+        int i = e / rows, j = e % rows;
+        y[e] = x[(long long)j * cols + i];
+    }
+}
+
 // add_floats sets y[i] = a[i] + b[i] for i < n; y may be a or b. Grid-stride as fill_rows.
 extern "C" __global__ void add_floats(float* y, const float* a, const float* b, int n)
 {

@@ -122,20 +122,20 @@ func TestMatchingCriticLoss(t *testing.T) {
 		dv, dyf, dyfLin, ds, dedLin := z(bn), z(b*n*n), z(b*n*n), z(bnh), z(bnh)
 		tmp := func(name string) cuda.Buf { return z(dp[name].N) }
 		tg2, tg1 := tmp("g2.W"), tmp("g1.W")
-		check(layers.DenseBackward(dev, dv, tg2, none, dq, dq, c.v, p["g2.W"], c.q, b, n, 1, 1))
-		check(layers.DenseBackward(dev, dyf, tg1, none, dv, dv, c.yf, p["g1.W"], c.v, bn, n, 1, 1))
+		check(layers.DenseBackward(dev, layers.DenseGrads{DX: dv, DW: tg2}, dq, dq, c.v, p["g2.W"], c.q, none, b, n, 1, 1))
+		check(layers.DenseBackward(dev, layers.DenseGrads{DX: dyf, DW: tg1}, dv, dv, c.yf, p["g1.W"], c.v, none, bn, n, 1, 1))
 		acc("g2.W", tg2)
 		acc("g1.W", tg1)
 		tfg, tfb, tfw, tfbias := tmp("f.gamma"), tmp("f.beta"), tmp("f.W"), tmp("f.b")
 		check(layers.BatchNormBackward(dev, dyfLin, tfg, tfb, dyf, c.yfLin, c.yf, p["f.gamma"], c.fMean, c.fInv, b, n, n, leaky))
-		check(layers.DenseBackward(dev, ds, tfw, tfbias, dyfLin, dyfLin, c.s, p["f.W"], c.yfLin, bn, hid, n, 1))
+		check(layers.DenseBackward(dev, layers.DenseGrads{DX: ds, DW: tfw, DB: tfbias}, dyfLin, dyfLin, c.s, p["f.W"], c.yfLin, onesBuf(t, bn), bn, hid, n, 1))
 		acc("f.gamma", tfg)
 		acc("f.beta", tfb)
 		acc("f.W", tfw)
 		acc("f.b", tfbias)
 		tdg, tdb, tdw, tdbias := tmp("d.gamma"), tmp("d.beta"), tmp("d.W"), tmp("d.b")
 		check(layers.BatchNormBackward(dev, dedLin, tdg, tdb, ds, c.edLin, c.ed, p["d.gamma"], c.dMean, c.dInv, b, n, hid, leaky))
-		check(layers.DenseBackward(dev, none, tdw, tdbias, dedLin, dedLin, c.a, p["d.W"], c.edLin, bn, n, hid, 1))
+		check(layers.DenseBackward(dev, layers.DenseGrads{DW: tdw, DB: tdbias}, dedLin, dedLin, c.a, p["d.W"], c.edLin, onesBuf(t, bn), bn, n, hid, 1))
 		acc("d.gamma", tdg)
 		acc("d.beta", tdb)
 		acc("d.W", tdw)
@@ -144,11 +144,11 @@ func TestMatchingCriticLoss(t *testing.T) {
 	}
 	dycLin, dh, de, de1 := z(bnh), z(bnh), z(b*n*n), z(2*bnh)
 	check(layers.BatchNormBackward(dev, dycLin, dp["c.gamma"], dp["c.beta"], dyc, ycLin, yc, p["c.gamma"], cMean, cInv, b, n, hid, leaky))
-	check(layers.DenseBackward(dev, dh, dp["c.W"], dp["c.b"], dycLin, dycLin, h, p["c.W"], ycLin, bn, hid, hid, 1))
+	check(layers.DenseBackward(dev, layers.DenseGrads{DX: dh, DW: dp["c.W"], DB: dp["c.b"]}, dycLin, dycLin, h, p["c.W"], ycLin, onesBuf(t, bn), bn, hid, hid, 1))
 	check(layers.GRUBackward(dev, d, de, none, dp["gru.Wih"], dp["gru.Whh"], dp["gru.bih"], dp["gru.bhh"],
 		dh, e, p["gru.Wih"], p["gru.Whh"], gruSaved, work, false))
 	check(layers.PairOuterBackward(dev, de1, de, e1, b, n, hid))
-	check(layers.DenseBackward(dev, none, dp["emb.W"], dp["emb.b"], de1, de1, xb, p["emb.W"], e1, 2*bn, k, hid, leaky))
+	check(layers.DenseBackward(dev, layers.DenseGrads{DW: dp["emb.W"], DB: dp["emb.b"]}, de1, de1, xb, p["emb.W"], e1, onesBuf(t, 2*bn), 2*bn, k, hid, leaky))
 
 	for i, s := range params.Specs {
 		emutest.Near(t, "d"+s.Name, emutest.Download(t, dp[s.Name]), grad(t, list[i]), 1e-4)

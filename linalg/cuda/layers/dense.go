@@ -7,8 +7,8 @@ import (
 )
 
 // Dense is agent/ops' Dense node, y = act(x w + b) over rows of x, on the device: one product
-// and one bias-and-activation kernel forward; the activation's gradient, up to two products and
-// the column sums backward. The activation is LeakyReLU with slope (1 for none, ops.Identity).
+// and one bias-and-activation kernel forward; the activation's gradient and up to three
+// products backward. The activation is LeakyReLU with slope (1 for none, ops.Identity).
 
 // DenseForward sets y (rows x nOut) = LeakyReLU_slope(x w + b) for x (rows x nIn) and w (nIn x
 // nOut), row-major; b (nOut) of length 0 means no bias.
@@ -35,23 +35,49 @@ func DenseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, nIn, nOut int, slo
 	return dev.Launch("leaky_relu", grid1(n, elementBlock), cuda.D1(elementBlock), y, y, i32(n), slope)
 }
 
-// DenseBackward computes the gradients through DenseForward given dy (rows x nOut): dx (rows
-// x nIn), dw (nIn x nOut) and db (nOut), each of length 0 when not wanted. g (rows x nOut)
-// receives the gradient before the activation; it may be dy itself, which is then
-// overwritten. x, w and y are DenseForward's input, weights and output.
-func DenseBackward(dev cuda.Device, dx, dw, db, g, dy, x, w, y cuda.Buf, rows, nIn, nOut int, slope float32) error {
+// DenseGrads are the gradients DenseBackward computes, each of length 0 when it is not wanted,
+// and whether DW and DB add to what they hold (a layer applied twice, as the critic's action
+// branch is) instead of overwriting it. DX is always overwritten.
+type DenseGrads struct {
+	DX, DW, DB cuda.Buf
+	Accumulate bool
+}
+
+// DenseBackward computes the gradients through DenseForward given dy (rows x nOut), with g
+// = dy through the activation: gr.DX (rows x nIn) = g w^T, gr.DW (nIn x nOut) = x^T g and gr.DB
+// (nOut) = ones^T g, the column sums as one product (a column-sums kernel has too little
+// parallelism for the tall, narrow layers of the pair MLPs); ones holds at least rows ones and
+// may be empty where DB is not wanted. Where slope is not 1, g (rows x nOut) receives the
+// gradient through the activation and y is DenseForward's output; g may be dy itself, which is
+// then overwritten. With slope 1, g is dy and g and y may be empty. x and w are
+// DenseForward's input and weights.
+func DenseBackward(dev cuda.Device, gr DenseGrads, g, dy, x, w, y, ones cuda.Buf, rows, nIn, nOut int, slope float32) error {
 	const op = "DenseBackward"
 	if rows < 0 || nIn <= 0 || nOut <= 0 {
 		return fmt.Errorf("%s: rows = %d, in = %d, out = %d, want rows >= 0 and positive widths", op, rows, nIn, nOut)
 	}
 	n := rows * nOut
-	bs, err := bufs(op, "dx", dx, -rows*nIn, "dw", dw, -nIn*nOut, "db", db, -nOut, "g", g, n, "dy", dy, n,
-		"x", x, rows*nIn, "w", w, nIn*nOut, "y", y, n)
+	act, wantDB := 0, 0
+	if slope != 1 {
+		act = n // the activation's gradient needs g and y
+	}
+	if gr.DB.N > 0 {
+		wantDB = rows
+	}
+	bs, err := bufs(op, "dx", gr.DX, -rows*nIn, "dw", gr.DW, -nIn*nOut, "db", gr.DB, -nOut, "g", g, act, "dy", dy, n,
+		"x", x, rows*nIn, "w", w, nIn*nOut, "y", y, act, "ones", ones, wantDB)
 	if err != nil {
 		return err
 	}
-	dx, dw, db, g, dy, x, w, y = bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7]
+	dx, dw, db, g, dy, x, w, y, ones := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8]
+	beta := float32(0)
+	if gr.Accumulate {
+		beta = 1
+	}
 	if rows == 0 { // no rows: the parameter gradients are sums of nothing
+		if gr.Accumulate {
+			return nil
+		}
 		if err := Fill(dev, dw, 0); err != nil {
 			return err
 		}
@@ -61,23 +87,21 @@ func DenseBackward(dev cuda.Device, dx, dw, db, g, dy, x, w, y cuda.Buf, rows, n
 		if err := dev.Launch("leaky_relu_grad", grid1(n, elementBlock), cuda.D1(elementBlock), g, dy, y, i32(n), slope); err != nil {
 			return err
 		}
-	} else if g.Ptr != dy.Ptr {
-		if err := Copy(dev, g, dy); err != nil {
-			return err
-		}
-	}
-	if dx.N > 0 {
-		if err := dev.Sgemm(false, true, rows, nIn, nOut, 1, g, nOut, w, nOut, 0, dx, nIn); err != nil {
-			return err
-		}
+	} else {
+		g = dy
 	}
 	if dw.N > 0 {
-		if err := dev.Sgemm(true, false, nIn, nOut, rows, 1, x, nIn, g, nOut, 0, dw, nOut); err != nil {
+		if err := dev.Sgemm(true, false, nIn, nOut, rows, 1, x, nIn, g, nOut, beta, dw, nOut); err != nil {
 			return err
 		}
 	}
 	if db.N > 0 {
-		return ColSums(dev, db, g, rows, nOut, nOut)
+		if err := dev.Sgemm(false, false, 1, nOut, rows, 1, ones, rows, g, nOut, beta, db, nOut); err != nil {
+			return err
+		}
+	}
+	if dx.N > 0 {
+		return dev.Sgemm(false, true, rows, nIn, nOut, 1, g, nOut, w, nOut, 0, dx, nIn)
 	}
 	return nil
 }

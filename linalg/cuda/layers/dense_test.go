@@ -2,6 +2,7 @@ package layers_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -63,7 +64,7 @@ func TestDense(t *testing.T) {
 					dbb = emutest.Zeros(t, nOut)
 				}
 				dyb := emutest.Upload(t, dy)
-				if err := layers.DenseBackward(dev, dxb, dwb, dbb, dyb, dyb, xb, wb, yb, rows, nIn, nOut, slope); err != nil {
+				if err := layers.DenseBackward(dev, layers.DenseGrads{DX: dxb, DW: dwb, DB: dbb}, dyb, dyb, xb, wb, yb, onesBuf(t, rows), rows, nIn, nOut, slope); err != nil {
 					t.Fatal(err)
 				}
 				emutest.Near(t, "dx", emutest.Download(t, dxb), grad(t, xn), 1e-5)
@@ -71,7 +72,69 @@ func TestDense(t *testing.T) {
 				if bias {
 					emutest.Near(t, "db", emutest.Download(t, dbb), grad(t, bn), 1e-5)
 				}
+
+				// Accumulating, the same dy again doubles dw and db and leaves dx as it was.
+				dyb = emutest.Upload(t, dy)
+				acc := layers.DenseGrads{DX: dxb, DW: dwb, DB: dbb, Accumulate: true}
+				if err := layers.DenseBackward(dev, acc, dyb, dyb, xb, wb, yb, onesBuf(t, rows), rows, nIn, nOut, slope); err != nil {
+					t.Fatal(err)
+				}
+				emutest.Near(t, "dx accumulating", emutest.Download(t, dxb), grad(t, xn), 1e-5)
+				emutest.Near(t, "dw accumulated", emutest.Download(t, dwb), twice(grad(t, wn)), 1e-5)
+				if bias {
+					emutest.Near(t, "db accumulated", emutest.Download(t, dbb), twice(grad(t, bn)), 1e-5)
+				}
 			}
+		}
+	}
+}
+
+// twice returns 2v.
+func twice(v []float32) []float32 {
+	o := make([]float32, len(v))
+	for i := range v {
+		o[i] = 2 * v[i]
+	}
+	return o
+}
+
+// onesBuf returns a device buffer of n ones, for bias gradients.
+func onesBuf(t *testing.T, n int) cuda.Buf {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return emutest.Upload(t, v)
+}
+
+// TestDenseBackwardNoRows: with no rows the parameter gradients are sums of nothing, zeros, or
+// left as they are where they accumulate; a short ones or activation buffer is refused.
+func TestDenseBackwardNoRows(t *testing.T) {
+	dev := emutest.Device(t)
+	none := cuda.Buf{}
+	for _, accumulate := range []bool{false, true} {
+		dw, db := emutest.Upload(t, []float32{1, 2, 3, 4, 5, 6}), emutest.Upload(t, []float32{7, 8})
+		gr := layers.DenseGrads{DW: dw, DB: db, Accumulate: accumulate}
+		if err := layers.DenseBackward(dev, gr, none, none, none, emutest.Zeros(t, 6), none, none, 0, 3, 2, 1); err != nil {
+			t.Fatal(err)
+		}
+		wantW, wantB := []float32{1, 2, 3, 4, 5, 6}, []float32{7, 8}
+		if !accumulate {
+			wantW, wantB = make([]float32, 6), make([]float32, 2)
+		}
+		emutest.SameBits(t, "dw", emutest.Download(t, dw), wantW)
+		emutest.SameBits(t, "db", emutest.Download(t, db), wantB)
+	}
+	dy, x, w := emutest.Zeros(t, 8), emutest.Zeros(t, 12), emutest.Zeros(t, 6)
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{layers.DenseBackward(dev, layers.DenseGrads{DB: emutest.Zeros(t, 2)}, none, dy, x, w, none, onesBuf(t, 3), 4, 3, 2, 1), "ones has 3 elements, want 4"},
+		{layers.DenseBackward(dev, layers.DenseGrads{DW: w}, dy, dy, x, w, emutest.Zeros(t, 7), none, 4, 3, 2, 0.01), "y has 7 elements, want 8"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", c.err, c.want)
 		}
 	}
 }

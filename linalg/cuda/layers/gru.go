@@ -9,29 +9,60 @@ import (
 
 // The GRU runs as linalg/gru does, with its buffers' layouts: x (B, T, I), out (B, T, H), h0
 // (B, H), PyTorch's weights wih (3H x I), whh (3H x H), bih and bhh (3H), and saved
-// (gru.SavedLen) with one row of [r | z | n | hn | hprev] per (b, t). The products are the
-// device's; each time step adds one product (B x H by H x 3H) and one gate kernel, so a
-// sequence of T steps costs about 2T launches each way.
+// (gru.SavedLen) with one row of [r | z | n | hn | hprev] per (b, t). The recurrence over time
+// is one kernel each way (kernels' gru_sequence and gru_sequence_backward), so the launches do
+// not grow with T: forward a transpose of whh, the input projections and the sequence kernel;
+// backward the sequence kernel and the weight, bias and input gradients' products and sums.
 
-// GRUWorkLen returns the scratch GRUForward and GRUBackward need: 3BH forward (the step's
-// hidden projections), 4BTH + BH backward (the gate gradients of every step and the state
-// gradient carried between steps).
-func GRUWorkLen(d gru.Dims) int { return max(3*d.B*d.H, 4*d.B*d.T*d.H+d.B*d.H) }
+// MaxGRUHidden is the largest H the sequence kernels take: a block's states live in shared
+// memory (the kernels' GRU_STATE floats, at least one row).
+const MaxGRUHidden = 4096
 
-// checkGRU returns an error for non-positive dimensions.
+// The sequence kernels' blocks: at most gruMaxRows batch rows each (GRU_ROWS), their states
+// at most MaxGRUHidden floats, and at most gruBlock threads, each owning units of every row.
+const (
+	gruMaxRows = 8
+	gruBlock   = 256
+)
+
+// gruBlocks is the grid the sequence kernels aim at: about one block per multiprocessor of a
+// large GPU (132 on an H100), more rows a block rather than more blocks beyond it, so that each
+// weight a block loads serves more rows. A variable for the tests, which lower it to run
+// several rows a block on small batches.
+var gruBlocks = 128
+
+// gruRows returns how many batch rows one block of the sequence kernels runs for a batch of b.
+func gruRows(b, h int) int {
+	return max(1, min(gruMaxRows, MaxGRUHidden/h, (b+gruBlocks-1)/gruBlocks))
+}
+
+// gruLaunch returns the sequence kernels' grid and block for rows a block.
+func gruLaunch(b, h, rows int) (cuda.Dim3, cuda.Dim3) {
+	return cuda.D1((b + rows - 1) / rows), cuda.D1(min(gruBlock, (h+31)/32*32))
+}
+
+// GRUWorkLen returns the scratch GRUForward and GRUBackward need: Whh transposed (3H^2)
+// forward, the gate gradients of every step (4BTH) backward.
+func GRUWorkLen(d gru.Dims) int { return max(3*d.H*d.H, 4*d.B*d.T*d.H) }
+
+// checkGRU returns an error for non-positive dimensions and a hidden width the kernels do not
+// take.
 func checkGRU(op string, d gru.Dims) error {
 	if d.B <= 0 || d.T <= 0 || d.I <= 0 || d.H <= 0 {
 		return fmt.Errorf("%s: dimensions must be positive, got %+v", op, d)
 	}
+	if d.H > MaxGRUHidden {
+		return fmt.Errorf("%s: hidden width %d, at most %d", op, d.H, MaxGRUHidden)
+	}
 	return nil
 }
 
-// timeAt returns the time index of step s of t, as gru does.
-func timeAt(s, t int, reverse bool) int {
-	if reverse {
-		return t - 1 - s
+// boolArg is a kernel's 0/1 argument.
+func boolArg(on bool) int32 {
+	if on {
+		return 1
 	}
-	return s
+	return 0
 }
 
 // GRUForward runs the GRU over the sequence as gru.Forward: out receives the state after each
@@ -43,52 +74,26 @@ func GRUForward(dev cuda.Device, d gru.Dims, out, x, h0, wih, whh, bih, bhh, sav
 	}
 	b, t, in, h := d.B, d.T, d.I, d.H
 	bs, err := bufs(op, "out", out, b*t*h, "x", x, b*t*in, "h0", h0, -b*h, "wih", wih, 3*h*in,
-		"whh", whh, 3*h*h, "bih", bih, 3*h, "bhh", bhh, 3*h, "saved", saved, gru.SavedLen(d), "work", work, 3*b*h)
+		"whh", whh, 3*h*h, "bih", bih, 3*h, "bhh", bhh, 3*h, "saved", saved, gru.SavedLen(d), "work", work, 3*h*h)
 	if err != nil {
 		return err
 	}
-	out, x, h0, wih, whh, bih, bhh, saved, gh := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8]
-	const sc = 5
+	out, x, h0, wih, whh, bih, bhh, saved, whhT := bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8]
+	if err := dev.Launch("transpose", grid1(3*h*h, elementBlock), cuda.D1(elementBlock), whhT, whh, i32(3*h), i32(h)); err != nil {
+		return err
+	}
 	// Input projections of all B*T steps at once into the saved rows' first 3H.
-	if err := dev.Sgemm(false, true, b*t, 3*h, in, 1, x, in, wih, in, 0, saved, sc*h); err != nil {
+	if err := dev.Sgemm(false, true, b*t, 3*h, in, 1, x, in, wih, in, 0, saved, 5*h); err != nil {
 		return err
 	}
-	t0 := timeAt(0, t, reverse)
-	if err := setStates(dev, saved, h0, b, t, h, t0); err != nil {
-		return err
+	fromH0 := h0.N > 0
+	if !fromH0 {
+		h0 = saved // not read: the kernel needs a pointer
 	}
-	for s := range t {
-		ti := timeAt(s, t, reverse)
-		// The step's starting states are the (B x H) rows of saved's last column, T*5H apart;
-		// from a zero state the projections are zeros, as on the CPU (whatever whh holds).
-		if s == 0 && h0.N == 0 {
-			err = Fill(dev, gh, 0)
-		} else {
-			err = dev.Sgemm(false, true, b, 3*h, h, 1, from(saved, ti*sc*h+4*h), t*sc*h, whh, h, 0, gh, 3*h)
-		}
-		if err != nil {
-			return err
-		}
-		next := -1
-		if s+1 < t {
-			next = timeAt(s+1, t, reverse)
-		}
-		if err := dev.Launch("gru_gates", grid1(b*h, elementBlock), cuda.D1(elementBlock),
-			saved, gh, bih, bhh, out, i32(b), i32(t), i32(h), i32(ti), i32(next)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// setStates writes h0 (or zeros where h0 is empty) as the starting state of time t0 into
-// every batch row's saved row, 5H wide with the state in its last H.
-func setStates(dev cuda.Device, saved, h0 cuda.Buf, b, t, h, t0 int) error {
-	dst := from(saved, t0*5*h+4*h)
-	if h0.N == 0 {
-		return FillRows(dev, dst, t*5*h, b, h, 0)
-	}
-	return CopyRows(dev, dst, t*5*h, h0, h, b, h)
+	rows := gruRows(b, h)
+	grid, block := gruLaunch(b, h, rows)
+	return dev.Launch("gru_sequence", grid, block, saved, out, h0, whhT, bih, bhh,
+		i32(b), i32(t), i32(h), boolArg(reverse), boolArg(fromH0), i32(rows))
 }
 
 // GRUBackward computes the gradients through GRUForward given dout (B, T, H), as
@@ -110,27 +115,16 @@ func GRUBackward(dev cuda.Device, d gru.Dims, dx, dh0, dwih, dwhh, dbih, dbhh, d
 	dx, dh0, dwih, dwhh, dbih, dbhh, dout, x, wih, whh, saved, work = bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7], bs[8], bs[9], bs[10], bs[11]
 	const sc, gc = 5, 4
 	ld := gc * h
-	g, carry := work.At(0, b*t*ld), work.At(b*t*ld, b*h)
-	if err := Fill(dev, carry, 0); err != nil {
+	g := work.At(0, b*t*ld)
+	toH0 := dh0.N > 0
+	if !toH0 {
+		dh0 = g // not written: the kernel needs a pointer
+	}
+	rows := gruRows(b, h)
+	grid, block := gruLaunch(b, h, rows)
+	if err := dev.Launch("gru_sequence_backward", grid, block, g, dh0, dout, saved, whh,
+		i32(b), i32(t), i32(h), boolArg(reverse), boolArg(toH0), i32(rows)); err != nil {
 		return err
-	}
-	for s := t - 1; s >= 0; s-- {
-		ti := timeAt(s, t, reverse)
-		if err := dev.Launch("gru_gates_backward", grid1(b*h, elementBlock), cuda.D1(elementBlock),
-			g, carry, dout, saved, i32(b), i32(t), i32(h), i32(ti)); err != nil {
-			return err
-		}
-		if s > 0 || dh0.N > 0 {
-			// carry += dgh Whh, dgh being the step's hidden-projection gradients (B x 3H, T*4H apart).
-			if err := dev.Sgemm(false, false, b, h, 3*h, 1, from(g, ti*ld+h), t*ld, whh, h, 1, carry, h); err != nil {
-				return err
-			}
-		}
-	}
-	if dh0.N > 0 {
-		if err := Copy(dev, dh0, carry); err != nil {
-			return err
-		}
 	}
 	bt := b * t
 	if dx.N > 0 {

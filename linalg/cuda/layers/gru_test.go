@@ -1,6 +1,7 @@
 package layers_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -19,12 +20,14 @@ type gruCPU struct {
 	dx, dh0, dwih, dwhh, dbih, dbhh []float32
 }
 
-// runGRUCPU draws inputs and runs gru.Forward and gru.Backward on them.
+// runGRUCPU draws inputs and runs gru.Forward and gru.Backward on them. The weights are at most
+// 1/sqrt(fan-in) in scale, as PyTorch initialises them: larger ones make a long sequence chaotic,
+// its rounding differences growing from step to step.
 func runGRUCPU(rng *rand.Rand, d gru.Dims, withH0, reverse bool) gruCPU {
 	b, t, in, h := d.B, d.T, d.I, d.H
 	c := gruCPU{
-		x: emutest.Normals(rng, b*t*in, 1), wih: emutest.Normals(rng, 3*h*in, 0.5),
-		whh: emutest.Normals(rng, 3*h*h, 0.5), bih: emutest.Normals(rng, 3*h, 0.5),
+		x: emutest.Normals(rng, b*t*in, 1), wih: emutest.Normals(rng, 3*h*in, min(0.5, 1/math.Sqrt(float64(in)))),
+		whh: emutest.Normals(rng, 3*h*h, min(0.5, 1/math.Sqrt(float64(h)))), bih: emutest.Normals(rng, 3*h, 0.5),
 		bhh: emutest.Normals(rng, 3*h, 0.5), dout: emutest.Normals(rng, b*t*h, 1),
 		out: make([]float32, b*t*h), saved: make([]float32, gru.SavedLen(d)),
 		dx: make([]float32, b*t*in), dh0: make([]float32, b*h), dwih: make([]float32, 3*h*in),
@@ -39,48 +42,98 @@ func runGRUCPU(rng *rand.Rand, d gru.Dims, withH0, reverse bool) gruCPU {
 	return c
 }
 
+// gruCase is a GRU's sizes with the grid its sequence kernels aim at (layers.SetGRUBlocks):
+// 128 as in training, or fewer to run several batch rows a block on a small batch.
+type gruCase struct {
+	d      gru.Dims
+	blocks int
+}
+
+// TestGRUForwardBackward checks the sequence kernels against linalg/gru, values and gradients,
+// from a zero and a given state, forward and reversed in time: on small sizes, on the trunk's
+// (T = I = N at N = 20, 50, 100, with H = 64 and 128), and with several batch rows a block,
+// the last block short of rows, and rows bounded by the shared state (H = 520: seven rows).
 func TestGRUForwardBackward(t *testing.T) {
 	dev := emutest.Device(t)
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, d := range []gru.Dims{{B: 1, T: 1, I: 1, H: 1}, {B: 3, T: 4, I: 5, H: 7}, {B: 2, T: 3, I: 8, H: 130}, {B: 5, T: 6, I: 3, H: 33}} {
-		for _, withH0 := range []bool{false, true} {
-			for _, reverse := range []bool{false, true} {
-				c := runGRUCPU(rng, d, withH0, reverse)
-				up := func(v []float32) cuda.Buf { return emutest.Upload(t, v) }
-				out, saved, work := emutest.Zeros(t, len(c.out)), emutest.Zeros(t, len(c.saved)), emutest.Zeros(t, layers.GRUWorkLen(d))
-				x, wih, whh := up(c.x), up(c.wih), up(c.whh)
-				if err := layers.GRUForward(dev, d, out, x, up(c.h0), wih, whh, up(c.bih), up(c.bhh), saved, work, reverse); err != nil {
-					t.Fatal(err)
+	for _, c := range []gruCase{
+		{gru.Dims{B: 1, T: 1, I: 1, H: 1}, 128}, {gru.Dims{B: 3, T: 4, I: 5, H: 7}, 128}, {gru.Dims{B: 2, T: 3, I: 8, H: 130}, 128},
+		{gru.Dims{B: 5, T: 6, I: 3, H: 33}, 128}, {gru.Dims{B: 3, T: 20, I: 20, H: 64}, 128},
+		{gru.Dims{B: 2, T: 50, I: 50, H: 128}, 128}, {gru.Dims{B: 2, T: 100, I: 100, H: 128}, 128},
+		{gru.Dims{B: 11, T: 5, I: 4, H: 300}, 2}, {gru.Dims{B: 19, T: 3, I: 2, H: 40}, 2},
+		{gru.Dims{B: 8, T: 2, I: 3, H: 520}, 1},
+	} {
+		d := c.d
+		// A subtest each, so that each frees its buffers: the emulator copies all of them a launch.
+		t.Run(fmt.Sprintf("%+v", d), func(t *testing.T) {
+			layers.SetGRUBlocks(t, c.blocks)
+			t.Logf("%d rows a block", layers.GRURows(d.B, d.H))
+			for _, withH0 := range []bool{false, true} {
+				for _, reverse := range []bool{false, true} {
+					checkGRU(t, dev, rng, d, withH0, reverse, 2e-6, 1e-5)
 				}
-				emutest.Near(t, "out", emutest.Download(t, out), c.out, 2e-6)
-				emutest.Near(t, "saved", emutest.Download(t, saved), c.saved, 2e-6)
-
-				dx, dh0 := emutest.Zeros(t, len(c.dx)), emutest.Zeros(t, len(c.dh0))
-				dwih, dwhh := emutest.Zeros(t, len(c.dwih)), emutest.Zeros(t, len(c.dwhh))
-				dbih, dbhh := emutest.Zeros(t, len(c.dbih)), emutest.Zeros(t, len(c.dbhh))
-				if err := layers.GRUBackward(dev, d, dx, dh0, dwih, dwhh, dbih, dbhh, up(c.dout), x, wih, whh, saved, work, reverse); err != nil {
-					t.Fatal(err)
-				}
-				for _, g := range []struct {
-					name      string
-					got, want []float32
-				}{
-					{"dx", emutest.Download(t, dx), c.dx}, {"dh0", emutest.Download(t, dh0), c.dh0},
-					{"dwih", emutest.Download(t, dwih), c.dwih}, {"dwhh", emutest.Download(t, dwhh), c.dwhh},
-					{"dbih", emutest.Download(t, dbih), c.dbih}, {"dbhh", emutest.Download(t, dbhh), c.dbhh},
-				} {
-					emutest.Near(t, g.name, g.got, g.want, 1e-5)
-				}
-
-				// With only dx wanted, dx is the same and the rest is left alone.
-				dx2 := emutest.Zeros(t, len(c.dx))
-				none := cuda.Buf{}
-				if err := layers.GRUBackward(dev, d, dx2, none, none, none, none, none, up(c.dout), x, wih, whh, saved, work, reverse); err != nil {
-					t.Fatal(err)
-				}
-				emutest.SameBits(t, "dx alone", emutest.Download(t, dx2), emutest.Download(t, dx))
 			}
-		}
+		})
+	}
+}
+
+// checkGRU runs one GRU forward and backward on dev and on the CPU and compares them: the
+// values within tol, the gradients within gradTol.
+func checkGRU(t *testing.T, dev cuda.Device, rng *rand.Rand, d gru.Dims, withH0, reverse bool, tol, gradTol float64) {
+	t.Helper()
+	c := runGRUCPU(rng, d, withH0, reverse)
+	up := func(v []float32) cuda.Buf { return emutest.UploadTo(t, dev, v) }
+	down := func(b cuda.Buf) []float32 { return emutest.DownloadFrom(t, dev, b) }
+	zeros := func(n int) cuda.Buf { return up(make([]float32, n)) }
+	out, saved, work := zeros(len(c.out)), zeros(len(c.saved)), zeros(layers.GRUWorkLen(d))
+	x, wih, whh := up(c.x), up(c.wih), up(c.whh)
+	if err := layers.GRUForward(dev, d, out, x, up(c.h0), wih, whh, up(c.bih), up(c.bhh), saved, work, reverse); err != nil {
+		t.Fatal(err)
+	}
+	emutest.Near(t, "out", down(out), c.out, tol)
+	emutest.Near(t, "saved", down(saved), c.saved, tol)
+
+	dx, dh0 := zeros(len(c.dx)), zeros(len(c.dh0))
+	dwih, dwhh := zeros(len(c.dwih)), zeros(len(c.dwhh))
+	dbih, dbhh := zeros(len(c.dbih)), zeros(len(c.dbhh))
+	if err := layers.GRUBackward(dev, d, dx, dh0, dwih, dwhh, dbih, dbhh, up(c.dout), x, wih, whh, saved, work, reverse); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []struct {
+		name      string
+		got, want []float32
+	}{
+		{"dx", down(dx), c.dx}, {"dh0", down(dh0), c.dh0}, {"dwih", down(dwih), c.dwih},
+		{"dwhh", down(dwhh), c.dwhh}, {"dbih", down(dbih), c.dbih}, {"dbhh", down(dbhh), c.dbhh},
+	} {
+		emutest.Near(t, g.name, g.got, g.want, gradTol)
+	}
+
+	// With only dx wanted, dx is the same and the rest is left alone.
+	dx2 := zeros(len(c.dx))
+	none := cuda.Buf{}
+	if err := layers.GRUBackward(dev, d, dx2, none, none, none, none, none, up(c.dout), x, wih, whh, saved, work, reverse); err != nil {
+		t.Fatal(err)
+	}
+	emutest.SameBits(t, "dx alone", down(dx2), down(dx))
+}
+
+// TestGPUGRUSequence checks the sequence kernels on a GPU (tools/gpu-check.sh; skipped where
+// none opens) against linalg/gru at the trunk's sizes with training's batches, 8 rows a block
+// and the last block short (B = 1,030), within the GPU learner tests' tolerance: the GPU fuses
+// multiplies and adds and cuBLAS sums in its own order.
+func TestGPUGRUSequence(t *testing.T) {
+	dev := emutest.GPU(t)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, d := range []gru.Dims{{B: 1030, T: 20, I: 20, H: 64}, {B: 128, T: 50, I: 50, H: 128}, {B: 1024, T: 100, I: 100, H: 128}} {
+		t.Run(fmt.Sprintf("%+v", d), func(t *testing.T) {
+			t.Logf("%d rows a block", layers.GRURows(d.B, d.H))
+			for _, withH0 := range []bool{false, true} {
+				for _, reverse := range []bool{false, true} {
+					checkGRU(t, dev, rng, d, withH0, reverse, 1e-5, 1e-4)
+				}
+			}
+		})
 	}
 }
 
@@ -96,7 +149,9 @@ func TestGRUErrors(t *testing.T) {
 		{layers.GRUForward(dev, gru.Dims{B: 1, T: 0, I: 1, H: 1}, buf, buf, buf, buf, buf, buf, buf, buf, buf, false), "dimensions must be positive"},
 		{layers.GRUForward(dev, d, buf, short, buf, buf, buf, buf, buf, buf, buf, false), "x has 10 elements, want 24"},
 		{layers.GRUForward(dev, d, buf, buf, buf, buf, short, buf, buf, buf, buf, false), "whh has 10 elements, want 75"},
-		{layers.GRUBackward(dev, d, buf, buf, buf, buf, buf, buf, buf, buf, buf, buf, buf, short, false), "work has 10 elements, want 130"},
+		{layers.GRUForward(dev, d, buf, buf, buf, buf, buf, buf, buf, buf, short, false), "work has 10 elements, want 75"},
+		{layers.GRUBackward(dev, d, buf, buf, buf, buf, buf, buf, buf, buf, buf, buf, buf, short, false), "work has 10 elements, want 120"},
+		{layers.GRUForward(dev, gru.Dims{B: 1, T: 1, I: 1, H: 4097}, buf, buf, buf, buf, buf, buf, buf, buf, buf, false), "hidden width 4097, at most 4096"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", c.err, c.want)

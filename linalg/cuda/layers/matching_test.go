@@ -70,7 +70,7 @@ func TestMatchingActor(t *testing.T) {
 	steps = append(steps,
 		func() error { return layers.SinkhornBackward(dev, dy, dmb, skSaved, b, n, tau, iters) },
 		func() error {
-			return layers.DenseBackward(dev, dh, dp["out.W"], dp["out.b"], dy, dy, h, p["out.W"], y, b*n, hid, n, 1)
+			return layers.DenseBackward(dev, layers.DenseGrads{DX: dh, DW: dp["out.W"], DB: dp["out.b"]}, dy, dy, h, p["out.W"], y, onesBuf(t, b*n), b*n, hid, n, 1)
 		},
 		func() error {
 			return layers.GRUBackward(dev, d, de, none, dp["gru.Wih"], dp["gru.Whh"], dp["gru.bih"], dp["gru.bhh"],
@@ -78,7 +78,7 @@ func TestMatchingActor(t *testing.T) {
 		},
 		func() error { return layers.PairOuterBackward(dev, de1, de, e1, b, n, hid) },
 		func() error {
-			return layers.DenseBackward(dev, none, dp["emb.W"], dp["emb.b"], de1, de1, xb, p["emb.W"], e1, b*2*n, k, hid, oplayers.LeakySlope)
+			return layers.DenseBackward(dev, layers.DenseGrads{DW: dp["emb.W"], DB: dp["emb.b"]}, de1, de1, xb, p["emb.W"], e1, onesBuf(t, b*2*n), b*2*n, k, hid, oplayers.LeakySlope)
 		},
 	)
 	for _, s := range steps {

@@ -69,12 +69,12 @@ func TestSuccessorActor(t *testing.T) {
 	emutest.Near(t, "M", emutest.Download(t, mb), m.Value().Data().([]float32), 1e-5)
 
 	ds, dy2, dy1 := emutest.Zeros(t, rows), emutest.Zeros(t, rows*hid), emutest.Zeros(t, rows*hid)
-	none := cuda.Buf{}
 	check(layers.SinkhornBackward(dev, ds, emutest.Upload(t, dm), saved, b, n, tau, iters))
 	check(layers.BarDiagonal(dev, ds, ds, b, n, 0))
-	check(layers.DenseBackward(dev, dy2, dp["p3.W"], dp["p3.b"], ds, ds, y2, p["p3.W"], y3, rows, hid, 1, 1))
-	check(layers.DenseBackward(dev, dy1, dp["p2.W"], dp["p2.b"], dy2, dy2, y1, p["p2.W"], y2, rows, hid, hid, leaky))
-	check(layers.DenseBackward(dev, none, dp["p1.W"], dp["p1.b"], dy1, dy1, f, p["p1.W"], y1, rows, w, hid, leaky))
+	ones := onesBuf(t, rows)
+	check(layers.DenseBackward(dev, layers.DenseGrads{DX: dy2, DW: dp["p3.W"], DB: dp["p3.b"]}, ds, ds, y2, p["p3.W"], y3, ones, rows, hid, 1, 1))
+	check(layers.DenseBackward(dev, layers.DenseGrads{DX: dy1, DW: dp["p2.W"], DB: dp["p2.b"]}, dy2, dy2, y1, p["p2.W"], y2, ones, rows, hid, hid, leaky))
+	check(layers.DenseBackward(dev, layers.DenseGrads{DW: dp["p1.W"], DB: dp["p1.b"]}, dy1, dy1, f, p["p1.W"], y1, ones, rows, w, hid, leaky))
 	for i, s := range params.Specs {
 		emutest.Near(t, "d"+s.Name, emutest.Download(t, dp[s.Name]), grad(t, list[i]), 1e-4)
 	}

@@ -91,7 +91,12 @@ func Device(t testing.TB) *emu.Device {
 // test ends.
 func Upload(t testing.TB, v []float32) cuda.Buf {
 	t.Helper()
-	d := Device(t)
+	return UploadTo(t, Device(t), v)
+}
+
+// UploadTo is Upload on device d (the emulator or a GPU).
+func UploadTo(t testing.TB, d cuda.Device, v []float32) cuda.Buf {
+	t.Helper()
 	b, err := d.Alloc(max(len(v), 1))
 	if err != nil {
 		t.Fatal(err)
@@ -109,11 +114,37 @@ func Zeros(t testing.TB, n int) cuda.Buf { return Upload(t, make([]float32, n)) 
 // Download returns the contents of b.
 func Download(t testing.TB, b cuda.Buf) []float32 {
 	t.Helper()
+	return DownloadFrom(t, Device(t), b)
+}
+
+// DownloadFrom is Download from device d.
+func DownloadFrom(t testing.TB, d cuda.Device, b cuda.Buf) []float32 {
+	t.Helper()
 	v := make([]float32, b.N)
-	if err := Device(t).Download(v, b); err != nil {
+	if err := d.Download(v, b); err != nil {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// GPU opens the first GPU with the project's kernels, for a test that checks a layer on a
+// real GPU too, and closes it when the test ends. Where none opens the test is skipped, unless
+// cuda.RequireGPUEnv is set (tools/gpu-check.sh): then it fails.
+func GPU(t testing.TB) cuda.Device {
+	t.Helper()
+	names, err := kernels.Names()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := cuda.Open(cuda.Options{Source: kernels.Source(), Kernels: names})
+	if cuda.Absent(err) && os.Getenv(cuda.RequireGPUEnv) == "" {
+		t.Skipf("no GPU: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
 }
 
 // Launch runs a kernel, failing the test on an error.
