@@ -19,6 +19,7 @@ import (
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
 	"spg-tui/run/stats"
+	"spg-tui/ui"
 )
 
 // exitUsage is the exit status for bad flags and bad input files.
@@ -80,10 +81,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "spg-tui: Sinkhorn Policy Gradient experiment console")
 	fmt.Fprintln(w, "\nUsage: spg-tui [<command>] [flags]   (spg-tui <command> --help for its flags)")
 	// The model is the recipe's, as the console resolves it when it starts.
-	c := consoleConfig()
-	cfg, err := run.WithRecipe(c, c.Recipe)
+	cfg, err := run.ResolveFlags(ui.ConsoleConfig())
 	if err != nil {
-		panic(err) // consoleConfig names a built-in recipe
+		panic(err) // the console's configuration names a built-in recipe
 	}
 	fmt.Fprintf(w, "With no command, spg-tui opens the console training %s (recipe %s); flags alone are tui's.\n", run.Title(cfg), cfg.Recipe)
 	fmt.Fprintln(w, "\nCommands:")

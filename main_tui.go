@@ -9,7 +9,6 @@ import (
 
 	"spg-tui/agent"
 	"spg-tui/agent/checkpoint"
-	"spg-tui/envs"
 	"spg-tui/run"
 	"spg-tui/ui"
 )
@@ -38,14 +37,6 @@ func splitViewArgs(args []string) (rest, more []string) {
 	return rest, more
 }
 
-// consoleConfig is the run the console starts without flags.
-func consoleConfig() run.Config {
-	cfg := run.DefaultConfig(envs.TaskMWM, 10)
-	cfg.EvalEvery = 200         // a console shows its first evaluation sooner than a headless run logs one
-	cfg.Recipe = run.RecipeBest // the console starts on the project's best learner; train keeps the paper's
-	return cfg
-}
-
 func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	opts, status, ok := tuiOptions(args, stdout, stderr)
 	if !ok {
@@ -70,7 +61,7 @@ func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // new total only, counted in the run's own epochs); ok=false carries the exit status.
 func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, status int, ok bool) {
 	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
-	cfg := consoleConfig()
+	cfg := ui.ConsoleConfig()
 	finish := run.RegisterFlags(fs, &cfg)
 	run.ShowRecipeDefaults(fs, cfg)
 	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")

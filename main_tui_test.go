@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"spg-tui/run"
+	"spg-tui/ui"
 )
 
 // openPTY opens a pseudo-terminal and returns its controlling and terminal ends.
@@ -170,6 +172,28 @@ func TestConsoleOptionsCanStartRuns(t *testing.T) {
 		}
 		if got := opts.Start != nil && opts.Score != nil; got != c.trains || (opts.Start == nil) != (opts.Score == nil) {
 			t.Errorf("%v: Start %v, Score %v; want both %v", c.args, opts.Start != nil, opts.Score != nil, c.trains)
+		}
+	}
+}
+
+// TestConsoleSwitchResolvesAsTui checks that run.ResolveFlags over ui.ConsoleConfig, by which
+// the console's task switch resolves a new task or recipe, gives the run tui's flags start.
+func TestConsoleSwitchResolvesAsTui(t *testing.T) {
+	for _, args := range [][]string{
+		{"--task", "tsp", "--n", "20", "--recipe", "best", "--seed", "3"},
+		{"--task", "gm", "--n", "20", "--recipe", "paper", "--seed", "1", "--data", "regular:d=4"},
+		{},
+	} {
+		opts, status, ok := tuiOptions(args, io.Discard, io.Discard)
+		if !ok {
+			t.Fatalf("%v: refused with status %d", args, status)
+		}
+		want, err := run.ResolveFlags(ui.ConsoleConfig(), args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(opts.Config, want) {
+			t.Errorf("tui %v starts\n%+v\nthe switch resolves\n%+v", args, opts.Config, want)
 		}
 	}
 }

@@ -85,14 +85,8 @@ type taskDefaults struct {
 // it from base (RegisterFlags, then its finish), as the flag prints it; the model's name for
 // "model", and the run length in steps or epochs, as the recipe sets it, for "steps".
 func resolvedDefaults(base Config, recipe string, task envs.Task, n int) (map[string]string, error) {
-	c := base
-	fs := flag.NewFlagSet("", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	finish := RegisterFlags(fs, &c)
-	if err := fs.Parse([]string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe}); err != nil {
-		return nil, err
-	}
-	if err := finish(); err != nil {
+	c, err := ResolveFlags(base, "--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe)
+	if err != nil {
 		return nil, err
 	}
 	resolved := flag.NewFlagSet("", flag.ContinueOnError)
@@ -101,6 +95,23 @@ func resolvedDefaults(base Config, recipe string, task envs.Task, n int) (map[st
 	resolved.VisitAll(func(f *flag.Flag) { out[f.Name] = f.DefValue })
 	out["model"], out["steps"] = c.Model, recipeLength(recipe, c)
 	return out, nil
+}
+
+// ResolveFlags is the configuration that training flags args give over base, as a command that
+// RegisterFlags registered over base resolves them (its finish included): the console's task
+// switch starts the run that tui with those flags starts.
+func ResolveFlags(base Config, args ...string) (Config, error) {
+	c := base
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	finish := RegisterFlags(fs, &c)
+	if err := fs.Parse(args); err != nil {
+		return base, err
+	}
+	if err := finish(); err != nil {
+		return base, err
+	}
+	return c, nil
 }
 
 // recipeLength words the run length recipe gives c: "1000 steps" or "20 epochs".

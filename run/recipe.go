@@ -388,8 +388,7 @@ func RecipeSteps(name string, c Config) int {
 // and model over the paper's defaults for c's task and size, keeping the sizes of the run rather
 // than of the learner (the seed, the run length, the batch, the datasets and their data spec,
 // the replay buffer unless the recipe sets one, the evaluation and log intervals, the evaluation
-// interval shortened where the recipe validates more often: best on mwm). The console's task
-// switch uses it.
+// interval shortened where the recipe validates more often: best on mwm).
 func WithRecipe(c Config, name string) (Config, error) {
 	r := recipeByName(name)
 	if r == nil {

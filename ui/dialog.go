@@ -82,33 +82,7 @@ func (m *model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		task, n, recipe, err := parseTask(typed)
 		if err == nil {
-			d.cfg = m.ctx.cfg
-			sameTask := task == d.cfg.Task
-			if !sameTask { // another task's data is its default; the same task keeps the run's
-				d.cfg.Data = envs.DefaultData(task)
-			}
-			d.cfg.Task, d.cfg.N = task, n
-			if recipe == "" {
-				recipe = d.cfg.Recipe
-			}
-			if recipe == "" { // a run from before recipes were recorded trained the paper's
-				recipe = run.RecipePaper
-			}
-			// The same task and recipe keep the live hyperparameters and the model; another task
-			// or recipe starts from the recipe's values for the new task, since a recipe sets
-			// each task apart (best's sort has its own model, exploration and rounding).
-			if md, merr := run.ModelNamed(d.cfg.Model); !sameTask || recipe != d.cfg.Recipe || merr != nil || !md.Supports(task) {
-				if _, ferr := envs.FactsOf(task); ferr == nil {
-					d.cfg, err = run.WithRecipe(d.cfg, recipe)
-				}
-			}
-		}
-		if err == nil {
-			d.cfg.K = min(d.cfg.K, max(n, 2))
-			// The new run runs as long as its recipe runs its task, not as long as the run it
-			// replaces.
-			d.cfg.Steps = run.RecipeSteps(d.cfg.Recipe, d.cfg)
-			err = d.cfg.Validate()
+			d.cfg, err = switchConfig(m.ctx.cfg, task, n, recipe)
 		}
 		if err != nil {
 			d.err = err.Error()
