@@ -318,10 +318,15 @@ func (t *trainer) execute() (stopped bool, err error) {
 		t.dirty = true
 		t.interval.Add(&res.stats, res.rewards, sec)
 		t.stepDone(sec)
-		if t.step%t.cfg.LogEvery == 0 {
-			tr := t.interval.Record(learn.HyperAt(&t.cfg, t.step-1))
-			t.emit(run.Record{Kind: run.KindTrain, Train: tr})
-			t.interval = checkpoint.Interval{}
+		// The last step also summarises a partial interval, so that a run shorter than its log
+		// interval has a summary. That interval stays open: a continued run's next summary is
+		// the uninterrupted run's, this one an extra record at the old end, as the validation
+		// of the last step is.
+		if full := t.step%t.cfg.LogEvery == 0; full || t.step == t.cfg.Steps {
+			t.emit(run.Record{Kind: run.KindTrain, Train: t.interval.Record(learn.HyperAt(&t.cfg, t.step-1))})
+			if full {
+				t.interval = checkpoint.Interval{}
+			}
 		}
 		if t.step%t.cfg.EvalEvery == 0 || t.step == t.cfg.Steps {
 			if stop, err := t.stopOnStopped(t.validate()); stop || err != nil {

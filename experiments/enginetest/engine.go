@@ -304,7 +304,7 @@ func (e *Engine) step(s int, wall float64) {
 	}
 	cfg, eps := e.cfg, e.epsilon()
 	e.mu.Unlock()
-	if s%cfg.LogEvery == 0 {
+	if s%cfg.LogEvery == 0 || s == cfg.Steps { // the last step summarises a partial interval, as a trainer's does
 		e.emit(run.Record{Kind: run.KindTrain, Step: s, Wall: wall, Train: e.train(cfg, s, eps)})
 	}
 	if s%cfg.EvalEvery == 0 || s == cfg.Steps {
