@@ -143,3 +143,21 @@ func TestErrorTakesTheFooter(t *testing.T) {
 		t.Errorf("footer %q", f)
 	}
 }
+
+// TestFooterSaysResumeWhilePaused: the footer offered "space pause" to a paused run, where
+// space resumes it.
+func TestFooterSaysResumeWhilePaused(t *testing.T) {
+	m := fixture(t, envs.TaskMWM, 10, 120, 24)
+	for _, c := range []struct {
+		state      run.State
+		want, lack string
+	}{
+		{run.StateTraining, "space pause", "space resume"},
+		{run.StatePaused, "space resume", "space pause"},
+	} {
+		m.ctx.status.State = c.state
+		if f := strip(m.footer()); !strings.Contains(f, c.want) || strings.Contains(f, c.lack) {
+			t.Errorf("%s: footer %q, want %q", c.state, f, c.want)
+		}
+	}
+}

@@ -138,6 +138,7 @@ type helpKeys struct{ table []binding }
 // always shown; the others as room allows.
 var (
 	hintPause    = key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause"))
+	hintResume   = key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "resume"))
 	hintPenalty  = key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "penalty"))
 	hintTune     = key.NewBinding(key.WithKeys("up", "down", "+", "-"), key.WithHelp("↑↓ +-", "tune"))
 	hintDisplay  = key.NewBinding(key.WithKeys("up", "down", "+", "-"), key.WithHelp("↑↓ +-", "display"))
@@ -171,7 +172,11 @@ func (m *model) shortKeys() (optional, always []key.Binding) {
 	case m.ctx.status.State == run.StateDone:
 		return m.doneKeys(), always
 	}
-	return []key.Binding{hintPause, hintPenalty, hintTune, hintSamples, hintAblation}, always
+	pause := hintPause
+	if m.ctx.status.State == run.StatePaused {
+		pause = hintResume
+	}
+	return []key.Binding{pause, hintPenalty, hintTune, hintSamples, hintAblation}, always
 }
 
 // ShortHelp implements help.KeyMap; the footer picks its reminders itself (shortKeys).
