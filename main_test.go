@@ -496,13 +496,14 @@ func TestBenchPrintsOneJSONLine(t *testing.T) {
 	if strings.Count(string(out), "\n") != 1 || json.Unmarshal(out, &res) != nil {
 		t.Fatalf("output %q", out)
 	}
-	for _, k := range []string{"median_ms_per_step", "min_ms", "max_ms", "backend", "task", "n", "batch", "steps", "gflops"} {
+	for _, k := range []string{"median_ms_per_step", "min_ms", "max_ms", "backend", "task", "n", "batch", "steps", "gflops", "serial_share"} {
 		if _, ok := res[k]; !ok {
 			t.Errorf("no %q in %s", k, out)
 		}
 	}
 	if res["task"] != "tsp" || res["n"] != 5.0 || res["steps"] != 3.0 || !(res["min_ms"].(float64) > 0) ||
-		!(res["min_ms"].(float64) <= res["median_ms_per_step"].(float64)) || !(res["gflops"].(float64) > 0) {
+		!(res["min_ms"].(float64) <= res["median_ms_per_step"].(float64)) || !(res["gflops"].(float64) > 0) ||
+		!(res["serial_share"].(float64) > 0 && res["serial_share"].(float64) <= 1) {
 		t.Errorf("result %s", out)
 	}
 }
