@@ -8,8 +8,9 @@
 #                                          references not cached)
 #   tools/same_records.sh compare DIR1 DIR2
 #                                          compares the metrics.jsonl of two such DIRs, less the
-#                                          wall-clock fields (wall, steps_per_sec) and the step of
-#                                          the references event; exits 1 if any run differs
+#                                          wall-clock fields (wall, steps_per_sec) and what depends
+#                                          on when the references were solved (see strip); exits 1
+#                                          if any run differs
 #
 # A typical check: build main's binary and the branch's, record each, compare.
 set -euo pipefail
@@ -18,12 +19,14 @@ TASKS="mwm tsp sort gm"
 PROCS="${SAME_RECORDS_PROCS:-1}"
 RECIPES="paper best"
 
-# strip drops the fields that measure time, not learning: the wall-clock fields, and the step at
-# which the validation set's references, solved beside training, were logged (the event goes
-# last, without its step).
+# strip drops the fields that measure time, not learning: the wall-clock fields, and what
+# depends on when the validation set's references, solved beside training, were ready: the
+# step of their event (which goes last, without it), a validation's gap or refs_pending and its
+# samples' optimum (opt_*); the metric, from which the gap follows, and the samples stay.
 strip() {
 	jq -c -s '(map(select(.event != "references")) + map(select(.event == "references") | del(.step)))
-		| .[] | del(.wall, .steps_per_sec)' "$1"
+		| .[] | del(.wall, .steps_per_sec, .gap, .refs_pending)
+		| if .samples then .samples |= map(with_entries(select(.key | startswith("opt_") | not))) else . end' "$1"
 }
 
 case "${1:-}" in
