@@ -468,6 +468,7 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--batch", "0"}, "batch 0"},
 		{[]string{"bench", "--task", "foo", "--n", "5"}, "--task foo: not a task"},
 		{[]string{"bench", "--task", "tsp", "--n", "5", "--steps", "0"}, "steps 0"},
+		{[]string{"bench", "--task", "tsp", "--n", "5", "--cpuprofile", filepath.Join(fresh, "no", "cpu.prof")}, "--cpuprofile: open"},
 	} {
 		cmd := spgTUI(tc.args...)
 		var out, errOut bytes.Buffer
@@ -488,21 +489,27 @@ func TestTrainAndBenchRefuseBadInput(t *testing.T) {
 }
 
 func TestBenchPrintsOneJSONLine(t *testing.T) {
-	out, err := spgTUI("bench", "--task", "tsp", "--n", "5", "--batch", "8", "--steps", "3").Output()
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	out, err := spgTUI("bench", "--task", "tsp", "--n", "5", "--batch", "8", "--steps", "3", "--cpuprofile", prof).Output()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// pprof's format is a gzipped protocol buffer
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("--cpuprofile wrote no profile: %v, % x", err, b[:min(len(b), 2)])
 	}
 	var res map[string]any
 	if strings.Count(string(out), "\n") != 1 || json.Unmarshal(out, &res) != nil {
 		t.Fatalf("output %q", out)
 	}
-	for _, k := range []string{"median_ms_per_step", "min_ms", "max_ms", "backend", "task", "n", "batch", "steps", "gflops"} {
+	for _, k := range []string{"median_ms_per_step", "min_ms", "max_ms", "backend", "task", "n", "batch", "steps", "gflops", "serial_share"} {
 		if _, ok := res[k]; !ok {
 			t.Errorf("no %q in %s", k, out)
 		}
 	}
 	if res["task"] != "tsp" || res["n"] != 5.0 || res["steps"] != 3.0 || !(res["min_ms"].(float64) > 0) ||
-		!(res["min_ms"].(float64) <= res["median_ms_per_step"].(float64)) || !(res["gflops"].(float64) > 0) {
+		!(res["min_ms"].(float64) <= res["median_ms_per_step"].(float64)) || !(res["gflops"].(float64) > 0) ||
+		!(res["serial_share"].(float64) > 0 && res["serial_share"].(float64) <= 1) {
 		t.Errorf("result %s", out)
 	}
 }

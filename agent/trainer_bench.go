@@ -42,7 +42,12 @@ type BenchResult struct {
 	// (parallel.For), ParallelMS the median wall time inside them, and ParallelEfficiency their
 	// chunks' summed time over that wall time times Cores, over all timed steps: where many
 	// cores are used poorly, these say whether by serial code or by loops that do not scale.
-	SerialMS           float64 `json:"serial_ms"`
+	SerialMS float64 `json:"serial_ms"`
+	// SerialShare is the median over the timed steps of each step's serial time over its wall
+	// time: a ratio within one step, so a machine whose load changes between steps still gives
+	// it, where the times themselves scatter. At one core it bounds the speed-up more cores can
+	// give (Amdahl).
+	SerialShare        float64 `json:"serial_share"`
 	ParallelMS         float64 `json:"parallel_ms"`
 	ParallelEfficiency float64 `json:"parallel_efficiency"`
 	// CPU is the processor's model name and Cores the goroutines that run at once
@@ -123,16 +128,29 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 	if wall > 0 {
 		efficiency = float64(work) / float64(wall) / float64(runtime.GOMAXPROCS(0))
 	}
+	share := serialShare(ms, par) // before medianOf sorts ms and par apart
 	median, flops := medianOf(ms), nets.StepFLOPs(spec)
 	return BenchResult{
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
-		SerialMS: medianOf(serial), ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
+		SerialMS: medianOf(serial), SerialShare: share, ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
 		Backend: learn.Backend(l), Device: learn.DeviceName(cfg, l),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops, LaunchesPerStep: int64(math.Round(medianOf(launches))),
 	}, nil
+}
+
+// serialShare is the median over steps of the part of step i's ms[i] milliseconds spent
+// outside the parallel loops, which took par[i] of them.
+func serialShare(ms, par []float64) float64 {
+	share := make([]float64, len(ms))
+	for i, t := range ms {
+		if t > 0 {
+			share[i] = max(0, t-par[i]) / t
+		}
+	}
+	return medianOf(share)
 }
 
 // medianOf sorts v and returns its median.

@@ -50,3 +50,18 @@ func BenchmarkStepOverhead(b *testing.B) {
 		}
 	}
 }
+
+// TestSerialShareIsPerStep checks that the serial share is the median of each step's own ratio,
+// not the median serial time over the median step: with the load changing between steps the
+// two medians come from different steps.
+func TestSerialShareIsPerStep(t *testing.T) {
+	// per step: 10% serial, 5% serial, all serial; the medians' ratio would say 1/20
+	ms, par := []float64{10, 20, 100}, []float64{9, 19, 0}
+	if got := serialShare(ms, par); got != 0.1 {
+		t.Errorf("serial share %v, want 0.1", got)
+	}
+	// a step whose accounted loop time exceeds its wall time (clock granularity) counts as 0
+	if got := serialShare([]float64{5}, []float64{5.5}); got != 0 {
+		t.Errorf("serial share %v, want 0", got)
+	}
+}

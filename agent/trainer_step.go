@@ -12,6 +12,7 @@ import (
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
+	"spg-tui/linalg/parallel"
 	"spg-tui/linalg/perm"
 	"spg-tui/run"
 )
@@ -58,7 +59,9 @@ type loop struct {
 	rowToCol []int
 	perms    []int // a critic-free model's sampled permutations (b x n)
 	perm     []int
-	decoder  learn.ActionDecoder
+	// decoders and workPerm (n ints each) are reward's, one per worker.
+	decoders []learn.ActionDecoder
+	workPerm []int
 	rows     []int
 	rewards  []float64
 	slots    []int
@@ -140,7 +143,7 @@ func (l *loop) step(t int, cfg *run.Spec) (stepResult, error) {
 		return l.untrainedStep(), nil
 	}
 	birkhoff := 0.0
-	for i := range b {
+	for i := range b { // in order: the exploration's draws follow the instances
 		m, p := l.m[i*n*n:(i+1)*n*n], l.rowToCol[i*n:(i+1)*n]
 		// sum(M * P): exchanging the same rows of M and P leaves it unchanged.
 		s := 0.0
@@ -154,12 +157,9 @@ func (l *loop) step(t int, cfg *run.Spec) (stepResult, error) {
 			perm.CycleRows(p, 1, rows)
 			perm.CycleRows(m, n, rows)
 		}
-		l.decoder.SetInstance(h, l.insts[i])
-		l.decoder.ToPerm(h, p, l.perm)
-		r := l.env.Reward(l.insts[i], l.perm) * l.rewardScale
-		l.rewards[i] = r
-		l.replay.Add(l.index[i], m, p, float32(r))
 	}
+	l.reward(h)
+	l.replay.AddBatch(l.index, l.m, l.rowToCol, l.rewards)
 	var st learn.StepStats
 	updates := cfg.CriticUpdatesPerStep()
 	for u := range updates {
@@ -178,29 +178,51 @@ func (l *loop) step(t int, cfg *run.Spec) (stepResult, error) {
 	return stepResult{stats: st, rewards: l.rewards}, nil
 }
 
-// sample draws a uniform minibatch from the replay buffer into the loop's batch.
+// reward decodes each instance's rounded action into the task's permutation and scores it,
+// the instances split over the cores, each worker with a decoder of its own.
+func (l *loop) reward(h learn.Hyper) {
+	n := l.n
+	if w := parallel.Workers(l.b); len(l.decoders) < w {
+		l.decoders, l.workPerm = make([]learn.ActionDecoder, w), make([]int, w*n)
+	}
+	parallel.For(l.b, func(worker, lo, hi int) {
+		d, pi := &l.decoders[worker], l.workPerm[worker*n:(worker+1)*n]
+		for i := lo; i < hi; i++ {
+			d.SetInstance(h, l.insts[i])
+			d.ToPerm(h, l.rowToCol[i*n:(i+1)*n], pi)
+			l.rewards[i] = l.env.Reward(l.insts[i], pi) * l.rewardScale
+		}
+	})
+}
+
+// sample draws a uniform minibatch from the replay buffer into the loop's batch: the draws in
+// order, the transitions' assembly over the cores.
 func (l *loop) sample() *learn.Minibatch {
 	n, sl, bt := l.n, l.stateLen, &l.batch
 	l.replay.Sample(l.rng, l.slots)
-	for i, s := range l.slots {
-		idx, r := l.replay.Get(s, bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
-		l.facts.Featurize(l.train.At(idx), bt.States[i*sl:(i+1)*sl])
-		bt.Reward[i] = r
-	}
+	parallel.For(len(l.slots), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			idx, r := l.replay.Get(l.slots[i], bt.M[i*n*n:(i+1)*n*n], bt.P[i*n*n:(i+1)*n*n])
+			l.facts.Featurize(l.train.At(idx), bt.States[i*sl:(i+1)*sl])
+			bt.Reward[i] = r
+		}
+	})
 	return bt
 }
 
-// fetch loads step t's training instances and their featurised states.
+// fetch loads step t's training instances and their featurised states, over the cores.
 func (l *loop) fetch(t int, cfg *run.Config) {
 	b, sl := l.b, l.stateLen
 	spe := cfg.StepsPerEpoch()
 	order := l.orderOf(t / spe)
 	base := (t % spe) * b
-	for i := range b {
-		l.index[i] = int(order[base+i])
-		l.insts[i] = l.train.At(l.index[i])
-		l.facts.Featurize(l.insts[i], l.states[i*sl:(i+1)*sl])
-	}
+	parallel.For(b, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			l.index[i] = int(order[base+i])
+			l.insts[i] = l.train.At(l.index[i])
+			l.facts.Featurize(l.insts[i], l.states[i*sl:(i+1)*sl])
+		}
+	})
 }
 
 // reinforceStep is a critic-free model's training step t: sample a permutation per instance

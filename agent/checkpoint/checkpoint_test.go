@@ -123,7 +123,7 @@ func fillBuffer(r *replay.Buffer, n, count int) {
 		for j := range p {
 			p[j] = (j + i) % n
 		}
-		r.Add(i, m, p, float32(i))
+		r.AddBatch([]int{i}, m, p, []float64{float64(i)})
 	}
 }
 

@@ -166,10 +166,8 @@ func padChunk(dst, src []float32, rl int) {
 
 // finiteAll returns an error naming what if v holds a NaN or an infinity.
 func finiteAll(what string, v []float32) error {
-	for _, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("non-finite %s (%v)", what, x)
-		}
+	if i := firstNonFinite(v); i >= 0 {
+		return fmt.Errorf("non-finite %s (%v)", what, v[i])
 	}
 	return nil
 }

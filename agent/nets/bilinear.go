@@ -60,11 +60,8 @@ func (a bilinearMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.
 func bilinearQ(g *G.Node, acts []*G.Node) ([]*G.Node, error) {
 	qs := make([]*G.Node, len(acts))
 	for i, act := range acts {
-		prod, err := G.HadamardProd(act, g)
-		if err != nil {
-			return nil, err
-		}
-		if qs[i], err = G.Sum(prod, 1, 2); err != nil {
+		var err error
+		if qs[i], err = layers.Inner(act, g); err != nil {
 			return nil, err
 		}
 	}

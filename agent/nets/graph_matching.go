@@ -287,11 +287,7 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 		if err != nil {
 			return nil, err
 		}
-		prod, err := G.HadamardProd(mw, a2m)
-		if err != nil {
-			return nil, err
-		}
-		if qs[i], err = G.Sum(prod, 1, 2); err != nil {
+		if qs[i], err = layers.Inner(mw, a2m); err != nil {
 			return nil, err
 		}
 	}

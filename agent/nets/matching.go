@@ -89,7 +89,7 @@ func (a matching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Node, er
 		if err != nil {
 			return nil, err
 		}
-		s, err := G.Add(yc, ed)
+		s, err := layers.Add(yc, ed)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,8 @@ package nets
 import (
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"spg-tui/agent/ops/layers"
 )
 
 // tourQ is the tsp critic of SPG+Factored, Q(s, A) = sum_ik W(s)_ik (A S A^T)_ik for each
@@ -53,10 +55,6 @@ func tourQ(g *G.Node, acts []*G.Node, n int) ([]*G.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		edges, err := G.HadamardProd(adj, offG)
-		if err != nil {
-			return nil, err
-		}
 		self, err := G.HadamardProd(adj, eyeN)
 		if err != nil {
 			return nil, err
@@ -69,7 +67,7 @@ func tourQ(g *G.Node, acts []*G.Node, n int) ([]*G.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		edgeQ, err := G.Sum(edges, 1, 2)
+		edgeQ, err := layers.Inner(adj, offG)
 		if err != nil {
 			return nil, err
 		}

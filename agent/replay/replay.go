@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"spg-tui/linalg/parallel"
 	"spg-tui/run"
 )
 
@@ -82,19 +83,27 @@ func (r *Buffer) Len() int { return r.size }
 // Cap is the most transitions the buffer holds.
 func (r *Buffer) Cap() int { return r.capacity }
 
-// Add stores one transition, overwriting the oldest when full: the training-set index of the
-// state, the soft action m (n x n, row-major) and the hard action as rowToCol (len n).
-func (r *Buffer) Add(index int, m []float32, rowToCol []int, reward float32) {
-	n := r.n
-	k := r.next
-	r.index[k] = uint32(index)
-	quantise(r.m[k*n*n:(k+1)*n*n], m[:n*n])
-	for i, c := range rowToCol[:n] {
-		r.p[k*n+i] = uint8(c)
-	}
-	r.reward[k] = reward
-	r.next = (k + 1) % r.capacity
-	r.size = min(r.size+1, r.capacity)
+// AddBatch stores len(index) transitions in order, each overwriting the oldest when full: for
+// transition i the training-set index of the state, the soft action m[i n²:] (n x n,
+// row-major), the hard action as rowToCol[i n:] (len n) and the reward. Their slots follow from
+// the order alone, so they are written over the cores; those a later transition of the same
+// batch would overwrite are skipped.
+func (r *Buffer) AddBatch(index []int, m []float32, rowToCol []int, reward []float64) {
+	n, b := r.n, len(index)
+	skip, first := max(0, b-r.capacity), r.next
+	parallel.For(b-skip, func(_, lo, hi int) {
+		for i := skip + lo; i < skip+hi; i++ {
+			k := (first + i) % r.capacity
+			r.index[k] = uint32(index[i])
+			quantise(r.m[k*n*n:(k+1)*n*n], m[i*n*n:(i+1)*n*n])
+			for j, c := range rowToCol[i*n : (i+1)*n] {
+				r.p[k*n+j] = uint8(c)
+			}
+			r.reward[k] = float32(reward[i])
+		}
+	})
+	r.next = (first + b) % r.capacity
+	r.size = min(r.size+b, r.capacity)
 }
 
 // Sample fills slots with len(slots) draws from rng, each uniform over all stored transitions

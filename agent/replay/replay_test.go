@@ -53,7 +53,7 @@ func fillReplay(r *Buffer, count int) {
 		for j := range p {
 			p[j] = (j + i) % n
 		}
-		r.Add(i, m, p, float32(i))
+		r.AddBatch([]int{i}, m, p, []float64{float64(i)})
 	}
 }
 
@@ -175,7 +175,7 @@ func TestReplayQuantisationError(t *testing.T) {
 		r := New(n, b)
 		p := make([]int, n)
 		for k := range b {
-			r.Add(k, m[k*n*n:(k+1)*n*n], p, 0)
+			r.AddBatch([]int{k}, m[k*n*n:(k+1)*n*n], p, []float64{0})
 		}
 		got, pm := make([]float32, n*n), make([]float32, n*n)
 		maxEntry, maxSum := 0.0, 0.0
@@ -220,10 +220,40 @@ func TestReplayOffHeap(t *testing.T) {
 	}
 	for _, slot := range []int{0, 500_000, 999_999} {
 		r.next = slot
-		r.Add(slot, m, perm, float32(slot))
+		r.AddBatch([]int{slot}, m, perm, []float64{float64(slot)})
 		if idx, rew := r.Get(slot, m, p); idx != slot || rew != float32(slot) || p[19] != 1 {
 			t.Fatalf("slot %d: got index %d, reward %v, P[0][19] %v", slot, idx, rew, p[19])
 		}
 	}
 	runtime.KeepAlive(r)
+}
+
+// TestAddBatchAsOneByOne checks that a batch stored at once leaves the buffer as storing its
+// transitions one by one does, over the cores, across the ring's end, and with a batch larger
+// than the buffer (its first transitions overwritten by its last).
+func TestAddBatchAsOneByOne(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	const n = 4
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, c := range []struct{ capacity, before, batch int }{{10, 3, 5}, {10, 8, 5}, {5, 2, 12}} {
+		index, m, p, rew := make([]int, c.batch), make([]float32, c.batch*n*n), make([]int, c.batch*n), make([]float64, c.batch)
+		for i := range c.batch {
+			index[i], rew[i] = rng.IntN(1000), rng.Float64()
+			copy(p[i*n:], rng.Perm(n))
+		}
+		for i := range m {
+			m[i] = rng.Float32()
+		}
+		batch, single := New(n, c.capacity), New(n, c.capacity)
+		fillReplay(batch, c.before)
+		fillReplay(single, c.before)
+		batch.AddBatch(index, m, p, rew)
+		for i := range c.batch {
+			single.AddBatch(index[i:i+1], m[i*n*n:(i+1)*n*n], p[i*n:(i+1)*n], rew[i:i+1])
+		}
+		if batch.next != single.next || batch.size != single.size || !slices.Equal(batch.index, single.index) ||
+			!slices.Equal(batch.m, single.m) || !slices.Equal(batch.p, single.p) || !slices.Equal(batch.reward, single.reward) {
+			t.Errorf("%+v: the batch left the buffer unlike one-by-one adds", c)
+		}
+	}
 }

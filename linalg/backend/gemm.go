@@ -24,6 +24,10 @@ const minSplitFlops = 2 << 20
 // BLAS micro-kernels below their efficient width.
 const minSplitWidth = 16
 
+// minTile is the fewest elements of c GemmParallel counts a product's work by: a c smaller
+// than a micro-kernel's tile costs about a whole tile per step of k.
+const minTile = 64
+
 // Gemm computes c = alpha op(a) op(b) + beta c for row-major matrices (c is m x n, op(a) m x k,
 // op(b) k x n) with the installed blas32 or blas64, chosen by the element type, in the calling
 // goroutine.
@@ -41,9 +45,18 @@ func Gemm[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, lda int, 
 // GemmParallel is Gemm split over the cores when the BLAS in use runs single-threaded (see
 // Threads) and the product is large: each goroutine computes a block of whole rows of c, or of
 // whole columns when c has more columns than rows. Every element of c is the same reduction
-// over k either way, so the result does not depend on the split.
+// over k either way, so the result does not depend on the split. A c too small to split whose
+// k is long is split by blocks of k where the build's kernels give the one call's bits that way
+// (the default build; splitK32).
 func GemmParallel[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
 	long := max(m, n)
+	if splitInGo && long < 2*minSplitWidth && 2*max(m*n, minTile)*k >= minSplitFlops {
+		// c too small to split, k long: a dot product such as a learned scalar's gradient
+		if a, ok := any(a).([]float32); ok && splitK32(tA, tB, m, n, k, float32(alpha), a, lda,
+			any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc) {
+			return
+		}
+	}
 	if !splitInGo || 2*m*n*k < minSplitFlops || long < 2*minSplitWidth {
 		Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -65,6 +78,12 @@ func GemmParallel[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, l
 		}
 		Gemm(tA, tB, m, hi-lo, k, alpha, a, lda, b[bo:], ldb, beta, c[lo:], ldc)
 	})
+}
+
+// splitK32 computes a float32 product split over the cores by blocks of k, with the bits of
+// one Gemm call, where the build's BLAS gives a way; false leaves it to Gemm.
+var splitK32 = func(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) bool {
+	return false
 }
 
 // colSums32 computes float32 column sums with the bits of Sgemv's a^T ones where the build has

@@ -3,6 +3,8 @@
 package backend
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -27,6 +29,56 @@ func init() {
 	blas32.Use(goBLAS{})
 	splitInGo = true
 	colSums32 = colSumsSplit
+	splitK32 = sgemmSplitK
+}
+
+// kParts holds sgemmSplitK's per-block products between calls, so that a step's dot products
+// allocate nothing.
+var kParts = sync.Pool{New: func() any { return new([]float32) }}
+
+// sgemmSplitK is gemm.Sgemm computed by blocks of gemm.KBlock of k over the cores: the first
+// block into c as gemm computes it, each later one into a part of its own (beta = 0), and the
+// parts then added to c in block order, as gemm adds them, so the bits are one call's. It
+// declines (false) products of fewer than two blocks and alpha = 0 (c = beta c, no blocks).
+func sgemmSplitK(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) bool {
+	blocks := (k + gemm.KBlock - 1) / gemm.KBlock
+	if blocks < 2 || alpha == 0 || m == 0 || n == 0 {
+		return false
+	}
+	pp := kParts.Get().(*[]float32)
+	defer kParts.Put(pp)
+	if need := (blocks - 1) * m * n; len(*pp) < need {
+		*pp = make([]float32, need)
+	}
+	parts := *pp
+	parallel.For(blocks, func(_, lo, hi int) {
+		for blk := lo; blk < hi; blk++ {
+			pc := blk * gemm.KBlock
+			kc := min(gemm.KBlock, k-pc)
+			ao, bo := pc, pc*ldb // op(a)[i][p] = a[i*lda+p], op(b)[p][j] = b[p*ldb+j]
+			if tA != blas.NoTrans {
+				ao = pc * lda
+			}
+			if tB != blas.NoTrans {
+				bo = pc
+			}
+			if blk == 0 {
+				gemm.Sgemm(tA, tB, m, n, kc, alpha, a, lda, b, ldb, beta, c, ldc)
+				continue
+			}
+			gemm.Sgemm(tA, tB, m, n, kc, alpha, a[ao:], lda, b[bo:], ldb, 0, parts[(blk-1)*m*n:], n)
+		}
+	})
+	for blk := 1; blk < blocks; blk++ {
+		part := parts[(blk-1)*m*n:]
+		for i := range m {
+			row := c[i*ldc:][:n]
+			for j, p := range part[i*n:][:n] {
+				row[j] += p
+			}
+		}
+	}
+	return true
 }
 
 // minSplitColSums is the size (m*n) above which colSumsSplit splits the columns over the

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"spg-tui/linalg/gemm"
+	"spg-tui/linalg/parallel"
 )
 
 // TestPureGoBuild checks the default build's wiring: blas32 and gorgonia's BLAS are goBLAS
@@ -58,6 +59,48 @@ func TestColSumsSplitBits(t *testing.T) {
 		for j := range want {
 			if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
 				t.Fatalf("n=%d: column %d: %v, want %v", n, j, got[j], want[j])
+			}
+		}
+	}
+}
+
+// TestGemmParallelSplitsK checks that a product whose c is too small to split by rows or
+// columns but whose k spans many blocks runs inside a parallel loop (not in the step's serial
+// part) and gives the bits of one Gemm call: every transpose, beta 0, 1 and 0.5, alpha 1 and
+// 0.5, c of 1 x 1 to 3 x 5 with padding, and a partial last block of k.
+func TestGemmParallelSplitsK(t *testing.T) {
+	old := runtime.GOMAXPROCS(3)
+	defer runtime.GOMAXPROCS(old)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, s := range []struct{ m, n int }{{1, 1}, {3, 5}} {
+		k := minSplitFlops/(2*minTile) + gemm.KBlock/2 + 1
+		for _, tA := range []bool{false, true} {
+			for _, tB := range []bool{false, true} {
+				for _, ab := range [][2]float32{{1, 0}, {1, 1}, {0.5, 0.5}} {
+					lda, ldb, ldc := k+3, s.n+5, s.n+2
+					if tA {
+						lda = s.m + 3
+					}
+					if tB {
+						ldb = k + 5
+					}
+					a := randF32(rng, s.m*k+3*max(s.m, k)+3)
+					b := randF32(rng, k*s.n+5*max(k, s.n)+5)
+					c0 := randF32(rng, s.m*ldc)
+					want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
+					Gemm(trans(tA), trans(tB), s.m, s.n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
+					parallel.Account(true)
+					GemmParallel(trans(tA), trans(tB), s.m, s.n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
+					parallel.Account(false)
+					if parallel.Accounted().Wall == 0 {
+						t.Fatalf("%+v tA=%v tB=%v: the product ran outside any parallel loop", s, tA, tB)
+					}
+					for i, w := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(w) {
+							t.Fatalf("%+v tA=%v tB=%v alpha, beta %v: c[%d] = %v, one call %v", s, tA, tB, ab, i, got[i], w)
+						}
+					}
+				}
 			}
 		}
 	}

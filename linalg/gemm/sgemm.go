@@ -90,3 +90,9 @@ func checkArgs(tA, tB blas.Transpose, m, n, k, la, lda, lb, ldb, lc, ldc int) {
 // acc; with beta = 0 it sets c to float32(alpha acc). A caller may then add c itself after the
 // product and get the same bits.
 func OneKBlock(k int) bool { return k <= kcBlock }
+
+// KBlock is the block of k that Sgemm sums alone: it sets c from the first block's product
+// (alpha, beta) and then adds each later block's, float32(alpha acc) + c, in order. A caller may
+// compute the later blocks' products apart (beta = 0) and add them to c in that order for the
+// same bits.
+const KBlock = kcBlock

@@ -3,6 +3,7 @@ package pairops
 import (
 	"fmt"
 	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/internal/kern"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -38,20 +39,22 @@ func (k *rowMean[T]) Differentiable(int) bool { return false }
 func (k *rowMean[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	n := in[0].Shape()[2]
 	x, y := ops.Data[T](in[0]), ops.Data[T](out)
-	for r := 0; r < len(x); r += n {
-		row, dst := x[r:r+n], y[r:r+n]
-		var s T
-		for _, v := range row {
-			s += v
-		}
-		for j, v := range row {
-			if s != 0 {
-				dst[j] = v / s
-			} else {
-				dst[j] = 0
+	kern.BatchBlocks(len(x)/n, 2*kern.ElemCost*n, func(lo, hi int) { // rows, each alone
+		for r := lo * n; r < hi*n; r += n {
+			row, dst := x[r:r+n], y[r:r+n]
+			var s T
+			for _, v := range row {
+				s += v
+			}
+			for j, v := range row {
+				if s != 0 {
+					dst[j] = v / s
+				} else {
+					dst[j] = 0
+				}
 			}
 		}
-	}
+	})
 	return nil
 }
 
@@ -89,8 +92,16 @@ func (k *graphPairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) er
 	s := in[0].Shape()
 	b, n := s[0], s[2]
 	x, y := ops.Data[T](in[0]), ops.Data[T](out)
+	kern.BatchBlocks(b, kern.ElemCost*n*n*GraphPairWidth, func(lo, hi int) { // states, each alone
+		graphPairs(y, x, n, lo, hi)
+	})
+	return nil
+}
+
+// graphPairs writes the pair features of states lo..hi of x into y.
+func graphPairs[T ops.Float](y, x []T, n, lo, hi int) {
 	deg := make([]T, n)
-	for bi := range b {
+	for bi := lo; bi < hi; bi++ {
 		a1 := x[bi*2*n*n:][:n*n] // G1's rows; G2's follow
 		var mean T
 		for i := range n {
@@ -110,7 +121,6 @@ func (k *graphPairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) er
 			}
 		}
 	}
-	return nil
 }
 
 func (k *graphPairFeatures[T]) Backward([]*tensor.Dense, *tensor.Dense, *tensor.Dense, []*tensor.Dense) error {

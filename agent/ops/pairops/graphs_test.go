@@ -2,11 +2,15 @@ package pairops
 
 import (
 	"math/rand/v2"
-	"spg-tui/agent/ops/internal/opstest"
+	"runtime"
+	"slices"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"spg-tui/agent/ops/internal/opstest"
+	"spg-tui/linalg/parallel"
 )
 
 // randAdjacency is b pairs of symmetric 0/1 matrices with zero diagonal, (b, 2n, n), with
@@ -78,5 +82,57 @@ func TestGraphPairFeatures(t *testing.T) {
 	bad := G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 5, 3), G.WithName("bad"))
 	if _, err := GraphPairFeatures(bad); err == nil {
 		t.Error("GraphPairFeatures accepted a (B, 5, 3) state")
+	}
+}
+
+// TestGraphOpsSplitStates checks that RowMean and GraphPairFeatures of a training batch run
+// inside parallel loops (not in the step's serial part) and give one serial pass's values.
+func TestGraphOpsSplitStates(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	const b, n = 128, 20
+	rng := rand.New(rand.NewPCG(31, 32))
+	x := make([]float32, b*2*n*n)
+	for i := range x {
+		x[i] = float32(rng.IntN(2))
+	}
+	in := []*tensor.Dense{tensor.New(tensor.WithShape(b, 2*n, n), tensor.WithBacking(x))}
+	means := make([]float32, len(x))
+	for r := 0; r < len(x); r += n {
+		var s float32
+		for _, v := range x[r : r+n] {
+			s += v
+		}
+		for j, v := range x[r : r+n] {
+			if s != 0 {
+				means[r+j] = v / s
+			}
+		}
+	}
+	pairsWant := make([]float32, b*n*n*GraphPairWidth)
+	graphPairs(pairsWant, x, n, 0, b)
+	for _, c := range []struct {
+		name string
+		k    interface {
+			Forward([]*tensor.Dense, *tensor.Dense) error
+		}
+		shape []int
+		want  []float32
+	}{
+		{"RowMean", &rowMean[float32]{}, []int{b, 2 * n, n}, means},
+		{"GraphPairFeatures", &graphPairFeatures[float32]{}, []int{b, n, n, GraphPairWidth}, pairsWant},
+	} {
+		out := tensor.New(tensor.WithShape(c.shape...), tensor.Of(tensor.Float32))
+		parallel.Account(true)
+		err := c.k.Forward(in, out)
+		parallel.Account(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parallel.Accounted().Wall == 0 {
+			t.Errorf("%s ran outside any parallel loop", c.name)
+		}
+		if !slices.Equal(out.Float32s(), c.want) {
+			t.Errorf("%s differs from one serial pass", c.name)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/ops"
+	"spg-tui/agent/ops/internal/kern"
 	"spg-tui/linalg/pairs"
 )
 
@@ -64,16 +65,24 @@ func (k *pairFeatures[T]) OutShape(in []tensor.Shape) (tensor.Shape, error) {
 
 func (k *pairFeatures[T]) Differentiable(int) bool { return false }
 
+// Forward writes each state's features, the states split over the cores: each is written
+// alone, so the split changes no bits.
 func (k *pairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 	s := in[0].Shape()
-	switch k.rows {
-	case TwoPointSets:
-		pairs.Matching(ops.Data[T](out), ops.Data[T](in[0]), s[0], s[1]/2)
-	case OnePointSet:
-		pairs.Tour(ops.Data[T](out), ops.Data[T](in[0]), s[0], s[1])
-	default:
-		pairs.Sort(ops.Data[T](out), ops.Data[T](in[0]), s[0], s[1])
-	}
+	x, o := ops.Data[T](in[0]), ops.Data[T](out)
+	b, rows := s[0], s[1]
+	xs, fs := len(x)/b, len(o)/b // one state's inputs and features
+	kern.BatchBlocks(b, kern.ElemCost*fs, func(lo, hi int) {
+		x, o := x[lo*xs:hi*xs], o[lo*fs:hi*fs]
+		switch k.rows {
+		case TwoPointSets:
+			pairs.Matching(o, x, hi-lo, rows/2)
+		case OnePointSet:
+			pairs.Tour(o, x, hi-lo, rows)
+		default:
+			pairs.Sort(o, x, hi-lo, rows)
+		}
+	})
 	return nil
 }
 

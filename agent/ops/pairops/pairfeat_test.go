@@ -2,6 +2,8 @@ package pairops
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -10,6 +12,7 @@ import (
 	"spg-tui/agent/ops/internal/opstest"
 	"spg-tui/agent/ops/layers"
 	"spg-tui/linalg/pairs"
+	"spg-tui/linalg/parallel"
 )
 
 func TestPairFeatures(t *testing.T) {
@@ -61,5 +64,44 @@ func TestPairFeatures(t *testing.T) {
 	}
 	if _, err := PairFeatures(G.NewTensor(g, tensor.Float64, 3, G.WithShape(2, 4, 1), G.WithName("values")), OnePointSet); err == nil {
 		t.Error("PairFeatures read (B, N, 1) states as cities")
+	}
+}
+
+// TestPairFeaturesSplitsStates checks that a training batch's features are written inside a
+// parallel loop (not in the step's serial part) and are those of one pass over the batch.
+func TestPairFeaturesSplitsStates(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	const b, n = 128, 10
+	rng := rand.New(rand.NewPCG(29, 30))
+	for _, c := range []struct {
+		rows       PairRows
+		rowsN, col int
+		width      int
+		ref        func(dst, x []float32, b, n int)
+	}{
+		{TwoPointSets, 2 * n, 2, pairs.MatchingWidth, pairs.Matching[float32]},
+		{Values, n, 1, pairs.SortWidth, pairs.Sort[float32]},
+		{OnePointSet, n, 2, pairs.TourWidth, pairs.Tour[float32]},
+	} {
+		x := make([]float32, b*c.rowsN*c.col)
+		for i := range x {
+			x[i] = rng.Float32()
+		}
+		want := make([]float32, b*n*n*c.width)
+		c.ref(want, x, b, n)
+		in := tensor.New(tensor.WithShape(b, c.rowsN, c.col), tensor.WithBacking(x))
+		out := tensor.New(tensor.WithShape(b, n, n, c.width), tensor.Of(tensor.Float32))
+		parallel.Account(true)
+		err := (&pairFeatures[float32]{rows: c.rows}).Forward([]*tensor.Dense{in}, out)
+		parallel.Account(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parallel.Accounted().Wall == 0 {
+			t.Errorf("rows %d: the features were written outside any parallel loop", c.rows)
+		}
+		if !slices.Equal(out.Float32s(), want) {
+			t.Errorf("rows %d: features differ from one pass over the batch", c.rows)
+		}
 	}
 }
