@@ -138,12 +138,9 @@ func (t *trainer) solveWidth() int {
 }
 
 // solveBeside starts the validation set's reference solve in a goroutine of its own; when it
-// ends it wakes a paused run, which takes the references at once. The status shows the solve
-// before training starts, however late the goroutine is scheduled (a loaded machine may run
-// steps first); its begin then sets what an earlier attempt had solved.
+// ends it wakes a paused run, which takes the references at once.
 func (t *trainer) solveBeside(ds envs.Dataset, insts []envs.Instance, path string) *refSolve {
 	s := &refSolve{done: make(chan struct{})}
-	t.setWait(fmt.Sprintf("solving the references of the %s set", envs.Validation), ds.Size, 0, true)
 	go func() {
 		s.ref, s.err = t.solveRefs(envs.Validation, ds, insts, path, true, true, s.note)
 		close(s.done)
