@@ -84,7 +84,19 @@ func TestTrainingDoesNotWaitForReferences(t *testing.T) {
 	release := make(chan struct{})
 	holdReferences(t, release)
 	cfg := tinyConfig(envs.TaskTSP, 6)
-	e := mustStart(t, cfg, t.TempDir(), fakeOpts{})
+	// At update 10 of 40, with the references held back, the status must show their solve
+	// beside training. Its goroutine shows itself once scheduled, which on a loaded machine
+	// may be after some steps: the hook waits for it (sleeping, so that it can run).
+	var ref runRef
+	atTen := make(chan run.Wait, 1)
+	e := mustStart(t, cfg, t.TempDir(), fakeOpts{hook: ref.at(10, func(tr *trainer) {
+		w := tr.Status().Wait
+		for deadline := time.Now().Add(time.Minute); w.What == "" && time.Now().Before(deadline); w = tr.Status().Wait {
+			time.Sleep(time.Millisecond)
+		}
+		atTen <- w
+	})})
+	ref.set(e)
 	var recs []run.Record
 	for deadline := time.Now().Add(time.Minute); !slices.ContainsFunc(recs, func(r run.Record) bool { return r.Kind == run.KindTrain }); {
 		if time.Now().After(deadline) {
@@ -93,8 +105,14 @@ func TestTrainingDoesNotWaitForReferences(t *testing.T) {
 		time.Sleep(time.Millisecond)
 		run.Drain(e.Records(), 0, func(r run.Record) { recs = append(recs, r) })
 	}
-	if w := e.Status().Wait; w.What != "solving the references of the validation set" || !w.Background || w.Total != cfg.ValSize {
-		t.Errorf("the status shows %+v, want the validation set's solve beside training", w)
+	var seen run.Wait
+	select {
+	case seen = <-atTen:
+	case <-time.After(5 * time.Minute):
+		t.Fatal("the run never reached update 10")
+	}
+	if seen.What != "solving the references of the validation set" || !seen.Background || seen.Total != cfg.ValSize {
+		t.Errorf("at update 10 the status showed %+v, want the validation set's solve beside training", seen)
 	}
 	close(release)
 	waitDone(t, e)
