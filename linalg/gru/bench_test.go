@@ -35,48 +35,41 @@ func newBenchBufs(d Dims) *benchBufs {
 	}
 }
 
-func BenchmarkForward(b *testing.B) {
+// benchEach times op on each of benchDims's sizes, after Forward has run once on the buffers
+// when forwardFirst (Backward reads what it saved).
+func benchEach(b *testing.B, forwardFirst bool, op func(d Dims, s *benchBufs)) {
 	for _, d := range benchDims {
 		b.Run(fmt.Sprintf("B%d_T%d_I%d_H%d", d.B, d.T, d.I, d.H), func(b *testing.B) {
 			s := newBenchBufs(d)
+			if forwardFirst {
+				Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
+			}
 			b.ReportAllocs()
 			cpu := benchcpu.Start()
 			for b.Loop() {
-				Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
+				op(d, s)
 			}
 			cpu.Report(b)
 		})
 	}
 }
 
+func BenchmarkForward(b *testing.B) {
+	benchEach(b, false, func(d Dims, s *benchBufs) {
+		Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
+	})
+}
+
+// BenchmarkBackward takes dout = out, as good a gradient as any for timing.
 func BenchmarkBackward(b *testing.B) {
-	for _, d := range benchDims {
-		b.Run(fmt.Sprintf("B%d_T%d_I%d_H%d", d.B, d.T, d.I, d.H), func(b *testing.B) {
-			s := newBenchBufs(d)
-			Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
-			b.ReportAllocs()
-			cpu := benchcpu.Start()
-			for b.Loop() {
-				// dout = out is as good a gradient as any for timing.
-				Backward(d, s.dx, s.dh0, s.dwih, s.dwhh, s.dbih, s.dbhh, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
-			}
-			cpu.Report(b)
-		})
-	}
+	benchEach(b, true, func(d Dims, s *benchBufs) {
+		Backward(d, s.dx, s.dh0, s.dwih, s.dwhh, s.dbih, s.dbhh, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
+	})
 }
 
 // BenchmarkBackwardFrozen is Backward without the weight gradients (frozen weights).
 func BenchmarkBackwardFrozen(b *testing.B) {
-	for _, d := range benchDims {
-		b.Run(fmt.Sprintf("B%d_T%d_I%d_H%d", d.B, d.T, d.I, d.H), func(b *testing.B) {
-			s := newBenchBufs(d)
-			Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
-			b.ReportAllocs()
-			cpu := benchcpu.Start()
-			for b.Loop() {
-				Backward(d, s.dx, nil, nil, nil, nil, nil, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
-			}
-			cpu.Report(b)
-		})
-	}
+	benchEach(b, true, func(d Dims, s *benchBufs) {
+		Backward(d, s.dx, nil, nil, nil, nil, nil, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
+	})
 }
