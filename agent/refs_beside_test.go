@@ -64,6 +64,22 @@ func holdReferences(t *testing.T, release <-chan struct{}) {
 	t.Cleanup(func() { solveReferences = eval.SolveReference })
 }
 
+// runHoldingReferences trains tsp-6 in dir, on a reference cache of its own, with the validation
+// set's references held back until release is closed and act called at update u, and returns
+// the finished run and its configuration.
+func runHoldingReferences(t *testing.T, release <-chan struct{}, dir string, u int, act func(*trainer)) (*trainer, run.Config) {
+	t.Helper()
+	eval.SetReferenceCache(t.TempDir())
+	t.Cleanup(func() { eval.SetReferenceCache("") })
+	holdReferences(t, release)
+	cfg := tinyConfig(envs.TaskTSP, 6)
+	var ref runRef
+	e := mustStart(t, cfg, dir, fakeOpts{hook: ref.at(u, act)})
+	ref.set(e)
+	waitDone(t, e)
+	return e, cfg
+}
+
 // withoutTime drops what depends on the machine's speed: the checkpoint events (written by the
 // clock) and the times and rates of the others.
 func withoutTime(recs []run.Record) []run.Record {
@@ -148,16 +164,9 @@ func TestTrainingDoesNotWaitForReferences(t *testing.T) {
 // references cached before it started, once the references event has completed the validations
 // made before it: the same training, validations, best checkpoint and test.
 func TestRecordsDoNotDependOnWhenReferencesCame(t *testing.T) {
-	eval.SetReferenceCache(t.TempDir())
-	defer eval.SetReferenceCache("")
 	release := make(chan struct{})
-	holdReferences(t, release)
-	cfg := tinyConfig(envs.TaskTSP, 6)
 	late, early := t.TempDir(), t.TempDir()
-	var ref runRef
-	e := mustStart(t, cfg, late, fakeOpts{hook: ref.at(25, func(*trainer) { close(release) })})
-	ref.set(e)
-	waitDone(t, e)
+	e, cfg := runHoldingReferences(t, release, late, 25, func(*trainer) { close(release) })
 	// The second run finds the references the first one solved in the shared cache.
 	e2 := mustStart(t, cfg, early, fakeOpts{})
 	waitDone(t, e2)
@@ -228,16 +237,9 @@ func TestRatioWaitsForReferences(t *testing.T) {
 // them with a references event right after its start, to the records of a run that never
 // stopped.
 func TestPendingValidationsFilledAfterResume(t *testing.T) {
-	eval.SetReferenceCache(t.TempDir())
-	defer eval.SetReferenceCache("")
 	release := make(chan struct{})
-	holdReferences(t, release)
-	cfg := tinyConfig(envs.TaskTSP, 6)
 	dir, straight := t.TempDir(), t.TempDir()
-	var ref runRef
-	e := mustStart(t, cfg, dir, fakeOpts{hook: ref.at(15, (*trainer).Stop)})
-	ref.set(e)
-	waitDone(t, e)
+	_, cfg := runHoldingReferences(t, release, dir, 15, (*trainer).Stop)
 	if !unfilled(readMetrics(t, dir)) {
 		t.Fatal("the stopped run has no validation waiting for its references")
 	}

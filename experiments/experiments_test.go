@@ -17,13 +17,8 @@ import (
 	"spg-tui/run"
 )
 
-// tinyConfig is a configuration small enough for tests.
-func tinyConfig(task envs.Task, n int) run.Config {
-	c := run.DefaultConfig(task, n)
-	c.TrainSize, c.Batch, c.Buffer, c.ValSize, c.TestSize = 1000, 10, 100, 10, 10
-	c.LogEvery, c.EvalEvery, c.Steps = 10, 50, 200
-	return c
-}
+// tinyConfig is a configuration small enough for tests, of 200 steps.
+func tinyConfig(task envs.Task, n int) run.Config { return enginetest.TinyConfig(task, n, 200) }
 
 func TestBuiltin(t *testing.T) {
 	want := map[string][]string{

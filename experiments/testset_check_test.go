@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"spg-tui/envs"
+	"spg-tui/internal/filetest"
 	"spg-tui/run"
 )
 
@@ -97,8 +97,6 @@ func TestTestSetIsCheckedBeforeUse(t *testing.T) {
 	expect("64 GB file", "is 64.0 GiB, more than the")
 
 	os.Remove(path)
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("no FIFO: %v", err)
-	}
+	filetest.FIFO(t, path)
 	expect("a FIFO", "is a named pipe, not a regular file")
 }

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"spg-tui/internal/filetest"
 )
 
 // sparseFile makes a file of size bytes at path that takes no disk: all NULs, no newline.
@@ -21,28 +21,6 @@ func sparseFile(t *testing.T, path string, size int64) {
 	defer f.Close()
 	if err := f.Truncate(size); err != nil {
 		t.Skipf("cannot make a sparse file: %v", err)
-	}
-}
-
-// fifo makes a named pipe at path that nothing writes.
-func fifo(t *testing.T, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("cannot make a FIFO: %v", err)
-	}
-}
-
-// within fails the test if fn does not return within a few seconds (a read that hangs).
-func within(t *testing.T, what string, fn func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s still running after 5 s", what)
-		return nil
 	}
 }
 
@@ -59,7 +37,7 @@ func TestReadFileBoundedRefusesWhatIsNotARegularFileOfItsSize(t *testing.T) {
 	plain, big, pipe, link := filepath.Join(dir, "plain"), filepath.Join(dir, "big"), filepath.Join(dir, "pipe"), filepath.Join(dir, "zero")
 	os.WriteFile(plain, []byte("12345"), 0o644)
 	sparseFile(t, big, 64<<30)
-	fifo(t, pipe)
+	filetest.FIFO(t, pipe)
 	os.Symlink("/dev/zero", link)
 
 	if b, err := ReadFileBounded(plain, 5); err != nil || string(b) != "12345" {
@@ -76,7 +54,7 @@ func TestReadFileBoundedRefusesWhatIsNotARegularFileOfItsSize(t *testing.T) {
 	oneLine(t, err, "plain is 1048577 B, more than the 1048576 B such a file can hold")
 	_, err = ReadFileBounded(big, MaxJSONBytes)
 	oneLine(t, err, "big is 64.0 GiB, more than the 1.0 GiB")
-	err = within(t, "reading a FIFO", func() error { _, err := ReadFileBounded(pipe, 10); return err })
+	err = filetest.Within(t, "reading a FIFO", func() error { _, err := ReadFileBounded(pipe, 10); return err })
 	oneLine(t, err, "pipe is a named pipe, not a regular file")
 	_, err = ReadFileBounded(link, 10)
 	oneLine(t, err, "zero is a character device, not a regular file")
@@ -111,11 +89,11 @@ func TestMetricsReadersRefuseAHugeNULFile(t *testing.T) {
 func TestMetricsReadersRefuseAFIFO(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, MetricsFile)
-	fifo(t, path)
+	filetest.FIFO(t, path)
 	want := "metrics.jsonl is a named pipe, not a regular file"
-	oneLine(t, within(t, "MetricsRunIDs", func() error { _, err := MetricsRunIDs(dir); return err }), want)
-	oneLine(t, within(t, "TruncateMetrics", func() error { return TruncateMetrics(dir, 1) }), want)
-	oneLine(t, within(t, "ReadRecords", func() error { _, err := ReadRecords(path); return err }), want)
+	oneLine(t, filetest.Within(t, "MetricsRunIDs", func() error { _, err := MetricsRunIDs(dir); return err }), want)
+	oneLine(t, filetest.Within(t, "TruncateMetrics", func() error { return TruncateMetrics(dir, 1) }), want)
+	oneLine(t, filetest.Within(t, "ReadRecords", func() error { _, err := ReadRecords(path); return err }), want)
 }
 
 func TestLineReaderCompletesALineWrittenLater(t *testing.T) {

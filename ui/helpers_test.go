@@ -12,13 +12,8 @@ import (
 	"spg-tui/run"
 )
 
-// tinyConfig is a configuration small enough for tests.
-func tinyConfig(task envs.Task, n int) run.Config {
-	c := run.DefaultConfig(task, n)
-	c.TrainSize, c.Batch, c.Buffer, c.ValSize, c.TestSize = 1000, 10, 100, 10, 10
-	c.LogEvery, c.EvalEvery, c.Steps = 10, 50, 400
-	return c
-}
+// tinyConfig is a configuration small enough for tests, of 400 steps.
+func tinyConfig(task envs.Task, n int) run.Config { return enginetest.TinyConfig(task, n, 400) }
 
 // runScripted runs a scripted engine to its end and returns it with every record it emitted.
 func runScripted(t testing.TB, cfg run.Config, dir string) (*enginetest.Engine, []run.Record) {

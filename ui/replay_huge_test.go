@@ -4,10 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
+	"spg-tui/internal/filetest"
 	"spg-tui/run"
 	"spg-tui/run/runlog"
 )
@@ -25,17 +24,9 @@ func TestViewRefusesASparseConfigOrAFIFO(t *testing.T) {
 	dir, _, _ = viewFixture(t)
 	metrics := filepath.Join(dir, run.MetricsFile)
 	os.Remove(metrics)
-	if err := syscall.Mkfifo(metrics, 0o644); err != nil {
-		t.Skipf("cannot make a FIFO: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := runlog.Open(dir); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "metrics.jsonl is a named pipe, not a regular file") {
-			t.Errorf("FIFO metrics.jsonl: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("--view of a FIFO metrics.jsonl hangs")
+	filetest.FIFO(t, metrics)
+	err := filetest.Within(t, "--view of a FIFO metrics.jsonl", func() error { _, err := runlog.Open(dir); return err })
+	if err == nil || !strings.Contains(err.Error(), "metrics.jsonl is a named pipe, not a regular file") {
+		t.Errorf("FIFO metrics.jsonl: %v", err)
 	}
 }

@@ -5,12 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
+	"spg-tui/internal/filetest"
 	"spg-tui/sysmem"
 )
 
@@ -43,17 +42,9 @@ func TestCheckpointRefusesHugeOrSpecialFiles(t *testing.T) {
 	}
 
 	os.Remove(path)
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("no FIFO: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := Open(path); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
-			t.Errorf("a FIFO checkpoint: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("opening a FIFO checkpoint hangs")
+	filetest.FIFO(t, path)
+	err = filetest.Within(t, "opening a FIFO checkpoint", func() error { _, err := Open(path); return err })
+	if err == nil || !strings.Contains(err.Error(), "is a named pipe, not a regular file") {
+		t.Errorf("a FIFO checkpoint: %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/agent/replay"
 	"spg-tui/envs"
@@ -20,7 +21,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	path := filepath.Join(dir, "ck")
 	cfg := tinyConfig(envs.TaskMWM, 4)
 	buf := replay.New(4, 64)
-	fillBuffer(buf, 4, 70)
+	devtest.Fill(buf, 4, 70)
 	h := &Header{Config: cfg, Step: 12, Wall: 3.5, RNG: []byte{1, 2, 3}, Best: &BestEval{Step: 10, Metric: 0.8},
 		LastEval: 10, Interval: Interval{Steps: 2, RewardN: 16, RewardMean: 0.5, Train: run.Train{CriticHard: 1.25}}}
 	params := []byte("learner parameters")
@@ -58,7 +59,7 @@ func TestCheckpointDamageIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ck")
 	buf := replay.New(4, 64)
-	fillBuffer(buf, 4, 30)
+	devtest.Fill(buf, 4, 30)
 	h := &Header{Config: tinyConfig(envs.TaskMWM, 4), Step: 3}
 	if err := Write(path, h, []byte("params"), buf); err != nil {
 		t.Fatal(err)
@@ -108,22 +109,6 @@ func TestIntervalOfThePreviousVersion(t *testing.T) {
 	tr := s.Record(learn.Hyper{Explore: true, Epsilon: 0.5, ActorLR: 1, CriticLR: 2})
 	if tr.CriticHard != 0.625 || tr.Birkhoff != 0.75 || tr.RewardMean != 0.5 || tr.StepsPerSec != 4 {
 		t.Errorf("record %+v", tr)
-	}
-}
-
-// fillBuffer stores count transitions of size n with recognisable contents: index i, reward i,
-// P a rotation by i, M entries i/count.
-func fillBuffer(r *replay.Buffer, n, count int) {
-	m := make([]float32, n*n)
-	p := make([]int, n)
-	for i := range count {
-		for j := range m {
-			m[j] = float32((i+j)%(count+1)) / float32(count)
-		}
-		for j := range p {
-			p[j] = (j + i) % n
-		}
-		r.AddBatch([]int{i}, m, p, []float64{float64(i)})
 	}
 }
 

@@ -9,11 +9,7 @@ import (
 	"spg-tui/linalg/cuda/cudastub"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	cudastub.Remove()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cudastub.Main(m) }
 
 // fresh forgets the process's choice, before the test and after it (closing a GPU it opened).
 func fresh(t *testing.T) {

@@ -4,12 +4,11 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"spg-tui/envs"
 	"spg-tui/envs/tsp"
+	"spg-tui/internal/filetest"
 	"spg-tui/run"
 )
 
@@ -170,21 +169,10 @@ func TestReferenceCacheRefusesHugeOrSpecialEntries(t *testing.T) {
 	f.expectResolved(t, "64 GB entry", "is 64.0 GiB, more than the")
 
 	os.Remove(f.path)
-	if err := syscall.Mkfifo(f.path, 0o644); err != nil {
-		t.Skipf("no FIFO: %v", err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var notes []string
-		_, err := f.load(t, &notes)
-		if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "is a named pipe, not a regular file") {
-			t.Errorf("FIFO entry: %v, warnings %q", err, notes)
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("a FIFO cache entry hangs the run")
+	filetest.FIFO(t, f.path)
+	var notes []string
+	err := filetest.Within(t, "loading a FIFO cache entry", func() error { _, err := f.load(t, &notes); return err })
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0], "is a named pipe, not a regular file") {
+		t.Errorf("FIFO entry: %v, warnings %q", err, notes)
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
-	"spg-tui/linalg/assign"
 	"spg-tui/run"
 )
 
@@ -33,21 +32,7 @@ func toyHyper(cfg run.Config) learn.Hyper {
 // actions and random rewards, as the trainer builds one.
 func actBatch(t testing.TB, l learn.Learner, cfg run.Config, rng *rand.Rand, h learn.Hyper) *learn.Minibatch {
 	t.Helper()
-	task, n, b := cfg.Task, cfg.N, cfg.Batch
-	states := devtest.ToyStates(task, n, b, rng)
-	batch := &learn.Minibatch{B: b, States: states, P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
-	if err := l.Act(batch.States, b, h, batch.M); err != nil {
-		t.Fatal(err)
-	}
-	perms := make([]int, b*n)
-	if err := assign.RoundBatch(batch.M, b, n, perms); err != nil {
-		t.Fatal(err)
-	}
-	for k := range b {
-		for i, j := range perms[k*n : (k+1)*n] {
-			batch.P[(k*n+i)*n+j] = 1
-		}
-		batch.Reward[k] = rng.Float32()
-	}
-	return batch
+	b := cfg.Batch
+	states, p, m, reward := devtest.ActedBatch(t, cfg.Task, cfg.N, b, rng, func(states, m []float32) error { return l.Act(states, b, h, m) })
+	return &learn.Minibatch{B: b, States: states, P: p, M: m, Reward: reward}
 }

@@ -6,23 +6,8 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/envs/tsp/tsptest"
 )
-
-// tourEdges is the sorted set of a tour's undirected edges, each as [min, max].
-func tourEdges(tour []int) [][2]int {
-	var out [][2]int
-	for k, a := range tour {
-		b := tour[(k+1)%len(tour)]
-		out = append(out, [2]int{min(a, b), max(a, b)})
-	}
-	slices.SortFunc(out, func(x, y [2]int) int {
-		if x[0] != y[0] {
-			return x[0] - y[0]
-		}
-		return x[1] - y[1]
-	})
-	return out
-}
 
 // PatchByScores at weight 0 is ToPerm's patching; at any weight it returns a tour and leaves the
 // cover as it was.
@@ -91,7 +76,7 @@ func TestPatchByScoresByHand(t *testing.T) {
 	}{{0, [][2]int{{0, 1}, {0, 3}, {1, 2}, {2, 3}}}, {1, [][2]int{{0, 1}, {0, 2}, {1, 3}, {2, 3}}}} {
 		perm := make([]int, n)
 		dec.PatchByScores(cover, logM, c.weight, perm)
-		if got := tourEdges(perm); !slices.Equal(got, c.want) {
+		if got := tsptest.Edges(perm); !slices.Equal(got, c.want) {
 			t.Errorf("weight %g: tour %v has edges %v, want %v", c.weight, perm, got, c.want)
 		}
 	}

@@ -3,13 +3,12 @@ package learn
 import (
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/internal/benchcpu"
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
@@ -79,23 +78,13 @@ func benchStep(b *testing.B, cfg run.Config) {
 	}
 	step() // first runs allocate the graphs' buffers
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu := benchcpu.Start()
 	b.ResetTimer()
 	for range b.N {
 		step()
 	}
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(nets.StepFLOPs(*devtest.Spec(b, cfg))/sec/1e9, "GFLOP/s")
-	// CPU time over all threads: a load-independent measure of the work on a shared machine.
-	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+	cpu.Report(b)
 	b.Logf("backend: %s", backend.Name())
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 )
 
 // The learner's binary state: magic, version, task, N and hidden width, then as length-prefixed
@@ -18,19 +17,13 @@ const (
 
 // MarshalBinary implements Learner: everything a resumed run needs to continue bit for bit.
 func (l *spgLearner) MarshalBinary() ([]byte, error) {
-	b := append([]byte(learnerMagic), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(b[len(learnerMagic):], learnerVersion)
+	b := appendHeader(learnerMagic, learnerVersion)
 	b = appendString(b, string(l.cfg.Task))
 	b = binary.LittleEndian.AppendUint32(b, uint32(l.cfg.N))
 	b = binary.LittleEndian.AppendUint32(b, uint32(l.cfg.Hidden))
 	for _, arrays := range l.stateArrays() {
 		b = binary.LittleEndian.AppendUint64(b, uint64(arrays.step()))
-		for _, a := range arrays.data {
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(a)))
-			for _, v := range a {
-				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
-			}
-		}
+		b = appendArrays(b, arrays.data)
 	}
 	return b, nil
 }
@@ -64,20 +57,12 @@ func (l *spgLearner) stateArrays() []stateGroup {
 	return g
 }
 
-// appendString appends s with a uint32 length prefix.
-func appendString(b []byte, s string) []byte {
-	return append(binary.LittleEndian.AppendUint32(b, uint32(len(s))), s...)
-}
-
 // UnmarshalBinary implements Learner. The data must come from a learner of the same task, size
 // and hidden width; on any error the learner is left unchanged.
 func (l *spgLearner) UnmarshalBinary(data []byte) error {
 	r := stateReader{b: data}
-	if string(r.bytes(len(learnerMagic))) != learnerMagic {
-		return errors.New("agent: not a learner state")
-	}
-	if v := r.uint32(); v != learnerVersion {
-		return fmt.Errorf("agent: learner state version %d, want %d", v, learnerVersion)
+	if err := r.header(learnerMagic, learnerVersion, errors.New("agent: not a learner state")); err != nil {
+		return err
 	}
 	task := string(r.bytes(int(r.uint32())))
 	n, h := int(r.uint32()), int(r.uint32())
@@ -90,27 +75,13 @@ func (l *spgLearner) UnmarshalBinary(data []byte) error {
 	decoded := make([][][]float32, len(groups))
 	for gi, g := range groups {
 		steps[gi] = int(r.uint64())
-		for _, a := range g.data {
-			k := int(r.uint32())
-			if r.err == nil && k != len(a) {
-				return fmt.Errorf("agent: learner state has an array of %d values where %d are expected", k, len(a))
-			}
-			raw := r.bytes(4 * len(a))
-			if r.err != nil {
-				break
-			}
-			v := make([]float32, len(a))
-			for i := range v {
-				v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-			}
-			decoded[gi] = append(decoded[gi], v)
+		var err error
+		if decoded[gi], err = r.arrays(g.data); err != nil {
+			return err
 		}
 	}
-	if r.err != nil {
-		return r.err
-	}
-	if len(r.b) != 0 {
-		return fmt.Errorf("agent: learner state has %d bytes too many", len(r.b))
+	if err := r.end(); err != nil {
+		return err
 	}
 	for gi, g := range groups {
 		for i, a := range g.data {
@@ -121,36 +92,6 @@ func (l *spgLearner) UnmarshalBinary(data []byte) error {
 		}
 	}
 	return nil
-}
-
-// stateReader consumes a byte slice; after the first short read it returns zeros and keeps err.
-type stateReader struct {
-	b   []byte
-	err error
-}
-
-func (r *stateReader) bytes(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.err = errors.New("agent: learner state is truncated")
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *stateReader) uint32() uint32 {
-	if b := r.bytes(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (r *stateReader) uint64() uint64 {
-	if b := r.bytes(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
 }
 
 // ResizedState is the learner state data with its recorded N set to n (see MarshalBinary's

@@ -9,7 +9,6 @@ import (
 
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
-	"spg-tui/linalg/assign"
 	"spg-tui/run"
 )
 
@@ -34,22 +33,8 @@ func toyHyper(cfg run.Config) Hyper {
 // random rewards, as the trainer builds one.
 func actBatch(t testing.TB, l *spgLearner, rng *rand.Rand, h Hyper) *Minibatch {
 	t.Helper()
-	task, n, b := l.cfg.Task, l.cfg.N, l.b
-	batch := &Minibatch{B: b, States: devtest.ToyStates(task, n, b, rng), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
-	if err := l.Act(batch.States, b, h, batch.M); err != nil {
-		t.Fatal(err)
-	}
-	perms := make([]int, b*n)
-	if err := assign.RoundBatch(batch.M, b, n, perms); err != nil {
-		t.Fatal(err)
-	}
-	for k := range b {
-		for i, j := range perms[k*n : (k+1)*n] {
-			batch.P[(k*n+i)*n+j] = 1
-		}
-		batch.Reward[k] = rng.Float32()
-	}
-	return batch
+	states, p, m, reward := devtest.ActedBatch(t, l.cfg.Task, l.cfg.N, l.b, rng, func(states, m []float32) error { return l.Act(states, l.b, h, m) })
+	return &Minibatch{B: l.b, States: states, P: p, M: m, Reward: reward}
 }
 
 // Two learners from the same seed act and learn bit-identically; another seed differs.

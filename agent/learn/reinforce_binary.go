@@ -17,8 +17,7 @@ const (
 
 // MarshalBinary implements Learner: everything a resumed run needs to continue bit for bit.
 func (l *reinforceLearner) MarshalBinary() ([]byte, error) {
-	b := append([]byte(reinforceMagic), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(b[len(reinforceMagic):], reinforceVersion)
+	b := appendHeader(reinforceMagic, reinforceVersion)
 	b = appendString(b, l.cfg.Model)
 	b = appendString(b, string(l.cfg.Task))
 	b = binary.LittleEndian.AppendUint32(b, uint32(l.cfg.N))
@@ -30,13 +29,7 @@ func (l *reinforceLearner) MarshalBinary() ([]byte, error) {
 	}
 	b = append(b, set)
 	b = binary.LittleEndian.AppendUint64(b, uint64(l.opt.step))
-	for _, a := range l.arrays() {
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(a)))
-		for _, v := range a {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
-		}
-	}
-	return b, nil
+	return appendArrays(b, l.arrays()), nil
 }
 
 // arrays lists the parameters and Adam's moments in serialisation order.
@@ -50,11 +43,8 @@ func (l *reinforceLearner) arrays() [][]float32 {
 // size and hidden width; on any error the learner is left unchanged.
 func (l *reinforceLearner) UnmarshalBinary(data []byte) error {
 	r := stateReader{b: data}
-	if string(r.bytes(len(reinforceMagic))) != reinforceMagic {
-		return errors.New("agent: not a critic-free learner state")
-	}
-	if v := r.uint32(); v != reinforceVersion {
-		return fmt.Errorf("agent: learner state version %d, want %d", v, reinforceVersion)
+	if err := r.header(reinforceMagic, reinforceVersion, errors.New("agent: not a critic-free learner state")); err != nil {
+		return err
 	}
 	model := string(r.bytes(int(r.uint32())))
 	task := string(r.bytes(int(r.uint32())))
@@ -67,26 +57,12 @@ func (l *reinforceLearner) UnmarshalBinary(data []byte) error {
 	set := r.bytes(1)
 	step := int(r.uint64())
 	arrays := l.arrays()
-	decoded := make([][]float32, len(arrays))
-	for i, a := range arrays {
-		k := int(r.uint32())
-		if r.err == nil && k != len(a) {
-			return fmt.Errorf("agent: learner state has an array of %d values where %d are expected", k, len(a))
-		}
-		raw := r.bytes(4 * len(a))
-		if r.err != nil {
-			break
-		}
-		decoded[i] = make([]float32, len(a))
-		for j := range decoded[i] {
-			decoded[i][j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
-		}
+	decoded, err := r.arrays(arrays)
+	if err == nil {
+		err = r.end()
 	}
-	if r.err != nil {
-		return r.err
-	}
-	if len(r.b) != 0 {
-		return fmt.Errorf("agent: learner state has %d bytes too many", len(r.b))
+	if err != nil {
+		return err
 	}
 	for i, a := range arrays {
 		copy(a, decoded[i])

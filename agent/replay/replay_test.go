@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 	"spg-tui/linalg/sinkhorn"
 	"spg-tui/run"
@@ -40,22 +41,8 @@ func TestReplayCapacityFromBudget(t *testing.T) {
 	}
 }
 
-// fillReplay stores count transitions with recognisable contents: index i, reward i, P a
-// rotation by i, M entries i/count.
-func fillReplay(r *Buffer, count int) {
-	n := r.n
-	m := make([]float32, n*n)
-	p := make([]int, n)
-	for i := range count {
-		for j := range m {
-			m[j] = float32((i+j)%(count+1)) / float32(count)
-		}
-		for j := range p {
-			p[j] = (j + i) % n
-		}
-		r.AddBatch([]int{i}, m, p, []float64{float64(i)})
-	}
-}
+// fillReplay stores count recognisable transitions (devtest.Fill) of r's size.
+func fillReplay(r *Buffer, count int) { devtest.Fill(r, r.n, count) }
 
 func TestReplayRingAndGet(t *testing.T) {
 	const n = 4

@@ -6,23 +6,8 @@ import (
 	"testing"
 
 	"spg-tui/envs/internal/envstest"
+	"spg-tui/envs/tsp/tsptest"
 )
-
-// undirectedEdges is the sorted set of tour's edges, each as [min, max].
-func undirectedEdges(tour []int) [][2]int {
-	var out [][2]int
-	for k, a := range tour {
-		b := tour[(k+1)%len(tour)]
-		out = append(out, [2]int{min(a, b), max(a, b)})
-	}
-	slices.SortFunc(out, func(x, y [2]int) int {
-		if x[0] != y[0] {
-			return x[0] - y[0]
-		}
-		return x[1] - y[1]
-	})
-	return out
-}
 
 // naiveGreedyEdges is GreedyEdges by its definition, O(n^3): n - 1 times, the legal edge of the
 // highest score (ties to the lower i, then j) is taken, legality checked by walking the paths;
@@ -103,7 +88,7 @@ func TestGreedyEdgesIsTheNaiveGreedy(t *testing.T) {
 			}
 			return x[1] - y[1]
 		})
-		if got := undirectedEdges(tour); !slices.Equal(got, want) {
+		if got := tsptest.Edges(tour); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (n = %d): edges %v, the naive greedy takes %v", trial, n, got, want)
 		}
 	}

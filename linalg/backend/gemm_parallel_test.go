@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"golang.org/x/sys/unix"
 	"gonum.org/v1/gonum/blas"
+
+	"spg-tui/internal/benchcpu"
 )
 
 // TestGemmParallelMatchesGemm checks the split product (forced on, whatever the build) against
@@ -120,24 +121,14 @@ func BenchmarkGemmParallel(b *testing.B) {
 			if s.tA {
 				tA, lda = blas.Trans, s.m
 			}
-			cpu0 := processCPU()
+			cpu := benchcpu.Start()
 			b.ResetTimer()
 			for b.Loop() {
 				GemmParallel(tA, blas.NoTrans, s.m, s.n, s.k, 1, a, lda, bm, s.n, 0, c, s.n)
 			}
-			cpu := processCPU() - cpu0
 			flop := 2 * float64(s.m) * float64(s.n) * float64(s.k)
 			b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
+			cpu.Report(b)
 		})
 	}
-}
-
-// processCPU is the process's user and system CPU time so far, in seconds.
-func processCPU() float64 {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }

@@ -10,11 +10,7 @@ import (
 	"spg-tui/linalg/cuda/cudastub"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	cudastub.Remove()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { cudastub.Main(m) }
 
 // stubOptions are Open's options for the stubs: any source (the stub NVRTC compiles them all
 // alike) and one kernel, with the PTX cache in dir.

@@ -4,6 +4,8 @@ package fastmath
 
 import "golang.org/x/sys/cpu"
 
+//go:generate go run gen_vec.go
+
 // haveAVX2 selects the assembly kernels; both AVX2 and FMA are needed.
 var haveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 

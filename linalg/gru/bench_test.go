@@ -3,9 +3,9 @@ package gru
 import (
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
+
+	"spg-tui/internal/benchcpu"
 )
 
 // benchDims are the actor/critic shapes: B = H = 128, T = I = N for N = 20 and 50.
@@ -35,63 +35,41 @@ func newBenchBufs(d Dims) *benchBufs {
 	}
 }
 
-func BenchmarkForward(b *testing.B) {
+// benchEach times op on each of benchDims's sizes, after Forward has run once on the buffers
+// when forwardFirst (Backward reads what it saved).
+func benchEach(b *testing.B, forwardFirst bool, op func(d Dims, s *benchBufs)) {
 	for _, d := range benchDims {
 		b.Run(fmt.Sprintf("B%d_T%d_I%d_H%d", d.B, d.T, d.I, d.H), func(b *testing.B) {
 			s := newBenchBufs(d)
-			b.ReportAllocs()
-			cpu0 := cpuTime()
-			for b.Loop() {
+			if forwardFirst {
 				Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
 			}
-			reportCPU(b, cpu0)
-		})
-	}
-}
-
-func BenchmarkBackward(b *testing.B) {
-	for _, d := range benchDims {
-		b.Run(fmt.Sprintf("B%d_T%d_I%d_H%d", d.B, d.T, d.I, d.H), func(b *testing.B) {
-			s := newBenchBufs(d)
-			Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu := benchcpu.Start()
 			for b.Loop() {
-				// dout = out is as good a gradient as any for timing.
-				Backward(d, s.dx, s.dh0, s.dwih, s.dwhh, s.dbih, s.dbhh, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
+				op(d, s)
 			}
-			reportCPU(b, cpu0)
+			cpu.Report(b)
 		})
 	}
 }
 
-// reportCPU reports the process's CPU time per op since cpu0, over all threads: on a shared
-// machine a steadier measure of the work than the wall time.
-func reportCPU(b *testing.B, cpu0 time.Duration) {
-	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+func BenchmarkForward(b *testing.B) {
+	benchEach(b, false, func(d Dims, s *benchBufs) {
+		Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
+	})
 }
 
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+// BenchmarkBackward takes dout = out, as good a gradient as any for timing.
+func BenchmarkBackward(b *testing.B) {
+	benchEach(b, true, func(d Dims, s *benchBufs) {
+		Backward(d, s.dx, s.dh0, s.dwih, s.dwhh, s.dbih, s.dbhh, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
+	})
 }
 
 // BenchmarkBackwardFrozen is Backward without the weight gradients (frozen weights).
 func BenchmarkBackwardFrozen(b *testing.B) {
-	for _, d := range benchDims {
-		b.Run(fmt.Sprintf("B%d_T%d_I%d_H%d", d.B, d.T, d.I, d.H), func(b *testing.B) {
-			s := newBenchBufs(d)
-			Forward(d, s.out, s.x, s.h0, s.wih, s.whh, s.bih, s.bhh, s.saved, s.work, false)
-			b.ReportAllocs()
-			cpu0 := cpuTime()
-			for b.Loop() {
-				Backward(d, s.dx, nil, nil, nil, nil, nil, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
-			}
-			reportCPU(b, cpu0)
-		})
-	}
+	benchEach(b, true, func(d Dims, s *benchBufs) {
+		Backward(d, s.dx, nil, nil, nil, nil, nil, s.out, s.x, s.wih, s.whh, s.saved, s.work, false)
+	})
 }

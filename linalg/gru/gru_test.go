@@ -138,6 +138,26 @@ func TestForwardMatchesNaive(t *testing.T) {
 	}
 }
 
+// gradInput is an input of the naive loss with Backward's gradient for it.
+type gradInput struct {
+	name      string
+	val, grad []float64
+}
+
+// gradInputs runs Forward and Backward in float64 on random parameters (with h0 if withH0) and a
+// random output gradient w, and returns the parameters, w, and each input with its gradient;
+// without h0, p.h0 is the zero state Forward started from, whose gradient is dh0.
+func gradInputs(rng *rand.Rand, d Dims, withH0, reverse bool) (naiveParams, []float64, []gradInput) {
+	p := randParams(rng, d, withH0)
+	w := randSlice(rng, d.B*d.T*d.H, 1)
+	_, g := run[float64](d, p, w, reverse)
+	if p.h0 == nil {
+		p.h0 = make([]float64, d.B*d.H)
+	}
+	return p, w, []gradInput{{"x", p.x, g.dx}, {"h0", p.h0, g.dh0}, {"wih", p.wih, g.dwih},
+		{"whh", p.whh, g.dwhh}, {"bih", p.bih, g.dbih}, {"bhh", p.bhh, g.dbhh}}
+}
+
 // TestBackwardFiniteDifferences checks every element of every gradient against central
 // differences of the naive forward pass, at tiny sizes.
 func TestBackwardFiniteDifferences(t *testing.T) {
@@ -145,20 +165,8 @@ func TestBackwardFiniteDifferences(t *testing.T) {
 	d := Dims{B: 2, T: 3, I: 2, H: 3}
 	for _, reverse := range []bool{false, true} {
 		for _, withH0 := range []bool{false, true} {
-			p := randParams(rng, d, withH0)
-			w := randSlice(rng, d.B*d.T*d.H, 1)
-			_, g := run[float64](d, p, w, reverse)
-			if p.h0 == nil { // dh0 is the gradient at the zero state Forward started from
-				p.h0 = make([]float64, d.B*d.H)
-			}
-			for _, in := range []struct {
-				name string
-				val  []float64
-				grad []float64
-			}{
-				{"x", p.x, g.dx}, {"h0", p.h0, g.dh0}, {"wih", p.wih, g.dwih},
-				{"whh", p.whh, g.dwhh}, {"bih", p.bih, g.dbih}, {"bhh", p.bhh, g.dbhh},
-			} {
+			p, w, inputs := gradInputs(rng, d, withH0, reverse)
+			for _, in := range inputs {
 				const eps = 1e-6
 				for i := range in.val {
 					v := in.val[i]
@@ -184,20 +192,8 @@ func TestBackwardFiniteDifferences(t *testing.T) {
 func TestBackwardDirectional(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, c := range cases() {
-		p := randParams(rng, c.d, c.h0)
-		w := randSlice(rng, c.d.B*c.d.T*c.d.H, 1)
-		_, g := run[float64](c.d, p, w, c.reverse)
-		if p.h0 == nil {
-			p.h0 = make([]float64, c.d.B*c.d.H)
-		}
-		for _, in := range []struct {
-			name string
-			val  []float64
-			grad []float64
-		}{
-			{"x", p.x, g.dx}, {"h0", p.h0, g.dh0}, {"wih", p.wih, g.dwih},
-			{"whh", p.whh, g.dwhh}, {"bih", p.bih, g.dbih}, {"bhh", p.bhh, g.dbhh},
-		} {
+		p, w, inputs := gradInputs(rng, c.d, c.h0, c.reverse)
+		for _, in := range inputs {
 			v := randSlice(rng, len(in.val), 1)
 			orig := append([]float64(nil), in.val...)
 			const eps = 1e-6

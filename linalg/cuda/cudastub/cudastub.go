@@ -130,7 +130,14 @@ func Calls(t testing.TB, what string) int {
 	return n
 }
 
-// Remove deletes the stubs; call it from TestMain after the tests.
+// Main is TestMain for a package that uses the stubs: it runs the tests, then removes the stubs.
+func Main(m *testing.M) {
+	code := m.Run()
+	Remove()
+	os.Exit(code)
+}
+
+// Remove deletes the stubs; call it from TestMain after the tests (Main does).
 func Remove() {
 	if root != "" {
 		os.RemoveAll(root)

@@ -16,7 +16,6 @@ import (
 	"spg-tui/linalg/cuda/emu/emutest"
 	"spg-tui/linalg/cuda/layers"
 	"spg-tui/linalg/gru"
-	"spg-tui/run"
 )
 
 // TestMatchingCriticLoss runs SPG+Matching's critic loss (agent/learn/losses.go over
@@ -29,10 +28,7 @@ func TestMatchingCriticLoss(t *testing.T) {
 	dev := emutest.Device(t)
 	const b, n, hid = 4, 5, 6
 	const w = 1
-	arch, err := nets.New(run.Spec{Config: run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid}, Facts: envs.MustFacts(envs.TaskMWM)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	arch := testArch(t, "spg-matching", envs.TaskMWM, n, hid)
 	rng := rand.New(rand.NewPCG(29, 30))
 	params := nets.NewParams(arch.CriticSpecs(), tensor.Float32, rand.New(rand.NewPCG(31, 32)))
 	for i, s := range params.Specs { // batch norm's gamma and beta away from 1 and 0

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/nets"
@@ -15,7 +14,6 @@ import (
 	"spg-tui/linalg/cuda/layers"
 	"spg-tui/linalg/gru"
 	"spg-tui/linalg/sinkhorn"
-	"spg-tui/run"
 )
 
 // TestMatchingActor runs SPG+Matching's actor (agent/nets/matching.go: E = σ(B We + be)
@@ -26,28 +24,14 @@ func TestMatchingActor(t *testing.T) {
 	dev := emutest.Device(t)
 	const b, n, hid, iters = 3, 6, 8, 5
 	const tau = 0.5
-	arch, err := nets.New(run.Spec{Config: run.Config{Model: "spg-matching", Task: envs.TaskMWM, N: n, Hidden: hid}, Facts: envs.MustFacts(envs.TaskMWM)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	arch := testArch(t, "spg-matching", envs.TaskMWM, n, hid)
 	rng := rand.New(rand.NewPCG(25, 26))
 	params := nets.NewParams(arch.ActorSpecs(), tensor.Float32, rand.New(rand.NewPCG(27, 28)))
-	shape := arch.StateShape(b)
-	k := shape[2]
+	k := arch.StateShape(b)[2]
 	x, dm := emutest.Normals(rng, b*2*n*k, 1), emutest.Normals(rng, b*n*n, 1)
+	ref := newActorRef(t, arch, params, x, dm, b, tau, iters)
+	p, dp := ref.p, ref.dp
 
-	g := G.NewGraph()
-	nodes, list := params.Nodes(g, "")
-	xn := tensor3(g, "x", x, b, 2*n, k)
-	m := cpuPolicy(t, arch, xn, nodes, tau, iters)
-	runGraph(t, g, G.Must(G.Sum(G.Must(G.HadamardProd(m, tensor3(g, "dm", dm, b, n, n))))), list...)
-
-	p := map[string]cuda.Buf{}
-	dp := map[string]cuda.Buf{}
-	for i, s := range params.Specs {
-		p[s.Name] = emutest.Upload(t, params.Vals[i].Float32s())
-		dp[s.Name] = emutest.Zeros(t, params.Vals[i].Shape().TotalSize())
-	}
 	d := gru.Dims{B: b, T: n, I: n, H: hid}
 	xb := emutest.Upload(t, x)
 	e1, e, h := emutest.Zeros(t, b*2*n*hid), emutest.Zeros(t, b*n*n), emutest.Zeros(t, b*n*hid)
@@ -86,8 +70,6 @@ func TestMatchingActor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	emutest.Near(t, "M", emutest.Download(t, mb), m.Value().Data().([]float32), 1e-5)
-	for i, s := range params.Specs {
-		emutest.Near(t, "d"+s.Name, emutest.Download(t, dp[s.Name]), grad(t, list[i]), 1e-4)
-	}
+	ref.checkM(t, mb)
+	ref.checkGrads(t)
 }
