@@ -239,7 +239,7 @@ var bestTasks = map[envs.Task]taskRecipe{
 var bestGMRegular = dataRecipe{
 	kind: "regular graphs",
 	matches: func(n int, spec string) bool {
-		p, err := envs.GMData(n, spec)
+		p, err := gm.DataParams(n, spec)
 		return err == nil && p.Graph == gm.Regular
 	},
 	model:    ModelGM3,

@@ -1,21 +1,21 @@
-package envs
+package gm
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
-	"spg-tui/envs/gm"
+	"spg-tui/envs"
 )
 
 // TestGMData checks that --data specifications give the graphs they describe, that the default
 // specification is the default data bit for bit, and that bad ones are refused in one line.
 func TestGMData(t *testing.T) {
-	def, err := NewData(TaskGM, 12, "")
+	def, err := envs.NewData(envs.TaskGM, 12, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	same, err := NewData(TaskGM, 12, "er:p=0.2,noise=0.05")
+	same, err := envs.NewData(envs.TaskGM, 12, "er:p=0.2,noise=0.05")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestGMData(t *testing.T) {
 			t.Fatalf("instance %d: er:p=0.2,noise=0.05 differs from the default data", i)
 		}
 	}
-	reg, err := NewData(TaskGM, 12, "regular:d=4,noise=0")
+	reg, err := envs.NewData(envs.TaskGM, 12, "regular:d=4,noise=0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +39,11 @@ func TestGMData(t *testing.T) {
 				t.Fatalf("regular:d=4 instance %d: node %d has degree %d", i, v, deg)
 			}
 		}
-		if got := gm.Objective(inst.G1, inst.G2, inst.Planted); got != 1 {
+		if got := Objective(inst.G1, inst.G2, inst.Planted); got != 1 {
 			t.Fatalf("noise 0 instance %d: the planted correspondence preserves %v of the edges, want 1", i, got)
 		}
 	}
-	dense, err := NewData(TaskGM, 30, "er:p=0.9")
+	dense, err := envs.NewData(envs.TaskGM, 30, "er:p=0.9")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,35 +57,34 @@ func TestGMData(t *testing.T) {
 		t.Errorf("er:p=0.9 gave an edge density of %.2f", frac)
 	}
 	for _, c := range []struct {
-		task       Task
+		task       envs.Task
 		spec, want string
 	}{
-		{TaskGM, "ba", "unknown graph family"},
-		{TaskGM, "regular", "need d=D"},
-		{TaskGM, "regular:d=3", "n*d even"},
-		{TaskGM, "er:p=1.5", "edge probability"},
-		{TaskGM, "er:noise=-1", "noise"},
-		{TaskGM, "er:d=3", "unknown setting"},
-		{TaskGM, "er:p", "not key=value"},
+		{envs.TaskGM, "ba", "unknown graph family"},
+		{envs.TaskGM, "regular", "need d=D"},
+		{envs.TaskGM, "regular:d=3", "n*d even"},
+		{envs.TaskGM, "er:p=1.5", "edge probability"},
+		{envs.TaskGM, "er:noise=-1", "noise"},
+		{envs.TaskGM, "er:d=3", "unknown setting"},
+		{envs.TaskGM, "er:p", "not key=value"},
 		// The colon belongs to the optional settings, as sort's range[:k=K] refuses "range:".
-		{TaskGM, "er:", `"" is not key=value`},
-		{TaskGM, "regular:", `"" is not key=value`},
-		{TaskGM, "er:p=0.3,", `"" is not key=value`},
-		{TaskGM, "er:p=x", "not a number"},
-		{TaskGM, "er:p=0.3,p=0.4", `"p" given twice`},
-		{TaskGM, "regular:d=2,noise=0.1,noise=0.2", `"noise" given twice`},
-		{TaskMWM, "er", "one kind of data"},
+		{envs.TaskGM, "er:", `"" is not key=value`},
+		{envs.TaskGM, "regular:", `"" is not key=value`},
+		{envs.TaskGM, "er:p=0.3,", `"" is not key=value`},
+		{envs.TaskGM, "er:p=x", "not a number"},
+		{envs.TaskGM, "er:p=0.3,p=0.4", `"p" given twice`},
+		{envs.TaskGM, "regular:d=2,noise=0.1,noise=0.2", `"noise" given twice`},
 	} {
-		_, err := NewData(c.task, 9, c.spec)
+		_, err := envs.NewData(c.task, 9, c.spec)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s --data %q: error %v, want one line containing %q", c.task, c.spec, err, c.want)
 		}
 	}
 	// Size 1 is checked at size 2 for what else holds, but a degree must be below the real n.
-	if _, err := NewData(TaskGM, 1, "regular:d=1"); err == nil || !strings.Contains(err.Error(), "degree d = 1, need 0 <= d < n = 1") {
+	if _, err := envs.NewData(envs.TaskGM, 1, "regular:d=1"); err == nil || !strings.Contains(err.Error(), "degree d = 1, need 0 <= d < n = 1") {
 		t.Errorf("regular:d=1 at n = 1: %v", err)
 	}
-	if _, err := NewData(TaskGM, 1, "regular:d=0"); err != nil {
+	if _, err := envs.NewData(envs.TaskGM, 1, "regular:d=0"); err != nil {
 		t.Errorf("regular:d=0 at n = 1: %v", err)
 	}
 }

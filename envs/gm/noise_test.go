@@ -1,4 +1,4 @@
-package envs
+package gm
 
 import (
 	"crypto/sha256"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"spg-tui/envs/gm"
+	"spg-tui/envs"
 	"spg-tui/envs/internal/envstest"
 )
 
@@ -23,7 +23,7 @@ func TestGMFlipDataUnchanged(t *testing.T) {
 		"regular:d=4,noise=0.1":                  "8afd08b092a8118fde5127f8d4f6db4394fe41cdbedcd76494e10438889e3e1a",
 		"regular:d=4,noise=0.1,noise-model=flip": "8afd08b092a8118fde5127f8d4f6db4394fe41cdbedcd76494e10438889e3e1a",
 	} {
-		env, err := NewData(TaskGM, 14, spec)
+		env, err := envs.NewData(envs.TaskGM, 14, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,17 +45,17 @@ func TestGMNowakNoise(t *testing.T) {
 	const noise = 0.1
 	for _, c := range []struct {
 		family string
-		p      gm.Params
+		p      Params
 	}{
-		{"er", gm.Params{N: 40, Graph: gm.ErdosRenyi, P: 0.2, Noise: noise}},
-		{"regular", gm.Params{N: 40, Graph: gm.Regular, D: 6, Noise: noise}},
+		{"er", Params{N: 40, Graph: ErdosRenyi, P: 0.2, Noise: noise}},
+		{"regular", Params{N: 40, Graph: Regular, D: 6, Noise: noise}},
 	} {
 		nowak := c.p
-		nowak.Model = gm.Nowak
+		nowak.Model = Nowak
 		var edges, removed, added, flipAdded int
 		for k := range 200 {
-			g1, g2, planted := gm.Generate(envstest.RNG(uint64(k)), nowak)
-			f1, f2, fplanted := gm.Generate(envstest.RNG(uint64(k)), c.p)
+			g1, g2, planted := Generate(envstest.RNG(uint64(k)), nowak)
+			f1, f2, fplanted := Generate(envstest.RNG(uint64(k)), c.p)
 			if !reflect.DeepEqual(g1, f1) || !reflect.DeepEqual(planted, fplanted) {
 				t.Fatalf("%s instance %d: nowak drew another G1 or relabelling than flip", c.family, k)
 			}
@@ -74,7 +74,7 @@ func TestGMNowakNoise(t *testing.T) {
 					}
 				}
 			}
-			if err := gm.CheckAdjacency("g2", g2, c.p.N); err != nil {
+			if err := CheckAdjacency("g2", g2, c.p.N); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -93,18 +93,18 @@ func TestGMNowakNoise(t *testing.T) {
 // TestGMNoiseModelSpec checks noise-model's spelling, that the default data of new runs and
 // files is Nowak et al.'s model, and its refusals.
 func TestGMNoiseModelSpec(t *testing.T) {
-	if DefaultData(TaskGM) != "er:p=0.2,noise=0.05,noise-model=nowak" {
-		t.Errorf("gm's default data %q, want Nowak et al.'s model on ER p = 0.2, noise 0.05", DefaultData(TaskGM))
+	if envs.DefaultData(envs.TaskGM) != "er:p=0.2,noise=0.05,noise-model=nowak" {
+		t.Errorf("gm's default data %q, want Nowak et al.'s model on ER p = 0.2, noise 0.05", envs.DefaultData(envs.TaskGM))
 	}
-	p, err := parseGMData(20, "regular:d=4,noise-model=nowak")
+	p, err := parseData(20, "regular:d=4,noise-model=nowak")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (gm.Params{N: 20, Graph: gm.Regular, D: 4, Noise: 0.05, Model: gm.Nowak}); p != want {
+	if want := (Params{N: 20, Graph: Regular, D: 4, Noise: 0.05, Model: Nowak}); p != want {
 		t.Errorf("regular:d=4,noise-model=nowak read as %+v, want %+v", p, want)
 	}
-	if !strings.Contains(DataUsage(), "noise-model=M") || !strings.Contains(DataUsage(), "nowak") {
-		t.Errorf("--data's help does not say noise-model's spelling: %s", DataUsage())
+	if !strings.Contains(envs.DataUsage(), "noise-model=M") || !strings.Contains(envs.DataUsage(), "nowak") {
+		t.Errorf("--data's help does not say noise-model's spelling: %s", envs.DataUsage())
 	}
 	for spec, want := range map[string]string{
 		"er:noise-model=nowk":                     `unknown noise-model "nowk"`,
@@ -112,13 +112,13 @@ func TestGMNoiseModelSpec(t *testing.T) {
 		"er:p=0.9,noise=0.5,noise-model=nowak":    "probability 4.5 > 1",
 		"regular:d=8,noise=0.9,noise-model=nowak": "need noise <=",
 	} {
-		_, err := NewData(TaskGM, 10, spec)
+		_, err := envs.NewData(envs.TaskGM, 10, spec)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("--data %q: error %v, want one line containing %q", spec, err, want)
 		}
 	}
 	// A complete G1 has no non-edges to add: nowak is valid at any noise.
-	if _, err := NewData(TaskGM, 10, "er:p=1,noise=0.5,noise-model=nowak"); err != nil {
+	if _, err := envs.NewData(envs.TaskGM, 10, "er:p=1,noise=0.5,noise-model=nowak"); err != nil {
 		t.Error(err)
 	}
 }

@@ -1,4 +1,4 @@
-package envs
+package gm
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"spg-tui/envs/gm"
+	"spg-tui/envs"
 	"spg-tui/envs/internal/envstest"
 )
 
@@ -19,42 +19,42 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 	rng := envstest.RNG(35)
 	for k := range 60 {
 		n := 3 + k%5
-		p := gm.Params{N: n, Graph: gm.ErdosRenyi, P: 0.3 + 0.1*float64(k%4), Noise: 0.15, Model: gm.Nowak}
+		p := Params{N: n, Graph: ErdosRenyi, P: 0.3 + 0.1*float64(k%4), Noise: 0.15, Model: Nowak}
 		if k%3 == 2 {
-			p = gm.Params{N: 6, Graph: gm.Regular, D: 2 + k%2, Noise: 0.2}
+			p = Params{N: 6, Graph: Regular, D: 2 + k%2, Noise: 0.2}
 		}
-		g1, g2, _ := gm.Generate(rng, p)
+		g1, g2, _ := Generate(rng, p)
 		opt := exactPreserved(t, g1, g2)
 		for _, restarts := range []int{0, 3} {
-			perm, err := gm.FAQ(g1, g2, restarts, envstest.RNG(uint64(k)))
+			perm, err := FAQ(g1, g2, restarts, envstest.RNG(uint64(k)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := checkPermutation("faq", perm, len(g1)); err != nil {
+			if err := envs.CheckPermutation("faq", perm, len(g1)); err != nil {
 				t.Fatalf("case %d: %v", k, err)
 			}
-			got := gm.Preserved(g1, g2, perm)
+			got := Preserved(g1, g2, perm)
 			if got > opt {
 				t.Fatalf("case %d %+v restarts %d: faq keeps %d edges, more than the optimum %d", k, p, restarts, got, opt)
 			}
 			env.n = len(g1)
-			inst := Instance{G1: g1, G2: g2}
-			sols, err := SolveAllRestarts(env, "faq", []Instance{inst}, uint64(k), restarts)
+			inst := envs.Instance{G1: g1, G2: g2}
+			sols, err := envs.SolveAllRestarts(env, "faq", []envs.Instance{inst}, uint64(k), restarts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m := gm.Edges(g1); m > 0 && sols[0].Objective != float64(gm.Preserved(g1, g2, sols[0].Perm))/float64(m) {
-				t.Fatalf("case %d: solve claims objective %v for a perm keeping %d of %d edges", k, sols[0].Objective, gm.Preserved(g1, g2, sols[0].Perm), m)
+			if m := Edges(g1); m > 0 && sols[0].Objective != float64(Preserved(g1, g2, sols[0].Perm))/float64(m) {
+				t.Fatalf("case %d: solve claims objective %v for a perm keeping %d of %d edges", k, sols[0].Objective, Preserved(g1, g2, sols[0].Perm), m)
 			}
 		}
 	}
 	for k := range 20 {
-		g1, g2, planted := gm.Generate(envstest.RNG(uint64(500+k)), gm.Params{N: 7, Graph: gm.ErdosRenyi, P: 0.5})
-		perm, err := gm.FAQ(g1, g2, 9, envstest.RNG(uint64(k)))
+		g1, g2, planted := Generate(envstest.RNG(uint64(500+k)), Params{N: 7, Graph: ErdosRenyi, P: 0.5})
+		perm, err := FAQ(g1, g2, 9, envstest.RNG(uint64(k)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := gm.Preserved(g1, g2, perm), gm.Preserved(g1, g2, planted); got != want || want != exactPreserved(t, g1, g2) {
+		if got, want := Preserved(g1, g2, perm), Preserved(g1, g2, planted); got != want || want != exactPreserved(t, g1, g2) {
 			t.Errorf("noiseless instance %d: faq keeps %d edges, the planted correspondence %d", k, got, want)
 		}
 	}
@@ -62,26 +62,26 @@ func TestGMFAQAgainstBruteForce(t *testing.T) {
 
 // TestGMFAQSeeded checks that FAQ's restarts are reproducible from the seed, that they never
 // do worse than the barycentre alone (which they include), and that restarts are refused
-// where they mean nothing and above MaxRestarts (2^63-1 used to run for ever).
+// where they mean nothing and above envs.MaxRestarts (2^63-1 used to run for ever).
 func TestGMFAQSeeded(t *testing.T) {
-	env := &gmEnv{n: 20, data: gm.Params{Graph: gm.ErdosRenyi, P: 0.2, Noise: 0.05, Model: gm.Nowak}}
-	insts := make([]Instance, 16)
+	env := &gmEnv{n: 20, data: Params{Graph: ErdosRenyi, P: 0.2, Noise: 0.05, Model: Nowak}}
+	insts := make([]envs.Instance, 16)
 	for i := range insts {
 		insts[i] = env.Generate(9, i)
 	}
-	one, err := SolveAll(env, "faq", insts, 1)
+	one, err := envs.SolveAll(env, "faq", insts, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := SolveAllRestarts(env, "faq", insts, 1, 4)
+	a, err := envs.SolveAllRestarts(env, "faq", insts, 1, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := SolveAllRestarts(env, "faq", insts, 1, 4)
+	b, err := envs.SolveAllRestarts(env, "faq", insts, 1, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := SolveAllRestarts(env, "faq", insts, 2, 4)
+	other, err := envs.SolveAllRestarts(env, "faq", insts, 2, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,26 +105,26 @@ func TestGMFAQSeeded(t *testing.T) {
 	}{
 		{"2swap", 1, `solver "2swap" takes no restarts`},
 		{"faq", -1, "restarts -1: must be in [0, 100]"},
-		{"faq", MaxRestarts + 1, "restarts 101: must be in [0, 100]"},
+		{"faq", envs.MaxRestarts + 1, "restarts 101: must be in [0, 100]"},
 		{"faq", math.MaxInt, "restarts 9223372036854775807: must be in [0, 100]"},
 	} {
-		if _, err := SolveAllRestarts(env, c.solver, insts[:1], 1, c.restarts); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := envs.SolveAllRestarts(env, c.solver, insts[:1], 1, c.restarts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s --restarts %d: error %v, want %q", c.solver, c.restarts, err, c.want)
 		}
 	}
-	mwm, _ := New(TaskMWM, 5)
-	if err := CheckRestarts(mwm, "hungarian", 2); err == nil {
+	mwm, _ := envs.New(envs.TaskMWM, 5)
+	if err := envs.CheckRestarts(mwm, "hungarian", 2); err == nil {
 		t.Error("mwm's hungarian took restarts")
 	}
 }
 
-// exactPreserved is the most edges a correspondence of g2 to g1 keeps: gm.Exact's, which
+// exactPreserved is the most edges a correspondence of g2 to g1 keeps: Exact's, which
 // envs/gm checks against enumeration.
 func exactPreserved(t *testing.T, g1, g2 [][]int8) int {
 	t.Helper()
-	perm, err := gm.Exact(g1, g2)
+	perm, err := Exact(g1, g2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return gm.Preserved(g1, g2, perm)
+	return Preserved(g1, g2, perm)
 }

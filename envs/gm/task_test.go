@@ -1,24 +1,26 @@
-package envs
+package gm
 
 import (
 	"bytes"
 	"reflect"
 	"strings"
 	"testing"
+
+	"spg-tui/envs"
 )
 
 // A gm file round-trips: written instances read back equal, planted correspondence included.
 func TestGMFileRoundTrip(t *testing.T) {
-	env, _ := New(TaskGM, 7)
-	f := &File{Task: TaskGM, N: 7}
+	env, _ := envs.New(envs.TaskGM, 7)
+	f := &envs.File{Task: envs.TaskGM, N: 7}
 	for i := range 3 {
 		f.Instances = append(f.Instances, env.Generate(5, i))
 	}
 	var buf bytes.Buffer
-	if err := WriteFile(&buf, f); err != nil {
+	if err := envs.WriteFile(&buf, f); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := ReadFile(&buf)
+	got, _, err := envs.ReadFile(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestGMFileErrors(t *testing.T) {
 		{ok, ``, ""},
 	} {
 		in := `{"task":"gm","n":2,"instances":[{"g1":` + ok + `,"g2":` + c.g2 + c.extra + `}]}`
-		_, _, err := ReadFile(strings.NewReader(in))
+		_, _, err := envs.ReadFile(strings.NewReader(in))
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", in, err)

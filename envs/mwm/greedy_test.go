@@ -1,8 +1,10 @@
-package envs
+package mwm
 
 import (
-	"spg-tui/envs/internal/envstest"
 	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/envs/internal/envstest"
 )
 
 // naiveGreedy repeatedly takes the heaviest edge between free ends, scanning all edges
@@ -29,11 +31,11 @@ func naiveGreedy(w []float64, n int) []int {
 
 func TestGreedyAssignment(t *testing.T) {
 	rng := envstest.RNG(23)
-	for _, set := range envstest.PointSets[Point]() {
+	for _, set := range envstest.PointSets[envs.Point]() {
 		for _, n := range []int{1, 2, 3, 7, 15} {
 			a, b := set.Gen(rng, n), set.Gen(rng, n)
 			w := make([]float64, n*n)
-			DistanceMatrix(w, a, b)
+			envs.DistanceMatrix(w, a, b)
 			got := make([]int, n)
 			total := GreedyAssignment(w, n, got)
 			envstest.MustPerm(t, got, n, "GreedyAssignment")

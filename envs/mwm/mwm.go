@@ -1,4 +1,4 @@
-package envs
+package mwm
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"spg-tui/envs"
 	"spg-tui/linalg/assign"
 )
 
@@ -17,18 +18,15 @@ import (
 // different sizes are on one scale.
 type mwmEnv struct{ n int }
 
-// TaskMWM is maximum-weight bipartite matching.
-const TaskMWM Task = "mwm"
-
 func init() {
-	Register(&Facts{
-		Task: TaskMWM, Name: "MWM", Order: 0, MaxN: 4096,
-		New: func(n int) Env { return newMWM(n) },
-		Fields: []Field{
-			pointsField("a", func(inst *Instance) *[]Point { return &inst.A }),
-			pointsField("b", func(inst *Instance) *[]Point { return &inst.B }),
+	envs.Register(&envs.Facts{
+		Task: envs.TaskMWM, Name: "MWM", Order: 0, MaxN: 4096,
+		New: func(n int) envs.Env { return newMWM(n) },
+		Fields: []envs.Field{
+			envs.PointsField("a", func(inst *envs.Instance) *[]envs.Point { return &inst.A }),
+			envs.PointsField("b", func(inst *envs.Instance) *[]envs.Point { return &inst.B }),
 		},
-		Metric:         Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
+		Metric:         envs.Metric{Name: "optimality_ratio", Short: "ratio", Label: "optimality ratio", Maximize: true, PerOptimum: true, UnitOptimum: true},
 		SumReward:      true,
 		DistanceReward: true,
 		DefaultEpochs:  100,
@@ -41,10 +39,10 @@ func init() {
 		// The n x n distance matrix, and the assignment solver's or the greedy edge list's copy.
 		SolverBytes: func(_ string, n float64) float64 { return 16 * n * n },
 		// The N points of A, then the N points of B.
-		Planar: true, State: State{Features: two, Pairs: true},
-		Featurize: func(inst Instance, dst []float32) {
-			putPoints(inst.A, dst)
-			putPoints(inst.B, dst[2*len(inst.A):])
+		Planar: true, State: envs.State{Features: envs.PointFeatures, Pairs: true},
+		Featurize: func(inst envs.Instance, dst []float32) {
+			envs.PutPoints(inst.A, dst)
+			envs.PutPoints(inst.B, dst[2*len(inst.A):])
 		},
 	})
 }
@@ -58,49 +56,49 @@ var mwmSolvers = []string{"hungarian", "greedy", "random"}
 // concurrent use and Solve may be called from several goroutines.
 var assignPool = sync.Pool{New: func() any { return new(assign.Solver) }}
 
-func (e *mwmEnv) Task() Task     { return TaskMWM }
-func (e *mwmEnv) N() int         { return e.n }
-func (e *mwmEnv) Maximize() bool { return true }
+func (e *mwmEnv) Task() envs.Task { return envs.TaskMWM }
+func (e *mwmEnv) N() int          { return e.n }
+func (e *mwmEnv) Maximize() bool  { return true }
 
 func (e *mwmEnv) Solvers() []string { return append([]string(nil), mwmSolvers...) }
 
 // Generate draws A, then B: n points each, uniform in the unit square.
-func (e *mwmEnv) Generate(seed uint64, index int) Instance {
-	rng := InstanceRNG(seed, index)
-	a := uniformPoints(rng, e.n)
-	return Instance{A: a, B: uniformPoints(rng, e.n)}
+func (e *mwmEnv) Generate(seed uint64, index int) envs.Instance {
+	rng := envs.InstanceRNG(seed, index)
+	a := envs.UniformPoints(rng, e.n)
+	return envs.Instance{A: a, B: envs.UniformPoints(rng, e.n)}
 }
 
-func (e *mwmEnv) Validate(inst Instance) error {
-	if err := checkPoints("a", inst.A, e.n); err != nil {
+func (e *mwmEnv) Validate(inst envs.Instance) error {
+	if err := envs.CheckPoints("a", inst.A, e.n); err != nil {
 		return err
 	}
-	return checkPoints("b", inst.B, e.n)
+	return envs.CheckPoints("b", inst.B, e.n)
 }
 
 // Objective is sum_i |A[i] - B[perm[i]]|. It does not allocate.
-func (e *mwmEnv) Objective(inst Instance, perm []int) float64 {
+func (e *mwmEnv) Objective(inst envs.Instance, perm []int) float64 {
 	var sum float64
 	for i, j := range perm {
-		sum += dist(inst.A[i], inst.B[j])
+		sum += envs.Distance(inst.A[i], inst.B[j])
 	}
 	return sum
 }
 
 // Reward is the mean matched distance, Objective / n.
-func (e *mwmEnv) Reward(inst Instance, perm []int) float64 {
+func (e *mwmEnv) Reward(inst envs.Instance, perm []int) float64 {
 	return e.Objective(inst, perm) / float64(e.n)
 }
 
 // Solve runs hungarian (exact assignment on the distance matrix), greedy (largest edge
 // first) or random.
-func (e *mwmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+func (e *mwmEnv) Solve(solver string, inst envs.Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
 	}
 	n := e.n
 	w := make([]float64, n*n)
-	DistanceMatrix(w, inst.A, inst.B)
+	envs.DistanceMatrix(w, inst.A, inst.B)
 	perm := make([]int, n)
 	switch solver {
 	case "hungarian":
@@ -112,9 +110,9 @@ func (e *mwmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 	case "greedy":
 		GreedyAssignment(w, n, perm)
 	case "random":
-		return randomPerm(n, rng)
+		return envs.RandomPerm(n, rng)
 	default:
-		return nil, unknownSolver(solver, TaskMWM, mwmSolvers)
+		return nil, envs.UnknownSolver(solver, envs.TaskMWM, mwmSolvers)
 	}
 	return perm, nil
 }
@@ -125,7 +123,7 @@ func (e *mwmEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, err
 // half the maximum. It panics if len(w) != n*n or len(rowToCol) != n.
 func GreedyAssignment(w []float64, n int, rowToCol []int) float64 {
 	if len(w) != n*n || len(rowToCol) != n {
-		panic(fmt.Sprintf("envs: greedy assignment of %d weights into %d rows, want %d x %d", len(w), len(rowToCol), n, n))
+		panic(fmt.Sprintf("mwm: greedy assignment of %d weights into %d rows, want %d x %d", len(w), len(rowToCol), n, n))
 	}
 	edges := make([]int, n*n)
 	for e := range edges {

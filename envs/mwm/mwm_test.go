@@ -1,16 +1,17 @@
-package envs
+package mwm
 
 import (
 	"math"
 	"strings"
 	"testing"
 
+	"spg-tui/envs"
 	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
 
 // bruteMWM returns the largest total matched distance over all permutations.
-func bruteMWM(env Env, inst Instance) float64 {
+func bruteMWM(env envs.Env, inst envs.Instance) float64 {
 	best := math.Inf(-1)
 	perm.Each(env.N(), func(p []int) { best = max(best, env.Objective(inst, p)) })
 	return best
@@ -18,11 +19,11 @@ func bruteMWM(env Env, inst Instance) float64 {
 
 func TestMWMHungarianBruteForce(t *testing.T) {
 	rng := envstest.RNG(30)
-	for _, set := range envstest.PointSets[Point]() {
+	for _, set := range envstest.PointSets[envs.Point]() {
 		for n := 1; n <= 7; n++ {
 			env := newMWM(n)
 			for trial := 0; trial < 4; trial++ {
-				inst := Instance{A: set.Gen(rng, n), B: set.Gen(rng, n)}
+				inst := envs.Instance{A: set.Gen(rng, n), B: set.Gen(rng, n)}
 				p, err := env.Solve("hungarian", inst, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -38,11 +39,11 @@ func TestMWMHungarianBruteForce(t *testing.T) {
 
 func TestMWMGreedyHalfOptimal(t *testing.T) {
 	rng := envstest.RNG(31)
-	for _, set := range envstest.PointSets[Point]() {
+	for _, set := range envstest.PointSets[envs.Point]() {
 		for _, n := range []int{1, 2, 5, 12, 30} {
 			env := newMWM(n)
 			for trial := 0; trial < 5; trial++ {
-				inst := Instance{A: set.Gen(rng, n), B: set.Gen(rng, n)}
+				inst := envs.Instance{A: set.Gen(rng, n), B: set.Gen(rng, n)}
 				g, _ := env.Solve("greedy", inst, nil)
 				h, _ := env.Solve("hungarian", inst, nil)
 				envstest.MustPerm(t, g, n, "greedy")
@@ -63,7 +64,7 @@ func TestMWMReferenceMeans(t *testing.T) {
 	rng := envstest.RNG(32)
 	var opt, random, greedy []float64
 	for i := range count {
-		inst := env.Generate(SplitSeed(12, Test), i)
+		inst := env.Generate(envs.SplitSeed(12, envs.Test), i)
 		score := func(name string) float64 {
 			p, err := env.Solve(name, inst, rng)
 			if err != nil {
@@ -76,14 +77,14 @@ func TestMWMReferenceMeans(t *testing.T) {
 		random = append(random, score("random")/best)
 		greedy = append(greedy, score("greedy")/best)
 	}
-	checkReference(t, "optimum", opt, 7.19, 0.01)
-	checkReference(t, "random ratio", random, 0.724, 0.001)
-	checkReference(t, "greedy ratio", greedy, 0.969, 0.001)
+	envstest.CheckReference(t, "optimum", opt, 7.19, 0.01)
+	envstest.CheckReference(t, "random ratio", random, 0.724, 0.001)
+	envstest.CheckReference(t, "greedy ratio", greedy, 0.969, 0.001)
 }
 
 func TestMWMObjectiveReward(t *testing.T) {
 	env := newMWM(2)
-	inst := Instance{A: []Point{{0, 0}, {1, 1}}, B: []Point{{0, 1}, {1, 1}}}
+	inst := envs.Instance{A: []envs.Point{{0, 0}, {1, 1}}, B: []envs.Point{{0, 1}, {1, 1}}}
 	if got := env.Objective(inst, []int{1, 0}); !envstest.Near(got, math.Sqrt2+1) {
 		t.Errorf("objective %v, want %v", got, math.Sqrt2+1)
 	}

@@ -1,10 +1,12 @@
-package envs
+package sort
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"spg-tui/envs"
 )
 
 // sortDataUsage says what --data may be for sort.
@@ -25,12 +27,12 @@ func parseSortData(spec string) (rangeK int, err error) {
 	switch kind {
 	case "perm":
 		if hasSettings {
-			return 0, fmt.Errorf("data %s: perm takes no settings (%s)", quoteClip(spec), sortDataUsage)
+			return 0, fmt.Errorf("data %s: perm takes no settings (%s)", envs.QuoteClip(spec), sortDataUsage)
 		}
 		return 0, nil
 	case "range":
 	default:
-		return 0, fmt.Errorf("data %s: unknown sort data %s (%s)", quoteClip(spec), quoteClip(kind), sortDataUsage)
+		return 0, fmt.Errorf("data %s: unknown sort data %s (%s)", envs.QuoteClip(spec), envs.QuoteClip(kind), sortDataUsage)
 	}
 	rangeK = 10
 	if !hasSettings {
@@ -39,13 +41,13 @@ func parseSortData(spec string) (rangeK int, err error) {
 	for i, kv := range strings.Split(settings, ",") {
 		key, value, ok := strings.Cut(kv, "=")
 		if !ok || key != "k" {
-			return 0, fmt.Errorf("data %s: %s is not k=K (%s)", quoteClip(spec), quoteClip(kv), sortDataUsage)
+			return 0, fmt.Errorf("data %s: %s is not k=K (%s)", envs.QuoteClip(spec), envs.QuoteClip(kv), sortDataUsage)
 		}
 		if i > 0 {
-			return 0, fmt.Errorf("data %s: k given twice", quoteClip(spec))
+			return 0, fmt.Errorf("data %s: k given twice", envs.QuoteClip(spec))
 		}
 		if rangeK, err = strconv.Atoi(value); err != nil || rangeK < 1 || rangeK > sortMaxRange {
-			return 0, fmt.Errorf("data %s: k = %s must be an integer in [1, %d]", quoteClip(spec), quoteClip(value), sortMaxRange)
+			return 0, fmt.Errorf("data %s: k = %s must be an integer in [1, %d]", envs.QuoteClip(spec), envs.QuoteClip(value), sortMaxRange)
 		}
 	}
 	return rangeK, nil

@@ -1,21 +1,23 @@
-package envs
+package sort
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"spg-tui/envs"
 )
 
 // TestSortData checks sort's data specs: the default draws distinct integers from a range ten
 // times n (so two seeds' sets are not one multiset), perm and "" both draw today's
 // permutations of 0..n-1 (the data of runs that name none), and k sets the range.
 func TestSortData(t *testing.T) {
-	if got := DefaultData(TaskSort); got != "range:k=10" {
+	if got := envs.DefaultData(envs.TaskSort); got != "range:k=10" {
 		t.Fatalf("sort's default data %q, want range:k=10", got)
 	}
 	const n = 20
-	def, err := NewData(TaskSort, n, DefaultData(TaskSort))
+	def, err := envs.NewData(envs.TaskSort, n, envs.DefaultData(envs.TaskSort))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,11 +43,11 @@ func TestSortData(t *testing.T) {
 	if slices.Equal(a, b) {
 		t.Error("two seeds' first instances are the same multiset")
 	}
-	legacy, err := NewData(TaskSort, n, "")
+	legacy, err := envs.NewData(envs.TaskSort, n, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	perm, err := NewData(TaskSort, n, "perm")
+	perm, err := envs.NewData(envs.TaskSort, n, "perm")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,14 +57,14 @@ func TestSortData(t *testing.T) {
 			t.Fatalf("instance %d: perm and \"\" differ", i)
 		}
 		want := make([]float64, n)
-		for k, v := range InstanceRNG(4, i).Perm(n) {
+		for k, v := range envs.InstanceRNG(4, i).Perm(n) {
 			want[k] = float64(v)
 		}
 		if !slices.Equal(old, want) {
 			t.Fatalf("instance %d: \"\" gives %v, want the earlier generator's %v", i, old, want)
 		}
 	}
-	one, err := NewData(TaskSort, n, "range:k=1")
+	one, err := envs.NewData(envs.TaskSort, n, "range:k=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestSortData(t *testing.T) {
 	}
 }
 
-func sortedValues(inst Instance) []float64 {
+func sortedValues(inst envs.Instance) []float64 {
 	v := slices.Clone(inst.Values)
 	slices.Sort(v)
 	return v
@@ -113,7 +115,7 @@ func TestSortDataRefusesBadSpecs(t *testing.T) {
 		{"range:", "is not k=K"},
 		{"range:k=2,k=3", "k given twice"},
 	} {
-		_, err := NewData(TaskSort, 9, c.spec)
+		_, err := envs.NewData(envs.TaskSort, 9, c.spec)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("sort --data %q: error %v, want one line containing %q", c.spec, err, c.want)
 		}

@@ -1,4 +1,4 @@
-package envs
+package sort
 
 import (
 	"math"
@@ -27,7 +27,7 @@ var kendallPool = sync.Pool{New: func() any { return new(kendallScratch) }}
 func kendallTau(x, y []float64) float64 {
 	n := len(x)
 	if len(y) != n {
-		panic("envs: kendallTau lengths differ")
+		panic("sort: kendallTau lengths differ")
 	}
 	if n < 2 {
 		return math.NaN()

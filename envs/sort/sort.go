@@ -1,10 +1,11 @@
-package envs
+package sort
 
 import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
 
+	"spg-tui/envs"
 	"spg-tui/linalg/perm"
 )
 
@@ -13,14 +14,11 @@ import (
 // rangeK is the data: 0 draws permutations of 0..n-1, K > 0 distinct integers from 0..K n-1.
 type sortEnv struct{ n, rangeK int }
 
-// TaskSort is sorting numbers ascending.
-const TaskSort Task = "sort"
-
 func init() {
-	Register(&Facts{
-		Task: TaskSort, Name: "Sort", Order: 2, MaxN: 65536,
-		New: func(n int) Env { return newSort(n) },
-		NewData: func(n int, spec string) (Env, error) {
+	envs.Register(&envs.Facts{
+		Task: envs.TaskSort, Name: "Sort", Order: 2, MaxN: 65536,
+		New: func(n int) envs.Env { return newSort(n) },
+		NewData: func(n int, spec string) (envs.Env, error) {
 			k, err := parseSortData(spec)
 			if err != nil {
 				return nil, err
@@ -29,16 +27,16 @@ func init() {
 		},
 		DataUsage:     sortDataUsage,
 		DefaultData:   sortDefaultData,
-		Fields:        []Field{numbersField("values", func(inst *Instance) *[]float64 { return &inst.Values })},
-		Metric:        Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true, UnitOptimum: true},
+		Fields:        []envs.Field{envs.NumbersField("values", func(inst *envs.Instance) *[]float64 { return &inst.Values })},
+		Metric:        envs.Metric{Name: "kendall_tau", Short: "KT", Label: "kendall tau", Maximize: true, UnitOptimum: true},
 		DefaultEpochs: 20,
 		Exact:         func(int) string { return "exact" },
 		Baselines:     []string{"random"},
 		Plotted:       []string{"random", "optimal"},
 		Typical:       func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
 		// The raw values, unnormalised, as in the authors' code.
-		State: State{Features: func(int) int { return 1 }},
-		Featurize: func(inst Instance, dst []float32) {
+		State: envs.State{Features: func(int) int { return 1 }},
+		Featurize: func(inst envs.Instance, dst []float32) {
 			for i, v := range inst.Values {
 				dst[i] = float32(v)
 			}
@@ -51,27 +49,29 @@ func newSort(n int) *sortEnv { return &sortEnv{n: n} }
 // sortSolvers lists the sorting solvers, the exact one first.
 var sortSolvers = []string{"exact", "random"}
 
-func (e *sortEnv) Task() Task     { return TaskSort }
-func (e *sortEnv) N() int         { return e.n }
-func (e *sortEnv) Maximize() bool { return true }
+func (e *sortEnv) Task() envs.Task { return envs.TaskSort }
+func (e *sortEnv) N() int          { return e.n }
+func (e *sortEnv) Maximize() bool  { return true }
 
 func (e *sortEnv) Solvers() []string { return append([]string(nil), sortSolvers...) }
 
 // Generate draws n distinct integers uniformly from 0..K n-1 in random order, or with no range
 // a uniformly random permutation of the integers 0..n-1, as float64.
-func (e *sortEnv) Generate(seed uint64, index int) Instance {
+func (e *sortEnv) Generate(seed uint64, index int) envs.Instance {
 	if e.rangeK > 0 {
-		return Instance{Values: distinctInts(InstanceRNG(seed, index), e.n, e.rangeK*e.n)}
+		return envs.Instance{Values: distinctInts(envs.InstanceRNG(seed, index), e.n, e.rangeK*e.n)}
 	}
-	p := InstanceRNG(seed, index).Perm(e.n)
+	p := envs.InstanceRNG(seed, index).Perm(e.n)
 	vals := make([]float64, e.n)
 	for i, v := range p {
 		vals[i] = float64(v)
 	}
-	return Instance{Values: vals}
+	return envs.Instance{Values: vals}
 }
 
-func (e *sortEnv) Validate(inst Instance) error { return checkValues("values", inst.Values, e.n) }
+func (e *sortEnv) Validate(inst envs.Instance) error {
+	return envs.CheckValues("values", inst.Values, e.n)
+}
 
 // Objective is Kendall's tau-b between Values[perm] and the same values in ascending order.
 // For distinct values that is tau-b against the positions 0..n-1; with ties it still gives
@@ -79,7 +79,7 @@ func (e *sortEnv) Validate(inst Instance) error { return checkValues("values", i
 // not. A sequence with all values tied, or of length 1, is sorted and scores 1 (tau-b is
 // undefined there). The ends are exact: a non-decreasing output scores 1 and a
 // non-increasing one -1, as tau-b's division could round them.
-func (e *sortEnv) Objective(inst Instance, p []int) float64 {
+func (e *sortEnv) Objective(inst envs.Instance, p []int) float64 {
 	out := make([]float64, len(p))
 	perm.Apply(out, inst.Values, p)
 	switch {
@@ -104,10 +104,10 @@ func isNonIncreasing(xs []float64) bool {
 }
 
 // Reward equals Objective.
-func (e *sortEnv) Reward(inst Instance, p []int) float64 { return e.Objective(inst, p) }
+func (e *sortEnv) Reward(inst envs.Instance, p []int) float64 { return e.Objective(inst, p) }
 
 // Solve runs exact (stable argsort ascending) or random.
-func (e *sortEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+func (e *sortEnv) Solve(solver string, inst envs.Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (e *sortEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, er
 		slices.SortStableFunc(p, func(i, j int) int { return cmp.Compare(inst.Values[i], inst.Values[j]) })
 		return p, nil
 	case "random":
-		return randomPerm(e.n, rng)
+		return envs.RandomPerm(e.n, rng)
 	}
-	return nil, unknownSolver(solver, TaskSort, sortSolvers)
+	return nil, envs.UnknownSolver(solver, envs.TaskSort, sortSolvers)
 }

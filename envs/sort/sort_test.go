@@ -1,10 +1,11 @@
-package envs
+package sort
 
 import (
 	"math"
 	"slices"
 	"testing"
 
+	"spg-tui/envs"
 	"spg-tui/envs/internal/envstest"
 	"spg-tui/linalg/perm"
 )
@@ -55,11 +56,11 @@ func TestSortObjective(t *testing.T) {
 			t.Errorf("n=%d: reversed output scores %v, want -1", n, got)
 		}
 		// Random outputs, with and without ties among the values.
-		tied := Instance{Values: make([]float64, n)}
+		tied := envs.Instance{Values: make([]float64, n)}
 		for i := range tied.Values {
 			tied.Values[i] = float64(rng.IntN(3))
 		}
-		for _, in := range []Instance{inst, tied} {
+		for _, in := range []envs.Instance{inst, tied} {
 			for trial := 0; trial < 5; trial++ {
 				p := rng.Perm(n)
 				out := make([]float64, n)
@@ -88,12 +89,12 @@ func TestSortObjective(t *testing.T) {
 
 func TestSortObjectiveTiedAndTiny(t *testing.T) {
 	// A constant sequence and a single value are sorted whatever the order.
-	flat := Instance{Values: []float64{2, 2, 2, 2}}
+	flat := envs.Instance{Values: []float64{2, 2, 2, 2}}
 	if got := newSort(4).Objective(flat, []int{3, 1, 0, 2}); got != 1 {
 		t.Errorf("all tied: %v, want 1", got)
 	}
 	// With some ties, sorted and reversed outputs still score exactly 1 and -1.
-	tied := Instance{Values: []float64{1, 0, 1, 2, 0}}
+	tied := envs.Instance{Values: []float64{1, 0, 1, 2, 0}}
 	env := newSort(5)
 	if got := env.Objective(tied, []int{1, 4, 0, 2, 3}); got != 1 {
 		t.Errorf("sorted with ties: %v, want 1", got)
@@ -101,14 +102,14 @@ func TestSortObjectiveTiedAndTiny(t *testing.T) {
 	if got := env.Objective(tied, []int{3, 2, 0, 4, 1}); got != -1 {
 		t.Errorf("reversed with ties: %v, want -1", got)
 	}
-	if got := newSort(1).Objective(Instance{Values: []float64{7}}, []int{0}); got != 1 {
+	if got := newSort(1).Objective(envs.Instance{Values: []float64{7}}, []int{0}); got != 1 {
 		t.Errorf("n=1: %v, want 1", got)
 	}
 }
 
 func TestSortExactStable(t *testing.T) {
 	env := newSort(6)
-	inst := Instance{Values: []float64{3, 1, 3, 0, 1, 3}}
+	inst := envs.Instance{Values: []float64{3, 1, 3, 0, 1, 3}}
 	p, err := env.Solve("exact", inst, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,17 +1,17 @@
-package envs
+package tsp
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
+	"spg-tui/envs"
 	"spg-tui/envs/internal/envstest"
-	"spg-tui/envs/tsp"
 )
 
 // benchDistances returns the distance matrix of test instance 0 of tsp-n.
 func benchDistances(n int) []float64 {
-	return envstest.Distances(newTSP(n).Generate(SplitSeed(1, Test), 0).Points)
+	return envstest.Distances(newTSP(n).Generate(envs.SplitSeed(1, envs.Test), 0).Points)
 }
 
 func BenchmarkHeldKarp(b *testing.B) {
@@ -20,7 +20,7 @@ func BenchmarkHeldKarp(b *testing.B) {
 			d := benchDistances(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := tsp.HeldKarp(d, n); err != nil {
+				if _, _, err := HeldKarp(d, n); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -33,20 +33,20 @@ func BenchmarkHeldKarp(b *testing.B) {
 // 3.846. Run it with e.g. -bench HeldKarpReferenceMean -benchtime 1000x (about 2 minutes).
 func BenchmarkHeldKarpReferenceMean(b *testing.B) {
 	env := newTSP(20)
-	seed := SplitSeed(1, Test)
+	seed := envs.SplitSeed(1, envs.Test)
 	var lengths []float64
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		d := envstest.Distances(env.Generate(seed, i).Points)
-		_, length, err := tsp.HeldKarp(d, 20)
+		_, length, err := HeldKarp(d, 20)
 		if err != nil {
 			b.Fatal(err)
 		}
 		lengths = append(lengths, length)
 		i++
 	}
-	mean, tol := referenceTolerance(lengths, 0.001)
+	mean, tol := envstest.ReferenceTolerance(lengths, 0.001)
 	b.ReportMetric(mean, "mean-tour")
 	if len(lengths) >= 200 {
 		if math.Abs(mean-3.846) > tol {
@@ -62,7 +62,7 @@ func BenchmarkChristofides(b *testing.B) {
 			tour := make([]int, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				tsp.Christofides(d, n, tour)
+				Christofides(d, n, tour)
 			}
 		})
 	}
@@ -73,26 +73,12 @@ func BenchmarkTwoOpt(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			d := benchDistances(n)
 			start := make([]int, n)
-			tsp.NearestNeighbour(d, n, start)
+			NearestNeighbour(d, n, start)
 			tour := make([]int, n)
 			b.ReportAllocs()
 			for b.Loop() {
 				copy(tour, start)
-				tsp.TwoOpt(d, n, tour)
-			}
-		})
-	}
-}
-
-func BenchmarkObjective(b *testing.B) {
-	for _, task := range Tasks {
-		b.Run(fmt.Sprintf("%s-50", task), func(b *testing.B) {
-			env, _ := New(task, 50)
-			inst := env.Generate(1, 0)
-			p := envstest.RNG(1).Perm(50)
-			b.ReportAllocs()
-			for b.Loop() {
-				env.Objective(inst, p)
+				TwoOpt(d, n, tour)
 			}
 		})
 	}

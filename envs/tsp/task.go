@@ -1,30 +1,27 @@
-package envs
+package tsp
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 
-	"spg-tui/envs/tsp"
+	"spg-tui/envs"
 )
 
 // tspEnv is the Euclidean travelling salesman problem on n points uniform in the unit square.
 // The objective is the closed tour length (minimised); the reward is its negative.
 type tspEnv struct{ n int }
 
-// TaskTSP is the Euclidean travelling salesman problem.
-const TaskTSP Task = "tsp"
-
 func init() {
-	Register(&Facts{
-		Task: TaskTSP, Name: "TSP", Order: 1, MaxN: 4096,
-		New:            func(n int) Env { return newTSP(n) },
-		Fields:         []Field{pointsField("points", func(inst *Instance) *[]Point { return &inst.Points })},
-		Metric:         Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
+	envs.Register(&envs.Facts{
+		Task: envs.TaskTSP, Name: "TSP", Order: 1, MaxN: 4096,
+		New:            func(n int) envs.Env { return newTSP(n) },
+		Fields:         []envs.Field{envs.PointsField("points", func(inst *envs.Instance) *[]envs.Point { return &inst.Points })},
+		Metric:         envs.Metric{Name: "tour_length", Short: "tour", Label: "tour length", Gap: true},
 		DistanceReward: true,
 		DefaultEpochs:  40,
 		Exact: func(n int) string {
-			if n > tsp.MaxHeldKarp {
+			if n > MaxHeldKarp {
 				return ""
 			}
 			return "exact"
@@ -45,8 +42,8 @@ func init() {
 		},
 		SolverLimit: func(solver string, n int) error {
 			switch {
-			case solver == "exact" && n > tsp.MaxHeldKarp:
-				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", tsp.MaxHeldKarp, n)
+			case solver == "exact" && n > MaxHeldKarp:
+				return fmt.Errorf("exact TSP solver (Held-Karp) supports n <= %d, got n = %d", MaxHeldKarp, n)
 			case solver == "2opt-oropt-all" && n > maxAllStartsN:
 				return fmt.Errorf("2opt-oropt-all runs n + 1 local searches: it supports n <= %d (seconds per instance there), got n = %d; 2opt-oropt runs 9", maxAllStartsN, n)
 			}
@@ -60,8 +57,8 @@ func init() {
 			}
 			return b
 		},
-		Planar: true, State: State{Features: two, Tour: true},
-		Featurize: func(inst Instance, dst []float32) { putPoints(inst.Points, dst) },
+		Planar: true, State: envs.State{Features: envs.PointFeatures, Tour: true},
+		Featurize: func(inst envs.Instance, dst []float32) { envs.PutPoints(inst.Points, dst) },
 	})
 }
 
@@ -74,71 +71,73 @@ const maxAllStartsN = 200
 // tspSolvers lists the TSP solvers, the exact one first.
 var tspSolvers = []string{"exact", "nn", "farthest", "2opt", "2opt-oropt", "2opt-oropt-all", "farthest-2opt-oropt", "christofides", "ap-patch", "random"}
 
-func (e *tspEnv) Task() Task     { return TaskTSP }
-func (e *tspEnv) N() int         { return e.n }
-func (e *tspEnv) Maximize() bool { return false }
+func (e *tspEnv) Task() envs.Task { return envs.TaskTSP }
+func (e *tspEnv) N() int          { return e.n }
+func (e *tspEnv) Maximize() bool  { return false }
 
 func (e *tspEnv) Solvers() []string { return append([]string(nil), tspSolvers...) }
 
 // Generate draws n points uniform in the unit square.
-func (e *tspEnv) Generate(seed uint64, index int) Instance {
-	rng := InstanceRNG(seed, index)
-	return Instance{Points: uniformPoints(rng, e.n)}
+func (e *tspEnv) Generate(seed uint64, index int) envs.Instance {
+	rng := envs.InstanceRNG(seed, index)
+	return envs.Instance{Points: envs.UniformPoints(rng, e.n)}
 }
 
-func (e *tspEnv) Validate(inst Instance) error { return checkPoints("points", inst.Points, e.n) }
+func (e *tspEnv) Validate(inst envs.Instance) error {
+	return envs.CheckPoints("points", inst.Points, e.n)
+}
 
 // Objective is the closed tour length of visiting inst.Points in the order perm.
-func (e *tspEnv) Objective(inst Instance, perm []int) float64 {
-	return TourLength(inst.Points, perm)
+func (e *tspEnv) Objective(inst envs.Instance, perm []int) float64 {
+	return envs.TourLength(inst.Points, perm)
 }
 
 // Reward is minus the tour length.
-func (e *tspEnv) Reward(inst Instance, perm []int) float64 { return -e.Objective(inst, perm) }
+func (e *tspEnv) Reward(inst envs.Instance, perm []int) float64 { return -e.Objective(inst, perm) }
 
 // Solve runs exact (Held-Karp, n <= 20), nn (nearest neighbour from vertex 0), farthest
 // (farthest insertion), 2opt (nearest neighbour then 2-opt), 2opt-oropt (the best of 2-opt and
-// or-opt from 9 starts, tsp.TwoOptOrOpt), 2opt-oropt-all (the same from every vertex's
+// or-opt from 9 starts, TwoOptOrOpt), 2opt-oropt-all (the same from every vertex's
 // nearest-neighbour tour and farthest insertion, n + 1 starts), farthest-2opt-oropt (the
-// farthest-insertion tour improved by 2-opt and or-opt, tsp.LocalSearch: one start, as eval
+// farthest-insertion tour improved by 2-opt and or-opt, LocalSearch: one start, as eval
 // --tour-repair 2opt-oropt improves one decoded tour), christofides, ap-patch (the assignment
-// with Karp's patching, tsp.PatchedAssignment) or random.
-func (e *tspEnv) Solve(solver string, inst Instance, rng *rand.Rand) ([]int, error) {
+// with Karp's patching, PatchedAssignment) or random.
+func (e *tspEnv) Solve(solver string, inst envs.Instance, rng *rand.Rand) ([]int, error) {
 	if err := e.Validate(inst); err != nil {
 		return nil, err
 	}
 	n := e.n
 	d := make([]float64, n*n)
-	DistanceMatrix(d, inst.Points, inst.Points)
+	envs.DistanceMatrix(d, inst.Points, inst.Points)
 	tour := make([]int, n)
 	switch solver {
 	case "exact":
-		opt, _, err := tsp.HeldKarp(d, n)
+		opt, _, err := HeldKarp(d, n)
 		return opt, err
 	case "nn":
-		tsp.NearestNeighbour(d, n, tour)
+		NearestNeighbour(d, n, tour)
 	case "farthest":
-		tsp.FarthestInsertion(d, n, tour)
+		FarthestInsertion(d, n, tour)
 	case "2opt":
-		tsp.NearestNeighbour(d, n, tour)
-		tsp.TwoOpt(d, n, tour)
+		NearestNeighbour(d, n, tour)
+		TwoOpt(d, n, tour)
 	case "2opt-oropt":
-		tsp.TwoOptOrOpt(d, n, tour)
+		TwoOptOrOpt(d, n, tour)
 	case "2opt-oropt-all":
-		tsp.MultiStartLocalSearch(d, n, n, tour)
+		MultiStartLocalSearch(d, n, n, tour)
 	case "farthest-2opt-oropt":
-		tsp.FarthestInsertion(d, n, tour)
-		tsp.LocalSearch(d, n, tour)
+		FarthestInsertion(d, n, tour)
+		LocalSearch(d, n, tour)
 	case "christofides":
-		tsp.Christofides(d, n, tour)
+		Christofides(d, n, tour)
 	case "ap-patch":
-		if err := tsp.PatchedAssignment(d, n, tour); err != nil {
+		if err := PatchedAssignment(d, n, tour); err != nil {
 			return nil, err
 		}
 	case "random":
-		return randomPerm(n, rng)
+		return envs.RandomPerm(n, rng)
 	default:
-		return nil, unknownSolver(solver, TaskTSP, tspSolvers)
+		return nil, envs.UnknownSolver(solver, envs.TaskTSP, tspSolvers)
 	}
 	return tour, nil
 }

@@ -1,10 +1,12 @@
-package envs
+package tsp
 
 import (
 	"math"
-	"spg-tui/envs/internal/envstest"
 	"strings"
 	"testing"
+
+	"spg-tui/envs"
+	"spg-tui/envs/internal/envstest"
 )
 
 func TestTSPReferenceMeans(t *testing.T) {
@@ -15,7 +17,7 @@ func TestTSPReferenceMeans(t *testing.T) {
 	want := map[string]float64{"nn": 4.50, "farthest": 3.94, "2opt": 3.95}
 	lengths := map[string][]float64{}
 	for i := range count {
-		inst := env.Generate(SplitSeed(11, Test), i)
+		inst := env.Generate(envs.SplitSeed(11, envs.Test), i)
 		for name := range want {
 			tour, err := env.Solve(name, inst, nil)
 			if err != nil {
@@ -25,7 +27,7 @@ func TestTSPReferenceMeans(t *testing.T) {
 		}
 	}
 	for name, ref := range want {
-		checkReference(t, name, lengths[name], ref, 0.01)
+		envstest.CheckReference(t, name, lengths[name], ref, 0.01)
 	}
 }
 
@@ -44,10 +46,10 @@ func TestTSPSolverErrors(t *testing.T) {
 
 // The all-starts local search is bounded in n, as Held-Karp is.
 func TestTSPAllStartsLimit(t *testing.T) {
-	if err := CheckSolver(newTSP(maxAllStartsN), "2opt-oropt-all"); err != nil {
+	if err := envs.CheckSolver(newTSP(maxAllStartsN), "2opt-oropt-all"); err != nil {
 		t.Errorf("n = %d: %v", maxAllStartsN, err)
 	}
-	err := CheckSolver(newTSP(maxAllStartsN+1), "2opt-oropt-all")
+	err := envs.CheckSolver(newTSP(maxAllStartsN+1), "2opt-oropt-all")
 	if err == nil || !strings.Contains(err.Error(), "supports n <= 200") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("n = %d: error %v, want one line naming the bound", maxAllStartsN+1, err)
 	}
@@ -55,22 +57,30 @@ func TestTSPAllStartsLimit(t *testing.T) {
 
 func TestTSPObjective(t *testing.T) {
 	env := newTSP(4)
-	inst := Instance{Points: []Point{{0, 0}, {1, 0}, {1, 1}, {0, 1}}}
+	inst := envs.Instance{Points: []envs.Point{{0, 0}, {1, 0}, {1, 1}, {0, 1}}}
 	if got := env.Objective(inst, []int{0, 1, 2, 3}); !envstest.Near(got, 4) {
 		t.Errorf("square perimeter %v, want 4", got)
 	}
 	if got := env.Reward(inst, []int{0, 2, 1, 3}); !envstest.Near(got, -(2 + 2*math.Sqrt2)) {
 		t.Errorf("crossed tour reward %v, want %v", got, -(2 + 2*math.Sqrt2))
 	}
-	one := Instance{Points: []Point{{0.3, 0.4}}}
+	one := envs.Instance{Points: []envs.Point{{0.3, 0.4}}}
 	if got := newTSP(1).Objective(one, []int{0}); got != 0 {
 		t.Errorf("n=1 length %v, want 0", got)
 	}
-	two := Instance{Points: []Point{{0, 0}, {0.3, 0.4}}}
+	two := envs.Instance{Points: []envs.Point{{0, 0}, {0.3, 0.4}}}
 	if got := newTSP(2).Objective(two, []int{1, 0}); !envstest.Near(got, 1) {
 		t.Errorf("n=2 length %v, want 1", got)
 	}
 	if a := testing.AllocsPerRun(100, func() { env.Objective(inst, []int{0, 1, 2, 3}) }); a != 0 {
 		t.Errorf("Objective allocates %v times per call", a)
+	}
+}
+
+// tsp's facts name no exact solver beyond Held-Karp's reach.
+func TestTSPExactReach(t *testing.T) {
+	f := envs.MustFacts(envs.TaskTSP)
+	if f.Exact(MaxHeldKarp) != "exact" || f.Exact(MaxHeldKarp+1) != "" {
+		t.Errorf("exact solver at n = %d and %d: %q and %q", MaxHeldKarp, MaxHeldKarp+1, f.Exact(MaxHeldKarp), f.Exact(MaxHeldKarp+1))
 	}
 }
