@@ -88,6 +88,10 @@ type Facts struct {
 	// Polish improves perm, a solution of inst, by the local search polish (one of Polishes) and
 	// returns the result, at least as good as perm, or says what is wrong with the input.
 	Polish func(polish string, inst Instance, perm []int) ([]int, error)
+	// PNACActorLR is the actor's learning rate of the paper's PN-AC baseline on the task where
+	// it is not Bello et al.'s 1e-3 (sort: "we needed to lower the learning rate to 1e-4"); 0
+	// keeps Bello's.
+	PNACActorLR float64
 }
 
 // Field is one instance field of a task's files: its JSON name and how to read it.

@@ -113,12 +113,12 @@ func belloDefaults(c *Config) {
 	c.ActorLR, c.LRDecay, c.LRDecayEvery, c.ClipNorm, c.Batch, c.Hidden = 1e-3, 0.96, 5000, 1, 128, 128
 }
 
-// pnACDefaults are Bello et al.'s settings, with the paper's learning rate 1e-4 for sorting ("we
-// needed to lower the learning rate to 1e-4").
+// pnACDefaults are Bello et al.'s settings, with the actor's learning rate the paper used on the
+// task where it differs (Facts.PNACActorLR: sort's 1e-4).
 func pnACDefaults(c *Config) {
 	belloDefaults(c)
-	if c.Task == envs.TaskSort {
-		c.ActorLR = 1e-4
+	if f, err := envs.FactsOf(c.Task); err == nil && f.PNACActorLR > 0 {
+		c.ActorLR = f.PNACActorLR
 	}
 }
 

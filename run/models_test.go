@@ -49,3 +49,17 @@ func TestUnknownModelLearnsNothing(t *testing.T) {
 		t.Errorf("--model nope: %v", err)
 	}
 }
+
+// PN-AC takes the actor's learning rate a task states (Facts.PNACActorLR), else Bello et al.'s
+// 1e-3: sort's 1e-4, and a task's own for a task added with one.
+func TestPNACActorLRIsTheTasks(t *testing.T) {
+	f := *envs.MustFacts(envs.TaskSort)
+	f.Task, f.Order, f.PNACActorLR = "sort-slow", 98, 3e-4
+	t.Cleanup(envs.Register(&f))
+	for task, want := range map[string]float64{"sort": 1e-4, "tsp": 1e-3, "sort-slow": 3e-4} {
+		c, err := parseTrainFlags("--task", task, "--n", "5", "--model", ModelPNAC)
+		if err != nil || c.ActorLR != want {
+			t.Errorf("%s %s: actor LR %g, %v; want %g", ModelPNAC, task, c.ActorLR, err, want)
+		}
+	}
+}

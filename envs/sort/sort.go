@@ -34,6 +34,8 @@ func init() {
 		Baselines:     []string{"random"},
 		Plotted:       []string{"random", "optimal"},
 		Typical:       func(int) map[string]float64 { return map[string]float64{"random": 0, "optimal": 1} },
+		// The paper's PN-AC on sorting: "we needed to lower the learning rate to 1e-4".
+		PNACActorLR: 1e-4,
 		// The raw values, unnormalised, as in the authors' code.
 		State: envs.State{Features: func(int) int { return 1 }},
 		Featurize: func(inst envs.Instance, dst []float32) {
