@@ -12,70 +12,72 @@ import (
 
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
-// spg-gm3 is spg-gm2 plus w times the spectral similarity in its scores: with spg-gm2's
-// parameters and w = 0 it gives spg-gm2's M exactly, and with its initial w it gives another.
-func TestGraphMatching3AddsSpectral(t *testing.T) {
+// spg-gm-spectral is spg-gm-logstep plus w times the spectral similarity in its scores: with
+// spg-gm-logstep's parameters and w = 0 it gives spg-gm-logstep's M exactly, and with its initial w
+// it gives another.
+func TestGraphMatchingSpectralAddsSpectral(t *testing.T) {
 	const b, n, h = 3, 7, 6
-	gm2, gm3 := testArch(t, "spg-gm2", envs.TaskGM, n, h), testArch(t, "spg-gm3", envs.TaskGM, n, h)
+	logStep, spectral := testArch(t, run.ModelGMLogStep, envs.TaskGM, n, h), testArch(t, run.ModelGMSpectral, envs.TaskGM, n, h)
 	rng := rand.New(rand.NewPCG(87, 88))
-	ap2, cp := nets.NewParams(gm2.ActorSpecs(), tensor.Float64, rng), nets.NewParams(gm2.CriticSpecs(), tensor.Float64, rng)
-	ap3 := nets.NewParams(gm3.ActorSpecs(), tensor.Float64, rng)
+	apLog, cp := nets.NewParams(logStep.ActorSpecs(), tensor.Float64, rng), nets.NewParams(logStep.CriticSpecs(), tensor.Float64, rng)
+	apSpectral := nets.NewParams(spectral.ActorSpecs(), tensor.Float64, rng)
 	spec := -1
-	for i, s := range ap3.Specs {
+	for i, s := range apSpectral.Specs {
 		if s.Name == "spec.W" {
 			spec = i
 			continue
 		}
-		j := slices.IndexFunc(ap2.Specs, func(s2 nets.ParamSpec) bool { return s2.Name == s.Name })
+		j := slices.IndexFunc(apLog.Specs, func(s2 nets.ParamSpec) bool { return s2.Name == s.Name })
 		if j < 0 {
-			t.Fatalf("spg-gm3's %s is not spg-gm2's", s.Name)
+			t.Fatalf("spg-gm-spectral's %s is not spg-gm-logstep's", s.Name)
 		}
-		copy(ap3.Vals[i].Float64s(), ap2.Vals[j].Float64s())
+		copy(apSpectral.Vals[i].Float64s(), apLog.Vals[j].Float64s())
 	}
-	if spec < 0 || len(ap3.Specs) != len(ap2.Specs)+1 {
-		t.Fatalf("spg-gm3 has %d actor tensors (spec.W at %d), want spg-gm2's %d and spec.W", len(ap3.Specs), spec, len(ap2.Specs))
+	if spec < 0 || len(apSpectral.Specs) != len(apLog.Specs)+1 {
+		t.Fatalf("spg-gm-spectral has %d actor tensors (spec.W at %d), want spg-gm-logstep's %d and spec.W", len(apSpectral.Specs), spec, len(apLog.Specs))
 	}
-	if w := ap3.Vals[spec].Float64s()[0]; w != 0.5 {
+	if w := apSpectral.Vals[spec].Float64s()[0]; w != 0.5 {
 		t.Fatalf("spec.W starts at %g, want 0.5", w)
 	}
 	x := distinctGMStates(rand.New(rand.NewPCG(89, 90)), b, n)
 	act := tensor.New(tensor.WithShape(b, n, n), tensor.Of(tensor.Float64))
-	m2, _ := runGM(t, gm2, ap2, cp, x, act)
-	m3, _ := runGM(t, gm3, ap3, cp, x, act)
+	mLog, _ := runGM(t, logStep, apLog, cp, x, act)
+	mSpectral, _ := runGM(t, spectral, apSpectral, cp, x, act)
 	differ := false
-	for i := range m2 {
-		differ = differ || math.Abs(m2[i]-m3[i]) > 1e-6
+	for i := range mLog {
+		differ = differ || math.Abs(mLog[i]-mSpectral[i]) > 1e-6
 	}
 	if !differ {
-		t.Fatal("spg-gm3 at spec.W 0.5 gives spg-gm2's M")
+		t.Fatal("spg-gm-spectral at spec.W 0.5 gives spg-gm-logstep's M")
 	}
-	ap3.Vals[spec].Float64s()[0] = 0
-	m3, _ = runGM(t, gm3, ap3, cp, x, act)
-	for i := range m2 {
-		if math.Abs(m2[i]-m3[i]) > 1e-9 {
-			t.Fatalf("spec.W 0: M[%d] %g (spg-gm3) and %g (spg-gm2)", i, m3[i], m2[i])
+	apSpectral.Vals[spec].Float64s()[0] = 0
+	mSpectral, _ = runGM(t, spectral, apSpectral, cp, x, act)
+	for i := range mLog {
+		if math.Abs(mLog[i]-mSpectral[i]) > 1e-9 {
+			t.Fatalf("spec.W 0: M[%d] %g (spg-gm-spectral) and %g (spg-gm-logstep)", i, mSpectral[i], mLog[i])
 		}
 	}
 }
 
-// Relabelling either graph permutes spg-gm3's M as it does spg-gm's, on graphs whose
+// Relabelling either graph permutes spg-gm-spectral's M as it does spg-gm's, on graphs whose
 // eigenvalues are distinct (a repeated one leaves the eigenvectors' basis, and so the spectral
 // similarity, to the eigensolver).
-func TestGraphMatching3IsEquivariant(t *testing.T) {
-	checkGMEquivariant(t, "spg-gm3", separableGMStates)
+func TestGraphMatchingSpectralIsEquivariant(t *testing.T) {
+	checkGMEquivariant(t, run.ModelGMSpectral, separableGMStates)
 }
 
-// spg-gm3's critic loss and actor loss, spec.W included, against central differences in
-// float64, the consensus steps near 1 as in spg-gm2's check and spec.W near 0. The loss is
+// spg-gm-spectral's critic loss and actor loss, spec.W included, against central differences in
+// float64, the consensus steps near 1 as in spg-gm-logstep's check and spec.W near 0. The loss is
 // sharp (spectral scores over the consensus' tau 0.01): at spec.W near 0.01 the central
 // differences themselves moved by 3e-4 relative between steps 1e-5 and 1e-6, bracketing the
 // analytic gradient, and near 0.001 they agree with it to 4e-6. From states (81, 82) mp3's
 // gradient of 6e-6 missed by 5e-5 relative, and from (91, 92), gradients of 1e2, the differences
 // missed by up to 14%; from (83, 84) and (85, 86) every tensor agrees within 1e-5.
-func TestGraphMatching3Gradients(t *testing.T) {
-	a := testArch(t, "spg-gm3", envs.TaskGM, checkN, checkH)
+func TestGraphMatchingSpectralGradients(t *testing.T) {
+	a := testArch(t, run.ModelGMSpectral, envs.TaskGM, checkN, checkH)
 	rng := rand.New(rand.NewPCG(83, 84))
 	ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
 	for i, s := range ap.Specs {
