@@ -3,8 +3,9 @@ package envs
 import (
 	"math"
 	"reflect"
-	"spg-tui/envs/internal/envstest"
 	"testing"
+
+	"spg-tui/envs/internal/envstest"
 )
 
 func TestEverySolverValid(t *testing.T) {
