@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"spg-tui/envs"
+	_ "spg-tui/envs/tasks" // every task registers itself with envs
 	"spg-tui/linalg/backend"
 	"spg-tui/run"
 	"spg-tui/run/stats"

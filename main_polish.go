@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,23 +10,22 @@ import (
 )
 
 // polishUsage is eval's --polish help.
-var polishUsage = "gm: improve every decoded matching by a local search started from it (" + strings.Join(envs.GMPolishes, ", ") +
-	": spectral's 2-swap search from the policy's matching instead); the lines written are the polished ones, and the summary gives the policy's own mean beside the policy + polish mean"
+var polishUsage = "improve every decoded solution by a local search started from it (" + envs.PolishUsage() +
+	"); the lines written are the polished ones, and the summary gives the policy's own mean beside the policy + polish mean"
 
-// checkPolish refuses a --polish other than gm's searches, and any on another task.
+// checkPolish refuses a --polish that is not one of the task's polishes (Facts.Polishes).
 func checkPolish(polish string, task envs.Task) error {
 	if polish == "" {
 		return nil
 	}
-	if task != envs.TaskGM {
-		return fmt.Errorf("--polish %s: only gm's matchings take a polish, not %s's", polish, task)
+	polishes := envs.MustFacts(task).Polishes
+	if len(polishes) == 0 {
+		return fmt.Errorf("--polish %s: %s's solutions take no polish", polish, task)
 	}
-	for _, p := range envs.GMPolishes {
-		if p == polish {
-			return nil
-		}
+	if !slices.Contains(polishes, polish) {
+		return fmt.Errorf("--polish %q: must be one of %s", polish, strings.Join(polishes, ", "))
 	}
-	return fmt.Errorf("--polish %q: must be one of %s", polish, strings.Join(envs.GMPolishes, ", "))
+	return nil
 }
 
 // polishSolutions returns sols each improved by the local search polish from its permutation,
@@ -34,7 +34,7 @@ func polishSolutions(env envs.Env, insts []envs.Instance, sols []envs.Solution, 
 	start := time.Now()
 	out := make([]envs.Solution, len(sols))
 	for i, s := range sols {
-		p, err := envs.GMPolish(polish, insts[s.Index], s.Perm)
+		p, err := envs.MustFacts(env.Task()).Polish(polish, insts[s.Index], s.Perm)
 		if err != nil {
 			return nil, 0, fmt.Errorf("instance %d: %v", s.Index, err)
 		}

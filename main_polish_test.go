@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"spg-tui/envs"
 )
 
 // eval --polish 2swap writes the polished matchings, each at least as good as the policy's own,
@@ -87,7 +89,7 @@ func TestEvalPolishCLI(t *testing.T) {
 		want string
 	}{
 		{[]string{"--checkpoint", run, "--in", inst, "--polish", "faq"}, `--polish "faq": must be one of 2swap`},
-		{[]string{"--checkpoint", sortRun, "--in", sortInst, "--polish", "2swap"}, "--polish 2swap: only gm's matchings take a polish, not sort's"},
+		{[]string{"--checkpoint", sortRun, "--in", sortInst, "--polish", "2swap"}, "--polish 2swap: sort's solutions take no polish"},
 		{[]string{"--checkpoint", run, "--in", inst, "--polish", "2swap", "--critic-max"}, "it takes no --polish"},
 	} {
 		msg, err := spgTUI(append([]string{"eval"}, c.args...)...).CombinedOutput()
@@ -95,5 +97,22 @@ func TestEvalPolishCLI(t *testing.T) {
 		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || !strings.Contains(string(msg), c.want) || strings.Count(string(msg), "\n") != 1 {
 			t.Errorf("eval %v: %v, %q; want one line with %q", c.args, err, msg, c.want)
 		}
+	}
+}
+
+// --polish takes what the task's facts offer (Facts.Polishes), whatever the task's name.
+func TestCheckPolishReadsTheFacts(t *testing.T) {
+	f := *envs.MustFacts(envs.TaskSort)
+	f.Task, f.Order = "sort-polished", 98
+	f.Polishes, f.Polish = []string{"again"}, func(_ string, _ envs.Instance, perm []int) ([]int, error) { return perm, nil }
+	t.Cleanup(envs.Register(&f))
+	if err := checkPolish("again", f.Task); err != nil {
+		t.Errorf("a task with the polish refused it: %v", err)
+	}
+	if err := checkPolish("2swap", f.Task); err == nil || !strings.Contains(err.Error(), "must be one of again") {
+		t.Errorf("another task's polish: %v, want it refused naming the task's", err)
+	}
+	if err := checkPolish("again", envs.TaskSort); err == nil || !strings.Contains(err.Error(), "sort's solutions take no polish") {
+		t.Errorf("sort: %v, want no polish", err)
 	}
 }

@@ -27,9 +27,10 @@ const (
 	memPerEvalOverhead = 300 // slice headers of an instance and its solutions
 )
 
-// MemoryEstimate is the memory a run of cfg needs at its peak, in bytes: the replay buffer,
-// the training order, the validation and test sets with their references, the learner's
-// graphs for one step, and spg-gm3's cache of spectral similarities. It saturates at math.MaxInt64 instead of overflowing.
+// MemoryEstimate is the memory a run of cfg needs at its peak, in bytes: the replay buffer, the
+// training order, the validation and test sets with their references, the learner's graphs for one
+// step, and spg-gm-spectral's cache of spectral similarities. It saturates at math.MaxInt64 instead
+// of overflowing.
 func MemoryEstimate(cfg run.Config) int64 {
 	capacity, err := replay.Capacity(cfg)
 	if err != nil {
@@ -46,7 +47,7 @@ func MemoryEstimate(cfg run.Config) int64 {
 	if model.PairCritic {
 		total += b * n * n * h * memPerBNNH
 	}
-	if model.Name == run.ModelGM3 {
+	if model.Name == run.ModelGMSpectral {
 		total += pairops.SpectralCacheBytes // its similarities, kept for the states met again
 	}
 	if total >= math.MaxInt64 {

@@ -38,12 +38,12 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 }
 
-// spg-gm3's estimate holds its cache of spectral similarities on top of spg-gm2's, which it
-// otherwise is.
+// spg-gm-spectral's estimate holds its cache of spectral similarities on top of spg-gm-logstep's,
+// which it otherwise is.
 func TestMemoryEstimateSpectralCache(t *testing.T) {
 	gm2, gm3 := run.DefaultConfig(envs.TaskGM, 50), run.DefaultConfig(envs.TaskGM, 50)
-	gm2.Model, gm3.Model = run.ModelGM2, run.ModelGM3
+	gm2.Model, gm3.Model = run.ModelGMLogStep, run.ModelGMSpectral
 	if d := MemoryEstimate(gm3) - MemoryEstimate(gm2); d != pairops.SpectralCacheBytes {
-		t.Errorf("spg-gm3 estimates %d bytes more than spg-gm2, want the cache's %d", d, pairops.SpectralCacheBytes)
+		t.Errorf("spg-gm-spectral estimates %d bytes more than spg-gm-logstep, want the cache's %d", d, pairops.SpectralCacheBytes)
 	}
 }

@@ -71,8 +71,8 @@ func trainRecipes(t *testing.T, task envs.Task, n, steps int) (test, untrained, 
 	return test, untrained, refs
 }
 
-// TestStartStatesTheRecipesChoiceByData: a run whose model best chose by --data (spg-gm3 on gm's
-// regular graphs) says so in its start record; one on the default data does not.
+// TestStartStatesTheRecipesChoiceByData: a run whose model best chose by --data (spg-gm-spectral on
+// gm's regular graphs) says so in its start record; one on the default data does not.
 func TestStartStatesTheRecipesChoiceByData(t *testing.T) {
 	for _, tc := range []struct {
 		data string
@@ -87,7 +87,7 @@ func TestStartStatesTheRecipesChoiceByData(t *testing.T) {
 		cfg.Hidden = 4
 		recs := readMetrics(t, trainToEnd(t, cfg))
 		msg := recs[0].Event.Message
-		if got := strings.Contains(msg, "recipe best on regular graphs: spg-gm3, the live critic"); got != tc.want {
+		if got := strings.Contains(msg, "recipe best on regular graphs: spg-gm-spectral, the live critic"); got != tc.want {
 			t.Errorf("data %s: start record %q; want the recipe's choice stated: %v", tc.data, msg, tc.want)
 		}
 	}

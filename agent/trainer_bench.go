@@ -65,7 +65,7 @@ type BenchResult struct {
 	// grow with N.
 	LaunchesPerStep int64 `json:"launches_per_step,omitempty"`
 	// GFLOPS is FLOPsPerStep over the median step time; FLOPsPerStep counts the GEMM
-	// floating-point operations of one step and spg-gm3's eigendecompositions (StepFLOPs).
+	// floating-point operations of one step and spg-gm-spectral's eigendecompositions (StepFLOPs).
 	GFLOPS       float64 `json:"gflops"`
 	FLOPsPerStep float64 `json:"flops_per_step"`
 }
@@ -83,7 +83,8 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 	if err != nil {
 		return BenchResult{}, err
 	}
-	// bench has no --buffer-mem to raise: a batch its replay buffer cannot hold is the batch's fault.
+	// bench has no --buffer-mem to raise: a batch its replay buffer cannot hold is the batch's
+	// fault.
 	if each := replay.TransitionBytes(cfg.N); int64(cfg.Batch)*each > cfg.BufferMem {
 		return BenchResult{}, fmt.Errorf("batch %d: a batch of n = %d transitions takes %s, more than bench's %s replay buffer holds: give --batch %d or less",
 			cfg.Batch, cfg.N, sysmem.Bytes(int64(cfg.Batch)*each), sysmem.Bytes(cfg.BufferMem), cfg.BufferMem/each)

@@ -75,8 +75,8 @@ func mix64(z uint64) uint64 {
 	return z ^ z>>31
 }
 
-// uniformPoints draws n points uniform in the unit square, x before y.
-func uniformPoints(rng *rand.Rand, n int) []Point {
+// UniformPoints draws n points uniform in the unit square, x before y: the planar tasks' data.
+func UniformPoints(rng *rand.Rand, n int) []Point {
 	pts := make([]Point, n)
 	for i := range pts {
 		pts[i] = Point{rng.Float64(), rng.Float64()}

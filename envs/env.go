@@ -1,9 +1,9 @@
-// Package envs holds the permutation tasks (the SPG paper's sorting, maximum weight matching
-// and Euclidean TSP, and graph matching): their seeded data, objectives, rewards, and the exact
-// and classical solvers that learned policies are compared against. Each task is one file that
-// registers its Facts (envs.Register), which say everything the rest of the program needs of it;
-// a task's larger algorithms live in a package of their own below this one (envs/tsp's tour
-// solvers, envs/gm's graph families and solvers) that knows nothing of instances.
+// Package envs is the framework of the permutation tasks (the SPG paper's sorting, maximum weight
+// matching and Euclidean TSP, and graph matching): the Env interface, the registry of each
+// task's Facts, instance files, datasets, validation and the dispatch of solvers. The tasks
+// themselves (their data, objectives, rewards and exact and classical solvers) live each in a
+// folder below (envs/mwm, envs/tsp, envs/sort, envs/gm) that registers its Facts from init
+// (envs.Register); this package imports none of them, and envs/tasks imports them all.
 package envs
 
 import (
@@ -114,7 +114,7 @@ func NewData(task Task, n int, spec string) (Env, error) {
 	case spec == "":
 		return f.New(n), nil
 	case f.NewData == nil:
-		return nil, fmt.Errorf("data %s: %s has one kind of data, so no --data", quoteClip(spec), task)
+		return nil, fmt.Errorf("data %s: %s has one kind of data, so no --data", QuoteClip(spec), task)
 	}
 	return f.NewData(n, spec)
 }

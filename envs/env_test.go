@@ -3,8 +3,9 @@ package envs
 import (
 	"math"
 	"reflect"
-	"spg-tui/envs/internal/envstest"
 	"testing"
+
+	"spg-tui/envs/internal/envstest"
 )
 
 func TestEverySolverValid(t *testing.T) {
@@ -50,7 +51,7 @@ func TestEverySolverValid(t *testing.T) {
 
 func TestTinyInstances(t *testing.T) {
 	two := Instance{Points: []Point{{0, 0}, {0.6, 0.8}}}
-	env := newTSP(2)
+	env := MustFacts(TaskTSP).New(2)
 	for _, name := range env.Solvers() {
 		p, err := env.Solve(name, two, envstest.RNG(1))
 		if err != nil {
@@ -124,7 +125,7 @@ func sameInstance(a, b Instance) bool {
 }
 
 func TestSolversListIsACopy(t *testing.T) {
-	env := newTSP(3)
+	env := MustFacts(TaskTSP).New(3)
 	env.Solvers()[0] = "changed"
 	if env.Solvers()[0] != "exact" {
 		t.Error("Solvers exposes the package's list")
@@ -134,7 +135,7 @@ func TestSolversListIsACopy(t *testing.T) {
 // TestSquareSymmetriesAreDistinctIsometries checks that the 8 symmetries map the unit square
 // onto itself, are pairwise distinct, and keep every tour length and matching weight.
 func TestSquareSymmetriesAreDistinctIsometries(t *testing.T) {
-	env := newTSP(9)
+	env := MustFacts(TaskTSP).New(9)
 	inst := env.Generate(3, 0)
 	p := Point{0.1, 0.3}
 	seen := map[Point]int{}
@@ -153,7 +154,7 @@ func TestSquareSymmetriesAreDistinctIsometries(t *testing.T) {
 			t.Fatalf("symmetry %d: tour length %v, want %v", k, got, want)
 		}
 	}
-	m := newMWM(5)
+	m := MustFacts(TaskMWM).New(5)
 	mi := m.Generate(3, 1)
 	perm := []int{2, 0, 4, 1, 3}
 	for k := range SquareSymmetries {

@@ -11,7 +11,8 @@ import (
 // Facts is one task as the whole program knows it: its environment, its instance file fields,
 // how a learner sees an instance, what the evaluation metric is called and which way it goes,
 // which solvers are its references and how much memory they take, how long the authors trained
-// on it and what titles call it. A task is one file that fills in Facts and calls Register.
+// on it and what titles call it. A task is a folder below envs whose init fills in Facts and
+// calls Register.
 type Facts struct {
 	Task Task
 	// Name is the task in titles: "MWM", "TSP", "Sort".
@@ -79,6 +80,18 @@ type Facts struct {
 	State State
 	// Featurize writes inst's state into dst (length StateLen(n)).
 	Featurize func(inst Instance, dst []float32)
+	// Polishes are the local searches that eval --polish may start from a policy's solution
+	// (gm: 2swap); none where the task takes no polish. PolishUsage says what they are, for the
+	// flag's help.
+	Polishes    []string
+	PolishUsage string
+	// Polish improves perm, a solution of inst, by the local search polish (one of Polishes) and
+	// returns the result, at least as good as perm, or says what is wrong with the input.
+	Polish func(polish string, inst Instance, perm []int) ([]int, error)
+	// PNACActorLR is the actor's learning rate of the paper's PN-AC baseline on the task where
+	// it is not Bello et al.'s 1e-3 (sort: "we needed to lower the learning rate to 1e-4"); 0
+	// keeps Bello's.
+	PNACActorLR float64
 }
 
 // Field is one instance field of a task's files: its JSON name and how to read it.
@@ -191,7 +204,7 @@ func Register(f *Facts) (unregister func()) {
 	if _, dup := registry[f.Task]; dup {
 		panic("envs: task " + string(f.Task) + " registered twice")
 	}
-	if f.Name == "" || f.MaxN < 1 || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.State.Features == nil || f.Featurize == nil || f.DefaultEpochs < 1 {
+	if f.Name == "" || f.MaxN < 1 || f.New == nil || len(f.Fields) == 0 || f.Exact == nil || f.Typical == nil || f.State.Features == nil || f.Featurize == nil || f.DefaultEpochs < 1 || (len(f.Polishes) > 0) != (f.Polish != nil) {
 		panic("envs: task " + string(f.Task) + " is missing a part")
 	}
 	registry[f.Task] = f
@@ -260,10 +273,11 @@ func (f *Facts) StateLen(n int) int { return f.State.Items(n) * f.State.Features
 // Plots reports whether the console draws the reference called name.
 func (f *Facts) Plots(name string) bool { return slices.Contains(f.Plotted, name) }
 
-// two is the Features of points: [x, y].
-func two(int) int { return 2 }
+// PointFeatures is the State.Features of a planar task's points: [x, y].
+func PointFeatures(int) int { return 2 }
 
-func putPoints(pts []Point, dst []float32) {
+// PutPoints writes pts into dst as x, y pairs: a planar task's Featurize.
+func PutPoints(pts []Point, dst []float32) {
 	for i, p := range pts {
 		dst[2*i], dst[2*i+1] = float32(p[0]), float32(p[1])
 	}
@@ -299,11 +313,18 @@ func SolverUsage() string {
 
 // DataUsage lists, for every task with several kinds of data, what its --data may be; the other
 // tasks take none.
-func DataUsage() string {
+func DataUsage() string { return usages(func(f *Facts) string { return f.DataUsage }) }
+
+// PolishUsage lists, for every task that takes a polish, what eval --polish may be; the other
+// tasks take none.
+func PolishUsage() string { return usages(func(f *Facts) string { return f.PolishUsage }) }
+
+// usages joins the tasks' non-empty usages of one flag, in Order.
+func usages(of func(*Facts) string) string {
 	var parts []string
 	for _, t := range Tasks {
-		if f := MustFacts(t); f.DataUsage != "" {
-			parts = append(parts, f.DataUsage)
+		if u := of(registry[t]); u != "" {
+			parts = append(parts, u)
 		}
 	}
 	return strings.Join(parts, "; ") + "; other tasks take none"

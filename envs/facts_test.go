@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"spg-tui/envs/tsp"
 )
 
 // Every task has facts, and they agree with its Env: the exact solver and the baselines are
@@ -54,9 +52,6 @@ func TestFacts(t *testing.T) {
 		if !slices.Equal(state, want) {
 			t.Errorf("%s: state %v, want %v", task, state, want)
 		}
-	}
-	if f := MustFacts(TaskTSP); f.Exact(tsp.MaxHeldKarp+1) != "" {
-		t.Error("tsp has an exact solver beyond Held-Karp's reach")
 	}
 	if _, err := FactsOf("nope"); err == nil {
 		t.Error("an unknown task has facts")
@@ -114,5 +109,13 @@ func TestParseTask(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) || (s == "knap" && strings.Contains(err.Error(), ";")) {
 			t.Errorf("ParseTask(%q): %v, want %q", s, err, want)
 		}
+	}
+}
+
+// A task with one kind of data refuses a --data spec in one line.
+func TestNewDataOneKind(t *testing.T) {
+	_, err := NewData(TaskMWM, 9, "er")
+	if err == nil || !strings.Contains(err.Error(), "one kind of data") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("mwm --data er: error %v, want one line saying mwm has one kind of data", err)
 	}
 }

@@ -81,7 +81,7 @@ func parseInstance(task Task, v any) (Instance, error) {
 	want := registry[task].Fields
 	for k := range fields {
 		if !slices.ContainsFunc(want, func(f Field) bool { return f.Name == k }) {
-			return Instance{}, fmt.Errorf("unexpected field %s for task %s", quoteClip(k), task)
+			return Instance{}, fmt.Errorf("unexpected field %s for task %s", QuoteClip(k), task)
 		}
 	}
 	var inst Instance
@@ -100,16 +100,16 @@ func parseInstance(task Task, v any) (Instance, error) {
 	return inst, nil
 }
 
-// pointsField is an instance field holding an array of [x, y] points, read into *at(inst).
-func pointsField(name string, at func(*Instance) *[]Point) Field {
+// PointsField is an instance field holding an array of [x, y] points, read into *at(inst).
+func PointsField(name string, at func(*Instance) *[]Point) Field {
 	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
 		*at(inst), err = parsePoints(name, v)
 		return err
 	}}
 }
 
-// numbersField is an instance field holding an array of numbers, read into *at(inst).
-func numbersField(name string, at func(*Instance) *[]float64) Field {
+// NumbersField is an instance field holding an array of numbers, read into *at(inst).
+func NumbersField(name string, at func(*Instance) *[]float64) Field {
 	return Field{Name: name, Parse: func(inst *Instance, v any) (err error) {
 		*at(inst), err = ParseNumbers(name, v)
 		return err
@@ -128,7 +128,7 @@ func parsePoints(name string, v any) ([]Point, error) {
 			return nil, fmt.Errorf("%s[%d]: want a point [x, y]", name, i)
 		}
 		for j := range 2 {
-			f, err := parseNumber(fmt.Sprintf("%s[%d][%d]", name, i, j), xy[j])
+			f, err := ParseNumber(fmt.Sprintf("%s[%d][%d]", name, i, j), xy[j])
 			if err != nil {
 				return nil, err
 			}
@@ -147,7 +147,7 @@ func ParseNumbers(name string, v any) ([]float64, error) {
 	}
 	out := make([]float64, len(list))
 	for i, x := range list {
-		f, err := parseNumber(fmt.Sprintf("%s[%d]", name, i), x)
+		f, err := ParseNumber(fmt.Sprintf("%s[%d]", name, i), x)
 		if err != nil {
 			return nil, err
 		}
@@ -156,14 +156,16 @@ func ParseNumbers(name string, v any) ([]float64, error) {
 	return out, nil
 }
 
-func parseNumber(where string, v any) (float64, error) {
+// ParseNumber reads the decoded JSON value v, at where in an instance, as a finite number, or says
+// what is wrong with it: for a task's Field.Parse.
+func ParseNumber(where string, v any) (float64, error) {
 	num, ok := v.(json.Number)
 	if !ok {
 		return 0, fmt.Errorf("%s is not a number (%s)", where, describeValue(v))
 	}
 	f, err := strconv.ParseFloat(num.String(), 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("%s = %s is not a finite float64", where, clip(num.String()))
+		return 0, fmt.Errorf("%s = %s is not a finite float64", where, Clip(num.String()))
 	}
 	return f, nil
 }
@@ -172,11 +174,11 @@ func parseNumber(where string, v any) (float64, error) {
 func describeValue(v any) string {
 	switch x := v.(type) {
 	case json.Number:
-		return clip(string(x))
+		return Clip(string(x))
 	case nil:
 		return "null"
 	case string:
-		return quoteClip(x)
+		return QuoteClip(x)
 	case bool:
 		return strconv.FormatBool(x)
 	case []any:

@@ -36,11 +36,11 @@ func decodeInstance(dec *json.Decoder, task Task, n int) (any, error) {
 		}
 		key := tok.(string) // object keys are always strings
 		if _, ok := fields[key]; ok {
-			return nil, &shapeError{fmt.Sprintf("field %s appears twice", quoteClip(key))}
+			return nil, &shapeError{fmt.Sprintf("field %s appears twice", QuoteClip(key))}
 		}
 		i := slices.IndexFunc(registry[task].Fields, func(f Field) bool { return f.Name == key })
 		if i < 0 {
-			return nil, &shapeError{fmt.Sprintf("unexpected field %s for task %s", quoteClip(key), task)}
+			return nil, &shapeError{fmt.Sprintf("unexpected field %s for task %s", QuoteClip(key), task)}
 		}
 		if fields[key], err = decodeField(dec, key, n, registry[task].Fields[i].entryWidth(n)); err != nil {
 			return nil, err

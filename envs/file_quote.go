@@ -10,9 +10,9 @@ import (
 // file must not come back whole on the terminal.
 const maxQuoted = 100
 
-// quoteClip quotes s as strconv.Quote does, cut to its first maxQuoted bytes (at a rune
+// QuoteClip quotes s, a piece of the input, for an error message as strconv.Quote does, cut to its first maxQuoted bytes (at a rune
 // boundary) with the full length said after it.
-func quoteClip(s string) string {
+func QuoteClip(s string) string {
 	if len(s) <= maxQuoted {
 		return strconv.Quote(s)
 	}
@@ -23,8 +23,8 @@ func quoteClip(s string) string {
 	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:cut]), len(s))
 }
 
-// clip cuts s, a piece of the input written unquoted (a number's literal), as quoteClip does.
-func clip(s string) string {
+// Clip cuts s, a piece of the input written unquoted (a number's literal), as QuoteClip does.
+func Clip(s string) string {
 	if len(s) <= maxQuoted {
 		return s
 	}

@@ -46,7 +46,7 @@ func readStream(r io.Reader) (*File, Env, error) {
 			return false, nil
 		}
 		if _, ok := registry[f.Task]; !ok {
-			return false, fileError("unknown task %s (want %s)", quoteClip(string(f.Task)), TaskList())
+			return false, fileError("unknown task %s (want %s)", QuoteClip(string(f.Task)), TaskList())
 		}
 		e, err := New(f.Task, f.N)
 		if err != nil {
@@ -83,7 +83,7 @@ func readStream(r io.Reader) (*File, Env, error) {
 		}
 		key := tok.(string) // object keys are always strings
 		if seen[key] {
-			return nil, nil, fileError("field %s appears twice", quoteClip(key))
+			return nil, nil, fileError("field %s appears twice", QuoteClip(key))
 		}
 		seen[key] = true
 		switch key {
@@ -132,7 +132,7 @@ func readStream(r io.Reader) (*File, Env, error) {
 				return nil, nil, fail(-1, "malformed JSON: %s", err)
 			}
 		default:
-			return nil, nil, fileError("unknown field %s (want task, n, instances)", quoteClip(key))
+			return nil, nil, fileError("unknown field %s (want task, n, instances)", QuoteClip(key))
 		}
 	}
 	if err := expectDelim(dec, '}'); err != nil {

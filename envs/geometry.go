@@ -5,9 +5,9 @@ import (
 	"math"
 )
 
-// dist is the Euclidean distance between p and q. It is exactly symmetric: negating a
-// difference is exact, so dist(p, q) == dist(q, p) bit for bit.
-func dist(p, q Point) float64 {
+// Distance is the Euclidean distance between p and q. It is exactly symmetric: negating a
+// difference is exact, so Distance(p, q) == Distance(q, p) bit for bit.
+func Distance(p, q Point) float64 {
 	dx, dy := p[0]-q[0], p[1]-q[1]
 	return math.Sqrt(dx*dx + dy*dy)
 }
@@ -22,7 +22,7 @@ func DistanceMatrix(dst []float64, a, b []Point) {
 	for i, p := range a {
 		row := dst[i*len(b) : (i+1)*len(b)]
 		for j, q := range b {
-			row[j] = dist(p, q)
+			row[j] = Distance(p, q)
 		}
 	}
 }
@@ -36,7 +36,7 @@ func TourLength(pts []Point, tour []int) float64 {
 	prev := pts[tour[len(tour)-1]]
 	var sum float64
 	for _, v := range tour {
-		sum += dist(prev, pts[v])
+		sum += Distance(prev, pts[v])
 		prev = pts[v]
 	}
 	return sum

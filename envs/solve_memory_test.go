@@ -14,7 +14,7 @@ func TestSolveMemoryRefused(t *testing.T) {
 	if sysmem.Limit() >= 160e9 {
 		t.Skip("this machine could hold the matrices")
 	}
-	var env Env = newMWM(100000) // above the bound New keeps to: SolveAll checks memory whatever n
+	var env Env = MustFacts(TaskMWM).New(100000) // above the bound New keeps to: SolveAll checks memory whatever n
 	_, err := SolveAll(env, "hungarian", make([]Instance, 1), 1)
 	if err == nil || !strings.Contains(err.Error(), "solver hungarian on mwm n = 100000 (1 at once) needs about 149.0 GiB") {
 		t.Errorf("hungarian on MWM-100000: %v", err)

@@ -27,9 +27,9 @@ func numberError(x float64, where func() string) error {
 	return fmt.Errorf("%s = %g is outside [-%g, %g] (larger numbers overflow float64 distances)", where(), x, MaxCoordinate, MaxCoordinate)
 }
 
-// checkPoints reports whether field holds exactly n points with finite coordinates within
+// CheckPoints reports whether field holds exactly n points with finite coordinates within
 // MaxCoordinate, naming the field and position of the first problem, e.g. "b[3][1] is NaN".
-func checkPoints(field string, pts []Point, n int) error {
+func CheckPoints(field string, pts []Point, n int) error {
 	if len(pts) != n {
 		return fmt.Errorf("%s has %d points, want %d", field, len(pts), n)
 	}
@@ -43,8 +43,8 @@ func checkPoints(field string, pts []Point, n int) error {
 	return nil
 }
 
-// checkValues reports whether field holds exactly n finite numbers within MaxCoordinate.
-func checkValues(field string, xs []float64, n int) error {
+// CheckValues reports whether field holds exactly n finite numbers within MaxCoordinate.
+func CheckValues(field string, xs []float64, n int) error {
 	if len(xs) != n {
 		return fmt.Errorf("%s has %d values, want %d", field, len(xs), n)
 	}
@@ -56,15 +56,30 @@ func checkValues(field string, xs []float64, n int) error {
 	return nil
 }
 
-// unknownSolver is the error for a solver name that task does not offer.
-func unknownSolver(name string, task Task, solvers []string) error {
+// UnknownSolver is the error for a solver name that task does not offer.
+func UnknownSolver(name string, task Task, solvers []string) error {
 	return fmt.Errorf("unknown solver %q for %s (want %s)", name, task, strings.Join(solvers, ", "))
 }
 
-// randomPerm returns a uniformly random permutation of 0..n-1 drawn from rng.
-func randomPerm(n int, rng *rand.Rand) ([]int, error) {
+// RandomPerm returns a uniformly random permutation of 0..n-1 drawn from rng.
+func RandomPerm(n int, rng *rand.Rand) ([]int, error) {
 	if rng == nil {
 		return nil, fmt.Errorf("solver \"random\" needs a random source, got nil")
 	}
 	return rng.Perm(n), nil
+}
+
+// CheckPermutation reports whether p, the field called name, is a permutation of 0..n-1.
+func CheckPermutation(name string, p []int, n int) error {
+	if len(p) != n {
+		return fmt.Errorf("%s has %d entries, want %d", name, len(p), n)
+	}
+	seen := make([]bool, n)
+	for i, j := range p {
+		if j < 0 || j >= n || seen[j] {
+			return fmt.Errorf("%s is not a permutation: %s[%d] = %d", name, name, i, j)
+		}
+		seen[j] = true
+	}
+	return nil
 }

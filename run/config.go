@@ -137,9 +137,10 @@ func DefaultConfig(task envs.Task, n int) Config {
 }
 
 // UnmarshalJSON decodes a configuration; one written before models were named (config.json or
-// a checkpoint of an older run) gets its task's default model, the one that run trained; one
-// without a data spec keeps "", the data that run trained on, and one without a rounding "", the
-// paper's rounding, whatever c held before.
+// a checkpoint of an older run) gets its task's default model, the one that run trained, and one
+// naming a renamed model its new name (CanonicalModel); one without a data spec keeps "", the
+// data that run trained on, and one without a rounding "", the paper's rounding, whatever c held
+// before.
 func (c *Config) UnmarshalJSON(data []byte) error {
 	type plain Config
 	c.Data, c.Rounding = "", ""
@@ -149,6 +150,7 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 	if c.Model == "" {
 		c.Model = DefaultModel(c.Task)
 	}
+	c.Model = CanonicalModel(c.Model)
 	return nil
 }
 

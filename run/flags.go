@@ -137,11 +137,11 @@ func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
 	if name == "" {
 		name = DefaultModel(cfg.Task)
 	}
-	m, err := ModelNamed(name)
+	m, err := ModelNamed(CanonicalModel(name))
 	if err != nil {
 		return fmt.Errorf("model: %v", err)
 	}
-	cfg.Model = name
+	cfg.Model = m.Name
 	if m.Defaults == nil {
 		return nil
 	}

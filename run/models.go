@@ -91,11 +91,12 @@ var Models = []Model{
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	// SPG+GM with its consensus steps learned on a log scale, so that training can move them
 	// (agent/nets/graph_matching.go, gmLogStepScale); its untrained actor is spg-gm's.
-	{Name: ModelGM2, Title: "SPG+GM2", Reads: (*envs.Facts).GraphPairs,
+	{Name: ModelGMLogStep, Title: "SPG+GM-LogStep", Reads: (*envs.Facts).GraphPairs,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
-	// SPG+GM2 with Umeyama's spectral similarity added to its scores before the consensus, which
-	// breaks the symmetry of regular graphs (agent/nets/graph_matching_spectral.go).
-	{Name: ModelGM3, Title: "SPG+GM3", Reads: (*envs.Facts).GraphPairs,
+	// SPG+GM-LogStep with Umeyama's spectral similarity added to its scores before the
+	// consensus, which breaks the symmetry of regular graphs
+	// (agent/nets/graph_matching_spectral.go).
+	{Name: ModelGMSpectral, Title: "SPG+GM-Spectral", Reads: (*envs.Facts).GraphPairs,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true},
 	{Name: ModelPNAC, Title: "PN-AC", Reads: ordered, Kind: KindCriticFree, Defaults: pnACDefaults},
 	{Name: ModelPNACMatching, Title: "PN-AC+Matching", Reads: pointSets, Kind: KindCriticFree, Defaults: belloDefaults},
@@ -113,12 +114,12 @@ func belloDefaults(c *Config) {
 	c.ActorLR, c.LRDecay, c.LRDecayEvery, c.ClipNorm, c.Batch, c.Hidden = 1e-3, 0.96, 5000, 1, 128, 128
 }
 
-// pnACDefaults are Bello et al.'s settings, with the paper's learning rate 1e-4 for sorting ("we
-// needed to lower the learning rate to 1e-4").
+// pnACDefaults are Bello et al.'s settings, with the actor's learning rate the paper used on the
+// task where it differs (Facts.PNACActorLR: sort's 1e-4).
 func pnACDefaults(c *Config) {
 	belloDefaults(c)
-	if c.Task == envs.TaskSort {
-		c.ActorLR = 1e-4
+	if f, err := envs.FactsOf(c.Task); err == nil && f.PNACActorLR > 0 {
+		c.ActorLR = f.PNACActorLR
 	}
 }
 
@@ -140,10 +141,10 @@ const (
 	ModelSequential = "spg-sequential"
 	// ModelGM is SPG+GM, the "best" recipe's network for graph matching.
 	ModelGM = "spg-gm"
-	// ModelGM2 is SPG+GM with its consensus steps learned on a log scale.
-	ModelGM2 = "spg-gm2"
-	// ModelGM3 is SPG+GM2 with the spectral similarity in its scores.
-	ModelGM3 = "spg-gm3"
+	// ModelGMLogStep is SPG+GM with its consensus steps learned on a log scale.
+	ModelGMLogStep = "spg-gm-logstep"
+	// ModelGMSpectral is SPG+GM-LogStep with the spectral similarity in its scores.
+	ModelGMSpectral = "spg-gm-spectral"
 	// ModelPNAC is Bello et al.'s pointer network with an actor-critic baseline (sort, tsp).
 	ModelPNAC = "pn-ac"
 	// ModelPNACMatching is PN-AC over SPG+Matching's dual embedding (mwm).
@@ -175,6 +176,20 @@ func ModelNamed(name string) (Model, error) {
 		}
 	}
 	return Model{}, fmt.Errorf("unknown model %q (want %s)", name, modelNames())
+}
+
+// renamedModels maps the names models had before they were named by what they add to the names
+// they have now, so that a run's config.json or checkpoint, or a --model, with an old name reads
+// as the model it named.
+var renamedModels = map[string]string{"spg-gm2": ModelGMLogStep, "spg-gm3": ModelGMSpectral}
+
+// CanonicalModel returns the name the model called name has now: a renamed model's new name, any
+// other name as it is.
+func CanonicalModel(name string) string {
+	if now, ok := renamedModels[name]; ok {
+		return now
+	}
+	return name
 }
 
 func modelNames() string {

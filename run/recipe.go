@@ -228,31 +228,32 @@ var bestTasks = map[envs.Task]taskRecipe{
 	}, data: []dataRecipe{bestGMRegular}},
 }
 
-// bestGMRegular is best's choice on regular graphs: spg-gm3 with the live critic and the critic
-// penalty. Closed walks leave the nodes of a regular graph nearly alike, so spg-gm has nothing to
-// sharpen (0.411-0.448 of G1's edges kept at N = 50, d = 10, below 2-swap's 0.66); spg-gm3's
-// spectral similarity tells them apart (0.883 over 3 seeds; 0.918 and 0.921 on single runs
-// since). With the slow critic it fell (seed 1: 0.827 at step 100, 0.397 at 200), the copy still
-// the early critic when the consensus steps start to move, so it keeps the live one and the
-// penalty it was measured with (docs/results.md, "spg-gm3" and "A slow critic"). At N = 20
-// (d = 4) the untrained spg-gm3 already keeps as much as the trained spg-gm (0.860 against 0.850).
+// bestGMRegular is best's choice on regular graphs: spg-gm-spectral with the live critic and the
+// critic penalty. Closed walks leave the nodes of a regular graph nearly alike, so spg-gm has
+// nothing to sharpen (0.411-0.448 of G1's edges kept at N = 50, d = 10, below 2-swap's 0.66);
+// spg-gm-spectral's spectral similarity tells them apart (0.883 over 3 seeds; 0.918 and 0.921 on
+// single runs since). With the slow critic it fell (seed 1: 0.827 at step 100, 0.397 at 200), the
+// copy still the early critic when the consensus steps start to move, so it keeps the live one and
+// the penalty it was measured with (docs/results.md, "spg-gm-spectral" and "A slow critic"). At N =
+// 20 (d = 4) the untrained spg-gm-spectral already keeps as much as the trained spg-gm (0.860
+// against 0.850).
 var bestGMRegular = dataRecipe{
 	kind: "regular graphs",
 	matches: func(n int, spec string) bool {
-		p, err := envs.GMData(n, spec)
+		p, err := gm.DataParams(n, spec)
 		return err == nil && p.Graph == gm.Regular
 	},
-	model:    ModelGM3,
+	model:    ModelGMSpectral,
 	settings: "the live critic (target-critic 0), the critic penalty",
 	tune: func(c *Config) {
 		c.TargetCritic, c.CriticPenalty = 0, true
 	},
 }
 
-// RecipeChoice says what c's recipe chose by c's data, where it chose by it and c trains the
-// model it chose: the kind of data ("regular graphs") and the choice ("spg-gm3, the live critic
-// ..."); both "" elsewhere. The start record and the console's header state it, since --data
-// alone changed the model.
+// RecipeChoice says what c's recipe chose by c's data, where it chose by it and c trains the model
+// it chose: the kind of data ("regular graphs") and the choice ("spg-gm-spectral, the live critic
+// ..."); both "" elsewhere. The start record and the console's header state it, since --data alone
+// changed the model.
 func RecipeChoice(c Config) (kind, choice string) {
 	r := recipeByName(c.Recipe)
 	if r == nil {

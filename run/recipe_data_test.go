@@ -6,7 +6,7 @@ import (
 	"spg-tui/envs"
 )
 
-// best on gm chooses by the data: spg-gm3 with the live critic and the critic penalty on
+// best on gm chooses by the data: spg-gm-spectral with the live critic and the critic penalty on
 // regular graphs, where spg-gm keeps less than 2-swap; spg-gm with the slow critic elsewhere (ER,
 // the default, and ""). The choice is stated (RecipeChoice) only where it was made and trained.
 func TestBestGMChoosesByTheData(t *testing.T) {
@@ -35,12 +35,12 @@ func TestBestGMChoosesByTheData(t *testing.T) {
 
 	regular := parse("--data", "regular:d=10,noise=0.05,noise-model=nowak")
 	want := er
-	want.Data, want.Model = "regular:d=10,noise=0.05,noise-model=nowak", ModelGM3
+	want.Data, want.Model = "regular:d=10,noise=0.05,noise-model=nowak", ModelGMSpectral
 	want.TargetCritic, want.CriticPenalty = 0, true
 	if regular != want {
 		t.Errorf("best on regular graphs:\ngot  %+v\nwant %+v", regular, want)
 	}
-	if kind, choice := RecipeChoice(regular); kind != "regular graphs" || choice != "spg-gm3, the live critic (target-critic 0), the critic penalty" {
+	if kind, choice := RecipeChoice(regular); kind != "regular graphs" || choice != "spg-gm-spectral, the live critic (target-critic 0), the critic penalty" {
 		t.Errorf("best on regular graphs states %q: %q", kind, choice)
 	}
 	if got, err := WithRecipe(DefaultConfig(envs.TaskGM, 20), RecipeBest); err != nil || got.Model != ModelGM {
@@ -48,7 +48,7 @@ func TestBestGMChoosesByTheData(t *testing.T) {
 	}
 	c := DefaultConfig(envs.TaskGM, 20)
 	c.Data = "regular:d=4"
-	if got, err := WithRecipe(c, RecipeBest); err != nil || got.Model != ModelGM3 || got.TargetCritic != 0 || !got.CriticPenalty {
+	if got, err := WithRecipe(c, RecipeBest); err != nil || got.Model != ModelGMSpectral || got.TargetCritic != 0 || !got.CriticPenalty {
 		t.Errorf("console's best on regular graphs: model %s, target critic %g, penalty %v, %v", got.Model, got.TargetCritic, got.CriticPenalty, err)
 	}
 

@@ -133,8 +133,8 @@ func TestHeaderKeepsRunDirBeforeBackend(t *testing.T) {
 	}
 }
 
-// TestHeaderStatesTheRecipesChoiceByData: where best chose the model by --data (spg-gm3 on gm's
-// regular graphs) the header says so; on the default data it names the recipe alone.
+// TestHeaderStatesTheRecipesChoiceByData: where best chose the model by --data (spg-gm-spectral on
+// gm's regular graphs) the header says so; on the default data it names the recipe alone.
 func TestHeaderStatesTheRecipesChoiceByData(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
 		{"regular:d=4", "recipe best on regular graphs · "},

@@ -3,12 +3,12 @@ package nets
 import "spg-tui/run"
 
 // StepFLOPs returns the GEMM floating-point operations of one training step of cfg's model as
-// agent's SPG learner runs it: the actor's forward pass on cfg.Batch fresh states, the critic's update
-// and the actor's update through the critic. Gradients nobody needs (the frozen critic GRU's
-// weights in the actor update) are not computed, so not counted; non-GEMM work (gates,
-// Sinkhorn, batch norm) is not counted either, except spg-gm3's eigendecompositions, which
-// cost as much as the rest of its step (spectralPairFLOPs). It is 0 for the critic-free models (not counted)
-// and for a model without an Arch here.
+// agent's SPG learner runs it: the actor's forward pass on cfg.Batch fresh states, the critic's
+// update and the actor's update through the critic. Gradients nobody needs (the frozen critic GRU's
+// weights in the actor update) are not computed, so not counted; non-GEMM work (gates, Sinkhorn,
+// batch norm) is not counted either, except spg-gm-spectral's eigendecompositions, which cost as
+// much as the rest of its step (spectralPairFLOPs). It is 0 for the critic-free models (not
+// counted) and for a model without an Arch here.
 func StepFLOPs(cfg run.Spec) float64 {
 	a, err := newArch(cfg.Model, cfg.Facts, cfg.N, cfg.Hidden)
 	if err != nil {

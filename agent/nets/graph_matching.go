@@ -22,16 +22,17 @@ const gmRounds = 3
 const gmWalkLen = 8
 
 // gmConsensusRounds is the number of consensus rounds that refine the actor's scores;
-// gmConsensusTau and gmConsensusIters are the temperature and iterations of the soft
-// correspondence each round reads, fixed here (the run's tau and iterations set only the
-// learner's Sinkhorn layer over the actor's final scores). Colder and more rounds matched better up to 8 rounds at 0.01 (docs/results.md).
+// gmConsensusTau and gmConsensusIters are the temperature and iterations of the soft correspondence
+// each round reads, fixed here (the run's tau and iterations set only the learner's Sinkhorn layer
+// over the actor's final scores). Colder and more rounds matched better up to 8 rounds at 0.01
+// (docs/results.md).
 const (
 	gmConsensusRounds = 8
 	gmConsensusTau    = 0.01
 	gmConsensusIters  = 10
 )
 
-// gmLogStepScale is how spg-gm2 reads its consensus steps: alpha_r = exp(gmLogStepScale
+// gmLogStepScale is how spg-gm-logstep reads its consensus steps: alpha_r = exp(gmLogStepScale
 // theta_r), theta_r starting at 0, so that its untrained actor is spg-gm's (every step 1).
 // Adam moves a parameter by about its learning rate a step, so spg-gm's steps, read as they
 // are, move by under 0.03 in 300 steps at best's 1e-4, while on regular graphs at N = 50 the
@@ -51,23 +52,24 @@ const gmLogStepScale = 50
 // the action, a learned weight per preserved pair of G1, zero on the diagonal that no
 // permutation reaches. The equations and why each part is there: docs/commands.md, "SPG+GM".
 //
-// spg-gm2 is the same network with its consensus steps learned on a log scale
+// spg-gm-logstep is the same network with its consensus steps learned on a log scale
 // (gmLogStepScale); its parameters have spg-gm's names and shapes, so only the model name
 // stored in a run's config says how its steps read.
 type graphMatching struct {
 	n, h int
-	// logStep reads consensus round r's step as exp(gmLogStepScale theta_r) (spg-gm2, spg-gm3).
+	// logStep reads consensus round r's step as exp(gmLogStepScale theta_r) (spg-gm-logstep,
+	// spg-gm-spectral).
 	logStep bool
-	// spectral adds Umeyama's spectral similarity to the scores before the consensus (spg-gm3,
-	// graph_matching_spectral.go).
+	// spectral adds Umeyama's spectral similarity to the scores before the consensus
+	// (spg-gm-spectral, graph_matching_spectral.go).
 	spectral bool
 }
 
 func init() {
 	for name, v := range map[string]graphMatching{
-		run.ModelGM:  {},
-		run.ModelGM2: {logStep: true},
-		run.ModelGM3: {logStep: true, spectral: true},
+		run.ModelGM:         {},
+		run.ModelGMLogStep:  {logStep: true},
+		run.ModelGMSpectral: {logStep: true, spectral: true},
 	} {
 		registerArch(name, func(n, h int, f *envs.Facts) (Arch, error) {
 			if !f.GraphPairs() {
@@ -86,8 +88,8 @@ func (a graphMatching) ActorSpecs() []ParamSpec {
 	for r := 2; r <= gmRounds; r++ {
 		s = append(s, linearSpecs(gmRound(r), 2*a.h, a.h, true)...)
 	}
-	// A step of 1 (theta 0 on spg-gm2's log scale): the consensus is a gradient step from the
-	// start.
+	// A step of 1 (theta 0 on spg-gm-logstep's log scale): the consensus is a gradient step from
+	// the start.
 	fill := 1.0
 	if a.logStep {
 		fill = 0
@@ -235,7 +237,7 @@ func (a graphMatching) consensus(y, means *G.Node, p NodeSet) (*G.Node, error) {
 }
 
 // step is a consensus round's step from its parameter theta (1, 1): theta itself, or
-// exp(gmLogStepScale theta) for spg-gm2.
+// exp(gmLogStepScale theta) for spg-gm-logstep.
 func (a graphMatching) step(theta *G.Node) (*G.Node, error) {
 	if !a.logStep {
 		return theta, nil
@@ -294,7 +296,7 @@ func (a graphMatching) Critic(c *CriticCtx, x *G.Node, acts []*G.Node) ([]*G.Nod
 	return qs, nil
 }
 
-// countStep counts one training step: the embeddings and scores to act (with spg-gm3's
+// countStep counts one training step: the embeddings and scores to act (with spg-gm-spectral's
 // spectral similarity of the fresh states), the critic's update, and the actor's update (actor
 // forward and backward, the frozen critic's W, and the two products per action).
 func (a graphMatching) countStep(c *flopCounter) {

@@ -7,13 +7,13 @@ import (
 	"spg-tui/agent/ops/pairops"
 )
 
-// gmSpectralWeight is spg-gm3's initial weight of the spectral similarity in its scores. On
+// gmSpectralWeight is spg-gm-spectral's initial weight of the spectral similarity in its scores. On
 // regular graphs (d = 10, N = 50, Nowak et al.'s noise 0.05) the similarity at this weight
 // followed by eight consensus rounds at step 1 keeps about 0.8 of G1's edges, the walk features
 // alone 0.37 (docs/results.md).
 const gmSpectralWeight = 0.5
 
-// gmSpectralSpec is spg-gm3's learned weight of the spectral similarity.
+// gmSpectralSpec is spg-gm-spectral's learned weight of the spectral similarity.
 var gmSpectralSpec = ParamSpec{Name: "spec.W", Shape: []int{1, 1}, Fill: gmSpectralWeight}
 
 // addSpectral adds w |U2| |U1|^T (pairops.SpectralSimilarity of the states x) to the scores y

@@ -25,7 +25,7 @@ const pairEntryOverhead = 128
 // depend only on the pair, yet a training step needs them twice (acting on its fresh states,
 // then updating on a minibatch drawn from the replay buffer, which holds recent ones) and
 // validation needs its set's every time, and their eigendecompositions cost nearly as much as
-// the rest of spg-gm2's step at N = 50 (docs/results.md).
+// the rest of spg-gm-logstep's step at N = 50 (docs/results.md).
 var spectralCache = newPairCache(SpectralCacheBytes)
 
 // pairCache is a least-recently-used map from a graph pair's key to its similarity's bytes,

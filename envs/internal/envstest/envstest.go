@@ -1,8 +1,7 @@
-// Package envstest holds what the tests of envs and its solver subpackages share: a fixed-seed
+// Package envstest holds what the tests of envs and its task folders share: a fixed-seed
 // generator, the point families the solvers are checked on, and the checks on their answers.
-// The point helpers are generic over the point type because envs.Point and the solver
-// packages' own test points are distinct types of the same shape, and the solver packages
-// cannot import envs (envs imports them).
+// The point helpers are generic over the point type because envs.Point and the solvers' tests'
+// own points are distinct types of the same shape.
 package envstest
 
 import (
