@@ -55,7 +55,12 @@ func (p *Policy) learnerAt(n int) (learn.Learner, error) {
 	}
 	cfg := p.cfg.Config
 	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatchAt(n))
-	l, err := learn.NewLearner(cfg)
+	// Another size is another configuration, resolved here up to the task's instance bound.
+	var l learn.Learner
+	spec, err := run.ResolveModel(cfg)
+	if err == nil {
+		l, err = learn.NewLearner(spec, p.dev)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
 	}
