@@ -30,8 +30,8 @@ func Usage(what string) string {
 		"else the CPU, saying why), cpu, or cuda (the GPU, or exit 2 naming why it does not open)"
 }
 
-// Check refuses a mode that is none of auto, cpu and cuda.
-func Check(mode string) error {
+// check refuses a mode that is none of auto, cpu and cuda.
+func check(mode string) error {
 	switch mode {
 	case Auto, CPU, CUDA:
 		return nil
@@ -69,7 +69,7 @@ type Device struct {
 // keeps compiled kernels ("" compiles them every run). note, where not nil, hears the one line
 // of an auto fallback where a driver was found (a machine without one says nothing).
 func New(mode, cacheRoot string, note func(line string)) (*Device, error) {
-	if err := Check(mode); err != nil {
+	if err := check(mode); err != nil {
 		return nil, err
 	}
 	d := &Device{mode: mode, notify: note}

@@ -28,15 +28,15 @@ func use(t *testing.T, mode, cacheRoot string, note func(string)) (*Device, erro
 	return d, err
 }
 
-func TestCheck(t *testing.T) {
+func TestModes(t *testing.T) {
 	for _, m := range []string{Auto, CPU, CUDA} {
-		if err := Check(m); err != nil {
-			t.Errorf("Check(%q) = %v", m, err)
+		if err := check(m); err != nil {
+			t.Errorf("check(%q) = %v", m, err)
 		}
 	}
 	for _, m := range []string{"", "gpu", "CUDA", "cuda:0"} {
-		if err := Check(m); err == nil || !strings.Contains(err.Error(), "want auto, cpu or cuda") {
-			t.Errorf("Check(%q) = %v, want a refusal", m, err)
+		if err := check(m); err == nil || !strings.Contains(err.Error(), "want auto, cpu or cuda") {
+			t.Errorf("check(%q) = %v, want a refusal", m, err)
 		}
 	}
 }
