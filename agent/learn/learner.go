@@ -85,7 +85,7 @@ func NewLearner(spec run.Spec, dev *device.Device) (Learner, error) {
 	// Only a model with GPU kernels opens the GPU (under --device auto, on its first use).
 	if hasGPUKernels(spec) {
 		if gpu := dev.Open(); gpu != nil {
-			return newDeviceLearner(spec, gpu)
+			return NewDeviceLearner(spec, gpu)
 		}
 	}
 	l, err := newSPGLearner(spec)

@@ -22,20 +22,15 @@ type deviceLearner struct {
 }
 
 // NewDeviceLearner returns spec's learner on the GPU dev, or errNoGPUKernels where its model
-// (or an option it uses) has none: NewLearner where the GPU is given, not chosen.
+// (or an option it uses) has none: NewLearner where the GPU is given, not chosen. Above the
+// kernels' n (layers.MaxSinkhornN: their potentials are static shared arrays) there are none
+// either: a policy decoding at such an n runs on the CPU.
 func NewDeviceLearner(spec run.Spec, dev cuda.Device) (Learner, error) {
-	return newDeviceLearner(spec, dev)
-}
-
-// newDeviceLearner is NewDeviceLearner. Above the kernels' n (layers.MaxSinkhornN: their
-// potentials are static shared arrays) there are none either: a policy decoding at such an n
-// runs on the CPU.
-func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	d, ok := deviceLearnerOf(cfg)
+	d, ok := deviceLearnerOf(spec)
 	if !ok {
 		return nil, errNoGPUKernels
 	}
-	return d.build(cfg, dev)
+	return d.build(spec, dev)
 }
 
 // deviceLearnerOf is the GPU learner of cfg's model where it has kernels for cfg's options.
