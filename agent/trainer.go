@@ -461,8 +461,8 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err := t.core.learner.UnmarshalBinary(ck.Learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	// The checkpoint was read back: its configuration is resolved, and so checked, again.
-	best, err := run.Resolve(ck.Header.Config)
+	// The checkpoint was read back: its configuration, the run's at its step, is checked again.
+	best, err := t.cfg.With(ck.Header.Config)
 	if err != nil {
 		return false, fmt.Errorf("the best checkpoint: %w", err)
 	}

@@ -213,6 +213,19 @@ func ResolveModel(c Config) (Spec, error) {
 	return resolved(c)
 }
 
+// With is s with c's values, c a configuration of s's task and model (a checkpoint's, its live
+// changes in it; a policy's at another size): checked as ResolveModel checks one, its facts and
+// model s's instead of looked up again.
+func (s Spec) With(c Config) (Spec, error) {
+	if c.Task != s.Task || c.Model != s.Model {
+		return Spec{}, fmt.Errorf("a configuration of %s %s is not one of %s %s", c.Task, c.Model, s.Task, s.Model)
+	}
+	if err := c.validate(s.Facts.MaxN); err != nil {
+		return Spec{}, err
+	}
+	return Spec{Config: c, Facts: s.Facts, Entry: s.Entry}, nil
+}
+
 // resolves counts the calls of Resolve and ResolveModel (Resolves).
 var resolves atomic.Int64
 

@@ -55,9 +55,8 @@ func (p *Policy) learnerAt(n int) (learn.Learner, error) {
 	}
 	cfg := p.cfg.Config
 	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatchAt(n))
-	// Another size is another configuration, resolved here up to the task's instance bound.
 	var l learn.Learner
-	spec, err := run.ResolveModel(cfg)
+	spec, err := p.cfg.With(cfg) // up to the task's instance bound
 	if err == nil {
 		l, err = learn.NewLearner(spec, p.dev)
 	}
