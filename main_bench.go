@@ -28,7 +28,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return status
 	}
-	if err := applyDevice(); err != nil {
+	dev, err := applyDevice()
+	if err != nil {
 		return fail(stderr, "bench", err)
 	}
 	if err := requireTaskN(fs); err != nil {
@@ -42,7 +43,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "bench", err)
 	}
-	res, err := agent.Bench(cfg, *steps)
+	res, err := agent.Bench(cfg, *steps, dev)
 	if perr := stop(); err == nil && perr != nil {
 		return failOutput(stderr, "bench", perr)
 	}

@@ -5,21 +5,20 @@ import (
 	"fmt"
 	"io"
 
+	"spg-tui/agent"
 	"spg-tui/agent/device"
+	"spg-tui/experiments"
 	"spg-tui/run"
 )
 
 // deviceFlag registers --device on fs, its help saying what it decides; the function it
-// returns, called after parsing, chooses the device every learner of this process uses (once:
-// the first command's choice holds). Compiled kernels go to the shared cache's ptx folder,
-// following the command's --cache where it has one. note, where not nil, is where the one line
-// of a fallback to the CPU is printed, for commands that name the device nowhere else.
-func deviceFlag(fs *flag.FlagSet, what string, note io.Writer) (apply func() error) {
+// returns, called after parsing, is the device the command passes down to the learners it
+// builds. Compiled kernels go to the shared cache's ptx folder, following the command's --cache
+// where it has one. note, where not nil, is where the one line of a fallback to the CPU is
+// printed, for commands that name the device nowhere else.
+func deviceFlag(fs *flag.FlagSet, what string, note io.Writer) (apply func() (*device.Device, error)) {
 	mode := fs.String("device", device.Auto, "`DEVICE` "+device.Usage(what))
-	return func() error {
-		if err := device.Check(*mode); err != nil {
-			return err
-		}
+	return func() (*device.Device, error) {
 		cacheFlag := ""
 		if f := fs.Lookup("cache"); f != nil {
 			cacheFlag = f.Value.String()
@@ -33,6 +32,11 @@ func deviceFlag(fs *flag.FlagSet, what string, note io.Writer) (apply func() err
 		if note != nil {
 			say = func(line string) { fmt.Fprintf(note, "%s: device %s\n", fs.Name(), line) }
 		}
-		return device.Use(*mode, cache, say)
+		return device.New(*mode, cache, say)
 	}
+}
+
+// startOn is agent.StartRun on dev: the Start of the console and of experiments.
+func startOn(dev *device.Device) experiments.StartFunc {
+	return func(cfg run.Config, dir string) (run.Engine, error) { return agent.StartRun(cfg, dir, dev) }
 }

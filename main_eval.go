@@ -38,7 +38,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := noCheckpoint("checkpoint", *ckpt, true); err != nil {
 		return fail(stderr, "eval", err)
 	}
-	if err := applyDevice(); err != nil {
+	dev, err := applyDevice()
+	if err != nil {
 		return fail(stderr, "eval", err)
 	}
 	if *in == "" {
@@ -64,7 +65,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkPolish(*polish, env.Task()); err != nil {
 		return fail(stderr, "eval", err)
 	}
-	pol, err := eval.LoadPolicy(*ckpt)
+	pol, err := eval.LoadPolicy(*ckpt, dev)
 	if err != nil {
 		return fail(stderr, "eval", err)
 	}

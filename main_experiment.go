@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"spg-tui/agent"
+	"spg-tui/agent/device"
 	"spg-tui/agent/eval"
 	"spg-tui/envs"
 	"spg-tui/experiments"
@@ -131,7 +131,8 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	if err := applyCache(); err != nil {
 		return fail(stderr, cmd, err)
 	}
-	if err := applyDevice(); err != nil {
+	dev, err := applyDevice()
+	if err != nil {
 		return fail(stderr, cmd, err)
 	}
 	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, RunsDir: *runsDir, Flags: map[string]string{}}
@@ -183,7 +184,7 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	defer close(done)
 	var stopping atomic.Bool
 	defer stopOnSignals(cmd, "checkpointing every live run", stderr, &stopping, func() { close(stop) }, done)()
-	mc := experiments.Machine{Start: agent.StartRun, Score: scorePolicy, Sample: samplePolicy, Jobs: *jobs,
+	mc := experiments.Machine{Start: startOn(dev), Score: scorePolicy(dev), Sample: samplePolicy(dev), Jobs: *jobs,
 		Progress: stderr, Every: 30 * time.Second, Stop: stop}
 	err = pr.Run(mc)
 	if errors.Is(err, experiments.ErrStopped) {
@@ -218,21 +219,25 @@ func checkDecoding(preset string, dec run.Decoding) error {
 }
 
 // samplePolicy solves a test set with the sampled decode s of the best checkpoint of the run in
-// dir.
-func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s run.Decoding) ([]envs.Solution, error) {
-	pol, err := eval.LoadPolicy(dir)
-	if err != nil {
-		return nil, err
+// dir, on dev.
+func samplePolicy(dev *device.Device) experiments.SampleScorer {
+	return func(dir string, env envs.Env, insts []envs.Instance, s run.Decoding) ([]envs.Solution, error) {
+		pol, err := eval.LoadPolicy(dir, dev)
+		if err != nil {
+			return nil, err
+		}
+		return pol.SolveWith(env, insts, s)
 	}
-	return pol.SolveWith(env, insts, s)
 }
 
-// scorePolicy solves a test set with the best checkpoint of the run in dir.
-func scorePolicy(dir string, env envs.Env, insts []envs.Instance) ([]envs.Solution, int, error) {
-	pol, err := eval.LoadPolicy(dir)
-	if err != nil {
-		return nil, 0, err
+// scorePolicy solves a test set with the best checkpoint of the run in dir, on dev.
+func scorePolicy(dev *device.Device) experiments.Scorer {
+	return func(dir string, env envs.Env, insts []envs.Instance) ([]envs.Solution, int, error) {
+		pol, err := eval.LoadPolicy(dir, dev)
+		if err != nil {
+			return nil, 0, err
+		}
+		sols, err := pol.Solve(env, insts)
+		return sols, pol.Step(), err
 	}
-	sols, err := pol.Solve(env, insts)
-	return sols, pol.Step(), err
 }

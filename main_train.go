@@ -34,13 +34,11 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := emptyPath(fs, "resume", "out"); err != nil {
 		return fail(stderr, "train", err)
 	}
-	if err := applyDevice(); err != nil {
+	dev, err := applyDevice()
+	if err != nil {
 		return fail(stderr, "train", err)
 	}
-	var (
-		eng run.Engine
-		err error
-	)
+	var eng run.Engine
 	switch {
 	case *resume != "" && *out != "":
 		return fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
@@ -51,7 +49,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return runErrorStatus(err)
 		}
 		noteCheckpointLoad(stderr, "train", *resume)
-		if eng, err = agent.ResumeRun(*resume, steps); err != nil {
+		if eng, err = agent.ResumeRun(*resume, steps, dev); err != nil {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)
 		}
@@ -68,7 +66,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, "train", err)
 		}
-		if eng, err = agent.StartRun(cfg, *out); err != nil {
+		if eng, err = agent.StartRun(cfg, *out, dev); err != nil {
 			fail(stderr, "train", err)
 			return runErrorStatus(err)
 		}

@@ -99,9 +99,11 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 		return refuse(errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	}
 	// Only a console that trains opens the device.
-	if err := applyDevice(); err != nil {
+	dev, err := applyDevice()
+	if err != nil {
 		return refuse(err)
 	}
+	resumeOn := func(dir string, steps int) (run.Engine, error) { return agent.ResumeRun(dir, steps, dev) }
 	switch {
 	case *resume != "":
 		steps, err := resumeSteps(fs, *resume)
@@ -109,7 +111,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 			fail(stderr, "tui", err)
 			return opts, runErrorStatus(err), false
 		}
-		return ui.Options{Resume: *resume, Steps: steps, ResumeRun: agent.ResumeRun, Start: agent.StartRun, Score: scorePolicy}, 0, true
+		return ui.Options{Resume: *resume, Steps: steps, ResumeRun: resumeOn, Start: startOn(dev), Score: scorePolicy(dev)}, 0, true
 	}
 	if err := finish(); err != nil {
 		return refuse(err)
@@ -117,7 +119,7 @@ func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, statu
 	if err := noInit(cfg); err != nil {
 		return refuse(err)
 	}
-	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}, 0, true
+	return ui.Options{Config: cfg, Dir: *out, Start: startOn(dev), ResumeRun: resumeOn, Score: scorePolicy(dev)}, 0, true
 }
 
 // resumeSteps is the total that train's and tui's --resume ask of the run in dir: the one their

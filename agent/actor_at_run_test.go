@@ -18,7 +18,7 @@ func TestActorAtSoftRecordsUnchanged(t *testing.T) {
 		cfg.Hidden, cfg.Steps, cfg.ActorLR, cfg.CriticLR = 16, 30, 1e-3, 1e-3
 		cfg.ActorAt = at
 		dir := t.TempDir()
-		e, err := StartRun(cfg, dir)
+		e, err := StartRun(cfg, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

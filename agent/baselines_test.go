@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -42,7 +43,7 @@ func TestCriticFreeResumeIsExact(t *testing.T) {
 		cfg := tinyConfig(c.task, 4)
 		cfg.Model, cfg.Hidden, cfg.Steps, cfg.ActorLR = c.model, 8, 30, 1e-2
 		straight := t.TempDir()
-		e, err := StartRun(cfg, straight)
+		e, err := StartRun(cfg, straight, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,14 +55,14 @@ func TestCriticFreeResumeIsExact(t *testing.T) {
 
 		dir := t.TempDir()
 		var eng runRef
-		hooked := func(c run.Config) (learn.Learner, error) {
-			l, err := learn.NewLearner(c)
+		hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
+			l, err := learn.NewLearner(c, dev)
 			if err != nil {
 				return nil, err
 			}
 			return &hookedOnPolicy{OnPolicyLearner: l.(learn.OnPolicyLearner), hook: eng.at(13, (*trainer).Stop)}, nil
 		}
-		s, err := startRun(cfg, dir, hooked)
+		s, err := startRun(cfg, dir, nil, hooked)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestCriticFreeResumeIsExact(t *testing.T) {
 		if st := s.Status(); st.State != run.StateStopped || st.Step != 13 {
 			t.Fatalf("%s %s: stopped run %+v, %v", c.model, c.task, st, s.Err())
 		}
-		r, err := ResumeRun(dir, 0)
+		r, err := ResumeRun(dir, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func TestSPGRandomOnlyEvaluates(t *testing.T) {
 			cfg run.Config
 			dir string
 		}{{cfg, dir}, {spg, spgDir}} {
-			e, err := StartRun(c.cfg, c.dir)
+			e, err := StartRun(c.cfg, c.dir, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,7 +42,7 @@ func TestKilledRunResumesExactly(t *testing.T) {
 	if h := ck.Header; h.Step != 10 || h.ReplayOmitted {
 		t.Errorf("checkpoints/last at step 15: step %d, replay omitted %v; want the full checkpoint of step 10", h.Step, h.ReplayOmitted)
 	}
-	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestResumeChecksRunIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(sortDir, run.MetricsFile))
-	_, err = resumeRun(sortDir, 9, fakeFactory(fakeOpts{}))
+	_, err = resumeRun(sortDir, 9, nil, fakeFactory(fakeOpts{}))
 	if err == nil || !strings.Contains(err.Error(), "belongs to another run (mwm n = 5") {
 		t.Errorf("resuming a sort run from an MWM checkpoint: %v", err)
 	}
@@ -45,7 +45,7 @@ func TestResumeChecksRunIdentity(t *testing.T) {
 	if err := run.WriteJSONAtomic(filepath.Join(mwmDir, run.ConfigFile), other); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := resumeRun(mwmDir, 9, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "configuration hash") {
+	if _, err := resumeRun(mwmDir, 9, nil, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "configuration hash") {
 		t.Errorf("a checkpoint of seed 1 under a config.json of seed 99: %v", err)
 	}
 
@@ -53,7 +53,7 @@ func TestResumeChecksRunIdentity(t *testing.T) {
 	if err := os.Remove(filepath.Join(mwmDir, run.ConfigFile)); err != nil {
 		t.Fatal(err)
 	}
-	e, err := resumeRun(mwmDir, 9, fakeFactory(fakeOpts{}))
+	e, err := resumeRun(mwmDir, 9, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatalf("resume without config.json: %v", err)
 	}
@@ -100,7 +100,7 @@ func TestResumeRefusesForeignCheckpointWithoutConfig(t *testing.T) {
 			}
 		}
 		before := dirFiles(t, bDir)
-		_, err := resumeRun(bDir, 40, fakeFactory(fakeOpts{}))
+		_, err := resumeRun(bDir, 40, nil, fakeFactory(fakeOpts{}))
 		if err == nil || !strings.Contains(err.Error(), "belongs to another run") || !strings.Contains(err.Error(), tc.names) {
 			t.Errorf("resuming from another run's checkpoint (%s present): %v, want a refusal naming %s", tc.names, err, tc.names)
 		}

@@ -3,6 +3,7 @@ package agent
 import (
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -26,12 +27,12 @@ func TestCriticUpdatesPerStep(t *testing.T) {
 		cfg := tinyConfig(envs.TaskMWM, 4)
 		cfg.Hidden, cfg.Steps, cfg.CriticUpdates = 8, 5, k
 		var counted *countingLearner
-		factory := func(c run.Config) (learn.Learner, error) {
-			l, err := learn.NewLearner(c)
+		factory := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
+			l, err := learn.NewLearner(c, dev)
 			counted = &countingLearner{Learner: l}
 			return counted, err
 		}
-		s, err := startRun(cfg, t.TempDir(), factory)
+		s, err := startRun(cfg, t.TempDir(), nil, factory)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestFeaturizeByTheRunsFacts(t *testing.T) {
 		featurize(inst, dst)
 	}
 	spec.Facts = &counted
-	l, err := fakeFactory(fakeOpts{})(cfg)
+	l, err := fakeFactory(fakeOpts{})(spec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
@@ -17,12 +18,12 @@ func TestGPUBenchLaunchesDoNotGrowWithN(t *testing.T) {
 	for _, dev := range devtest.Devices(t) {
 		for _, m := range []struct{ model, recipe string }{{run.ModelMatching, run.RecipePaper}, {run.ModelPairwise, run.RecipeBest}} {
 			t.Run(dev.Name()+"/"+m.model, func(t *testing.T) {
-				onDev := func(c run.Config) (learn.Learner, error) { return learn.NewDeviceLearner(c, dev) }
+				onDev := func(c run.Spec, _ *device.Device) (learn.Learner, error) { return learn.NewDeviceLearner(c, dev) }
 				var first int64
 				for _, n := range []int{20, 50, 100} {
 					cfg := devtest.RecipeConfig(t, envs.TaskMWM, m.model, m.recipe, n)
 					cfg.Batch = 2
-					res, err := bench(cfg, 1, onDev)
+					res, err := bench(cfg, 1, nil, onDev)
 					if err != nil {
 						t.Fatal(err)
 					}

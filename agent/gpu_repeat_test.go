@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/linalg/cuda"
@@ -21,11 +22,11 @@ func TestGPUTrainingRepeats(t *testing.T) {
 		tiny := tinyConfig(gm.Task, 5)
 		cfg := devtest.Config(t, gm.Task, gm.Model, gm.Recipe)
 		cfg.Steps, cfg.Batch, cfg.Buffer, cfg.EvalEvery, cfg.LogEvery = 20, tiny.Batch, tiny.Buffer, 10, 5
-		onDev := func(c run.Config) (learn.Learner, error) { return learn.NewDeviceLearner(c, dev) }
+		onDev := func(c run.Spec, _ *device.Device) (learn.Learner, error) { return learn.NewDeviceLearner(c, dev) }
 		var runs [2][]run.Record
 		for i := range runs {
 			dir := t.TempDir()
-			e, err := startRun(cfg, dir, onDev)
+			e, err := startRun(cfg, dir, nil, onDev)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/device"
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
@@ -35,12 +36,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 		}
 		dir := t.TempDir()
 		var trained learn.Learner
-		onDev := func(c run.Config) (learn.Learner, error) {
+		onDev := func(c run.Spec, _ *device.Device) (learn.Learner, error) {
 			l, err := learn.NewDeviceLearner(c, dev)
 			trained = l
 			return l, err
 		}
-		e, err := startRun(cfg, dir, onDev)
+		e, err := startRun(cfg, dir, nil, onDev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 		if g, ok := trained.(interface{ Released() bool }); !ok || !g.Released() {
 			t.Errorf("the device learner %T was not released when its run ended", trained)
 		}
-		e2, err := resumeRun(dir, cfg.Steps+4, learn.NewLearner)
+		e2, err := resumeRun(dir, cfg.Steps+4, nil, learn.NewLearner)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,11 +80,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer ck.Close()
-		cpu, err := learn.NewLearner(ck.Header.Config)
+		ckSpec := *devtest.Spec(t, ck.Header.Config)
+		cpu, err := learn.NewLearner(ckSpec, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		gl, err := learn.NewDeviceLearner(ck.Header.Config, dev)
+		gl, err := learn.NewDeviceLearner(ckSpec, dev)
 		if err != nil {
 			t.Fatal(err)
 		}

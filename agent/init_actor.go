@@ -26,16 +26,21 @@ func readInitActor(cfg run.Spec) ([][]float32, error) {
 	}
 	defer ck.Close()
 	src := ck.Header.Config
-	srcModel, model := run.ModelOf(src), cfg.Entry // the checkpoint's model enters here, by name
-	if src.Task != cfg.Task || srcModel.Name != model.Name || src.Hidden != cfg.Hidden || src.K != cfg.K {
+	if src.Task != cfg.Task || src.Model != cfg.Model || src.Hidden != cfg.Hidden || src.K != cfg.K {
 		return nil, fmt.Errorf("init %s: the checkpoint is %s %s n = %d hidden %d k %d, this run %s %s n = %d hidden %d k %d",
-			path, src.Task, srcModel.Name, src.N, src.Hidden, src.K, cfg.Task, model.Name, cfg.N, cfg.Hidden, cfg.K)
+			path, src.Task, src.Model, src.N, src.Hidden, src.K, cfg.Task, cfg.Model, cfg.N, cfg.Hidden, cfg.K)
 	}
-	if src.N != cfg.N && !model.AnyN {
+	if src.N != cfg.N && !cfg.Entry.AnyN {
 		return nil, fmt.Errorf("init %s: the checkpoint is n = %d, this run n = %d, and %s has layers sized by n",
-			path, src.N, cfg.N, model.Name)
+			path, src.N, cfg.N, cfg.Model)
 	}
-	from, err := learn.NewLearner(src)
+	// The checkpoint's configuration, read from its file, is resolved as its own. Its learner
+	// is the CPU's: it is only read for the actor's parameters, the same bytes on any device.
+	srcSpec, err := run.ResolveModel(src)
+	if err != nil {
+		return nil, fmt.Errorf("init %s: %v", path, err)
+	}
+	from, err := learn.NewLearner(srcSpec, nil)
 	if err != nil {
 		return nil, fmt.Errorf("init %s: %v", path, err)
 	}
@@ -44,7 +49,7 @@ func readInitActor(cfg run.Spec) ([][]float32, error) {
 	}
 	actor, ok := learn.ActorParams(from)
 	if !ok {
-		return nil, fmt.Errorf("init %s: the checkpoint is of %s, which has no SPG actor", path, run.ModelTitle(src))
+		return nil, fmt.Errorf("init %s: the checkpoint is of %s, which has no SPG actor", path, srcSpec.Entry.Title)
 	}
 	return actor.Float32s(), nil
 }

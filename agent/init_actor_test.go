@@ -31,7 +31,7 @@ func TestInitFromImportedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := learn.NewLearner(initCfg)
+	l, err := learn.NewLearner(*devtest.Spec(t, initCfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestInitFromImportedRun(t *testing.T) {
 	other := run.DefaultConfig(envs.TaskMWM, 20)
 	other.Init, other.Steps = src, 10
 	out := filepath.Join(t.TempDir(), "run")
-	if _, err := StartRun(other, out); err == nil || !strings.Contains(err.Error(), "n = 15") {
+	if _, err := StartRun(other, out, nil); err == nil || !strings.Contains(err.Error(), "n = 15") {
 		t.Errorf("init of n = 20 from n = 15: %v", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -85,7 +85,7 @@ func checkpointActor(t *testing.T, path string) [][]float32 {
 		t.Fatal(err)
 	}
 	defer ck.Close()
-	l, err := learn.NewLearner(ck.Header.Config)
+	l, err := learn.NewLearner(*devtest.Spec(t, ck.Header.Config), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

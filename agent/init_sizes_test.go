@@ -27,7 +27,7 @@ func TestInitFromAnotherSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := learn.NewLearner(large)
+	l, err := learn.NewLearner(*devtest.Spec(t, large), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

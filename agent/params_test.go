@@ -108,7 +108,7 @@ func TestLiveParamsReachTheNextStep(t *testing.T) {
 func TestEngineRefusesParamsOfOtherModels(t *testing.T) {
 	cfg := tinyConfig(envs.TaskSort, 5)
 	cfg.Model, cfg.Hidden, cfg.Steps = "pn-ac", 4, 1_000_000
-	tr, err := startRun(cfg, t.TempDir(), learn.NewLearner)
+	tr, err := startRun(cfg, t.TempDir(), nil, learn.NewLearner)
 	if err != nil {
 		t.Fatal(err)
 	}

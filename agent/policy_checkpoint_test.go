@@ -17,7 +17,7 @@ func TestPolicyFromCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	cfg := tinyConfig(envs.TaskTSP, 5)
 	cfg.Hidden = 16
-	e, err := StartRun(cfg, dir)
+	e, err := StartRun(cfg, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestPolicyFromCheckpoint(t *testing.T) {
 		t.Fatal(e.Err())
 	}
 	for _, path := range []string{dir, filepath.Join(dir, run.LastCheckpoint)} {
-		p, err := eval.LoadPolicy(path)
+		p, err := eval.LoadPolicy(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestPolicyFromCheckpoint(t *testing.T) {
 			t.Errorf("instances of another size: %v", err)
 		}
 	}
-	if _, err := eval.LoadPolicy(filepath.Join(dir, run.ConfigFile)); err == nil {
+	if _, err := eval.LoadPolicy(filepath.Join(dir, run.ConfigFile), nil); err == nil {
 		t.Error("a non-checkpoint file was loaded")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/eval"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
@@ -22,8 +23,8 @@ func TestStoppedBeforeFirstValidationLoads(t *testing.T) {
 	cfg.ValSize = 600 // three chunks of the evaluation: a Stop during the first ends it
 	var ref runRef
 	var once sync.Once
-	stopOnAct := func(c run.Config) (learn.Learner, error) {
-		l, err := learn.NewLearner(c)
+	stopOnAct := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
+		l, err := learn.NewLearner(c, dev)
 		return actHook{l, func() {
 			once.Do(func() {
 				for ref.p.Load() == nil {
@@ -33,7 +34,7 @@ func TestStoppedBeforeFirstValidationLoads(t *testing.T) {
 			})
 		}}, err
 	}
-	e, err := startRun(cfg, dir, stopOnAct)
+	e, err := startRun(cfg, dir, nil, stopOnAct)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestStoppedBeforeFirstValidationLoads(t *testing.T) {
 			t.Fatalf("the run validated before its stop: %+v", r.Eval)
 		}
 	}
-	p, err := eval.LoadPolicy(dir)
+	p, err := eval.LoadPolicy(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +57,10 @@ func TestStoppedBeforeFirstValidationLoads(t *testing.T) {
 	}
 	// A run that has a best checkpoint is read from it, with no note.
 	done := trainToEnd(t, cfg)
-	if p, err := eval.LoadPolicy(done); err != nil || p.Note() != "" {
+	if p, err := eval.LoadPolicy(done, nil); err != nil || p.Note() != "" {
 		t.Errorf("a finished run: %v, note %q", err, p.Note())
 	}
-	if _, err := eval.LoadPolicy(filepath.Join(t.TempDir(), "none")); err == nil {
+	if _, err := eval.LoadPolicy(filepath.Join(t.TempDir(), "none"), nil); err == nil {
 		t.Error("a directory that does not exist was loaded")
 	}
 }

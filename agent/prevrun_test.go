@@ -57,7 +57,7 @@ func TestResumeRunOfThePreviousVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := ResumeRun(dir, 30)
+			e, err := ResumeRun(dir, 30, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +112,7 @@ func TestResumeRunOfThePreviousVersion(t *testing.T) {
 // of its task.
 func TestPolicyOfThePreviousVersion(t *testing.T) {
 	for _, name := range []string{"mwm5", "sort5"} {
-		p, err := eval.LoadPolicy(filepath.Join(prevRuns, name))
+		p, err := eval.LoadPolicy(filepath.Join(prevRuns, name), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

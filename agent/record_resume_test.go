@@ -49,7 +49,7 @@ func TestResumeDropsAbandonedAttempt(t *testing.T) {
 		t.Fatalf("view: %d records, damaged %v, %v (of %d lines)", len(viewed), damaged, err, len(lines)-1)
 	}
 
-	e2, err := resumeRun(dir, stopped+3, fakeFactory(fakeOpts{}))
+	e2, err := resumeRun(dir, stopped+3, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestResumeFromEarlyCheckpointSaysSo(t *testing.T) {
 		steps, at int
 		early     bool
 	}{{30, 14, true}, {40, 30, false}} {
-		e, err := resumeRun(dir, tc.steps, fakeFactory(fakeOpts{}))
+		e, err := resumeRun(dir, tc.steps, nil, fakeFactory(fakeOpts{}))
 		if err != nil {
 			t.Fatal(err)
 		}

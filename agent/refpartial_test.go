@@ -146,7 +146,7 @@ func TestStoppedReferenceSolveContinues(t *testing.T) {
 				eval.SetReferenceCache(t.TempDir())
 				defer eval.SetReferenceCache("")
 			}
-			r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+			r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestStoppedTestReferenceSolveContinues(t *testing.T) {
 	if s := e.Status(); s.Step != cfg.Steps {
 		t.Fatalf("stopped at step %d, want %d", s.Step, cfg.Steps)
 	}
-	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestDamagedPartialReferences(t *testing.T) {
 			if err := os.WriteFile(partial, c.damage(data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+			r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -246,7 +246,7 @@ func TestPendingValidationsFilledAfterResume(t *testing.T) {
 	// Another run of the same sets solves the references into the shared cache.
 	close(release)
 	waitDone(t, mustStart(t, cfg, straight, fakeOpts{}))
-	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}

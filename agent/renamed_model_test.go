@@ -26,7 +26,7 @@ func TestRunOfARenamedModelStillReads(t *testing.T) {
 		if c, err := run.ReadRunConfig(dir); err != nil || c.Model != now || run.ModelOf(c).Name != now {
 			t.Fatalf("%s: config.json read as model %q, %v; want %s", old, c.Model, err, now)
 		}
-		p, err := eval.LoadPolicy(dir)
+		p, err := eval.LoadPolicy(dir, nil)
 		if err != nil {
 			t.Fatalf("%s: eval: %v", old, err)
 		}
@@ -34,7 +34,7 @@ func TestRunOfARenamedModelStillReads(t *testing.T) {
 		if sols, err := p.Solve(env, []envs.Instance{env.Generate(1, 0)}); err != nil || len(sols) != 1 || p.Model().Name != now {
 			t.Errorf("%s: eval: %v solutions by model %q, %v; want one by %s", old, len(sols), p.Model().Name, err, now)
 		}
-		e, err := ResumeRun(dir, cfg.Steps+10)
+		e, err := ResumeRun(dir, cfg.Steps+10, nil)
 		if err != nil {
 			t.Fatalf("%s: resume: %v", old, err)
 		}

@@ -33,11 +33,12 @@ func TestSumRewardReachesTheBuffer(t *testing.T) {
 	rewards := func(reward string) []float64 {
 		cfg := run.DefaultConfig(envs.TaskMWM, 5)
 		cfg.Batch, cfg.Buffer, cfg.TrainSize, cfg.Reward = 4, 8, 40, reward
-		l, err := fakeFactory(fakeOpts{})(cfg)
+		spec := *devtest.Spec(t, cfg)
+		l, err := fakeFactory(fakeOpts{})(spec, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lp, err := newLoop(*devtest.Spec(t, cfg), l)
+		lp, err := newLoop(spec, l)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,8 +34,8 @@ func TestOneWriterPerRunDir(t *testing.T) {
 	}
 	want := fmt.Sprintf("in use by process %d", os.Getpid())
 	for name, try := range map[string]func() (*trainer, error){
-		"start":  func() (*trainer, error) { return startRun(cfg, dir, fakeFactory(fakeOpts{})) },
-		"resume": func() (*trainer, error) { return resumeRun(dir, 0, fakeFactory(fakeOpts{})) },
+		"start":  func() (*trainer, error) { return startRun(cfg, dir, nil, fakeFactory(fakeOpts{})) },
+		"resume": func() (*trainer, error) { return resumeRun(dir, 0, nil, fakeFactory(fakeOpts{})) },
 	} {
 		_, err := try()
 		var locked *run.DirLockedError
@@ -49,7 +49,7 @@ func TestOneWriterPerRunDir(t *testing.T) {
 	}
 	first.Stop()
 	waitDone(t, first)
-	second, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	second, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatalf("resume after the first run ended: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestOrphanTempsRemoved(t *testing.T) {
 	if err := os.WriteFile(keep, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e2, err := resumeRun(dir, 7, fakeFactory(fakeOpts{}))
+	e2, err := resumeRun(dir, 7, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}

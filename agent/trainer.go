@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/device"
 	"spg-tui/agent/eval"
 	"spg-tui/agent/learn"
 	"spg-tui/agent/replay"
@@ -66,7 +67,9 @@ type trainer struct {
 
 	// Owned by the training goroutine. cfg's task and model are resolved once, here; its live
 	// fields change with Set.
-	cfg      run.Spec
+	cfg run.Spec
+	// device names where the learner computes (the start record's).
+	device   string
 	core     *loop
 	step     int
 	clock    runClock
@@ -124,9 +127,9 @@ func (c *runClock) total() float64 {
 }
 
 // newTrainer opens the run directory's metrics and log files and builds the engine around a
-// learner and a loop; state comes from a checkpoint on resume (h not nil), and history, the
-// records the run kept from before, waits first on the Records stream.
-func newTrainer(dir string, cfg run.Spec, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
+// learner, built on dev, and a loop; state comes from a checkpoint on resume (h not nil), and
+// history, the records the run kept from before, waits first on the Records stream.
+func newTrainer(dir string, cfg run.Spec, dev *device.Device, core *loop, h *checkpoint.Header, history []run.Record) (*trainer, error) {
 	c := cfg.Config
 	metrics, err := os.OpenFile(filepath.Join(dir, run.MetricsFile), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
@@ -140,12 +143,12 @@ func newTrainer(dir string, cfg run.Spec, core *loop, h *checkpoint.Header, hist
 	t := &trainer{
 		info: run.RunInfo{
 			Model: cfg.Entry.Title, Title: run.Title(c),
-			Backend: learn.Where(c, core.learner), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
+			Backend: learn.Where(cfg, core.learner, dev), Dir: dir, Seed: cfg.Seed, BufferCapacity: core.replay.Cap(),
 			History: len(history),
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
 		pending: c, wake: make(chan struct{}, 1),
-		cfg: cfg, core: core, lastEval: -1, dirty: true, lastCkpt: time.Now(),
+		cfg: cfg, device: learn.DeviceName(cfg, core.learner, dev), core: core, lastEval: -1, dirty: true, lastCkpt: time.Now(),
 		metrics: metrics, logFile: logFile, log: log.New(logFile, "", log.LstdFlags),
 	}
 	for _, r := range history {
@@ -279,7 +282,7 @@ func (t *trainer) execute() (stopped bool, err error) {
 		msg = fmt.Sprintf("%s, resumed at step %d", msg, t.step)
 	}
 	start := &run.Event{Event: run.EventStart, Message: msg,
-		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: learn.DeviceName(t.cfg.Config, t.core.learner)}
+		RunID: checkpoint.RunID(t.start), ResumedEarly: resumedEarly, Device: t.device}
 	if t.val.Ref != nil {
 		start.References = t.val.Ref.References
 	}
@@ -458,8 +461,8 @@ func (t *trainer) test() (stopped bool, err error) {
 	if err := t.core.learner.UnmarshalBinary(ck.Learner); err != nil {
 		return false, fmt.Errorf("loading the best checkpoint: %w", err)
 	}
-	// The checkpoint was read back: its configuration is resolved, and so checked, again.
-	best, err := run.Resolve(ck.Header.Config)
+	// The checkpoint was read back: its configuration, the run's at its step, is checked again.
+	best, err := t.cfg.With(ck.Header.Config)
 	if err != nil {
 		return false, fmt.Errorf("the best checkpoint: %w", err)
 	}

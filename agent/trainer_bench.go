@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/agent/nets"
 	"spg-tui/agent/replay"
@@ -71,8 +72,8 @@ type BenchResult struct {
 }
 
 // bench times steps training steps of cfg after benchWarmup untimed ones, with the learner
-// built by newLearner.
-func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, error) {
+// built by newLearner on dev.
+func bench(cfg run.Config, steps int, dev *device.Device, newLearner learnerFactory) (BenchResult, error) {
 	if steps < 1 || steps > MaxBenchSteps {
 		return BenchResult{}, fmt.Errorf("steps %d: must be in [1, %d] (the timed steps; %d untimed warm-up steps run first)", steps, MaxBenchSteps, benchWarmup)
 	}
@@ -92,7 +93,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 	if err := CheckMemory(cfg); err != nil {
 		return BenchResult{}, err
 	}
-	l, err := newLearner(cfg)
+	l, err := newLearner(spec, dev)
 	if err != nil {
 		return BenchResult{}, err
 	}
@@ -135,7 +136,7 @@ func bench(cfg run.Config, steps int, newLearner learnerFactory) (BenchResult, e
 		MedianMS: median, MinMS: ms[0], MaxMS: ms[steps-1],
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
 		SerialMS: medianOf(serial), SerialShare: share, ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
-		Backend: learn.Backend(l), Device: learn.DeviceName(cfg, l),
+		Backend: learn.Backend(l), Device: learn.DeviceName(spec, l, dev),
 		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops, LaunchesPerStep: int64(math.Round(medianOf(launches))),

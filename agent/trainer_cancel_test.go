@@ -27,7 +27,7 @@ func TestStopCutsValidationShort(t *testing.T) {
 			t.Fatalf("the stop waited for the validation at step %d", r.Step)
 		}
 	}
-	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}

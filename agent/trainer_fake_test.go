@@ -5,8 +5,8 @@ import (
 	"errors"
 	"math"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
-	"spg-tui/envs"
 	"spg-tui/run"
 )
 
@@ -34,9 +34,9 @@ type fakeOpts struct {
 }
 
 func fakeFactory(o fakeOpts) learnerFactory {
-	return func(cfg run.Config) (learn.Learner, error) {
+	return func(cfg run.Spec, _ *device.Device) (learn.Learner, error) {
 		n := cfg.N
-		f := &fakeLearner{n: n, stateLen: envs.MustFacts(cfg.Task).StateLen(n), w: make([]float64, n*n), fakeOpts: o}
+		f := &fakeLearner{n: n, stateLen: cfg.Facts.StateLen(n), w: make([]float64, n*n), fakeOpts: o}
 		for i := range f.w {
 			f.w[i] = math.Sin(float64(i)*1.7 + float64(cfg.Seed))
 		}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -63,7 +64,7 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 		cfg := tinyConfig(task, 4)
 		cfg.Hidden, cfg.Steps, cfg.ActorLR, cfg.CriticLR = 16, 30, 1e-3, 1e-3
 		straight := t.TempDir()
-		e, err := StartRun(cfg, straight)
+		e, err := StartRun(cfg, straight, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,11 +73,11 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 
 		dir := t.TempDir()
 		var eng runRef
-		hooked := func(c run.Config) (learn.Learner, error) {
-			l, err := learn.NewLearner(c)
+		hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
+			l, err := learn.NewLearner(c, dev)
 			return &hookedLearner{Learner: l, hook: eng.at(13, (*trainer).Stop)}, err
 		}
-		s, err := startRun(cfg, dir, hooked)
+		s, err := startRun(cfg, dir, nil, hooked)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +86,7 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 		if st := s.Status(); st.State != run.StateStopped || st.Step != 13 {
 			t.Fatalf("%s: stopped run %+v, %v", task, st, s.Err())
 		}
-		r, err := ResumeRun(dir, 0)
+		r, err := ResumeRun(dir, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

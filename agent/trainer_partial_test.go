@@ -43,7 +43,7 @@ func TestContinuedPartialIntervalIsExact(t *testing.T) {
 	if s := summarise(t, dir); !slices.Contains(s.trainSteps, 18) {
 		t.Fatalf("the run of 18 steps summarised steps %v, not its last", s.trainSteps)
 	}
-	r, err := resumeRun(dir, 40, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 40, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}

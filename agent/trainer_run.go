@@ -7,15 +7,17 @@ import (
 	"path/filepath"
 
 	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/run"
 )
 
-// learnerFactory builds the learner of a configuration: NewLearner, or a fake in tests.
-type learnerFactory func(run.Config) (learn.Learner, error)
+// learnerFactory builds the learner of a resolved configuration on a device: learn.NewLearner,
+// or a fake in tests.
+type learnerFactory func(run.Spec, *device.Device) (learn.Learner, error)
 
-// startRun is StartRun with the learner built by newLearner.
-func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, error) {
+// startRun is StartRun with the learner built by newLearner on dev.
+func startRun(cfg run.Config, dir string, dev *device.Device, newLearner learnerFactory) (*trainer, error) {
 	// The initial actor is read before the directory is touched, so a bad --init leaves nothing.
 	spec, initial, err := checkStart(cfg)
 	if err != nil {
@@ -28,7 +30,7 @@ func startRun(cfg run.Config, dir string, newLearner learnerFactory) (*trainer, 
 	if err != nil {
 		return nil, err
 	}
-	t, err := startLocked(spec, dir, newLearner, lock, initial)
+	t, err := startLocked(spec, dir, dev, newLearner, lock, initial)
 	if err != nil {
 		lock.Release()
 		return nil, err
@@ -70,7 +72,7 @@ func checkStart(cfg run.Config) (run.Spec, [][]float32, error) {
 // startLocked is startRun once the directory's lock is held, with spec as checkStart resolved
 // it; the trainer releases the lock when the run ends. initial, when not nil, holds the actor's
 // starting parameters (--init).
-func startLocked(spec run.Spec, dir string, newLearner learnerFactory, lock *run.DirLock, initial [][]float32) (*trainer, error) {
+func startLocked(spec run.Spec, dir string, dev *device.Device, newLearner learnerFactory, lock *run.DirLock, initial [][]float32) (*trainer, error) {
 	cfg := spec.Config
 	if err := run.RemoveOrphans(dir); err != nil {
 		return nil, err
@@ -80,9 +82,9 @@ func startLocked(spec run.Spec, dir string, newLearner learnerFactory, lock *run
 		return nil, err
 	}
 	if resumable {
-		return resumeLocked(dir, cfg.Steps, newLearner, lock)
+		return resumeLocked(dir, cfg.Steps, dev, newLearner, lock)
 	}
-	l, err := newLearner(cfg)
+	l, err := newLearner(spec, dev)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func startLocked(spec run.Spec, dir string, newLearner learnerFactory, lock *run
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrainer(dir, spec, core, nil, nil)
+	t, err := newTrainer(dir, spec, dev, core, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +106,8 @@ func startLocked(spec run.Spec, dir string, newLearner learnerFactory, lock *run
 	return t, nil
 }
 
-// resumeRun is ResumeRun with the learner built by newLearner.
-func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, error) {
+// resumeRun is ResumeRun with the learner built by newLearner on dev.
+func resumeRun(dir string, steps int, dev *device.Device, newLearner learnerFactory) (*trainer, error) {
 	lock, err := run.LockDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, run.LastCheckpoint)
@@ -117,7 +119,7 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 		lock.Release()
 		return nil, err
 	}
-	t, err := resumeLocked(dir, steps, newLearner, lock)
+	t, err := resumeLocked(dir, steps, dev, newLearner, lock)
 	if err != nil {
 		lock.Release()
 		return nil, err
@@ -127,7 +129,7 @@ func resumeRun(dir string, steps int, newLearner learnerFactory) (*trainer, erro
 
 // resumeLocked is resumeRun once the directory's lock is held; the trainer releases it when the
 // run ends.
-func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.DirLock) (*trainer, error) {
+func resumeLocked(dir string, steps int, dev *device.Device, newLearner learnerFactory, lock *run.DirLock) (*trainer, error) {
 	ck, err := checkpoint.Open(filepath.Join(dir, run.LastCheckpoint))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no checkpoint to resume from (%s)", dir, run.LastCheckpoint)
@@ -156,7 +158,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if err != nil {
 		return nil, err
 	}
-	l, err := newLearner(cfg)
+	l, err := newLearner(spec, dev)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +191,7 @@ func resumeLocked(dir string, steps int, newLearner learnerFactory, lock *run.Di
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	t, err := newTrainer(dir, spec, core, &h, history)
+	t, err := newTrainer(dir, spec, dev, core, &h, history)
 	if err != nil {
 		return nil, err
 	}

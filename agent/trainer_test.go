@@ -64,7 +64,7 @@ func waitDone(t *testing.T, e run.Engine) {
 func trainToEnd(t *testing.T, cfg run.Config) string {
 	t.Helper()
 	dir := t.TempDir()
-	e, err := StartRun(cfg, dir)
+	e, err := StartRun(cfg, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func readMetrics(t *testing.T, dir string) []run.Record {
 
 func mustStart(t *testing.T, cfg run.Config, dir string, o fakeOpts) *trainer {
 	t.Helper()
-	e, err := startRun(cfg, dir, fakeFactory(o))
+	e, err := startRun(cfg, dir, nil, fakeFactory(o))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,10 +181,10 @@ func TestRunCompletes(t *testing.T) {
 		}
 	}
 	// A finished run refuses a resume to the same total, and the same config resumes it.
-	if _, err := resumeRun(dir, 0, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete at step 40; give a larger --steps or --epochs") {
+	if _, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete at step 40; give a larger --steps or --epochs") {
 		t.Errorf("resuming a finished run: %v", err)
 	}
-	if _, err := startRun(cfg, dir, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete") {
+	if _, err := startRun(cfg, dir, nil, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "complete") {
 		t.Errorf("restarting a finished run: %v", err)
 	}
 }
@@ -245,7 +245,7 @@ func TestResumeIsExact(t *testing.T) {
 		dir := t.TempDir()
 		var eng runRef
 		hook := eng.at(stopAt, (*trainer).Stop)
-		e, err := startRun(cfg, dir, fakeFactory(fakeOpts{hook: hook}))
+		e, err := startRun(cfg, dir, nil, fakeFactory(fakeOpts{hook: hook}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestResumeIsExact(t *testing.T) {
 		if s := e.Status(); s.State != run.StateStopped || s.Step != stopAt || e.Err() != nil {
 			t.Fatalf("stop at %d: status %+v, err %v", stopAt, s, e.Err())
 		}
-		r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+		r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestResumeIsExact(t *testing.T) {
 	half := cfg
 	half.Steps = 20
 	waitDone(t, mustStart(t, half, dir, fakeOpts{}))
-	r, err := resumeRun(dir, 40, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 40, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestLiveControl(t *testing.T) {
 	cfg := tinyConfig(envs.TaskSort, 5)
 	var eng runRef
 	hook := eng.at(3, (*trainer).Pause)
-	e, err := startRun(cfg, dir, fakeFactory(fakeOpts{hook: hook}))
+	e, err := startRun(cfg, dir, nil, fakeFactory(fakeOpts{hook: hook}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestNonFiniteStopsTheRun(t *testing.T) {
 		var eng runRef
 		o := tc.o
 		o.hook = eng.at(tc.ckptAt, (*trainer).Checkpoint)
-		r, err := resumeRun(filepath.Join(dir, "b"), 40, fakeFactory(o))
+		r, err := resumeRun(filepath.Join(dir, "b"), 40, nil, fakeFactory(o))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -499,7 +499,7 @@ func TestStartRunDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startRun(cfg, dir, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "not empty") {
+	if _, err := startRun(cfg, dir, nil, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("a foreign non-empty directory: %v", err)
 	}
 	dir = t.TempDir()
@@ -508,11 +508,11 @@ func TestStartRunDirectory(t *testing.T) {
 	waitDone(t, mustStart(t, half, dir, fakeOpts{}))
 	other := cfg
 	other.Tau = 0.1
-	if _, err := startRun(other, dir, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "tau") {
+	if _, err := startRun(other, dir, nil, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "tau") {
 		t.Errorf("another configuration: %v", err)
 	}
 	// The same configuration with a larger total continues the run.
-	e, err := startRun(cfg, dir, fakeFactory(fakeOpts{}))
+	e, err := startRun(cfg, dir, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,14 +527,14 @@ func TestStartRunDirectory(t *testing.T) {
 		c := cfg
 		bad(&c)
 		d := filepath.Join(t.TempDir(), "run")
-		if _, err := startRun(c, d, fakeFactory(fakeOpts{})); err == nil {
+		if _, err := startRun(c, d, nil, fakeFactory(fakeOpts{})); err == nil {
 			t.Errorf("bad config %+v accepted", c)
 		}
 		if _, err := os.Stat(d); err == nil {
 			t.Errorf("a refused config created its directory")
 		}
 	}
-	if _, err := resumeRun(t.TempDir(), 0, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "no checkpoint") {
+	if _, err := resumeRun(t.TempDir(), 0, nil, fakeFactory(fakeOpts{})); err == nil || !strings.Contains(err.Error(), "no checkpoint") {
 		t.Errorf("resuming an empty directory: %v", err)
 	}
 }
@@ -568,7 +568,7 @@ func TestStopBeforeTheTest(t *testing.T) {
 	dir := t.TempDir()
 	var eng runRef
 	hook := eng.at(cfg.Steps, (*trainer).Stop)
-	e, err := startRun(cfg, dir, fakeFactory(fakeOpts{hook: hook}))
+	e, err := startRun(cfg, dir, nil, fakeFactory(fakeOpts{hook: hook}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +578,7 @@ func TestStopBeforeTheTest(t *testing.T) {
 		t.Fatalf("status %+v, %v", s, e.Err())
 	}
 	before := len(readMetrics(t, dir))
-	r, err := resumeRun(dir, 0, fakeFactory(fakeOpts{}))
+	r, err := resumeRun(dir, 0, nil, fakeFactory(fakeOpts{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 	"spg-tui/run"
 )
 
-// StartFunc starts a training run in dir; agent.StartRun in the program, a scripted engine in
-// tests.
+// StartFunc starts a training run in dir; agent.StartRun on the command's device in the
+// program, a scripted engine in tests.
 type StartFunc func(cfg run.Config, dir string) (run.Engine, error)
 
 // Phase is where one run of a plan stands.

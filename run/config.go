@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"spg-tui/envs"
 )
@@ -197,6 +198,7 @@ type Spec struct {
 
 // Resolve validates c as a run's configuration and looks up its task's facts and its model.
 func Resolve(c Config) (Spec, error) {
+	resolves.Add(1)
 	if err := c.Validate(); err != nil {
 		return Spec{}, err
 	}
@@ -206,11 +208,32 @@ func Resolve(c Config) (Spec, error) {
 // ResolveModel is Resolve for a model's networks alone (a learner built to decode, with no
 // replay buffer): n may be anything up to the task's instance bound, not just MaxN.
 func ResolveModel(c Config) (Spec, error) {
+	resolves.Add(1)
 	if err := c.validate(instanceMaxN(c.Task)); err != nil {
 		return Spec{}, err
 	}
 	return resolved(c)
 }
+
+// With is s with c's values, c a configuration of s's task and model (a checkpoint's, its live
+// changes in it; a policy's at another size): checked as ResolveModel checks one, its facts and
+// model s's instead of looked up again.
+func (s Spec) With(c Config) (Spec, error) {
+	if c.Task != s.Task || c.Model != s.Model {
+		return Spec{}, fmt.Errorf("a configuration of %s %s is not one of %s %s", c.Task, c.Model, s.Task, s.Model)
+	}
+	if err := c.validate(s.Facts.MaxN); err != nil {
+		return Spec{}, err
+	}
+	return Spec{Config: c, Facts: s.Facts, Entry: s.Entry}, nil
+}
+
+// resolves counts the calls of Resolve and ResolveModel (Resolves).
+var resolves atomic.Int64
+
+// Resolves is how many times this process has called Resolve or ResolveModel: a run start
+// resolves its configuration once and passes the Spec down, which tests check by counting.
+func Resolves() int64 { return resolves.Load() }
 
 // instanceMaxN is task's instance bound, or MaxN for an unknown task (which validate refuses).
 func instanceMaxN(task envs.Task) int {

@@ -45,3 +45,34 @@ func TestResolve(t *testing.T) {
 		t.Errorf("spg-sequential on mwm: Resolve says %v, Validate %v", err, c.Validate())
 	}
 }
+
+// With takes another configuration of a Spec's task and model, checked as ResolveModel checks
+// one, without resolving it again; another task or model, or a value ResolveModel refuses, it
+// refuses.
+func TestSpecWith(t *testing.T) {
+	s, err := Resolve(DefaultConfig(envs.TaskTSP, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Config
+	c.Tau, c.N = 0.5, MaxN+1
+	before := Resolves()
+	w, err := s.With(c)
+	if err != nil || w.Config != c || w.Facts != s.Facts || w.Entry.Name != s.Entry.Name {
+		t.Fatalf("With(tau 0.5, n %d) = %+v, %v", c.N, w, err)
+	}
+	if n := Resolves() - before; n != 0 {
+		t.Errorf("With resolved %d times", n)
+	}
+	other, bad, big := c, c, c
+	other.Model = ModelSuccessor
+	bad.Batch = 0
+	big.N = s.Facts.MaxN + 1
+	for _, c := range []Config{other, bad, big} {
+		_, err := s.With(c)
+		_, want := ResolveModel(c)
+		if err == nil || (c.Model == s.Model && err.Error() != want.Error()) {
+			t.Errorf("With(model %s, batch %d, n %d) = %v, want a refusal (ResolveModel: %v)", c.Model, c.Batch, c.N, err, want)
+		}
+	}
+}

@@ -26,12 +26,12 @@ func benchConfig() run.Config {
 // io.Discard at 120×36, in colour) or headless, and returns its training steps per second:
 // steps over training time, as the run's last record reports them (set-up excluded).
 func trainRate(b *testing.B, dir string, console bool) float64 {
-	eng, err := agent.StartRun(benchConfig(), dir)
+	eng, err := agent.StartRun(benchConfig(), dir, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	if console {
-		m := newModel(eng, agent.StartRun, true, false)
+		m := newModel(eng, startOnCPU, true, false)
 		p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignals(),
 			tea.WithWindowSize(120, 36), tea.WithFPS(15), tea.WithColorProfile(colorprofile.ANSI256))
 		go func() { <-eng.Done(); p.Quit() }()

@@ -79,6 +79,9 @@ func headerStep(s string) int {
 	return n
 }
 
+// startOnCPU is the program's Start, agent.StartRun on --device cpu.
+func startOnCPU(cfg run.Config, dir string) (run.Engine, error) { return agent.StartRun(cfg, dir, nil) }
+
 // TestEndToEnd drives the console around a real (tiny) training run: the step counter
 // advances, p switches the critic penalty off in the trainer, and q exits within 5 s with a
 // checkpoint written.
@@ -87,11 +90,11 @@ func TestEndToEnd(t *testing.T) {
 		t.Skip("trains a network")
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	eng, err := agent.StartRun(realConfig(), dir)
+	eng, err := agent.StartRun(realConfig(), dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(eng, agent.StartRun, false, false)
+	m := newModel(eng, startOnCPU, false, false)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 36),
 		teatest.WithProgramOptions(tea.WithFilter(probeFilter)))
 

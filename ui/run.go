@@ -48,8 +48,8 @@ type Options struct {
 	Output io.Writer
 	// Env is the environment (os.Environ() when nil); NO_COLOR set to anything turns colour off.
 	Env []string
-	// Start and ResumeRun launch trainers (agent.StartRun and agent.ResumeRun in the program);
-	// the console builds no learner itself. Start is required unless View is set, ResumeRun
+	// Start and ResumeRun launch trainers (agent.StartRun and agent.ResumeRun on the command's
+	// device in the program); the console builds no learner itself. Start is required unless View is set, ResumeRun
 	// when Resume is; without ResumeRun a finished run cannot be continued from the console.
 	Start     experiments.StartFunc
 	ResumeRun func(dir string, steps int) (run.Engine, error)

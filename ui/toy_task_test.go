@@ -159,11 +159,11 @@ func TestToyTaskEndToEnd(t *testing.T) {
 		t.Fatalf("config of the toy task: %v", err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	eng, err := agent.StartRun(cfg, dir)
+	eng, err := agent.StartRun(cfg, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := teatest.NewTestModel(t, newModel(eng, agent.StartRun, false, false), teatest.WithInitialTermSize(120, 36),
+	tm := teatest.NewTestModel(t, newModel(eng, startOnCPU, false, false), teatest.WithInitialTermSize(120, 36),
 		teatest.WithProgramOptions(tea.WithFilter(probeFilter)))
 	s := waitScreen(t, tm, "the toy sample drawn", func(s string) bool {
 		return strings.Contains(s, toyLegend) && strings.Contains(s, "toy ") && strings.Contains(s, " vs opt ")
@@ -202,7 +202,7 @@ func TestToyTaskEndToEnd(t *testing.T) {
 	if !slices.Equal(env.(toyEnv).weights(back.Instances[1]), env.(toyEnv).weights(file.Instances[1])) {
 		t.Errorf("weights read back %v, written %v", back.Instances[1].Data, file.Instances[1].Data)
 	}
-	pol, err := eval.LoadPolicy(dir)
+	pol, err := eval.LoadPolicy(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

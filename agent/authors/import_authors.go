@@ -185,7 +185,7 @@ func ImportActor(cfg run.Config, in, dir string) (val, test *run.Eval, err error
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := learn.NewLearner(cfg)
+	l, err := learn.NewLearner(spec, nil) // on the CPU: import trains nothing
 	if err != nil {
 		return nil, nil, err
 	}

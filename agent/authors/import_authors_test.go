@@ -62,7 +62,7 @@ func TestAuthorsActorMatchesPyTorch(t *testing.T) {
 		}
 		cfg.Batch = len(fx.Cases)
 		cfg.Buffer = cfg.Batch
-		l, err := learn.NewLearner(cfg)
+		l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +183,7 @@ func TestImportAuthorsActor(t *testing.T) {
 	if got.ImportedFrom != authorsPath("actor-mwm15.npz") || got.Steps != 0 {
 		t.Errorf("config: imported_from %q, steps %d", got.ImportedFrom, got.Steps)
 	}
-	pol, err := eval.LoadPolicy(dir)
+	pol, err := eval.LoadPolicy(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,47 +11,78 @@ import (
 
 func TestMain(m *testing.M) { cudastub.Main(m) }
 
-// fresh forgets the process's choice, before the test and after it (closing a GPU it opened).
-func fresh(t *testing.T) {
-	forget := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if current != nil {
-			current.Close()
-		}
-		mode, ptxDir, notify, tried, current, why = "", "", nil, false, nil, ""
+// use is New for a test: the GPU it opens is closed when the test ends.
+func use(t *testing.T, mode, cacheRoot string, note func(string)) (*Device, error) {
+	d, err := New(mode, cacheRoot, note)
+	if d != nil {
+		t.Cleanup(func() {
+			if d.gpu != nil {
+				d.gpu.Close()
+			}
+		})
 	}
-	forget()
-	t.Cleanup(forget)
+	return d, err
 }
 
-func TestCheck(t *testing.T) {
+func TestModes(t *testing.T) {
 	for _, m := range []string{Auto, CPU, CUDA} {
-		if err := Check(m); err != nil {
-			t.Errorf("Check(%q) = %v", m, err)
+		if err := check(m); err != nil {
+			t.Errorf("check(%q) = %v", m, err)
 		}
 	}
 	for _, m := range []string{"", "gpu", "CUDA", "cuda:0"} {
-		if err := Check(m); err == nil || !strings.Contains(err.Error(), "want auto, cpu or cuda") {
-			t.Errorf("Check(%q) = %v, want a refusal", m, err)
+		if err := check(m); err == nil || !strings.Contains(err.Error(), "want auto, cpu or cuda") {
+			t.Errorf("check(%q) = %v, want a refusal", m, err)
 		}
 	}
 }
 
-// TestUseCPU: --device cpu never opens a GPU, and the first choice holds for the process.
-func TestUseCPU(t *testing.T) {
-	fresh(t)
-	if err := Use(CPU, "", nil); err != nil {
+// TestCPU: --device cpu never opens a GPU; nor does a nil Device, which is the CPU.
+func TestCPU(t *testing.T) {
+	cudastub.Use(t, cudastub.OK)
+	inits := cudastub.Calls(t, "cuInit")
+	d, err := use(t, CPU, "", nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if Open() != nil || CPUName("") != "cpu" || CPUName("spg-gm") != "cpu" {
-		t.Fatalf("after cpu: device %v, names %q, %q", Open(), CPUName(""), CPUName("spg-gm"))
+	var none *Device
+	for _, d := range []*Device{d, none} {
+		if d.Open() != nil || d.CPUName("") != "cpu" || d.CPUName("spg-gm") != "cpu" {
+			t.Fatalf("%v: device %v, names %q, %q", d, d.Open(), d.CPUName(""), d.CPUName("spg-gm"))
+		}
 	}
-	if err := Use(CUDA, "", nil); err != nil || Open() != nil {
-		t.Fatalf("a second choice changed the device: %v, %v", err, Open())
+	if cudastub.Calls(t, "cuInit") != inits {
+		t.Error("cpu initialised the driver")
 	}
-	if err := Use("gpu", "", nil); err == nil {
-		t.Fatal("an unknown mode was accepted after a choice")
+	if _, err := New("gpu", "", nil); err == nil || !strings.Contains(err.Error(), "want auto, cpu or cuda") {
+		t.Fatalf("an unknown mode: %v", err)
+	}
+}
+
+// TestDevicesAreIndependent: two devices in one process keep their own choice. They used to
+// be one package-level choice, the first command's, which a second could not change.
+func TestDevicesAreIndependent(t *testing.T) {
+	cudastub.Use(t, cudastub.OK)
+	cpu, err := use(t, CPU, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto, err := use(t, Auto, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := auto.Open(); g == nil || !strings.Contains(g.Name(), "Stub GPU") {
+		t.Fatalf("auto after cpu: %v, want the stub GPU", g)
+	}
+	if cpu.Open() != nil || cpu.CPUName("") != "cpu" {
+		t.Fatalf("cpu after auto opened the GPU: %v, %q", cpu.Open(), cpu.CPUName(""))
+	}
+	other, err := use(t, Auto, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := other.Open(); g == nil || g == auto.Open() {
+		t.Fatalf("a second auto device shares the first's GPU: %v", g)
 	}
 }
 
@@ -72,18 +103,18 @@ var unusable = []struct {
 func TestAutoFallsBack(t *testing.T) {
 	for _, c := range unusable {
 		t.Run(string(c.v), func(t *testing.T) {
-			fresh(t)
 			cudastub.Use(t, c.v)
 			var notes []string
-			if err := Use(Auto, t.TempDir(), func(line string) { notes = append(notes, line) }); err != nil {
+			d, err := use(t, Auto, t.TempDir(), func(line string) { notes = append(notes, line) })
+			if err != nil {
 				t.Fatalf("auto refused: %v", err)
 			}
-			if d := Open(); d != nil {
-				t.Fatalf("opened %s", d.Name())
+			if g := d.Open(); g != nil {
+				t.Fatalf("opened %s", g.Name())
 			}
 			inits := cudastub.Calls(t, "cuInit")
-			Open()
-			name := CPUName("")
+			d.Open()
+			name := d.CPUName("")
 			if !strings.HasPrefix(name, "cpu (GPU not used: ") || !strings.Contains(name, c.cause) || strings.Contains(name, "\n") ||
 				strings.HasPrefix(name, "cpu (GPU not used: cuda: ") {
 				t.Errorf("CPUName %q: want one line, GPU not used: ... %s", name, c.cause)
@@ -94,7 +125,7 @@ func TestAutoFallsBack(t *testing.T) {
 			if cudastub.Calls(t, "cuInit") != inits {
 				t.Error("a second Open tried the GPU again")
 			}
-			if got := CPUName("spg-gm"); got != "cpu (spg-gm has no GPU kernels)" {
+			if got := d.CPUName("spg-gm"); got != "cpu (spg-gm has no GPU kernels)" {
 				t.Errorf("CPUName for a model without kernels: %q", got)
 			}
 		})
@@ -106,10 +137,9 @@ func TestAutoFallsBack(t *testing.T) {
 func TestCUDARefuses(t *testing.T) {
 	for _, c := range unusable {
 		t.Run(string(c.v), func(t *testing.T) {
-			fresh(t)
 			cudastub.Use(t, c.v)
-			err := Use(CUDA, t.TempDir(), nil)
-			if err == nil {
+			d, err := use(t, CUDA, t.TempDir(), nil)
+			if err == nil || d != nil {
 				t.Fatal("cuda accepted a GPU that does not open")
 			}
 			msg := err.Error()
@@ -124,35 +154,35 @@ func TestCUDARefuses(t *testing.T) {
 // TestAutoWithoutDriver: a machine without a driver computes on the CPU and says so briefly,
 // with no note (every machine without a GPU would print one).
 func TestAutoWithoutDriver(t *testing.T) {
-	fresh(t)
 	t.Setenv(cuda.LibEnv, t.TempDir())
 	cuda.LibEnvOnly(true)
 	t.Cleanup(func() { cuda.LibEnvOnly(false) })
 	noted := false
-	if err := Use(Auto, "", func(string) { noted = true }); err != nil {
+	d, err := use(t, Auto, "", func(string) { noted = true })
+	if err != nil {
 		t.Fatal(err)
 	}
-	if Open() != nil || CPUName("") != "cpu (no CUDA driver)" || noted {
-		t.Fatalf("without a driver: %v, %q, noted %v", Open(), CPUName(""), noted)
+	if d.Open() != nil || d.CPUName("") != "cpu (no CUDA driver)" || noted {
+		t.Fatalf("without a driver: %v, %q, noted %v", d.Open(), d.CPUName(""), noted)
 	}
 }
 
 // TestAutoOpensWhenNeeded: auto opens the GPU at the first Open, not at Use, and keeps the
 // compiled kernels in the cache's ptx folder.
 func TestAutoOpensWhenNeeded(t *testing.T) {
-	fresh(t)
 	cudastub.Use(t, cudastub.OK)
 	cache := t.TempDir()
 	inits := cudastub.Calls(t, "cuInit")
-	if err := Use(Auto, cache, nil); err != nil {
+	d, err := use(t, Auto, cache, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if cudastub.Calls(t, "cuInit") != inits || Current() != nil {
+	if cudastub.Calls(t, "cuInit") != inits {
 		t.Fatal("auto opened the GPU before a learner asked for it")
 	}
-	d := Open()
-	if d == nil || Current() != d || !strings.Contains(d.Name(), "Stub GPU") {
-		t.Fatalf("Open = %v, want the stub GPU", d)
+	g := d.Open()
+	if g == nil || d.Open() != g || !strings.Contains(g.Name(), "Stub GPU") {
+		t.Fatalf("Open = %v, want the stub GPU, the same at every call", g)
 	}
 	if ptx, _ := os.ReadDir(cache + "/ptx"); len(ptx) != 1 {
 		t.Errorf("the cache's ptx folder holds %d entries, want 1", len(ptx))

@@ -16,7 +16,7 @@ import (
 func TestDecodingRoundingNeedsASinkhornLayer(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskSort, 6)
 	cfg.Model, cfg.Batch = "pn-ac", 16
-	l, err := learn.NewLearner(cfg)
+	l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

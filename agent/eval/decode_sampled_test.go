@@ -23,7 +23,7 @@ func samplingPolicy(t *testing.T, task envs.Task, n int, recipe string) (*Policy
 		t.Fatal(err)
 	}
 	cfg.Batch = 16
-	l, err := learn.NewLearner(cfg)
+	l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestSampledDecodeIsSeededAndNeverWorse(t *testing.T) {
 func TestSampledDecodeNeedsScores(t *testing.T) {
 	cfg := run.DefaultConfig(envs.TaskTSP, 6)
 	cfg.Model = "pn-ac"
-	l, err := learn.NewLearner(cfg)
+	l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/linalg/assign"
@@ -316,7 +317,9 @@ func float64s(x []float32) []float64 {
 // not be used concurrently.
 type Policy struct {
 	// cfg is the checkpoint's configuration, its task and model resolved once on loading.
-	cfg     run.Spec
+	cfg run.Spec
+	// dev is where its learners compute.
+	dev     *device.Device
 	step    int
 	learner learn.Learner
 	// state is the learner's checkpoint bytes, from which sized builds the same networks at
@@ -346,27 +349,28 @@ func policyCheckpoint(path string) (file, note string) {
 	return best, ""
 }
 
-// loadPolicy reads the checkpoint at path (or, for a run directory, its best checkpoint; see
-// policyCheckpoint).
-func loadPolicy(path string, newLearner func(run.Config) (learn.Learner, error)) (*Policy, error) {
+// LoadPolicy loads the trained actor of a checkpoint file, or of a run directory's best
+// checkpoint (its last, told by Note, when a stop came before its first validation), its
+// learner on dev (the command's --device; nil for the CPU).
+func LoadPolicy(path string, dev *device.Device) (*Policy, error) {
 	path, note := policyCheckpoint(path)
 	ck, err := checkpoint.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer ck.Close()
-	l, err := newLearner(ck.Header.Config)
+	spec, err := run.Resolve(ck.Header.Config)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
+	}
+	l, err := learn.NewLearner(spec, dev)
 	if err != nil {
 		return nil, err
 	}
 	if err := l.UnmarshalBinary(ck.Learner); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
 	}
-	spec, err := run.Resolve(ck.Header.Config)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %v", path, err)
-	}
-	return &Policy{cfg: spec, step: ck.Header.Step, learner: l, state: ck.Learner, note: note}, nil
+	return &Policy{cfg: spec, dev: dev, step: ck.Header.Step, learner: l, state: ck.Learner, note: note}, nil
 }
 
 // Note says which checkpoint stands in for a run directory's best one when the run has none
@@ -430,10 +434,4 @@ func (p *Policy) SolveWith(env envs.Env, insts []envs.Instance, dec run.Decoding
 		out[i] = envs.Solution{Index: i, Perm: pm, Objective: env.Objective(inst, pm)}
 	}
 	return out, nil
-}
-
-// LoadPolicy loads the trained actor of a checkpoint file, or of a run directory's best
-// checkpoint (its last, told by Note, when a stop came before its first validation).
-func LoadPolicy(path string) (*Policy, error) {
-	return loadPolicy(path, learn.NewLearner)
 }

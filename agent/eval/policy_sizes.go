@@ -55,7 +55,11 @@ func (p *Policy) learnerAt(n int) (learn.Learner, error) {
 	}
 	cfg := p.cfg.Config
 	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatchAt(n))
-	l, err := learn.NewLearner(cfg)
+	var l learn.Learner
+	spec, err := p.cfg.With(cfg) // up to the task's instance bound
+	if err == nil {
+		l, err = learn.NewLearner(spec, p.dev)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
 	}

@@ -16,7 +16,7 @@ import (
 func scaledLearner(t *testing.T, cfg run.Config, n int) learn.Learner {
 	t.Helper()
 	cfg.N = n
-	l, err := learn.NewLearner(cfg)
+	l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestPolicyAtAnotherSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l7, err := learn.NewLearner(cfg)
+		l7, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestPolicyAtAnotherSize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := learn.NewLearner(cfg11)
+		fresh, err := learn.NewLearner(*devtest.Spec(t, cfg11), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestAnyNModelsLoadAtAnotherSize(t *testing.T) {
 			if m.Defaults != nil {
 				m.Defaults(&cfg)
 			}
-			l, err := learn.NewLearner(cfg)
+			l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 			if err != nil {
 				t.Fatalf("%s on %s: %v", m.Name, task, err)
 			}

@@ -16,7 +16,7 @@ import (
 // newToyLearner returns a learner for cfg or fails t.
 func newToyLearner(t testing.TB, cfg run.Config) learn.Learner {
 	t.Helper()
-	l, err := learn.NewLearner(cfg)
+	l, err := learn.NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func BenchmarkReinforceStep(b *testing.B) {
 		b.Run(c.model, func(b *testing.B) {
 			cfg := run.DefaultConfig(c.task, 20)
 			cfg.Model = c.model
-			l, err := NewLearner(cfg)
+			l, err := NewLearner(*devtest.Spec(b, cfg), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

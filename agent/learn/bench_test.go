@@ -44,7 +44,7 @@ func BenchmarkStep(b *testing.B) {
 
 func benchStep(b *testing.B, cfg run.Config) {
 	task, n := cfg.Task, cfg.N
-	l, err := NewLearner(cfg)
+	l, err := NewLearner(*devtest.Spec(b, cfg), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestUpdateClipsToHyper(t *testing.T) {
 	reinforce := func(h Hyper) []byte {
 		cfg := devtest.ToyConfig(envs.TaskSort, 4, 4, 8)
 		cfg.Model = "pn-ac"
-		l, err := NewLearner(cfg)
+		l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -38,7 +39,7 @@ func TestFactoredIsEquivariant(t *testing.T) {
 		const n, b = 6, 3
 		cfg := run.DefaultConfig(task, n)
 		cfg.Model, cfg.Critic, cfg.Hidden = run.ModelFactored, run.CriticBilinear, 8
-		l, err := NewLearner(cfg)
+		l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

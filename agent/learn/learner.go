@@ -64,31 +64,28 @@ type Learner interface {
 	UnmarshalBinary(data []byte) error
 }
 
-// NewLearner returns the learner of cfg's model: an SPG learner (see newSPGLearner); a
+// NewLearner returns the learner of spec's model on dev: an SPG learner (see newSPGLearner); a
 // critic-free REINFORCE learner (PN-AC, PN-AC+Matching, AC+Matching); or SPG+Random, the
-// untrained SPG actor. Where a GPU is in use (package device) and the model has GPU kernels, the
-// SPG learner runs there. Its methods must not be called concurrently. Its N may be anything up
-// to the task's instance bound (run.ResolveModel): a learner keeps no replay buffer, and a run
-// is held to run.MaxN where it starts.
-func NewLearner(cfg run.Config) (Learner, error) {
-	spec, err := run.ResolveModel(cfg)
-	if err != nil {
-		return nil, err
-	}
+// untrained SPG actor. Where the model has GPU kernels and dev opens a GPU, the SPG learner runs
+// there (a nil dev is the CPU). Its methods must not be called concurrently. spec was resolved
+// where the run or command started (run.Resolve, or run.ResolveModel for a learner that only
+// decodes: its N may be anything up to the task's instance bound, since a learner keeps no
+// replay buffer, and a run is held to run.MaxN where it starts).
+func NewLearner(spec run.Spec, dev *device.Device) (Learner, error) {
 	switch spec.Entry.Kind {
 	case run.KindCriticFree:
-		net, ok := nets.NewPolicyNet(cfg.Model, cfg.N, cfg.Hidden, spec.Facts.State.Features(cfg.N))
+		net, ok := nets.NewPolicyNet(spec.Model, spec.N, spec.Hidden, spec.Facts.State.Features(spec.N))
 		if !ok {
-			return nil, fmt.Errorf("model %q: agent has no policy network for it", cfg.Model)
+			return nil, fmt.Errorf("model %q: agent has no policy network for it", spec.Model)
 		}
 		return newReinforceLearner(spec, net), nil
 	case run.KindUntrained:
-		return newUntrainedLearner(cfg)
+		return newUntrainedLearner(spec, dev)
 	}
 	// Only a model with GPU kernels opens the GPU (under --device auto, on its first use).
 	if hasGPUKernels(spec) {
-		if dev := device.Open(); dev != nil {
-			return newDeviceLearner(spec, dev)
+		if gpu := dev.Open(); gpu != nil {
+			return NewDeviceLearner(spec, gpu)
 		}
 	}
 	l, err := newSPGLearner(spec)

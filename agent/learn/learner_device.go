@@ -21,33 +21,28 @@ type deviceLearner struct {
 	build   func(cfg run.Spec, dev cuda.Device) (Learner, error)
 }
 
-// deviceLearners are the GPU learners of the models that have one, by model name.
-var deviceLearners = map[string]deviceLearner{}
-
-// NewDeviceLearner returns cfg's learner on dev, or errNoGPUKernels where its model (or an
-// option it uses) has none; an invalid cfg is refused with Validate's message.
-func NewDeviceLearner(cfg run.Config, dev cuda.Device) (Learner, error) {
-	spec, err := run.ResolveModel(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return newDeviceLearner(spec, dev)
-}
-
-// newDeviceLearner is NewDeviceLearner of a resolved configuration. Above the kernels' n
-// (layers.MaxSinkhornN: their potentials are static shared arrays) there are none either: a
-// policy decoding at such an n runs on the CPU.
-func newDeviceLearner(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	if !hasGPUKernels(cfg) {
+// NewDeviceLearner returns spec's learner on the GPU dev, or errNoGPUKernels where its model
+// (or an option it uses) has none: NewLearner where the GPU is given, not chosen. Above the
+// kernels' n (layers.MaxSinkhornN: their potentials are static shared arrays) there are none
+// either: a policy decoding at such an n runs on the CPU.
+func NewDeviceLearner(spec run.Spec, dev cuda.Device) (Learner, error) {
+	d, ok := deviceLearnerOf(spec)
+	if !ok {
 		return nil, errNoGPUKernels
 	}
-	return deviceLearners[cfg.Model].build(cfg, dev)
+	return d.build(spec, dev)
+}
+
+// deviceLearnerOf is the GPU learner of cfg's model where it has kernels for cfg's options.
+func deviceLearnerOf(cfg run.Spec) (deviceLearner, bool) {
+	d, ok := deviceLearnerNamed(cfg.Model)
+	return d, ok && cfg.N <= layers.MaxSinkhornN && d.kernels(cfg)
 }
 
 // hasGPUKernels reports whether cfg's model, with cfg's options, has a GPU learner.
 func hasGPUKernels(cfg run.Spec) bool {
-	d, ok := deviceLearners[cfg.Model]
-	return ok && cfg.N <= layers.MaxSinkhornN && d.kernels(cfg)
+	_, ok := deviceLearnerOf(cfg)
+	return ok
 }
 
 // onDevice is a learner that trains on a GPU.
@@ -73,30 +68,29 @@ func Backend(l Learner) string {
 	return backend.Name()
 }
 
-// Where says where l, cfg's learner, computes, for the run's header and log: Backend, followed
-// on the CPU by DeviceName's reason where there is one ("pure Go (gemm avx512) on cpu (no CUDA
-// driver)").
-func Where(cfg run.Config, l Learner) string {
-	if name := DeviceName(cfg, l); name != "cpu" && name != Backend(l) {
+// Where says where l, spec's learner on dev, computes, for the run's header and log: Backend,
+// followed on the CPU by DeviceName's reason where there is one ("pure Go (gemm avx512) on cpu
+// (no CUDA driver)").
+func Where(spec run.Spec, l Learner, dev *device.Device) string {
+	if name := DeviceName(spec, l, dev); name != "cpu" && name != Backend(l) {
 		return Backend(l) + " on " + name
 	}
 	return Backend(l)
 }
 
-// DeviceName names the device of l, cfg's learner, for the start record and bench: the GPU's
-// name, or "cpu" with why it is not the GPU where there is a why (package device's CPUName).
-func DeviceName(cfg run.Config, l Learner) string {
+// DeviceName names the device of l, spec's learner on dev, for the start record and bench: the
+// GPU's name, or "cpu" with why it is not the GPU where there is a why (Device.CPUName).
+func DeviceName(spec run.Spec, l Learner, dev *device.Device) string {
 	if d, ok := l.(onDevice); ok {
 		return d.deviceName()
 	}
-	spec, err := run.Resolve(cfg)
-	switch _, some := deviceLearners[cfg.Model]; {
-	case err != nil || hasGPUKernels(spec):
-		return device.CPUName("")
+	switch _, some := deviceLearnerNamed(spec.Model); {
+	case hasGPUKernels(spec):
+		return dev.CPUName("")
 	case some:
-		return device.CPUName(cfg.Model + " with these options")
+		return dev.CPUName(spec.Model + " with these options")
 	}
-	return device.CPUName(cfg.Model)
+	return dev.CPUName(spec.Model)
 }
 
 // releaser is a learner that holds memory outside Go's heap (a GPU's buffers), released when

@@ -11,11 +11,20 @@ import (
 	"spg-tui/run"
 )
 
-func init() {
-	deviceLearners[run.ModelMatching] = deviceLearner{matchingKernels, newGPUMatching}
-	deviceLearners[run.ModelPairwise] = deviceLearner{pairLikeKernels, newGPUPairwise}
-	deviceLearners[run.ModelSuccessor] = deviceLearner{successorKernels, newGPUSuccessor}
-	deviceLearners[run.ModelFactored] = deviceLearner{factoredKernels, newGPUFactored}
+// deviceLearnerNamed is the GPU learner of the model named model, and false for a model without
+// one: a GPU learner is one case here.
+func deviceLearnerNamed(model string) (deviceLearner, bool) {
+	switch model {
+	case run.ModelMatching:
+		return deviceLearner{matchingKernels, newGPUMatching}, true
+	case run.ModelPairwise:
+		return deviceLearner{pairLikeKernels, newGPUPairwise}, true
+	case run.ModelSuccessor:
+		return deviceLearner{successorKernels, newGPUSuccessor}, true
+	case run.ModelFactored:
+		return deviceLearner{factoredKernels, newGPUFactored}, true
+	}
+	return deviceLearner{}, false
 }
 
 // gpuLearner is an SPG learner on a GPU: the step (acting, both updates, Adam) runs on the

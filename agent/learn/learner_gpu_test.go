@@ -16,11 +16,12 @@ import (
 // parameters; the device's buffers are freed when the test ends.
 func learnerPair(t *testing.T, cfg run.Config, dev cuda.Device) (*spgLearner, *gpuLearner) {
 	t.Helper()
-	cpu, err := newSPGLearner(*devtest.Spec(t, cfg))
+	spec := *devtest.Spec(t, cfg)
+	cpu, err := newSPGLearner(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := NewDeviceLearner(cfg, dev)
+	l, err := NewDeviceLearner(spec, dev)
 	if err != nil {
 		t.Fatal(err)
 	}

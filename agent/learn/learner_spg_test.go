@@ -17,7 +17,7 @@ import (
 // newToyLearner returns a learner for cfg or fails t.
 func newToyLearner(t testing.TB, cfg run.Config) *spgLearner {
 	t.Helper()
-	l, err := NewLearner(cfg)
+	l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,9 +246,6 @@ func TestLearnerBadInput(t *testing.T) {
 	if err := l.Act(batch.States, 4, h, batch.M); err == nil {
 		t.Error("Act accepted 4 states in a buffer of 3")
 	}
-	if _, err := NewLearner(run.Config{}); err == nil {
-		t.Error("NewLearner accepted an empty config")
-	}
 }
 
 // The penalty is reported whether or not it is trained on, and the critic loss is the hard
@@ -336,7 +333,7 @@ func TestLearnerRunningStats(t *testing.T) {
 // newTestLearner builds the real learner of cfg.
 func newTestLearner(t *testing.T, cfg run.Config) *spgLearner {
 	t.Helper()
-	l, err := NewLearner(cfg)
+	l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -19,7 +20,7 @@ func TestEveryModelHasNetworks(t *testing.T) {
 				m.Defaults(&cfg)
 			}
 			cfg.Model, cfg.Hidden, cfg.Batch, cfg.TrainSize = m.Name, 4, 8, 8
-			l, err := NewLearner(cfg)
+			l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 			if err != nil {
 				t.Errorf("%s on %s: %v", m.Name, task, err)
 				continue

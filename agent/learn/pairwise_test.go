@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -20,7 +21,7 @@ func TestPairwiseIsEquivariant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := NewLearner(cfg)
+		l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"spg-tui/agent/device"
 	"spg-tui/run"
 )
 
@@ -18,11 +19,16 @@ func (untrainedLearner) Q(_, _, _ []float32, _ int, _, _ []float32) error {
 	return fmt.Errorf("agent: an untrained model: %w", ErrNoCritic)
 }
 
-// newUntrainedLearner builds the SPG learner of cfg's task under its default model.
-func newUntrainedLearner(cfg run.Config) (Learner, error) {
-	base := cfg
-	base.Model = run.DefaultModel(cfg.Task)
-	l, err := NewLearner(base)
+// newUntrainedLearner builds the SPG learner of spec's task under its default model on dev:
+// another model's configuration, resolved here.
+func newUntrainedLearner(spec run.Spec, dev *device.Device) (Learner, error) {
+	base := spec.Config
+	base.Model = run.DefaultModel(spec.Task)
+	bs, err := run.ResolveModel(base)
+	if err != nil {
+		return nil, err
+	}
+	l, err := NewLearner(bs, dev)
 	if err != nil {
 		return nil, err
 	}

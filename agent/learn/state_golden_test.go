@@ -25,7 +25,7 @@ func TestStoredStatesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := NewLearner(cfg)
+		l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

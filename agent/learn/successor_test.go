@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/envs/tsp"
@@ -34,7 +35,7 @@ func TestSuccessorIsEquivariant(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Model = run.ModelSuccessor
-	l, err := NewLearner(cfg)
+	l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

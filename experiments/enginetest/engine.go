@@ -49,7 +49,7 @@ type Engine struct {
 }
 
 // Start validates cfg and starts a scripted run writing into dir (metrics.jsonl and
-// checkpoints/last); an empty dir writes nothing. Its signature is agent.StartRun's.
+// checkpoints/last); an empty dir writes nothing: an experiments.StartFunc.
 func Start(cfg run.Config, dir string) (run.Engine, error) {
 	return New(cfg, dir, Options{})
 }
