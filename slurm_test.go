@@ -8,8 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/cmd/cmdutil"
 	"spg-tui/experiments"
+	"spg-tui/internal/clitest"
 )
+
+// TestMain lets this test binary double as spg-tui, the one the Slurm scripts run.
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // sbatchTask runs a tools/slurm script as Slurm runs a batch job, with env (SLURM_* variables)
 // and this test binary as the spg-tui on PATH, and returns its exit status and output.
@@ -42,7 +47,7 @@ func TestSlurmScripts(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "exp")
 	// The seventh of 7 shards of penalty's 2 runs holds none: made without training.
-	args := append([]string{dir, "penalty"}, tinyBudget()...)
+	args := append([]string{dir, "penalty"}, clitest.TinyBudget()...)
 	status, out := sbatchTask(t, "experiment.sbatch", arrayTask("6", "0", "6", "7", "3"), append(args, "--out", filepath.Join(tmp, "elsewhere"))...)
 	if status != 0 || !strings.Contains(out, "0 runs (shard 6/7: 0 of the plan's 2 runs), 0 steps, 3 at a time, into "+dir+"/shard-6") {
 		t.Fatalf("task 6 of 0-6: exit %d:\n%s", status, out)
@@ -56,7 +61,7 @@ func TestSlurmScripts(t *testing.T) {
 	}
 	// The merge finds the shards the array wrote, and names those missing.
 	status, out = sbatchTask(t, "merge.sbatch", nil, dir)
-	if status != exitUsage || !strings.Contains(out, "the shards hold 0 of the plan's 2 runs (shards 0/7, 1/7 are missing)") {
+	if status != cmdutil.ExitUsage || !strings.Contains(out, "the shards hold 0 of the plan's 2 runs (shards 0/7, 1/7 are missing)") {
 		t.Errorf("merge of shard 6/7 alone: exit %d:\n%s", status, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report")); err == nil {
@@ -80,8 +85,8 @@ func TestSlurmScripts(t *testing.T) {
 			env = []string{"SLURM_ARRAY_TASK_ID="} // not inherited from a job running this test
 		}
 		status, out := sbatchTask(t, tc.script, env, tc.args...)
-		if status != exitUsage || strings.Count(out, "\n") != 1 || !strings.Contains(out, tc.want) {
-			t.Errorf("%s %v %v: exit %d, want %d and one line containing %q:\n%s", tc.script, tc.env, tc.args, status, exitUsage, tc.want, out)
+		if status != cmdutil.ExitUsage || strings.Count(out, "\n") != 1 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s %v %v: exit %d, want %d and one line containing %q:\n%s", tc.script, tc.env, tc.args, status, cmdutil.ExitUsage, tc.want, out)
 		}
 	}
 }

@@ -1,4 +1,5 @@
-package main
+// Package benchcmd is spg-tui bench: full training steps timed, the result on one JSON line.
+package benchcmd
 
 import (
 	"encoding/json"
@@ -7,69 +8,87 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 
 	"spg-tui/agent"
+	"spg-tui/cmd/cmdutil"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
 
-func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K] [--cpuprofile FILE]")
-	task := taskFlag(fs)
-	n := fs.Int("n", 0, fmt.Sprintf("problem size, 2 to %d (required)", run.MaxN))
-	recipe := fs.String("recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
-	model := fs.String("model", "", "model to time (default: the recipe's for the task)")
-	batch := fs.Int("batch", 128, fmt.Sprintf("batch size, 1 to %d", run.MaxBatch))
-	steps := fs.Int("steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
-	profile := fs.String("cpuprofile", "", "write a CPU profile of the bench (warm-up steps included) to this file, for go tool pprof")
-	applyDevice := deviceFlag(fs, "where the timed steps run", stderr)
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+// Options are bench's flags.
+type Options struct {
+	Task          *envs.Task
+	N             int
+	Recipe, Model string
+	Batch, Steps  int
+	CPUProfile    string
+	applyDevice   func() error
+	flags         *flag.FlagSet
+}
+
+// NewFlags registers bench's flags into o.
+func NewFlags(o *Options, stderr io.Writer) *flag.FlagSet {
+	fs := cmdutil.NewFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K] [--cpuprofile FILE]")
+	o.Task = cmdutil.TaskFlag(fs)
+	fs.IntVar(&o.N, "n", 0, fmt.Sprintf("problem size, 2 to %d (required)", run.MaxN))
+	fs.StringVar(&o.Recipe, "recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
+	fs.StringVar(&o.Model, "model", "", "model to time (default: the recipe's for the task)")
+	fs.IntVar(&o.Batch, "batch", 128, fmt.Sprintf("batch size, 1 to %d", run.MaxBatch))
+	fs.IntVar(&o.Steps, "steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
+	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the bench (warm-up steps included) to this file, for go tool pprof")
+	o.applyDevice = cmdutil.DeviceFlag(fs, "where the timed steps run", stderr)
+	o.flags = fs
+	return fs
+}
+
+// Main is bench on the command line args.
+func Main(args []string, s cmdutil.Streams) int {
+	var o Options
+	if status, ok := cmdutil.Parse(NewFlags(&o, s.Err), args, s); !ok {
 		return status
 	}
-	if err := applyDevice(); err != nil {
-		return fail(stderr, "bench", err)
+	return Run(&o, s)
+}
+
+// Run times the steps o asks for and prints the result as one JSON line.
+func Run(o *Options, s cmdutil.Streams) int {
+	stderr := s.Err
+	if err := o.applyDevice(); err != nil {
+		return cmdutil.Fail(stderr, "bench", err)
 	}
-	if err := requireTaskN(fs); err != nil {
-		return fail(stderr, "bench", err)
+	if err := cmdutil.RequireTaskN(o.flags); err != nil {
+		return cmdutil.Fail(stderr, "bench", err)
 	}
-	cfg, err := benchConfig(*task, *n, *recipe, *model, *batch)
+	cfg, err := o.config()
 	if err != nil {
-		return fail(stderr, "bench", err)
+		return cmdutil.Fail(stderr, "bench", err)
 	}
-	stop, err := startCPUProfile(*profile)
+	stop, err := startCPUProfile(o.CPUProfile)
 	if err != nil {
-		return fail(stderr, "bench", err)
+		return cmdutil.Fail(stderr, "bench", err)
 	}
-	res, err := agent.Bench(cfg, *steps)
+	res, err := agent.Bench(cfg, o.Steps)
 	if perr := stop(); err == nil && perr != nil {
-		return failOutput(stderr, "bench", perr)
+		return cmdutil.FailOutput(stderr, "bench", perr)
 	}
 	if err != nil {
-		return fail(stderr, "bench", err)
+		return cmdutil.Fail(stderr, "bench", err)
 	}
-	if err := json.NewEncoder(stdout).Encode(res); err != nil {
-		return failOutput(stderr, "bench", err)
+	if err := json.NewEncoder(s.Out).Encode(res); err != nil {
+		return cmdutil.FailOutput(stderr, "bench", err)
 	}
 	return 0
 }
 
-// benchConfig is the configuration train would run for these flags, through the same flag
-// rules (the recipe, then the model's defaults, then validation).
-func benchConfig(task envs.Task, n int, recipe, model string, batch int) (run.Config, error) {
+// config is the configuration train runs for the task, size, recipe, model and batch o names,
+// by the same rules (run.Choose: the recipe, then the model's defaults, then validation).
+func (o *Options) config() (run.Config, error) {
 	cfg := run.DefaultConfig(envs.TaskMWM, 10)
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	finish := run.RegisterFlags(fs, &cfg)
-	args := []string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe, "--batch", strconv.Itoa(batch)}
-	if model != "" {
-		args = append(args, "--model", model)
-	}
-	if err := fs.Parse(args); err != nil {
-		return cfg, err
-	}
-	return cfg, finish()
+	cfg.Task, cfg.N, cfg.Batch = *o.Task, o.N, o.Batch
+	ch := run.Choices{Given: map[string]bool{"task": true, "n": true, "recipe": true, "batch": true}, Recipe: o.Recipe, Model: o.Model}
+	ch.Given["model"] = o.Model != ""
+	return run.Choose(cfg, ch)
 }
 
 // startCPUProfile starts a CPU profile into the file at path, none where path is empty; stop

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"flag"
@@ -9,12 +9,12 @@ import (
 	"spg-tui/run"
 )
 
-// deviceFlag registers --device on fs, its help saying what it decides; the function it
+// DeviceFlag registers --device on fs, its help saying what it decides; the function it
 // returns, called after parsing, chooses the device every learner of this process uses (once:
 // the first command's choice holds). Compiled kernels go to the shared cache's ptx folder,
 // following the command's --cache where it has one. note, where not nil, is where the one line
 // of a fallback to the CPU is printed, for commands that name the device nowhere else.
-func deviceFlag(fs *flag.FlagSet, what string, note io.Writer) (apply func() error) {
+func DeviceFlag(fs *flag.FlagSet, what string, note io.Writer) (apply func() error) {
 	mode := fs.String("device", device.Auto, "`DEVICE` "+device.Usage(what))
 	return func() error {
 		if err := device.Check(*mode); err != nil {

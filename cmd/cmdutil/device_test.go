@@ -1,4 +1,4 @@
-package main
+package cmdutil_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/internal/clitest"
 	"spg-tui/linalg/cuda/cudastub"
 	"spg-tui/run"
 )
@@ -27,7 +28,7 @@ func TestDeviceFlagRefusals(t *testing.T) {
 		{[]string{"bench", "--task", "mwm", "--n", "5", "--device", "cuda"}, "--device cuda: no CUDA driver"},
 		{[]string{"tui", "--view", t.TempDir(), "--device", "cpu"}, "--device: --view opens runs read-only"},
 	} {
-		out, err := spgTUI(c.args...).CombinedOutput()
+		out, err := clitest.Command(c.args...).CombinedOutput()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
 			t.Errorf("%v: exit %v, want 2 (%s)", c.args, err, out)
@@ -46,7 +47,7 @@ func TestDeviceFlagRefusals(t *testing.T) {
 
 // TestBenchNamesDevice: bench's JSON names the device and reports the rounding apart.
 func TestBenchNamesDevice(t *testing.T) {
-	out, err := spgTUI("bench", "--task", "mwm", "--n", "4", "--batch", "8", "--steps", "2", "--device", "cpu").Output()
+	out, err := clitest.Command("bench", "--task", "mwm", "--n", "4", "--batch", "8", "--steps", "2", "--device", "cpu").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"flag"
@@ -7,18 +7,18 @@ import (
 	"spg-tui/run"
 )
 
-// noiseFlags registers --gumbel-scale and --gumbel-noise into dec, as eval and experiment
+// NoiseFlags registers --gumbel-scale and --gumbel-noise into dec, as eval and experiment
 // take them.
-func noiseFlags(fs *flag.FlagSet, dec *run.Decoding) {
+func NoiseFlags(fs *flag.FlagSet, dec *run.Decoding) {
 	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise (eval, relative, unset: the model's, 12, or 96 for spg-successor)")
 	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X, their root mean square once row and column means are removed, divided by N^2) or absolute (of X)")
 }
 
-// checkNoiseFlags refuses, in one line, sampling-noise flags that would be misread or ignored:
+// CheckNoiseFlags refuses, in one line, sampling-noise flags that would be misread or ignored:
 // an empty --gumbel-noise, which an experiment's manifest reads as the absolute noise of
 // directories made before the flag (12 in the units of X) while eval reads it as relative; and
 // --gumbel-noise or --gumbel-scale with the single decode, which draws no noise.
-func checkNoiseFlags(fs *flag.FlagSet, dec run.Decoding) error {
+func CheckNoiseFlags(fs *flag.FlagSet, dec run.Decoding) error {
 	if dec.Noise == "" {
 		return fmt.Errorf("--gumbel-noise \"\": must be %s or %s", run.NoiseRelative, run.NoiseAbsolute)
 	}
@@ -26,16 +26,9 @@ func checkNoiseFlags(fs *flag.FlagSet, dec run.Decoding) error {
 		return nil
 	}
 	for _, name := range []string{"gumbel-noise", "gumbel-scale"} {
-		if flagGiven(fs, name) {
+		if Given(fs, name) {
 			return fmt.Errorf("--%s: the single decode adds no noise (give --samples K > 1 or --augment)", name)
 		}
 	}
 	return nil
-}
-
-// flagGiven reports whether the command line set the flag called name.
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cmdutil_test
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/internal/clitest"
 )
 
 // TestFullOutputIsAnIOError: a standard output that cannot be written (a full disk) is an I/O
@@ -22,11 +25,11 @@ func TestFullOutputIsAnIOError(t *testing.T) {
 	defer full.Close()
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(runDir)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v\n%s", err, out)
 	}
 	insts := filepath.Join(dir, "sort4.json")
-	data, err := spgTUI("gen", "--task", "sort", "--n", "4", "--count", "3").Output()
+	data, err := clitest.Command("gen", "--task", "sort", "--n", "4", "--count", "3").Output()
 	if err != nil || os.WriteFile(insts, data, 0o644) != nil {
 		t.Fatalf("gen: %v", err)
 	}
@@ -36,13 +39,13 @@ func TestFullOutputIsAnIOError(t *testing.T) {
 		{"eval", "--checkpoint", runDir, "--in", insts},
 		{"bench", "--task", "sort", "--n", "4", "--batch", "4", "--steps", "1"},
 	} {
-		cmd := spgTUI(args...)
+		cmd := clitest.Command(args...)
 		var errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = full, &errOut
 		err := cmd.Run()
 		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != exitFailed {
-			t.Errorf("%v: want exit status %d, got %v (stderr %q)", args, exitFailed, err, errOut.String())
+		if !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitFailed {
+			t.Errorf("%v: want exit status %d, got %v (stderr %q)", args, cmdutil.ExitFailed, err, errOut.String())
 		}
 		if msg := errOut.String(); !strings.Contains(msg, "no space left on device") {
 			t.Errorf("%v: stderr %q does not say why", args, msg)

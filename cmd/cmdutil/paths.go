@@ -1,15 +1,15 @@
-package main
+package cmdutil
 
 import (
 	"flag"
 	"fmt"
 )
 
-// emptyPath refuses a path flag among names given as an empty string: the flag's zero value
+// EmptyPath refuses a path flag among names given as an empty string: the flag's zero value
 // means "not given", so an empty tui --view would otherwise start a new training run.
-func emptyPath(fs *flag.FlagSet, names ...string) error {
+func EmptyPath(fs *flag.FlagSet, names ...string) error {
 	for _, name := range names {
-		if flagGiven(fs, name) && fs.Lookup(name).Value.String() == "" {
+		if Given(fs, name) && fs.Lookup(name).Value.String() == "" {
 			return fmt.Errorf("--%s: the path is empty; give a directory", name)
 		}
 	}

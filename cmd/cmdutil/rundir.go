@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 	"spg-tui/run"
 )
 
-// notRunDir says why dir, given to --flag, is no run directory, in the words tui --view uses
+// NotRunDir says why dir, given to --flag, is no run directory, in the words tui --view uses
 // ("--view DIR: not a run or experiment directory"): it does not exist, is a file, or has neither
 // config.json nor checkpoints/last (which a run killed before writing config.json can resume
 // from). It is nil for a run directory, and where only opening it can tell (a permission).
-func notRunDir(flag, dir string) error {
+func NotRunDir(flag, dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -32,14 +32,14 @@ func notRunDir(flag, dir string) error {
 	return fmt.Errorf("--%s %s: not a run directory (it has no %s)", flag, dir, run.ConfigFile)
 }
 
-// noCheckpoint says why path, given to --flag as a checkpoint file or a run directory whose best
+// NoCheckpoint says why path, given to --flag as a checkpoint file or a run directory whose best
 // checkpoint is meant (eval --checkpoint, --init), cannot be read as one: nothing is there, the
-// directory is no run (notRunDir), or no validation of the run has finished (one stopped while
+// directory is no run (NotRunDir), or no validation of the run has finished (one stopped while
 // solving its references), in which case its last checkpoint, if any, is named. With lastDoes,
 // a run with a last checkpoint and no best passes (eval reads the last and says so); a new run's
 // --init wants parameters some validation chose, so it names the last instead of taking it. It
 // is nil otherwise: opening the file tells the rest.
-func noCheckpoint(flag, path string, lastDoes bool) error {
+func NoCheckpoint(flag, path string, lastDoes bool) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -47,7 +47,7 @@ func noCheckpoint(flag, path string, lastDoes bool) error {
 	case err != nil || !fi.IsDir():
 		return nil
 	}
-	if err := notRunDir(flag, path); err != nil {
+	if err := NotRunDir(flag, path); err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(path, run.BestCheckpoint)); !errors.Is(err, fs.ErrNotExist) {
@@ -64,10 +64,10 @@ func noCheckpoint(flag, path string, lastDoes bool) error {
 	return fmt.Errorf("--%s %s: the run has no %s yet (no validation has finished)", flag, path, run.BestCheckpoint)
 }
 
-// noInit is noCheckpoint for the --init of cfg, a new run's resolved configuration, if it has one.
-func noInit(cfg run.Config) error {
+// NoInit is noCheckpoint for the --init of cfg, a new run's resolved configuration, if it has one.
+func NoInit(cfg run.Config) error {
 	if cfg.Init == "" {
 		return nil
 	}
-	return noCheckpoint("init", cfg.Init, false)
+	return NoCheckpoint("init", cfg.Init, false)
 }

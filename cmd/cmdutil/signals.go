@@ -1,23 +1,12 @@
-package main
+package cmdutil
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
-
-	"spg-tui/run"
-)
-
-// Exit statuses of a training run that did not end by itself.
-const (
-	// exitStdoutClosed ends a run whose standard output was closed (train --json | head): 128 +
-	// SIGPIPE, what a shell expects of a pipeline member that lost its reader.
-	exitStdoutClosed = 128 + int(syscall.SIGPIPE)
 )
 
 // stopSignals are the signals that stop a training run or an experiment with a checkpoint:
@@ -41,11 +30,11 @@ func watchStops() (<-chan os.Signal, func()) {
 	}
 }
 
-// stopOnSignals handles the stop signals until done is closed: the first calls stop (the work
+// StopOnSignals handles the stop signals until done is closed: the first calls stop (the work
 // checkpoints and ends), one after that, or after stopping was set by another cause, ends the
 // process at once with signalStatus. Both say so on stderr, prefixed by cmd; what says what
 // stopping does. The returned function stops the handling.
-func stopOnSignals(cmd, what string, stderr io.Writer, stopping *atomic.Bool, stop func(), done <-chan struct{}) func() {
+func StopOnSignals(cmd, what string, stderr io.Writer, stopping *atomic.Bool, stop func(), done <-chan struct{}) func() {
 	sigs, unwatch := watchStops()
 	go func() {
 		for {
@@ -74,10 +63,10 @@ func signalStatus(sig os.Signal) int {
 	return 128 + int(syscall.SIGTERM)
 }
 
-// forwardHangup turns a SIGHUP into a SIGTERM to this process, for the console: bubbletea stops
+// ForwardHangup turns a SIGHUP into a SIGTERM to this process, for the console: bubbletea stops
 // on SIGTERM (the console then checkpoints its run) but does not watch SIGHUP. The returned
 // function stops forwarding.
-func forwardHangup() func() {
+func ForwardHangup() func() {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	done := make(chan struct{})
@@ -92,22 +81,4 @@ func forwardHangup() func() {
 		signal.Stop(hup)
 		close(done)
 	}
-}
-
-// runErrorStatus is the exit status of an error that prevented a run from starting: 2 for bad
-// input (flags, a run directory in use, of another run or damaged: a file in it refused as not
-// regular or past its bound), 1 for a failure to read or write files that exist (an I/O error
-// is not the user's input).
-func runErrorStatus(err error) int {
-	var locked *run.DirLockedError
-	var refused *run.RefusedFileError
-	if errors.As(err, &locked) || errors.As(err, &refused) {
-		return exitUsage
-	}
-	var pathErr *fs.PathError
-	var errno syscall.Errno
-	if !errors.Is(err, fs.ErrNotExist) && (errors.As(err, &pathErr) || errors.As(err, &errno)) {
-		return exitFailed
-	}
-	return exitUsage
 }

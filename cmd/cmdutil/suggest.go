@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func flagError(fs *flag.FlagSet, err error) error {
 	if name, ok := strings.CutPrefix(err.Error(), undefinedFlag); ok {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-		return errors.New("unknown flag --" + name + didYouMean("--", name, names))
+		return errors.New("unknown flag --" + name + DidYouMean("--", name, names))
 	}
 	if m := invalidValue.FindStringSubmatch(err.Error()); m != nil {
 		if value, uerr := strconv.Unquote(m[1]); uerr == nil {
@@ -38,9 +38,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 	return err
 }
 
-// didYouMean is "; did you mean X?" naming the names nearest word (suggest.Nearest), each after
+// DidYouMean is "; did you mean X?" naming the names nearest word (suggest.Nearest), each after
 // prefix, or "" when none is near.
-func didYouMean(prefix, word string, names []string) string {
+func DidYouMean(prefix, word string, names []string) string {
 	near := suggest.Nearest(word, names)
 	if near == nil {
 		return ""

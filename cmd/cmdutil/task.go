@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -7,10 +7,10 @@ import (
 	"spg-tui/envs"
 )
 
-// taskFlag registers --task on fs for the commands that take a task and a size of their own (gen,
+// TaskFlag registers --task on fs for the commands that take a task and a size of their own (gen,
 // bench): parsed by envs.ParseTask, so a bad one is refused, with its hint, before the size is
 // checked. The returned task is "" when the flag is not given.
-func taskFlag(fs *flag.FlagSet) *envs.Task {
+func TaskFlag(fs *flag.FlagSet) *envs.Task {
 	task := new(envs.Task)
 	fs.Func("task", "`TASK`: "+envs.TaskList()+" (required)", func(s string) (err error) {
 		*task, err = envs.ParseTask(s)
@@ -19,12 +19,12 @@ func taskFlag(fs *flag.FlagSet) *envs.Task {
 	return task
 }
 
-// requireTaskN refuses a command given no --task or no --n, in train's words.
-func requireTaskN(fs *flag.FlagSet) error {
+// RequireTaskN refuses a command given no --task or no --n, in train's words.
+func RequireTaskN(fs *flag.FlagSet) error {
 	switch {
-	case !flagGiven(fs, "task"):
+	case !Given(fs, "task"):
 		return errors.New("--task is required (" + envs.TaskList() + ")")
-	case !flagGiven(fs, "n"):
+	case !Given(fs, "n"):
 		return errors.New("--n is required")
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"fmt"
@@ -10,11 +10,11 @@ import (
 	"spg-tui/run"
 )
 
-// waitReportEvery is how often train reports a long preparation; one beside training (the
+// WaitReportEvery is how often train reports a long preparation; one beside training (the
 // validation references of a run that trains meanwhile, minutes at TSP-20) is reported
 // backgroundReportRatio times less often, between the training's own lines.
 const (
-	waitReportEvery       = 3 * time.Second
+	WaitReportEvery       = 3 * time.Second
 	backgroundReportRatio = 10
 )
 
@@ -44,9 +44,9 @@ func waitLine(w run.Wait, since time.Duration) string {
 	return s
 }
 
-// reportWaits prints a line to w every period while eng is in a long preparation (solving its
+// ReportWaits prints a line to w every period while eng is in a long preparation (solving its
 // references), so that a long wait never looks like a hang; the function it returns stops it.
-func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) (stop func()) {
+func ReportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) (stop func()) {
 	quit, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -83,9 +83,9 @@ func reportWaits(eng run.Engine, w io.Writer, cmd string, period time.Duration) 
 // long enough to be announced.
 const largeCheckpoint = 100 << 20
 
-// noteCheckpointLoad says, before a resume reads it, how large the run's checkpoint is when it is
+// NoteCheckpointLoad says, before a resume reads it, how large the run's checkpoint is when it is
 // large; nothing for a small one or none (which the resume reports).
-func noteCheckpointLoad(w io.Writer, cmd, dir string) {
+func NoteCheckpointLoad(w io.Writer, cmd, dir string) {
 	path := filepath.Join(dir, run.LastCheckpoint)
 	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeCheckpoint {
 		fmt.Fprintf(w, "%s: loading %s (%.1f MB)\n", cmd, path, float64(fi.Size())/1e6)

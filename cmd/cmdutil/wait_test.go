@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"testing"
@@ -40,7 +40,7 @@ func TestWaitReportDue(t *testing.T) {
 		{true, 0, true}, {true, 3 * time.Second, false}, {true, 27 * time.Second, false}, {true, 30 * time.Second, true},
 	} {
 		w := run.Wait{What: "solving", Total: 10, Background: c.background}
-		if got := waitReportDue(w, c.sinceLast, waitReportEvery); got != c.want {
+		if got := waitReportDue(w, c.sinceLast, WaitReportEvery); got != c.want {
 			t.Errorf("background %v, %s after the last line: due %v, want %v", c.background, c.sinceLast, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package evalcmd_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/internal/clitest"
 	"spg-tui/run"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestEvalFallsBackToLastCLI(t *testing.T) {
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(runDir)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v: %s", err, out)
 	}
 	// What a stop before the first validation leaves: the last checkpoint only.
@@ -24,11 +25,11 @@ func TestEvalFallsBackToLastCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	inst := filepath.Join(dir, "sort4.json")
-	gen, err := spgTUI("gen", "--task", "sort", "--n", "4", "--count", "3").Output()
+	gen, err := clitest.Command("gen", "--task", "sort", "--n", "4", "--count", "3").Output()
 	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
 		t.Fatal("writing the instance file")
 	}
-	cmd := spgTUI("eval", "--checkpoint", runDir, "--in", inst)
+	cmd := clitest.Command("eval", "--checkpoint", runDir, "--in", inst)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {

@@ -1,4 +1,4 @@
-package main
+package evalcmd_test
 
 import (
 	"bytes"
@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/internal/clitest"
 )
 
 // eval --polish 2swap writes the polished matchings, each at least as good as the policy's own,
@@ -21,17 +24,17 @@ func TestEvalPolishCLI(t *testing.T) {
 	run := filepath.Join(dir, "run")
 	args := []string{"train", "--task", "gm", "--n", "8", "--recipe", "best", "--steps", "2", "--batch", "4",
 		"--train-size", "16", "--val-size", "4", "--test-size", "4", "--buffer", "64", "--eval-every", "2", "--seed", "3", "--out", run}
-	if out, err := spgTUI(args...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(args...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v: %s", err, out)
 	}
 	inst := filepath.Join(dir, "gm8.json")
-	gen, err := spgTUI("gen", "--task", "gm", "--n", "8", "--count", "20", "--seed", "5").Output()
+	gen, err := clitest.Command("gen", "--task", "gm", "--n", "8", "--count", "20", "--seed", "5").Output()
 	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
 		t.Fatal("writing the instance file")
 	}
 	decode := func(extra ...string) ([]float64, string) {
 		t.Helper()
-		cmd := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst}, extra...)...)
+		cmd := clitest.Command(append([]string{"eval", "--checkpoint", run, "--in", inst}, extra...)...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil {
@@ -74,11 +77,11 @@ func TestEvalPolishCLI(t *testing.T) {
 	}
 
 	sortRun := filepath.Join(dir, "sort")
-	if out, err := spgTUI(tinyTrain(sortRun)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(sortRun)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v: %s", err, out)
 	}
 	sortInst := filepath.Join(dir, "sort4.json")
-	gen, err = spgTUI("gen", "--task", "sort", "--n", "4", "--count", "2").Output()
+	gen, err = clitest.Command("gen", "--task", "sort", "--n", "4", "--count", "2").Output()
 	if err != nil || os.WriteFile(sortInst, gen, 0o644) != nil {
 		t.Fatal("writing the instance file")
 	}
@@ -90,9 +93,9 @@ func TestEvalPolishCLI(t *testing.T) {
 		{[]string{"--checkpoint", sortRun, "--in", sortInst, "--polish", "2swap"}, "--polish 2swap: only gm's matchings take a polish, not sort's"},
 		{[]string{"--checkpoint", run, "--in", inst, "--polish", "2swap", "--critic-max"}, "it takes no --polish"},
 	} {
-		msg, err := spgTUI(append([]string{"eval"}, c.args...)...).CombinedOutput()
+		msg, err := clitest.Command(append([]string{"eval"}, c.args...)...).CombinedOutput()
 		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || !strings.Contains(string(msg), c.want) || strings.Count(string(msg), "\n") != 1 {
+		if !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitUsage || !strings.Contains(string(msg), c.want) || strings.Count(string(msg), "\n") != 1 {
 			t.Errorf("eval %v: %v, %q; want one line with %q", c.args, err, msg, c.want)
 		}
 	}

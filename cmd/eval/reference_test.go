@@ -1,4 +1,4 @@
-package main
+package evalcmd_test
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/internal/clitest"
 )
 
 // readSolutions parses solve's and eval's JSON Lines.
@@ -37,19 +38,19 @@ func readSolutions(t *testing.T, out []byte) []envs.Solution {
 func TestEvalPrintsOptimalityRatio(t *testing.T) {
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	if out, err := spgTUI(tinyTrain(runDir, "--task", "mwm", "--n", "5")...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(runDir, "--task", "mwm", "--n", "5")...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v: %s", err, out)
 	}
 	file := filepath.Join(dir, "mwm5.json")
-	gen, err := spgTUI("gen", "--task", "mwm", "--n", "5", "--count", "30", "--seed", "9").Output()
+	gen, err := clitest.Command("gen", "--task", "mwm", "--n", "5", "--count", "30", "--seed", "9").Output()
 	if err != nil || os.WriteFile(file, gen, 0o644) != nil {
 		t.Fatal("writing the instance file")
 	}
-	opt, err := spgTUI("solve", "--solver", "hungarian", "--in", file).Output()
+	opt, err := clitest.Command("solve", "--solver", "hungarian", "--in", file).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := spgTUI("eval", "--checkpoint", runDir, "--in", file)
+	cmd := clitest.Command("eval", "--checkpoint", runDir, "--in", file)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {

@@ -1,8 +1,9 @@
-package main
+package evalcmd
 
 import (
 	"flag"
 
+	"spg-tui/cmd/cmdutil"
 	"spg-tui/run"
 )
 
@@ -17,7 +18,7 @@ func tourFlags(fs *flag.FlagSet, dec *run.Decoding) error {
 		names []string
 	}{{"tour-decode", &dec.Tour, run.TourDecodes}, {"tour-repair", &dec.Repair, run.TourRepairs}} {
 		switch {
-		case !flagGiven(fs, f.name):
+		case !cmdutil.Given(fs, f.name):
 			*f.value = ""
 		case *f.value == "":
 			return run.NotOneOf(f.name, "", f.names)

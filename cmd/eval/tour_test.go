@@ -1,4 +1,4 @@
-package main
+package evalcmd_test
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/internal/clitest"
 )
 
 // eval --tour-decode and --tour-repair: each decode and repair names itself in the summary and
@@ -14,7 +17,7 @@ import (
 // weight, a weight with another decode and patch-scores without one are refused in one line with
 // the usage status.
 func TestEvalTourDecodeCLI(t *testing.T) {
-	run, inst := tinySuccessorRun(t)
+	run, inst := clitest.TinySuccessorRun(t)
 	for _, c := range []struct {
 		extra []string
 		want  string
@@ -27,7 +30,7 @@ func TestEvalTourDecodeCLI(t *testing.T) {
 		{[]string{"--tour-repair", "2opt-scores", "--samples", "4", "--augment"}, "seed 1) + 2opt-scores repair mean objective"},
 		{[]string{"--tour-repair", "none"}, "trained at n = 4): single decode mean objective"},
 	} {
-		cmd := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...)
+		cmd := clitest.Command(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil || strings.Count(out.String(), "\n") != 3 || !strings.Contains(errOut.String(), c.want) {
@@ -47,9 +50,9 @@ func TestEvalTourDecodeCLI(t *testing.T) {
 		{[]string{"--tour-repair", ""}, `tour-repair "": must be none, 2opt, 2opt-scores or 2opt-oropt`},
 		{[]string{"--tour-decode="}, `tour-decode "": must be patch, patch-scores or greedy`},
 	} {
-		msg, err := spgTUI(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...).CombinedOutput()
+		msg, err := clitest.Command(append([]string{"eval", "--checkpoint", run, "--in", inst}, c.extra...)...).CombinedOutput()
 		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || strings.Count(string(msg), "\n") != 1 || !strings.Contains(string(msg), c.want) {
+		if !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitUsage || strings.Count(string(msg), "\n") != 1 || !strings.Contains(string(msg), c.want) {
 			t.Errorf("eval %v: %v, %q; want one line containing %q", c.extra, err, msg, c.want)
 		}
 	}
@@ -61,10 +64,10 @@ func TestEvalTourDecodeCLI(t *testing.T) {
 func TestEvalTourFlagsNeedASuccessorAction(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
-	if out, err := spgTUI(tinyTrain(run, "--task", "tsp")...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(run, "--task", "tsp")...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v: %s", err, out)
 	}
-	status, inst, msg := runCLI(t, nil, "gen", "--task", "tsp", "--n", "4", "--count", "2")
+	status, inst, msg := clitest.Run(t, nil, "gen", "--task", "tsp", "--n", "4", "--count", "2")
 	if status != 0 {
 		t.Fatalf("gen: %s", msg)
 	}
@@ -76,12 +79,12 @@ func TestEvalTourFlagsNeedASuccessorAction(t *testing.T) {
 		{[]string{"--tour-repair", "none"}, "tour-repair none: SPG+Sequential has no successor action"},
 		{[]string{"--critic-max", "--tour-decode", "patch"}, "takes no --samples, --augment, --rounding, --tour-decode or --tour-repair"},
 	} {
-		status, out, msg := runCLI(t, []byte(inst), append([]string{"eval", "--checkpoint", run, "--in", "-"}, c.extra...)...)
-		if status != exitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+		status, out, msg := clitest.Run(t, []byte(inst), append([]string{"eval", "--checkpoint", run, "--in", "-"}, c.extra...)...)
+		if status != cmdutil.ExitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
 			t.Errorf("eval %v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.extra, status, out, msg, c.want)
 		}
 	}
-	if status, out, msg := runCLI(t, []byte(inst), "eval", "--checkpoint", run, "--in", "-"); status != 0 || strings.Count(out, "\n") != 2 {
+	if status, out, msg := clitest.Run(t, []byte(inst), "eval", "--checkpoint", run, "--in", "-"); status != 0 || strings.Count(out, "\n") != 2 {
 		t.Errorf("eval without tour flags: exit %d, stdout %q, stderr %q", status, out, msg)
 	}
 }

@@ -1,4 +1,6 @@
-package main
+// Package experimentcmd is spg-tui experiment: the paper's tables and figures reproduced across
+// seeds (list, a preset, merge).
+package experimentcmd
 
 import (
 	"errors"
@@ -13,19 +15,18 @@ import (
 
 	"spg-tui/agent"
 	"spg-tui/agent/eval"
-	"spg-tui/envs"
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/cmd/internal/flagparse"
+	"spg-tui/cmd/trainflags"
 	"spg-tui/experiments"
 	"spg-tui/run"
 )
 
-func init() {
-	commands = append(commands, command{"experiment", "reproduce the paper's tables and figures across seeds (list, a preset, merge)", runExperiment})
-}
-
-// runExperiment dispatches `experiment list`, `experiment merge` and `experiment PRESET`.
-func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+// Main dispatches `experiment list`, `experiment merge` and `experiment PRESET`.
+func Main(args []string, s cmdutil.Streams) int {
+	stdout, stderr := s.Out, s.Err
 	if len(args) == 0 {
-		return fail(stderr, "experiment", fmt.Errorf("want list, merge or a preset (%s)", strings.Join(experiments.PresetNames(), ", ")))
+		return cmdutil.Fail(stderr, "experiment", fmt.Errorf("want list, merge or a preset (%s)", strings.Join(experiments.PresetNames(), ", ")))
 	}
 	if args[0] == "-h" || args[0] == "--help" {
 		experimentUsage(stdout)
@@ -33,11 +34,11 @@ func runExperiment(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "list":
-		return experimentList(args[1:], stdout, stderr)
+		return experimentList(args[1:], s)
 	case "merge":
-		return experimentMerge(args[1:], stdout, stderr)
+		return experimentMerge(args[1:], s)
 	}
-	return experimentPreset(args[0], args[1:], stdout, stderr)
+	return presetMain(args[0], args[1:], s)
 }
 
 func experimentUsage(w io.Writer) {
@@ -47,10 +48,11 @@ func experimentUsage(w io.Writer) {
 	fmt.Fprintf(w, "Presets: %s\n", strings.Join(experiments.PresetNames(), ", "))
 }
 
-func experimentList(args []string, stdout, stderr io.Writer) int {
-	if status, ok := parseFlags(newFlags("experiment list", "(the presets, what each reproduces and its cost)"), args, stdout, stderr); !ok {
+func experimentList(args []string, s cmdutil.Streams) int {
+	if status, ok := cmdutil.Parse(cmdutil.NewFlags("experiment list", "(the presets, what each reproduces and its cost)"), args, s); !ok {
 		return status
 	}
+	stdout := s.Out
 	for _, p := range experiments.Presets() {
 		fmt.Fprintf(stdout, "%-12s %s\n", p.Name, p.Reproduces)
 		fmt.Fprintf(stdout, "%-12s models %s; %d arms x 10 seeds, %s training steps at scale 1 (batch 128)\n",
@@ -67,22 +69,22 @@ func fmtThousands(n int) string {
 	return s
 }
 
-func experimentMerge(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("experiment merge", "--out DIR [--partial] SHARD_DIR...")
+func experimentMerge(args []string, s cmdutil.Streams) int {
+	stdout, stderr := s.Out, s.Err
+	fs := cmdutil.NewFlags("experiment merge", "--out DIR [--partial] SHARD_DIR...")
 	out := fs.String("out", "", "the merged experiment directory: new, empty, or an earlier merge of the same plan, which is replaced (required)")
 	partial := fs.Bool("partial", false, "merge shards that lack some of the plan's runs; the report says it is partial")
-	if err := fs.Parse(args); err != nil {
+	if err := flagparse.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
 			fs.Usage()
 			return 0
 		}
-		return fail(stderr, "experiment merge", err)
+		return cmdutil.Fail(stderr, "experiment merge", err)
 	}
 	m, err := experiments.Merge(*out, fs.Args(), *partial)
 	if err != nil {
-		fail(stderr, "experiment merge", err)
-		return runErrorStatus(err)
+		return cmdutil.FailRun(stderr, "experiment merge", err)
 	}
 	part := ""
 	if m.Runs < m.Total {
@@ -96,94 +98,155 @@ func experimentMerge(args []string, stdout, stderr io.Writer) int {
 // and memory, far more than any machine trains at once to good effect.
 const maxJobs = 256
 
-func experimentPreset(name string, args []string, stdout, stderr io.Writer) int {
-	cmd := "experiment " + name
-	fs := newFlags(cmd, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [training flags]")
-	seeds := fs.Int("seeds", 10, fmt.Sprintf("runs per arm, seeds 1..N, N from 1 to %d (the paper's 10)", run.MaxSeeds))
-	scale := fs.Float64("scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it; refused below the least at which each run keeps one batch an epoch and one step a decay interval (0.000256 for the presets' 500,000 instances in batches of 128)")
-	jobs := fs.Int("jobs", runtime.NumCPU(), fmt.Sprintf("runs trained at once, 1 to %d, their memory together within the machine's", maxJobs))
-	out := fs.String("out", "", "the experiment directory: experiment.json, runs/, report.md, results.csv, figures (required)")
-	models := fs.String("model", "", "run only these of the preset's models (comma-separated)")
-	runsDir := fs.String("runs", "", "keep the runs in `DIR` (default: the experiment directory's runs/); experiments given the same DIR share the runs they have in common")
-	shard := fs.String("shard", "", "run only the i-th of n disjoint slices of the runs (`i/n`, 0 <= i < n); merge the shards with experiment merge")
+// Options are an experiment preset's flags.
+type Options struct {
+	Preset string
+	Seeds  int
+	Scale  float64
+	Jobs   int
+	Out    string
+	// Models, RunsDir and Shard are --model, --runs and --shard as given.
+	Models, RunsDir, Shard string
+	// Decoding is the test sets' sampled decode (the single decode alone at --samples 1).
+	Decoding run.Decoding
+	// train holds the training flags' values, the ones given set on every run.
+	train       run.Config
+	trainFlags  *flag.FlagSet
+	applyCache  func() error
+	applyDevice func() error
+	flags       *flag.FlagSet
+}
+
+// NewFlags registers the flags of preset name into o.
+func NewFlags(name string, o *Options, stderr io.Writer) *flag.FlagSet {
+	o.Preset = name
+	fs := cmdutil.NewFlags("experiment "+name, "--out DIR [--seeds N] [--scale F] [--jobs J] [--runs DIR] [--shard i/n] [--model M,...] [--samples K] [--gumbel-scale S] [--gumbel-noise relative|absolute] [--augment] [training flags]")
+	fs.IntVar(&o.Seeds, "seeds", 10, fmt.Sprintf("runs per arm, seeds 1..N, N from 1 to %d (the paper's 10)", run.MaxSeeds))
+	fs.Float64Var(&o.Scale, "scale", 1, "fraction of the paper's budget, in (0, 1]: shrinks the training set, so an epoch and every epoch schedule shrink with it; refused below the least at which each run keeps one batch an epoch and one step a decay interval (0.000256 for the presets' 500,000 instances in batches of 128)")
+	fs.IntVar(&o.Jobs, "jobs", runtime.NumCPU(), fmt.Sprintf("runs trained at once, 1 to %d, their memory together within the machine's", maxJobs))
+	fs.StringVar(&o.Out, "out", "", "the experiment directory: experiment.json, runs/, report.md, results.csv, figures (required)")
+	fs.StringVar(&o.Models, "model", "", "run only these of the preset's models (comma-separated)")
+	fs.StringVar(&o.RunsDir, "runs", "", "keep the runs in `DIR` (default: the experiment directory's runs/); experiments given the same DIR share the runs they have in common")
+	fs.StringVar(&o.Shard, "shard", "", "run only the i-th of n disjoint slices of the runs (`i/n`, 0 <= i < n); merge the shards with experiment merge")
 	// The training flags, routed to every run, but those the experiment sets (task, size, seed,
-	// budget); the preset refuses its own variable.
+	// budget); the preset refuses its own variable. They write into o.train, registered on a
+	// set of their own that is never parsed: fs parses them.
 	// Its switches start on, as every preset's runs have them unless an arm says otherwise, so
 	// that --help does not show --no-critic-penalty and --no-exploration as "(default true)".
-	scratch := run.Config{CriticPenalty: true, Exploration: true}
-	train := flag.NewFlagSet("", flag.ContinueOnError)
-	run.RegisterFlags(train, &scratch)
-	train.VisitAll(func(f *flag.Flag) {
+	o.train = run.Config{CriticPenalty: true, Exploration: true}
+	o.trainFlags = flag.NewFlagSet("", flag.ContinueOnError)
+	trainflags.RegisterFlags(o.trainFlags, &o.train)
+	o.trainFlags.VisitAll(func(f *flag.Flag) {
 		if fs.Lookup(f.Name) == nil && !slices.Contains([]string{"task", "n", "seed", "steps", "epochs"}, f.Name) {
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	})
-	dec := eval.SingleDecode
+	o.Decoding = eval.SingleDecode
+	dec := &o.Decoding
 	dec.Seed = 1 // eval's default noise seed
 	fs.IntVar(&dec.Samples, "samples", dec.Samples, "also score every SPG run's test set with the best of K candidates per view (the single decode, then K-1 Gumbel-perturbed Sinkhorn samples, each rounded by the Hungarian algorithm), beside the single decode; K from 1 to "+fmt.Sprint(run.MaxSamples))
-	noiseFlags(fs, &dec)
+	cmdutil.NoiseFlags(fs, dec)
 	fs.BoolVar(&dec.Augment, "augment", false, "the sampled decode also decodes the instance's images under the 8 symmetries of the unit square (mwm, tsp), keeping the best")
-	applyCache := cacheFlag(fs)
-	applyDevice := deviceFlag(fs, "where the runs train", stderr)
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	o.applyCache = cmdutil.CacheFlag(fs)
+	o.applyDevice = cmdutil.DeviceFlag(fs, "where the runs train", stderr)
+	o.flags = fs
+	return fs
+}
+
+// presetMain is experiment PRESET on the command line args.
+func presetMain(name string, args []string, s cmdutil.Streams) int {
+	var o Options
+	if status, ok := cmdutil.Parse(NewFlags(name, &o, s.Err), args, s); !ok {
 		return status
 	}
-	if err := applyCache(); err != nil {
-		return fail(stderr, cmd, err)
-	}
-	if err := applyDevice(); err != nil {
-		return fail(stderr, cmd, err)
-	}
-	o := experiments.Options{Preset: name, Seeds: *seeds, Scale: *scale, RunsDir: *runsDir, Flags: map[string]string{}}
-	fs.Visit(func(f *flag.Flag) {
-		if train.Lookup(f.Name) != nil && f.Name != "model" {
-			o.Flags[f.Name] = f.Value.String()
+	return Run(&o, s)
+}
+
+// overrides are the training flags given, typed as parsed: their values in o.train.
+func (o *Options) overrides() experiments.Overrides {
+	ov := experiments.Overrides{Values: o.train, Choices: run.Choices{Given: map[string]bool{}}, Text: map[string]string{}}
+	o.flags.Visit(func(f *flag.Flag) {
+		if o.trainFlags.Lookup(f.Name) == nil || f.Name == "model" {
+			return
+		}
+		ov.Choices.Given[f.Name], ov.Text[f.Name] = true, f.Value.String()
+		// The choices that are no field of o.train: the flag package's own values, typed.
+		switch f.Name {
+		case "recipe":
+			ov.Choices.Recipe = f.Value.(flag.Getter).Get().(string)
+		case "no-critic-penalty":
+			ov.Choices.NoCriticPenalty = f.Value.(flag.Getter).Get().(bool)
+		case "no-exploration":
+			ov.Choices.NoExploration = f.Value.(flag.Getter).Get().(bool)
 		}
 	})
-	if *models != "" {
-		o.Models = strings.Split(*models, ",")
+	return ov
+}
+
+// options are the experiments package's options for o, checked.
+func (o *Options) options() (experiments.Options, error) {
+	eo := experiments.Options{Preset: o.Preset, Seeds: o.Seeds, Scale: o.Scale, RunsDir: o.RunsDir, Overrides: o.overrides()}
+	if o.Models != "" {
+		eo.Models = strings.Split(o.Models, ",")
 	}
-	if *shard != "" {
-		sh, err := experiments.ParseShard(*shard)
+	if o.Shard != "" {
+		sh, err := experiments.ParseShard(o.Shard)
 		if err != nil {
-			return fail(stderr, cmd, err)
+			return eo, err
 		}
-		o.Shard = sh
+		eo.Shard = sh
 	}
-	if *jobs < 1 || *jobs > maxJobs {
-		return fail(stderr, cmd, fmt.Errorf("--jobs %d: must be in [1, %d]", *jobs, maxJobs))
+	if o.Jobs < 1 || o.Jobs > maxJobs {
+		return eo, fmt.Errorf("--jobs %d: must be in [1, %d]", o.Jobs, maxJobs)
 	}
-	if err := checkDecoding(name, dec); err != nil {
-		return fail(stderr, cmd, err)
+	if err := checkDecoding(o.Preset, o.Decoding); err != nil {
+		return eo, err
 	}
-	if err := checkNoiseFlags(fs, dec); err != nil {
-		return fail(stderr, cmd, err)
+	if err := cmdutil.CheckNoiseFlags(o.flags, o.Decoding); err != nil {
+		return eo, err
 	}
-	if !dec.Single() {
-		s := dec
-		o.Sampling = &s
+	if !o.Decoding.Single() {
+		s := o.Decoding
+		eo.Sampling = &s
 	}
-	pr, err := experiments.Prepare(o, *out)
+	return eo, nil
+}
+
+// Run trains and scores the preset's runs o asks for and writes the report.
+func Run(o *Options, s cmdutil.Streams) int {
+	name, stderr := o.Preset, s.Err
+	cmd := "experiment " + name
+	if err := o.applyCache(); err != nil {
+		return cmdutil.Fail(stderr, cmd, err)
+	}
+	if err := o.applyDevice(); err != nil {
+		return cmdutil.Fail(stderr, cmd, err)
+	}
+	eo, err := o.options()
 	if err != nil {
-		return fail(stderr, cmd, err)
+		return cmdutil.Fail(stderr, cmd, err)
 	}
-	if err := checkExperimentRuns(pr.Mine, *jobs); err != nil {
-		return fail(stderr, cmd, err)
+	pr, err := experiments.Prepare(eo, o.Out)
+	if err != nil {
+		return cmdutil.Fail(stderr, cmd, err)
+	}
+	if err := checkExperimentRuns(pr.Mine, o.Jobs); err != nil {
+		return cmdutil.Fail(stderr, cmd, err)
 	}
 	steps := 0
 	for _, r := range pr.Mine {
 		steps += r.Config.Steps
 	}
 	part := ""
-	if o.Shard.N > 1 {
-		part = fmt.Sprintf(" (shard %s: %d of the plan's %d runs)", o.Shard, len(pr.Mine), len(pr.All))
+	if eo.Shard.N > 1 {
+		part = fmt.Sprintf(" (shard %s: %d of the plan's %d runs)", eo.Shard, len(pr.Mine), len(pr.All))
 	}
-	fmt.Fprintf(stderr, "experiment %s: %d runs%s, %s steps, %d at a time, into %s\n", name, len(pr.Mine), part, fmtThousands(steps), *jobs, *out)
+	fmt.Fprintf(stderr, "experiment %s: %d runs%s, %s steps, %d at a time, into %s\n", name, len(pr.Mine), part, fmtThousands(steps), o.Jobs, o.Out)
 	stop, done := make(chan struct{}), make(chan struct{})
 	defer close(done)
 	var stopping atomic.Bool
-	defer stopOnSignals(cmd, "checkpointing every live run", stderr, &stopping, func() { close(stop) }, done)()
-	mc := experiments.Machine{Start: agent.StartRun, Score: scorePolicy, Sample: samplePolicy, Jobs: *jobs,
+	defer cmdutil.StopOnSignals(cmd, "checkpointing every live run", stderr, &stopping, func() { close(stop) }, done)()
+	mc := experiments.Machine{Start: agent.StartRun, Score: eval.ScoreBest, Sample: eval.SampleBest, Jobs: o.Jobs,
 		Progress: stderr, Every: 30 * time.Second, Stop: stop}
 	err = pr.Run(mc)
 	if errors.Is(err, experiments.ErrStopped) {
@@ -192,12 +255,12 @@ func experimentPreset(name string, args []string, stdout, stderr io.Writer) int 
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "spg-tui %s: %v\n", cmd, err)
-		return exitFailed
+		return cmdutil.ExitFailed
 	}
-	if o.Shard.N > 1 {
-		fmt.Fprintf(stderr, "experiment %s: shard %s done; build the report with: spg-tui experiment merge --out DIR SHARD_DIR...\n", name, o.Shard)
+	if eo.Shard.N > 1 {
+		fmt.Fprintf(stderr, "experiment %s: shard %s done; build the report with: spg-tui experiment merge --out DIR SHARD_DIR...\n", name, eo.Shard)
 	} else {
-		fmt.Fprintf(stderr, "experiment %s: report in %s/%s\n", name, *out, experiments.ReportFile)
+		fmt.Fprintf(stderr, "experiment %s: report in %s/%s\n", name, o.Out, experiments.ReportFile)
 	}
 	return 0
 }
@@ -215,24 +278,4 @@ func checkDecoding(preset string, dec run.Decoding) error {
 		}
 	}
 	return nil
-}
-
-// samplePolicy solves a test set with the sampled decode s of the best checkpoint of the run in
-// dir.
-func samplePolicy(dir string, env envs.Env, insts []envs.Instance, s run.Decoding) ([]envs.Solution, error) {
-	pol, err := eval.LoadPolicy(dir)
-	if err != nil {
-		return nil, err
-	}
-	return pol.SolveWith(env, insts, s)
-}
-
-// scorePolicy solves a test set with the best checkpoint of the run in dir.
-func scorePolicy(dir string, env envs.Env, insts []envs.Instance) ([]envs.Solution, int, error) {
-	pol, err := eval.LoadPolicy(dir)
-	if err != nil {
-		return nil, 0, err
-	}
-	sols, err := pol.Solve(env, insts)
-	return sols, pol.Step(), err
 }

@@ -1,4 +1,4 @@
-package main
+package experimentcmd_test
 
 import (
 	"bytes"
@@ -10,30 +10,19 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/cmd/cmdutil"
+	experimentcmd "spg-tui/cmd/experiment"
 	"spg-tui/experiments"
+	"spg-tui/internal/clitest"
 	"spg-tui/sysmem"
 )
-
-// tinyExperiment runs a preset through the command line with the real engine at a budget of
-// moments (tinyBudget), one run at a time.
-func tinyExperiment(preset, out string, extra ...string) []string {
-	args := append([]string{"experiment", preset, "--jobs", "1"}, tinyBudget()...)
-	return append(append(args, "--out", out), extra...)
-}
-
-// tinyBudget are experiment flags for a budget of moments: one seed, batches of 4 over a
-// training set of 16 (an epoch of 4 steps, 80 per run), small evaluation sets.
-func tinyBudget() []string {
-	return []string{"--scale", "0.001", "--seeds", "1", "--batch", "4", "--train-size", "16",
-		"--buffer", "64", "--val-size", "8", "--test-size", "8", "--log-every", "10"}
-}
 
 // One real preset end to end: trained, scored by the selected checkpoint, reported; run again,
 // it trains nothing.
 func TestExperimentCLI(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "exp")
 	var errOut bytes.Buffer
-	cmd := spgTUI(tinyExperiment("sort", out, "--model", "spg-sequential")...)
+	cmd := clitest.Command(clitest.TinyExperiment("sort", out, "--model", "spg-sequential")...)
 	cmd.Stderr = &errOut
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v: %s", err, errOut.String())
@@ -46,7 +35,7 @@ func TestExperimentCLI(t *testing.T) {
 		t.Errorf("report.md lacks the SPG+Sequential row:\n%s", report)
 	}
 	errOut.Reset()
-	again := spgTUI(tinyExperiment("sort", out, "--model", "spg-sequential")...)
+	again := clitest.Command(clitest.TinyExperiment("sort", out, "--model", "spg-sequential")...)
 	again.Stderr = &errOut
 	if err := again.Run(); err != nil {
 		t.Fatalf("%v: %s", err, errOut.String())
@@ -63,8 +52,8 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 	// Two shards of different presets, made without training (a shard of a plan with no runs
 	// for it: the seventh shard of a plan of 2 or 5 runs).
 	for _, s := range []struct{ out, preset string }{{shardA, "penalty"}, {shardB, "tau"}} {
-		args := append(tinyExperiment(s.preset, s.out), "--shard", "6/7")
-		if out, err := spgTUI(args...).CombinedOutput(); err != nil {
+		args := append(clitest.TinyExperiment(s.preset, s.out), "--shard", "6/7")
+		if out, err := clitest.Command(args...).CombinedOutput(); err != nil {
 			t.Fatalf("%v: %v: %s", args, err, out)
 		}
 	}
@@ -72,32 +61,32 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{tinyExperiment("fig9", fresh), `unknown preset "fig9"`},
-		{tinyExperiment("mwm", fresh, "--model", "pn-ac"), "not in preset mwm, whose models are pn-ac-matching, ac-matching, spg-random, spg-matching (pn-ac learns tsp, sort)"},
-		{tinyExperiment("sort", fresh, "--model", "spg-matching"), "spg-matching learns mwm"},
-		{tinyExperiment("tau", fresh, "--model", "nope"), "--model nope: not in preset tau"},
-		{tinyExperiment("tau", fresh, "--scale", "0"), "--scale 0: must be in (0, 1]"},
-		{tinyExperiment("tau", fresh, "--scale", "1.01"), "--scale 1.01: must be in (0, 1]"},
+		{clitest.TinyExperiment("fig9", fresh), `unknown preset "fig9"`},
+		{clitest.TinyExperiment("mwm", fresh, "--model", "pn-ac"), "not in preset mwm, whose models are pn-ac-matching, ac-matching, spg-random, spg-matching (pn-ac learns tsp, sort)"},
+		{clitest.TinyExperiment("sort", fresh, "--model", "spg-matching"), "spg-matching learns mwm"},
+		{clitest.TinyExperiment("tau", fresh, "--model", "nope"), "--model nope: not in preset tau"},
+		{clitest.TinyExperiment("tau", fresh, "--scale", "0"), "--scale 0: must be in (0, 1]"},
+		{clitest.TinyExperiment("tau", fresh, "--scale", "1.01"), "--scale 1.01: must be in (0, 1]"},
 		{[]string{"experiment", "penalty", "--scale", "1e-300", "--seeds", "1", "--out", fresh}, "--scale 1e-300: must be at least 0.000256 for preset penalty"},
-		{tinyExperiment("penalty", fresh, "--scale", "1e-5"), "--scale 1e-05: must be at least 0.0002 for preset penalty"},
-		{tinyExperiment("tau", fresh, "--shard", "2/2"), `--shard "2/2"`},
-		{tinyExperiment("tau", fresh, "--shard", "x"), `--shard "x"`},
-		{tinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},
-		{tinyExperiment("tau", fresh, "--steps", "10"), "unknown flag --steps"},
-		{tinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
-		{tinyExperiment("sort", fresh, "--samples", "8", "--augment"), "preset sort: augment: sort instances are not points in the unit square"},
-		{tinyExperiment("tau", fresh, "--samples", "0"), "samples 0: must be in [1, 4096]"},
-		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
-		{tinyExperiment("tau", fresh, "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
-		{tinyExperiment("tau", fresh, "--gumbel-scale", "NaN"), "gumbel-scale NaN: must be"},
-		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-scale", "1e308"), "gumbel-scale 1e+308: must be"},
-		{tinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise="), `--gumbel-noise "": must be relative`},
-		{tinyExperiment("tau", fresh, "--gumbel-noise", "absolute"), "--gumbel-noise: the single decode adds no noise"},
-		{tinyExperiment("tau", shardA), "holds another experiment"},
-		{tinyExperiment("tau", filepath.Join(dir, ".experiment-12")), "is a new experiment directory's temporary name"},
+		{clitest.TinyExperiment("penalty", fresh, "--scale", "1e-5"), "--scale 1e-05: must be at least 0.0002 for preset penalty"},
+		{clitest.TinyExperiment("tau", fresh, "--shard", "2/2"), `--shard "2/2"`},
+		{clitest.TinyExperiment("tau", fresh, "--shard", "x"), `--shard "x"`},
+		{clitest.TinyExperiment("tau", fresh, "--tau", "0.3"), "--tau: preset tau varies it itself"},
+		{clitest.TinyExperiment("tau", fresh, "--steps", "10"), "unknown flag --steps"},
+		{clitest.TinyExperiment("tau", fresh, "--jobs", "0"), "--jobs 0"},
+		{clitest.TinyExperiment("sort", fresh, "--samples", "8", "--augment"), "preset sort: augment: sort instances are not points in the unit square"},
+		{clitest.TinyExperiment("tau", fresh, "--samples", "0"), "samples 0: must be in [1, 4096]"},
+		{clitest.TinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
+		{clitest.TinyExperiment("tau", fresh, "--gumbel-noise", "abs"), `gumbel-noise "abs": must be relative`},
+		{clitest.TinyExperiment("tau", fresh, "--gumbel-scale", "NaN"), "gumbel-scale NaN: must be"},
+		{clitest.TinyExperiment("tau", fresh, "--samples", "4", "--gumbel-scale", "1e308"), "gumbel-scale 1e+308: must be"},
+		{clitest.TinyExperiment("tau", fresh, "--samples", "4", "--gumbel-noise="), `--gumbel-noise "": must be relative`},
+		{clitest.TinyExperiment("tau", fresh, "--gumbel-noise", "absolute"), "--gumbel-noise: the single decode adds no noise"},
+		{clitest.TinyExperiment("tau", shardA), "holds another experiment"},
+		{clitest.TinyExperiment("tau", filepath.Join(dir, ".experiment-12")), "is a new experiment directory's temporary name"},
 		// Every run is checked as train checks it, before the directory is made.
-		{tinyExperiment("penalty", fresh, "--buffer", "2000000000", "--buffer-mem", "1048575G"), "needs about"},
-		{tinyExperiment("penalty", fresh, "--init", filepath.Join(dir, "nonexist")), "init: open " + filepath.Join(dir, "nonexist")},
+		{clitest.TinyExperiment("penalty", fresh, "--buffer", "2000000000", "--buffer-mem", "1048575G"), "needs about"},
+		{clitest.TinyExperiment("penalty", fresh, "--init", filepath.Join(dir, "nonexist")), "init: open " + filepath.Join(dir, "nonexist")},
 		{[]string{"experiment", "merge", "--out", fresh, shardA, shardB}, "not shards of one experiment: preset penalty vs tau"},
 		{[]string{"experiment", "merge", "--out", fresh, dir}, "is not an experiment directory"},
 		{[]string{"experiment", "merge", "--out", fresh, shardA}, "the shards hold 0 of the plan's 2 runs (shards 0/7, 1/7 are missing); merge every shard, or give --partial"},
@@ -108,13 +97,13 @@ func TestExperimentRefusesBadInput(t *testing.T) {
 		if tc.args == nil {
 			continue // no memory limit readable here
 		}
-		cmd := spgTUI(tc.args...)
+		cmd := clitest.Command(tc.args...)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		err := cmd.Run()
 		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
-			t.Errorf("%v: want exit status %d, got %v (stderr %q)", tc.args, exitUsage, err, errOut.String())
+		if !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitUsage {
+			t.Errorf("%v: want exit status %d, got %v (stderr %q)", tc.args, cmdutil.ExitUsage, err, errOut.String())
 			continue
 		}
 		if msg := errOut.String(); out.Len() != 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
@@ -133,11 +122,11 @@ func jobsBeyondMemory(out string) []string {
 	if limit <= 0 {
 		return nil
 	}
-	return tinyExperiment("penalty", out, "--jobs", "2", "--buffer", "2147483648", "--buffer-mem", strconv.FormatInt(limit/10*6, 10))
+	return clitest.TinyExperiment("penalty", out, "--jobs", "2", "--buffer", "2147483648", "--buffer-mem", strconv.FormatInt(limit/10*6, 10))
 }
 
 func TestExperimentList(t *testing.T) {
-	out, err := spgTUI("experiment", "list").Output()
+	out, err := clitest.Command("experiment", "list").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,13 +144,13 @@ func TestExperimentList(t *testing.T) {
 // experiment list --help prints its usage, as every command's --help does (it was refused as an
 // unexpected argument, exit 2); another argument is still refused.
 func TestExperimentListHelp(t *testing.T) {
-	out, err := spgTUI("experiment", "list", "--help").Output()
+	out, err := clitest.Command("experiment", "list", "--help").Output()
 	if err != nil || !bytes.Contains(out, []byte("spg-tui experiment list")) {
 		t.Errorf("experiment list --help: %v, output %q", err, out)
 	}
 	var exit *exec.ExitError
-	if err := spgTUI("experiment", "list", "extra").Run(); !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
-		t.Errorf("experiment list extra: %v, want exit status %d", err, exitUsage)
+	if err := clitest.Command("experiment", "list", "extra").Run(); !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitUsage {
+		t.Errorf("experiment list extra: %v, want exit status %d", err, cmdutil.ExitUsage)
 	}
 }
 
@@ -169,7 +158,7 @@ func TestExperimentListHelp(t *testing.T) {
 // penalty or exploration ("-no-critic-penalty … (default true)") when they train with them.
 func TestExperimentHelpSwitches(t *testing.T) {
 	var out, errb strings.Builder
-	if status := runExperiment([]string{"penalty", "--help"}, nil, &out, &errb); status != 0 {
+	if status := experimentcmd.Main([]string{"penalty", "--help"}, cmdutil.Streams{Out: &out, Err: &errb}); status != 0 {
 		t.Fatalf("status %d: %s", status, errb.String())
 	}
 	lines := strings.Split(out.String(), "\n")

@@ -1,4 +1,4 @@
-package main
+package experimentcmd_test
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/internal/clitest"
 	"spg-tui/run"
 )
 
@@ -18,7 +19,7 @@ import (
 // its exit status and stderr.
 func startLongExperiment(t *testing.T, out string) (*os.Process, func() (int, string)) {
 	t.Helper()
-	cmd := spgTUI(tinyExperiment("sort", out, "--model", "spg-sequential")...)
+	cmd := clitest.Command(clitest.TinyExperiment("sort", out, "--model", "spg-sequential")...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,12 @@
-package main
+// Package gencmd is spg-tui gen: a seeded instance file on standard output.
+package gencmd
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
-	"io"
 
+	"spg-tui/cmd/cmdutil"
 	"spg-tui/envs"
 )
 
@@ -12,45 +14,69 @@ import (
 // use (training sets are drawn, not read), and the count stays an instance index.
 const maxGenCount = 1_000_000_000
 
-func runGen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
-	task := taskFlag(fs)
-	n := fs.Int("n", 0, "size of every instance, 1 to the task's largest ("+envs.MaxNUsage()+") (required)")
-	data := fs.String("data", "", "`SPEC` of the task's data: "+envs.DataUsage())
-	count := fs.Int("count", 1, fmt.Sprintf("number of instances, 1 to %d (written one by one, in constant memory)", maxGenCount))
-	seed := fs.Uint64("seed", 1, "dataset seed: instance i is the same for the same (task, n, seed, i)")
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+// Options are gen's flags.
+type Options struct {
+	Task  *envs.Task
+	N     int
+	Data  string
+	Count int
+	Seed  uint64
+	flags *flag.FlagSet
+}
+
+// NewFlags registers gen's flags into o.
+func NewFlags(o *Options) *flag.FlagSet {
+	fs := cmdutil.NewFlags("gen", "--task "+envs.TaskUsage()+" --n N [--count K] [--seed S] [--data SPEC]")
+	o.Task = cmdutil.TaskFlag(fs)
+	fs.IntVar(&o.N, "n", 0, "size of every instance, 1 to the task's largest ("+envs.MaxNUsage()+") (required)")
+	fs.StringVar(&o.Data, "data", "", "`SPEC` of the task's data: "+envs.DataUsage())
+	fs.IntVar(&o.Count, "count", 1, fmt.Sprintf("number of instances, 1 to %d (written one by one, in constant memory)", maxGenCount))
+	fs.Uint64Var(&o.Seed, "seed", 1, "dataset seed: instance i is the same for the same (task, n, seed, i)")
+	o.flags = fs
+	return fs
+}
+
+// Main is gen on the command line args.
+func Main(args []string, s cmdutil.Streams) int {
+	var o Options
+	if status, ok := cmdutil.Parse(NewFlags(&o), args, s); !ok {
 		return status
 	}
-	if err := requireTaskN(fs); err != nil {
-		return fail(stderr, "gen", err)
+	return Run(&o, s)
+}
+
+// Run writes the instances o asks for to standard output.
+func Run(o *Options, s cmdutil.Streams) int {
+	stderr := s.Err
+	if err := cmdutil.RequireTaskN(o.flags); err != nil {
+		return cmdutil.Fail(stderr, "gen", err)
 	}
-	if *count < 1 || *count > maxGenCount {
-		return fail(stderr, "gen", fmt.Errorf("--count %d: must be in [1, %d]", *count, maxGenCount))
+	if o.Count < 1 || o.Count > maxGenCount {
+		return cmdutil.Fail(stderr, "gen", fmt.Errorf("--count %d: must be in [1, %d]", o.Count, maxGenCount))
 	}
-	if *data == "" {
-		*data = envs.DefaultData(*task)
+	if o.Data == "" {
+		o.Data = envs.DefaultData(*o.Task)
 	}
-	env, err := envs.NewData(*task, *n, *data)
+	env, err := envs.NewData(*o.Task, o.N, o.Data)
 	if err != nil {
-		return fail(stderr, "gen", fmt.Errorf("--task/--n/--data: %v", err))
+		return cmdutil.Fail(stderr, "gen", fmt.Errorf("--task/--n/--data: %v", err))
 	}
 	// Instance by instance: a file of any --count is written in constant memory.
-	w := bufio.NewWriter(stdout)
+	w := bufio.NewWriter(s.Out)
 	fw, err := envs.NewFileWriter(w, env.Task(), env.N())
 	if err != nil {
-		return failOutput(stderr, "gen", err)
+		return cmdutil.FailOutput(stderr, "gen", err)
 	}
-	for i := range *count {
-		if err := fw.Write(env.Generate(*seed, i)); err != nil {
-			return failOutput(stderr, "gen", err)
+	for i := range o.Count {
+		if err := fw.Write(env.Generate(o.Seed, i)); err != nil {
+			return cmdutil.FailOutput(stderr, "gen", err)
 		}
 	}
 	if err := fw.Close(); err != nil {
-		return failOutput(stderr, "gen", err)
+		return cmdutil.FailOutput(stderr, "gen", err)
 	}
 	if err := w.Flush(); err != nil {
-		return failOutput(stderr, "gen", err)
+		return cmdutil.FailOutput(stderr, "gen", err)
 	}
 	return 0
 }

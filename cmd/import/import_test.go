@@ -1,4 +1,4 @@
-package main
+package importcmd_test
 
 import (
 	"archive/zip"
@@ -10,30 +10,32 @@ import (
 	"strings"
 	"testing"
 
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/internal/clitest"
 	"spg-tui/run"
 )
 
 // TestImportEvalInitCLI: import writes a run directory that eval reads and a new run starts
 // from with --init; a misfit file exits 2 with one line and writes nothing.
 func TestImportEvalInitCLI(t *testing.T) {
-	npz := filepath.Join("agent", "authors", "testdata", "authors", "actor-mwm15.npz")
+	npz := clitest.Repo("agent", "authors", "testdata", "authors", "actor-mwm15.npz")
 	dir := filepath.Join(t.TempDir(), "authors15")
 	var errOut bytes.Buffer
-	cmd := spgTUI("import", "--task", "mwm", "--n", "15", "--in", npz, "--out", dir)
+	cmd := clitest.Command("import", "--task", "mwm", "--n", "15", "--in", npz, "--out", dir)
 	cmd.Stderr = &errOut
 	if err := cmd.Run(); err != nil || !strings.Contains(errOut.String(), "validation optimality_ratio 0.94") {
 		t.Fatalf("import: %v: %s", err, errOut.String())
 	}
 	inst := filepath.Join(t.TempDir(), "mwm15.json")
-	gen, err := spgTUI("gen", "--task", "mwm", "--n", "15", "--count", "20", "--seed", "7").Output()
+	gen, err := clitest.Command("gen", "--task", "mwm", "--n", "15", "--count", "20", "--seed", "7").Output()
 	if err != nil || os.WriteFile(inst, gen, 0o644) != nil {
 		t.Fatal(err)
 	}
-	if out, err := spgTUI("eval", "--checkpoint", dir, "--in", inst).Output(); err != nil || bytes.Count(out, []byte("\n")) != 20 {
+	if out, err := clitest.Command("eval", "--checkpoint", dir, "--in", inst).Output(); err != nil || bytes.Count(out, []byte("\n")) != 20 {
 		t.Errorf("eval of the imported actor: %v: %d lines", err, bytes.Count(out, []byte("\n")))
 	}
 	runDir := filepath.Join(t.TempDir(), "run")
-	cmd = spgTUI("train", "--task", "mwm", "--n", "15", "--init", dir, "--recipe", "authors", "--steps", "2",
+	cmd = clitest.Command("train", "--task", "mwm", "--n", "15", "--init", dir, "--recipe", "authors", "--steps", "2",
 		"--batch", "8", "--buffer", "64", "--train-size", "64", "--val-size", "20", "--test-size", "20", "--eval-every", "2", "--out", runDir)
 	errOut.Reset()
 	cmd.Stderr = &errOut
@@ -46,13 +48,13 @@ func TestImportEvalInitCLI(t *testing.T) {
 	}
 
 	bad := filepath.Join(t.TempDir(), "bad")
-	cmd = spgTUI("import", "--task", "mwm", "--n", "51", "--in", npz, "--out", bad)
+	cmd = clitest.Command("import", "--task", "mwm", "--n", "51", "--in", npz, "--out", bad)
 	errOut.Reset()
 	cmd.Stderr = &errOut
 	err = cmd.Run()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
-		t.Fatalf("n = 51: want exit status %d, got %v", exitUsage, err)
+	if !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitUsage {
+		t.Fatalf("n = 51: want exit status %d, got %v", cmdutil.ExitUsage, err)
 	}
 	if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `"gru.weight_ih_l0" has shape (384, 50), want (384, >=51)`) {
 		t.Errorf("n = 51: %q", msg)
@@ -77,8 +79,8 @@ func TestImportRefusesBadHeaderCLI(t *testing.T) {
 		t.Fatal("writing the .npz", err)
 	}
 	out := filepath.Join(dir, "run")
-	status, stdout, msg := runCLI(t, nil, "import", "--task", "mwm", "--n", "15", "--in", npz, "--out", out)
-	if status != exitUsage || stdout != "" || strings.Count(msg, "\n") != 1 ||
+	status, stdout, msg := clitest.Run(t, nil, "import", "--task", "mwm", "--n", "15", "--in", npz, "--out", out)
+	if status != cmdutil.ExitUsage || stdout != "" || strings.Count(msg, "\n") != 1 ||
 		!strings.Contains(msg, `array "embedding.weight" has a bad header: "{}" lacks 'descr', 'fortran_order', 'shape'`) {
 		t.Errorf("status %d, stderr %q", status, msg)
 	}
@@ -91,8 +93,8 @@ func TestImportRefusesBadHeaderCLI(t *testing.T) {
 func TestImportMissingFileCLI(t *testing.T) {
 	dir := t.TempDir()
 	npz := filepath.Join(dir, "actor-mwm15.npz")
-	status, stdout, msg := runCLI(t, nil, "import", "--task", "mwm", "--n", "15", "--in", npz, "--out", filepath.Join(dir, "run"))
-	if status != exitUsage || stdout != "" || msg != "spg-tui import: open "+npz+": no such file or directory\n" {
+	status, stdout, msg := clitest.Run(t, nil, "import", "--task", "mwm", "--n", "15", "--in", npz, "--out", filepath.Join(dir, "run"))
+	if status != cmdutil.ExitUsage || stdout != "" || msg != "spg-tui import: open "+npz+": no such file or directory\n" {
 		t.Errorf("status %d, stderr %q", status, msg)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

@@ -1,8 +1,11 @@
-package main
+// Package traincmd is spg-tui train: an SPG policy trained headless into a run directory,
+// resumable.
+package traincmd
 
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sync/atomic"
@@ -10,70 +13,96 @@ import (
 
 	"spg-tui/agent"
 	"spg-tui/agent/replay"
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/cmd/trainflags"
 	"spg-tui/envs"
 	"spg-tui/run"
 )
 
-func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("train", "--task "+envs.TaskUsage()+" --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
+// Options are train's flags.
+type Options struct {
+	// Config is the new run's configuration, the training flags written into it; finish
+	// resolves it (run.Choose) once parsing is done.
+	Config      run.Config
+	finish      func() error
+	Out, Resume string
+	JSON        bool
+	applyCache  func() error
+	applyDevice func() error
+	flags       *flag.FlagSet
+}
+
+// NewFlags registers train's flags into o.
+func NewFlags(o *Options) *flag.FlagSet {
+	fs := cmdutil.NewFlags("train", "--task "+envs.TaskUsage()+" --n N [--steps S | --epochs E] [--seed S] --out DIR [flags]\n"+
 		"       spg-tui train --resume DIR [--steps S | --epochs E] [--json]")
-	cfg := run.DefaultConfig("", 0)
-	finish := run.RegisterFlags(fs, &cfg)
-	run.ShowRecipeDefaults(fs, cfg)
-	out := fs.String("out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
-	resume := fs.String("resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
-	jsonOut := fs.Bool("json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
-	applyCache := cacheFlag(fs)
-	applyDevice := deviceFlag(fs, "where training runs", nil) // the header line names it
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+	o.Config = run.DefaultConfig("", 0)
+	o.finish = trainflags.RegisterFlags(fs, &o.Config)
+	trainflags.ShowRecipeDefaults(fs, o.Config)
+	fs.StringVar(&o.Out, "out", "", "run directory: config.json, metrics.jsonl, train.log, checkpoints/ (required unless --resume)")
+	fs.StringVar(&o.Resume, "resume", "", "continue the run in `DIR` exactly where its last checkpoint left it")
+	fs.BoolVar(&o.JSON, "json", false, "print every metrics record to stdout, as the JSON lines of metrics.jsonl")
+	o.applyCache = cmdutil.CacheFlag(fs)
+	o.applyDevice = cmdutil.DeviceFlag(fs, "where training runs", nil) // the header line names it
+	o.flags = fs
+	return fs
+}
+
+// Main is train on the command line args.
+func Main(args []string, s cmdutil.Streams) int {
+	var o Options
+	if status, ok := cmdutil.Parse(NewFlags(&o), args, s); !ok {
 		return status
 	}
-	if err := applyCache(); err != nil {
-		return fail(stderr, "train", err)
+	return Run(&o, s)
+}
+
+// Run starts or resumes the run o asks for and follows it to its end.
+func Run(o *Options, s cmdutil.Streams) int {
+	stderr := s.Err
+	if err := o.applyCache(); err != nil {
+		return cmdutil.Fail(stderr, "train", err)
 	}
-	if err := emptyPath(fs, "resume", "out"); err != nil {
-		return fail(stderr, "train", err)
+	if err := cmdutil.EmptyPath(o.flags, "resume", "out"); err != nil {
+		return cmdutil.Fail(stderr, "train", err)
 	}
-	if err := applyDevice(); err != nil {
-		return fail(stderr, "train", err)
+	if err := o.applyDevice(); err != nil {
+		return cmdutil.Fail(stderr, "train", err)
 	}
 	var (
 		eng run.Engine
 		err error
 	)
 	switch {
-	case *resume != "" && *out != "":
-		return fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
-	case *resume != "":
-		steps, err := resumeSteps(fs, *resume)
+	case o.Resume != "" && o.Out != "":
+		return cmdutil.Fail(stderr, "train", errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
+	case o.Resume != "":
+		steps, err := cmdutil.ResumeSteps(o.flags, o.Resume)
 		if err != nil {
-			fail(stderr, "train", err)
-			return runErrorStatus(err)
+			return cmdutil.FailRun(stderr, "train", err)
 		}
-		noteCheckpointLoad(stderr, "train", *resume)
-		if eng, err = agent.ResumeRun(*resume, steps); err != nil {
-			fail(stderr, "train", err)
-			return runErrorStatus(err)
+		cmdutil.NoteCheckpointLoad(stderr, "train", o.Resume)
+		if eng, err = agent.ResumeRun(o.Resume, steps); err != nil {
+			return cmdutil.FailRun(stderr, "train", err)
 		}
 	default:
-		if err = requireTaskN(fs); err == nil && *out == "" {
+		if err = cmdutil.RequireTaskN(o.flags); err == nil && o.Out == "" {
 			err = errors.New("--out is required (the run directory)")
 		}
 		if err == nil {
-			err = finish()
+			err = o.finish()
 		}
 		if err == nil {
-			err = noInit(cfg)
+			err = cmdutil.NoInit(o.Config)
 		}
 		if err != nil {
-			return fail(stderr, "train", err)
+			return cmdutil.Fail(stderr, "train", err)
 		}
-		if eng, err = agent.StartRun(cfg, *out); err != nil {
-			fail(stderr, "train", err)
-			return runErrorStatus(err)
+		if eng, err = agent.StartRun(o.Config, o.Out); err != nil {
+			return cmdutil.FailRun(stderr, "train", err)
 		}
 	}
-	return follow(eng, stdout, stderr, *jsonOut)
+	return follow(eng, s.Out, stderr, o.JSON)
 }
 
 // follow prints a training run's records until it ends; SIGINT, SIGTERM or SIGHUP stops it
@@ -87,8 +116,8 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 			info.BufferCapacity, int64(info.BufferCapacity)*replay.TransitionBytes(cfg.N)>>20)
 	}
 	var stopping atomic.Bool
-	defer stopOnSignals("train", "writing the checkpoint", stderr, &stopping, eng.Stop, eng.Done())()
-	defer reportWaits(eng, stderr, "train", waitReportEvery)()
+	defer cmdutil.StopOnSignals("train", "writing the checkpoint", stderr, &stopping, eng.Stop, eng.Done())()
+	defer cmdutil.ReportWaits(eng, stderr, "train", cmdutil.WaitReportEvery)()
 	enc := json.NewEncoder(stdout)
 	var stdoutErr error
 	// The history a resumed run sends first was printed by the sessions that made it.
@@ -116,16 +145,16 @@ func follow(eng run.Engine, stdout, stderr io.Writer, jsonOut bool) int {
 	}
 	if err := eng.Err(); err != nil {
 		fmt.Fprintf(stderr, "spg-tui train: %v\n", err)
-		return exitFailed
+		return cmdutil.ExitFailed
 	}
 	if st.State == run.StateStopped {
 		fmt.Fprintf(stderr, "train: stopped at step %d of %d; continue with: spg-tui train --resume %s\n", st.Step, st.TotalSteps, info.Dir)
 	}
 	if stdoutErr != nil {
 		if errors.Is(stdoutErr, syscall.EPIPE) {
-			return exitStdoutClosed
+			return cmdutil.ExitStdoutClosed
 		}
-		return exitFailed
+		return cmdutil.ExitFailed
 	}
 	return 0
 }

@@ -1,7 +1,6 @@
-package run
+package trainflags
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -9,32 +8,23 @@ import (
 	"strings"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
-
-// DefaultEpochs is the length of the authors' runs on task (envs.Facts.DefaultEpochs): 20
-// epochs for sort, 40 for tsp, 100 for mwm. A run given neither --steps nor --epochs trains
-// that long. It is 0 for an unknown task.
-func DefaultEpochs(task envs.Task) int {
-	if f, err := envs.FactsOf(task); err == nil {
-		return f.DefaultEpochs
-	}
-	return 0
-}
 
 // RegisterFlags registers every training flag on fs, writing into cfg (its values are the
 // defaults shown), and returns the function to call after fs.Parse: it applies --epochs and the
 // --no-* switches and validates the result, naming the first bad field.
-func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
+func RegisterFlags(fs *flag.FlagSet, cfg *run.Config) (finish func() error) {
 	fs.Var((*taskFlag)(&cfg.Task), "task", "`TASK`: "+envs.TaskList())
-	fs.IntVar(&cfg.N, "n", cfg.N, fmt.Sprintf("problem size, 2 to %d", MaxN))
+	fs.IntVar(&cfg.N, "n", cfg.N, fmt.Sprintf("problem size, 2 to %d", run.MaxN))
 	fs.StringVar(&cfg.Data, "data", cfg.Data, "`SPEC` of the task's data: "+envs.DataUsage())
 	model := fs.String("model", "", "`MODEL` to train, one of docs/commands.md's Models (an unknown one is refused with their names)")
-	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, fmt.Sprintf("the run's total training steps, 0 to %d", MaxSteps))
-	epochs := fs.Float64("epochs", 0, fmt.Sprintf("the run's total in epochs (passes over the training set), instead of --steps (at most %d steps in all)", MaxSteps))
+	fs.IntVar(&cfg.Steps, "steps", cfg.Steps, fmt.Sprintf("the run's total training steps, 0 to %d", run.MaxSteps))
+	epochs := fs.Float64("epochs", 0, fmt.Sprintf("the run's total in epochs (passes over the training set), instead of --steps (at most %d steps in all)", run.MaxSteps))
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the data, the networks, exploration and sampling")
-	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, fmt.Sprintf("Sinkhorn temperature, %g to %g", MinTau, MaxTau))
-	fs.IntVar(&cfg.SinkhornIters, "sinkhorn-iters", cfg.SinkhornIters, fmt.Sprintf("Sinkhorn iterations L, 1 to %d", MaxSinkhornIters))
-	fs.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, fmt.Sprintf("hidden width of the networks, 1 to %d", MaxHidden))
+	fs.Float64Var(&cfg.Tau, "tau", cfg.Tau, fmt.Sprintf("Sinkhorn temperature, %g to %g", run.MinTau, run.MaxTau))
+	fs.IntVar(&cfg.SinkhornIters, "sinkhorn-iters", cfg.SinkhornIters, fmt.Sprintf("Sinkhorn iterations L, 1 to %d", run.MaxSinkhornIters))
+	fs.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, fmt.Sprintf("hidden width of the networks, 1 to %d", run.MaxHidden))
 	fs.Float64Var(&cfg.EpsStart, "eps-start", cfg.EpsStart, "initial exploration probability epsilon")
 	fs.Float64Var(&cfg.EpsEnd, "eps-end", cfg.EpsEnd, "floor of epsilon")
 	fs.Float64Var(&cfg.EpsDecay, "eps-decay", cfg.EpsDecay, "fall of epsilon per epoch, spread linearly over its steps")
@@ -45,117 +35,34 @@ func RegisterFlags(fs *flag.FlagSet, cfg *Config) (finish func() error) {
 	fs.IntVar(&cfg.LRDecayEvery, "lr-decay-every", cfg.LRDecayEvery, "steps between learning-rate decays")
 	fs.IntVar(&cfg.LRAnnealFrom, "lr-anneal-from", cfg.LRAnnealFrom, "step after which the rates decay every --lr-anneal-every steps instead (0: never)")
 	fs.IntVar(&cfg.LRAnnealEvery, "lr-anneal-every", cfg.LRAnnealEvery, "steps between learning-rate decays after --lr-anneal-from, which it needs (refused without it)")
-	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, fmt.Sprintf("instances acted on per step, and the minibatch size, 1 to %d", MaxBatch))
-	fs.IntVar(&cfg.Buffer, "buffer", cfg.Buffer, fmt.Sprintf("replay buffer capacity in transitions, a batch to %d (and within --buffer-mem)", MaxBuffer))
+	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, fmt.Sprintf("instances acted on per step, and the minibatch size, 1 to %d", run.MaxBatch))
+	fs.IntVar(&cfg.Buffer, "buffer", cfg.Buffer, fmt.Sprintf("replay buffer capacity in transitions, a batch to %d (and within --buffer-mem)", run.MaxBuffer))
 	fs.Var((*byteSize)(&cfg.BufferMem), "buffer-mem", "memory cap of the replay buffer in `BYTES`; a K, M or G suffix multiplies by 2^10, 2^20, 2^30; with the run's other memory, at most the machine's (or cgroup's) memory")
-	fs.IntVar(&cfg.TrainSize, "train-size", cfg.TrainSize, fmt.Sprintf("training instances (one epoch is a pass over them), a batch to %d", MaxTrainSize))
-	fs.IntVar(&cfg.ValSize, "val-size", cfg.ValSize, fmt.Sprintf("validation instances (model selection), 1 to %d", MaxEvalSize))
-	fs.IntVar(&cfg.TestSize, "test-size", cfg.TestSize, fmt.Sprintf("test instances (scored once, at the end), 1 to %d", MaxEvalSize))
+	fs.IntVar(&cfg.TrainSize, "train-size", cfg.TrainSize, fmt.Sprintf("training instances (one epoch is a pass over them), a batch to %d", run.MaxTrainSize))
+	fs.IntVar(&cfg.ValSize, "val-size", cfg.ValSize, fmt.Sprintf("validation instances (model selection), 1 to %d", run.MaxEvalSize))
+	fs.IntVar(&cfg.TestSize, "test-size", cfg.TestSize, fmt.Sprintf("test instances (scored once, at the end), 1 to %d", run.MaxEvalSize))
 	fs.IntVar(&cfg.EvalEvery, "eval-every", cfg.EvalEvery, "steps between validations")
 	fs.IntVar(&cfg.LogEvery, "log-every", cfg.LogEvery, "steps between training summaries")
 	noPenalty := fs.Bool("no-critic-penalty", !cfg.CriticPenalty, "train the critic without the penalty MSE(Q(s,P), Q(s,M))")
 	noExplore := fs.Bool("no-exploration", !cfg.Exploration, "no k-exchange exploration")
-	recipeName := fs.String("recipe", cfg.Recipe, recipeUsage())
+	recipeName := fs.String("recipe", cfg.Recipe, run.RecipeUsage())
 	fs.StringVar(&cfg.Reward, "reward", cfg.Reward, "MWM reward: mean (matched distance / N) or sum (the plain sum)")
 	fs.StringVar(&cfg.Critic, "critic", cfg.Critic, "critic architecture: paper, bilinear (Q = <A, G(s)>, G a pair MLP; over the tour's edges on tsp) or exact (a DIAGNOSTIC on tsp and mwm: the reward as Q, nothing learned; docs/commands.md)")
 	fs.IntVar(&cfg.CriticWarmup, "critic-warmup", cfg.CriticWarmup, "first steps in which only the critic learns (actor frozen)")
-	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, fmt.Sprintf("critic updates per step, each on its own minibatch (the actor updates once, after the last), 1 to %d", MaxCriticUpdates))
-	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 to "+strconv.Itoa(MaxSamples)+", 0 or 1: the single decode only); it never changes training")
+	fs.IntVar(&cfg.CriticUpdates, "critic-updates", cfg.CriticUpdates, fmt.Sprintf("critic updates per step, each on its own minibatch (the actor updates once, after the last), 1 to %d", run.MaxCriticUpdates))
+	fs.IntVar(&cfg.ValSamples, "val-samples", cfg.ValSamples, "candidates per instance of a sampled decode each validation of an SPG model reports beside the single decode (the single decode, then Gumbel-perturbed Sinkhorn samples; 0 to "+strconv.Itoa(run.MaxSamples)+", 0 or 1: the single decode only); it never changes training")
 	fs.Float64Var(&cfg.TargetCritic, "target-critic", cfg.TargetCritic, "Polyak `RATE` of a slow target critic for the actor's update (target = (1-RATE) target + RATE critic after each critic update); 0: the live critic")
 	fs.Var((*actorAtFlag)(&cfg.ActorAt), "actor-at", "where the actor's update evaluates the critic: soft (at the actor's M) or hard (at Hungarian(M), the gradient passed straight through the rounding to M)")
 	fs.Var((*roundingFlag)(&cfg.Rounding), "rounding", "how the policy rounds its M to a permutation: m (the Hungarian maximum of the sum of M, the paper's) or log (of the sum of log M: the order of the actor's scores whatever tau)")
 	fs.StringVar(&cfg.Init, "init", cfg.Init, "start the actor from the best checkpoint of the run in `DIR` (critic fresh; it may be of another n where the model runs at any n)")
 	return func() error {
-		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-		if _, err := envs.FactsOf(cfg.Task); err != nil {
-			return fmt.Errorf("task: %v", err)
-		}
-		// A new run names its task's default data; "" stays the data of earlier runs. Set before
-		// the recipe, which may choose by the data (best's model on gm's regular graphs).
-		if cfg.Data == "" || (set["task"] && !set["data"]) {
-			cfg.Data = envs.DefaultData(cfg.Task)
-		}
-		if err := applyRecipe(fs, cfg, *recipeName, "recipe"); err != nil {
-			return err
-		}
-		if err := applyModel(fs, cfg, *model); err != nil {
-			return err
-		}
-		if set["model"] {
-			if err := recipeClash(*cfg, set); err != nil {
-				return err
-			}
-		}
-		switch {
-		case set["steps"] && set["epochs"]:
-			return errors.New("--steps and --epochs are exclusive")
-		case set["epochs"]:
-			steps, err := epochsToSteps(*epochs, cfg.StepsPerEpoch())
-			if err != nil {
-				return err
-			}
-			cfg.Steps = steps
-		case !set["steps"] && cfg.Steps == 0:
-			cfg.Steps = RecipeSteps(cfg.Recipe, *cfg)
-		}
-		if set["critic-updates"] && cfg.CriticUpdates < 1 {
-			return fmt.Errorf("critic-updates %d: must be in [1, %d]", cfg.CriticUpdates, MaxCriticUpdates)
-		}
-		// Unset, the switches keep what the recipe chose.
-		if set["no-critic-penalty"] {
-			cfg.CriticPenalty = !*noPenalty
-		}
-		if set["no-exploration"] {
-			cfg.Exploration = !*noExplore
-		}
-		if cfg.Steps < 1 {
-			return fmt.Errorf("steps %d: must be >= 1", cfg.Steps)
-		}
-		// The anneal interval only spaces the decays past --lr-anneal-from: without it the interval
-		// would do nothing but sit in config.json.
-		if cfg.LRAnnealFrom == 0 {
-			if set["lr-anneal-every"] {
-				return fmt.Errorf("lr-anneal-every %d: needs --lr-anneal-from S > 0, the step after which the rates decay every %d steps; without it they never anneal", cfg.LRAnnealEvery, cfg.LRAnnealEvery)
-			}
-			cfg.LRAnnealEvery = 0 // a recipe's, its anneal turned off
-		}
-		cfg.setValSamples(cfg.ValSamples)
-		if cfg.ActorAt == ActorAtSoft {
-			cfg.ActorAt = "" // as a configuration without the setting
-		}
-		return cfg.Validate()
+		ch := run.Choices{Given: map[string]bool{}, Recipe: *recipeName, Model: *model, Epochs: *epochs,
+			NoCriticPenalty: *noPenalty, NoExploration: *noExplore}
+		fs.Visit(func(f *flag.Flag) { ch.Given[f.Name] = true })
+		c, err := run.Choose(*cfg, ch)
+		*cfg = c
+		return err
 	}
-}
-
-// applyModel sets the model named by --model (the task's default when empty) and its default
-// hyperparameters, under the flags given explicitly.
-func applyModel(fs *flag.FlagSet, cfg *Config, name string) error {
-	if name == "" {
-		name = cfg.Model // the recipe's, when it has one for the task
-	}
-	if name == "" {
-		name = DefaultModel(cfg.Task)
-	}
-	m, err := ModelNamed(name)
-	if err != nil {
-		return fmt.Errorf("model: %v", err)
-	}
-	cfg.Model = name
-	if m.Defaults == nil {
-		return nil
-	}
-	// The flags given win over the model's defaults: note them, apply the defaults, set them
-	// again.
-	given := map[*flag.Flag]string{}
-	fs.Visit(func(f *flag.Flag) { given[f] = f.Value.String() })
-	m.Defaults(cfg)
-	for f, v := range given {
-		if err := f.Value.Set(v); err != nil {
-			return fmt.Errorf("--%s: %v", f.Name, err)
-		}
-	}
-	return nil
 }
 
 // taskFlag is a flag.Value for envs.Task that refuses an unknown task as it is parsed, before
@@ -173,37 +80,37 @@ func (t *taskFlag) Set(s string) error {
 	return nil
 }
 
-// roundingFlag is a flag.Value for Config.Rounding that names the paper's rounding RoundingM, as
+// roundingFlag is a flag.Value for run.Config.Rounding that names the paper's rounding run.RoundingM, as
 // eval's --rounding does, while the configuration keeps "" for it so that earlier runs'
 // config.json files read unchanged. An empty value is taken as m.
 type roundingFlag string
 
 func (r *roundingFlag) String() string {
 	if *r == "" {
-		return RoundingM
+		return run.RoundingM
 	}
 	return string(*r)
 }
 
 func (r *roundingFlag) Set(s string) error {
 	switch s {
-	case RoundingM, "":
+	case run.RoundingM, "":
 		*r = ""
-	case RoundingLog:
-		*r = RoundingLog
+	case run.RoundingLog:
+		*r = run.RoundingLog
 	default:
-		return fmt.Errorf("%q: must be %s (the Hungarian maximum of M) or %s (of log M)", s, RoundingM, RoundingLog)
+		return fmt.Errorf("%q: must be %s (the Hungarian maximum of M) or %s (of log M)", s, run.RoundingM, run.RoundingLog)
 	}
 	return nil
 }
 
-// actorAtFlag is a flag.Value for Config.ActorAt that names the default, "" in a configuration
+// actorAtFlag is a flag.Value for run.Config.ActorAt that names the default, "" in a configuration
 // (finish writes soft so), as soft.
 type actorAtFlag string
 
 func (a *actorAtFlag) String() string {
 	if *a == "" {
-		return ActorAtSoft
+		return run.ActorAtSoft
 	}
 	return string(*a)
 }
@@ -241,8 +148,8 @@ func (b *byteSize) Set(s string) error {
 // (--steps or --epochs, in the run's epochs) may be given, and --task, --n, --seed and --model
 // only if they match the run. It returns the total to pass to ResumeRun, 0 to keep the run's.
 // Flags that RegisterFlags does not define are left to the caller.
-func ResumeFlags(fs *flag.FlagSet, cfg Config, dir string) (steps int, err error) {
-	var scratch Config
+func ResumeFlags(fs *flag.FlagSet, cfg run.Config, dir string) (steps int, err error) {
+	var scratch run.Config
 	train := flag.NewFlagSet("", flag.ContinueOnError)
 	RegisterFlags(train, &scratch)
 	var first error
@@ -258,7 +165,7 @@ func ResumeFlags(fs *flag.FlagSet, cfg Config, dir string) (steps int, err error
 			}
 		case "epochs":
 			e, _ := strconv.ParseFloat(v, 64)
-			steps, first = epochsToSteps(e, cfg.StepsPerEpoch())
+			steps, first = run.EpochsToSteps(e, cfg.StepsPerEpoch())
 		case "task", "n", "seed", "model":
 			want := map[string]string{"task": string(cfg.Task), "n": strconv.Itoa(cfg.N),
 				"seed": strconv.FormatUint(cfg.Seed, 10), "model": cfg.Model}[f.Name]

@@ -1,4 +1,4 @@
-package run
+package trainflags
 
 import (
 	"flag"
@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"spg-tui/cmd/internal/flagparse"
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // Sizes at which ShowRecipeDefaults resolves every recipe: a default is shown at the first, and
@@ -29,7 +31,7 @@ var recipeFreeFlags = []string{"task", "n", "data", "recipe", "init", "epochs"}
 // base's recipe first: "per recipe: best 0.0001 (tsp at n = 50: 3e-05), paper 1e-05, authors
 // 0.0001". The defaults are resolved once, when the help is first printed, through the flags
 // themselves.
-func ShowRecipeDefaults(fs *flag.FlagSet, base Config) {
+func ShowRecipeDefaults(fs *flag.FlagSet, base run.Config) {
 	usage, done := fs.Usage, false
 	fs.Usage = func() {
 		if !done {
@@ -41,7 +43,7 @@ func ShowRecipeDefaults(fs *flag.FlagSet, base Config) {
 }
 
 // annotateDefaults sets fs's defaults and help as ShowRecipeDefaults says.
-func annotateDefaults(fs *flag.FlagSet, base Config) {
+func annotateDefaults(fs *flag.FlagSet, base run.Config) {
 	if base.Task != "" {
 		if own, err := resolvedDefaults(base, base.Recipe, base.Task, base.N); err == nil {
 			fs.VisitAll(func(f *flag.Flag) {
@@ -51,7 +53,7 @@ func annotateDefaults(fs *flag.FlagSet, base Config) {
 			})
 		}
 	}
-	names := RecipeNames()
+	names := run.RecipeNames()
 	if i := slices.Index(names, base.Recipe); i > 0 {
 		names = append([]string{base.Recipe}, slices.Delete(names, i, i+1)...)
 	}
@@ -84,7 +86,7 @@ type taskDefaults struct {
 // resolvedDefaults is every training flag's value as a run of task at size n under recipe resolves
 // it from base (RegisterFlags, then its finish), as the flag prints it; the model's name for
 // "model", and the run length in steps or epochs, as the recipe sets it, for "steps".
-func resolvedDefaults(base Config, recipe string, task envs.Task, n int) (map[string]string, error) {
+func resolvedDefaults(base run.Config, recipe string, task envs.Task, n int) (map[string]string, error) {
 	c, err := ResolveFlags(base, "--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe)
 	if err != nil {
 		return nil, err
@@ -93,34 +95,25 @@ func resolvedDefaults(base Config, recipe string, task envs.Task, n int) (map[st
 	RegisterFlags(resolved, &c)
 	out := map[string]string{}
 	resolved.VisitAll(func(f *flag.Flag) { out[f.Name] = f.DefValue })
-	out["model"], out["steps"] = c.Model, recipeLength(recipe, c)
+	out["model"], out["steps"] = c.Model, run.RecipeLength(recipe, c)
 	return out, nil
 }
 
 // ResolveFlags is the configuration that training flags args give over base, as a command that
 // RegisterFlags registered over base resolves them (its finish included): the console's task
 // switch starts the run that tui with those flags starts.
-func ResolveFlags(base Config, args ...string) (Config, error) {
+func ResolveFlags(base run.Config, args ...string) (run.Config, error) {
 	c := base
 	fs := flag.NewFlagSet("", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	finish := RegisterFlags(fs, &c)
-	if err := fs.Parse(args); err != nil {
+	if err := flagparse.Parse(fs, args); err != nil {
 		return base, err
 	}
 	if err := finish(); err != nil {
 		return base, err
 	}
 	return c, nil
-}
-
-// recipeLength words the run length recipe gives c: "1000 steps" or "20 epochs".
-func recipeLength(recipe string, c Config) string {
-	r := recipeByName(recipe)
-	if r != nil && r.tasks[c.Task].steps > 0 {
-		return fmt.Sprintf("%d steps", r.tasks[c.Task].steps)
-	}
-	return fmt.Sprintf("%d epochs", RecipeSteps(recipe, c)/c.StepsPerEpoch())
 }
 
 // recipeNote words flag name's defaults under each recipe of names, "" when they are one value

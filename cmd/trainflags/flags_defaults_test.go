@@ -1,4 +1,4 @@
-package run
+package trainflags
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
 // helpLines is the --help of training flags registered over base and shown by
 // ShowRecipeDefaults, by flag: the flag's line and its help joined.
-func helpLines(t *testing.T, base Config) map[string]string {
+func helpLines(t *testing.T, base run.Config) map[string]string {
 	t.Helper()
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	var out bytes.Buffer
@@ -46,8 +47,8 @@ func helpLines(t *testing.T, base Config) map[string]string {
 // gave the paper's (actor LR 1e-05, critic 2e-4, epsilon 1, hidden 128, validation every 200),
 // and every flag whose default a recipe changes lists each recipe's, the command's first.
 func TestShowRecipeDefaults(t *testing.T) {
-	console := DefaultConfig(envs.TaskMWM, 10)
-	console.EvalEvery, console.Recipe = 200, RecipeBest
+	console := run.DefaultConfig(envs.TaskMWM, 10)
+	console.EvalEvery, console.Recipe = 200, run.RecipeBest
 	help := helpLines(t, console)
 	for name, want := range map[string][]string{
 		"actor-lr":          {"per recipe: best 0.0001 (tsp at n = 50: 3e-05), paper 1e-05, authors 0.0001 (default 0.0001)"},
@@ -76,7 +77,7 @@ func TestShowRecipeDefaults(t *testing.T) {
 	}
 
 	// train has no task until one is given: its defaults stay the paper's, which it lists first.
-	train := helpLines(t, DefaultConfig("", 0))
+	train := helpLines(t, run.DefaultConfig("", 0))
 	if w := "per recipe: paper 1e-05, authors 0.0001, best 0.0001 (tsp at n = 50: 3e-05) (default 1e-05)"; !strings.Contains(train["actor-lr"], w) {
 		t.Errorf("train's --actor-lr: %q, want %q", train["actor-lr"], w)
 	}

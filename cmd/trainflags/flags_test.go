@@ -1,4 +1,4 @@
-package run
+package trainflags
 
 import (
 	"flag"
@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"spg-tui/envs"
+	"spg-tui/run"
 )
 
-func parseTrainFlags(args ...string) (Config, error) {
-	cfg := DefaultConfig(envs.TaskMWM, 10)
+func parseTrainFlags(args ...string) (run.Config, error) {
+	cfg := run.DefaultConfig(envs.TaskMWM, 10)
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	finish := RegisterFlags(fs, &cfg)
@@ -29,7 +30,7 @@ func TestRegisterFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := DefaultConfig(envs.TaskTSP, 20)
+	want := run.DefaultConfig(envs.TaskTSP, 20)
 	want.Tau, want.SinkhornIters, want.EpsStart, want.EpsEnd, want.EpsDecay, want.K = 0.5, 5, 0.5, 0.1, 0.2, 3
 	want.ActorLR, want.CriticLR, want.LRDecay, want.LRDecayEvery = 1e-4, 1e-3, 0.9, 100
 	want.Batch, want.Buffer, want.BufferMem = 32, 5000, 64<<20
@@ -104,10 +105,10 @@ func TestModelFlag(t *testing.T) {
 
 // A model's defaults apply under the flags given explicitly.
 func TestModelDefaultsUnderFlags(t *testing.T) {
-	saved := Models
-	defer func() { Models = saved }()
-	Models = append([]Model{{Name: "wide", Title: "Wide", Reads: values,
-		Defaults: func(c *Config) { c.Hidden, c.Tau = 256, 0.5 }}}, saved...)
+	saved := run.Models
+	defer func() { run.Models = saved }()
+	run.Models = append([]run.Model{{Name: "wide", Title: "Wide", Reads: (*envs.Facts).Values,
+		Defaults: func(c *run.Config) { c.Hidden, c.Tau = 256, 0.5 }}}, saved...)
 	cfg, err := parseTrainFlags("--task", "sort", "--n", "5", "--model", "wide", "--tau", "0.2")
 	if err != nil || cfg.Hidden != 256 || cfg.Tau != 0.2 || cfg.Model != "wide" {
 		t.Errorf("hidden %d, tau %g, model %q, %v", cfg.Hidden, cfg.Tau, cfg.Model, err)

@@ -1,4 +1,4 @@
-package main
+package tuicmd_test
 
 import (
 	"io"
@@ -8,6 +8,9 @@ import (
 	"syscall"
 	"testing"
 
+	"spg-tui/cmd/cmdutil"
+	tuicmd "spg-tui/cmd/tui"
+	"spg-tui/internal/clitest"
 	"spg-tui/run"
 )
 
@@ -19,7 +22,7 @@ import (
 // 1, as for an I/O error).
 func TestResumeRefusesHugeOrSpecialFiles(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "run")
-	if out, err := spgTUI(tinyTrain(base)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(base)...).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, c := range []struct {
@@ -43,8 +46,8 @@ func TestResumeRefusesHugeOrSpecialFiles(t *testing.T) {
 		if err := c.spoil(filepath.Join(dir, c.file)); err != nil {
 			t.Skipf("%s: %v", c.name, err)
 		}
-		status, _, msg := runCLI(t, nil, "train", "--resume", dir, "--steps", "10")
-		if status != exitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+		status, _, msg := clitest.Run(t, nil, "train", "--resume", dir, "--steps", "10")
+		if status != cmdutil.ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
 			t.Errorf("train --resume, %s: exit %d, %q; want exit 2 and one line with %q", c.name, status, msg, c.want)
 		}
 		if c.inProcess {
@@ -58,7 +61,7 @@ func TestResumeRefusesHugeOrSpecialFiles(t *testing.T) {
 // the status.
 func checkConsoleResume(t *testing.T, name, dir, want string) {
 	t.Helper()
-	opts, status, ok := tuiOptions([]string{"--resume", dir, "--steps", "10"}, io.Discard, io.Discard)
+	opts, status, ok := tuicmd.ConsoleOptions([]string{"--resume", dir, "--steps", "10"}, cmdutil.Streams{Out: io.Discard, Err: io.Discard})
 	if ok {
 		eng, err := opts.ResumeRun(opts.Resume, opts.Steps)
 		if err == nil {
@@ -66,12 +69,12 @@ func checkConsoleResume(t *testing.T, name, dir, want string) {
 			<-eng.Done()
 			t.Fatalf("tui --resume, %s: resumed", name)
 		}
-		status = runErrorStatus(err)
+		status = cmdutil.RunErrorStatus(err)
 		if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), want) {
 			t.Errorf("tui --resume, %s: %q; want one line with %q", name, err, want)
 		}
 	}
-	if status != exitUsage {
+	if status != cmdutil.ExitUsage {
 		t.Errorf("tui --resume, %s: exit %d, want 2", name, status)
 	}
 }

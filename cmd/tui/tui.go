@@ -1,4 +1,6 @@
-package main
+// Package tuicmd is spg-tui tui, the live console: train and watch a run, resume one, or view
+// runs read-only.
+package tuicmd
 
 import (
 	"errors"
@@ -8,7 +10,9 @@ import (
 	"strings"
 
 	"spg-tui/agent"
-	"spg-tui/agent/checkpoint"
+	"spg-tui/agent/eval"
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/cmd/trainflags"
 	"spg-tui/run"
 	"spg-tui/ui"
 )
@@ -37,99 +41,116 @@ func splitViewArgs(args []string) (rest, more []string) {
 	return rest, more
 }
 
-func runTUI(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	opts, status, ok := tuiOptions(args, stdout, stderr)
+// Options are tui's flags.
+type Options struct {
+	// Config is a new run's configuration, the training flags written into it; finish resolves
+	// it (run.Choose) once parsing is done.
+	Config            run.Config
+	finish            func() error
+	Out, Resume, View string
+	// More are the directories after --view's first, which open the compare view.
+	More        []string
+	applyCache  func() error
+	applyDevice func() error
+	flags       *flag.FlagSet
+}
+
+// NewFlags registers tui's flags into o.
+func NewFlags(o *Options) *flag.FlagSet {
+	fs := cmdutil.NewFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
+	o.Config = ui.ConsoleConfig()
+	o.finish = trainflags.RegisterFlags(fs, &o.Config)
+	trainflags.ShowRecipeDefaults(fs, o.Config)
+	fs.StringVar(&o.Out, "out", "", "run directory (default runs/<task><n>-<date>-<time>)")
+	fs.StringVar(&o.Resume, "resume", "", "reopen the run in DIR from its last checkpoint")
+	fs.StringVar(&o.View, "view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
+	o.applyCache = cmdutil.CacheFlag(fs)
+	o.applyDevice = cmdutil.DeviceFlag(fs, "where training runs", nil) // the header and the events name it
+	o.flags = fs
+	return fs
+}
+
+// Main is tui on the command line args, and spg-tui with no command.
+func Main(args []string, s cmdutil.Streams) int {
+	opts, status, ok := ConsoleOptions(args, s)
 	if !ok {
 		return status
 	}
-	defer forwardHangup()()
+	return Run(opts, s)
+}
+
+// Run opens the console with opts.
+func Run(opts ui.Options, s cmdutil.Streams) int {
+	defer cmdutil.ForwardHangup()()
 	if opts.Resume != "" {
-		noteCheckpointLoad(stderr, "tui", opts.Resume)
+		cmdutil.NoteCheckpointLoad(s.Err, "tui", opts.Resume)
 	}
 	if err := ui.Run(opts); err != nil {
-		fmt.Fprintf(stderr, "spg-tui tui: %v\n", err)
+		fmt.Fprintf(s.Err, "spg-tui tui: %v\n", err)
 		var failed *ui.RunError
 		if errors.As(err, &failed) {
-			return exitFailed
+			return cmdutil.ExitFailed
 		}
-		return runErrorStatus(err)
+		return cmdutil.RunErrorStatus(err)
 	}
 	return 0
 }
 
-// tuiOptions parses tui's flags into the console's options, with train's rules for a resume (a
-// new total only, counted in the run's own epochs); ok=false carries the exit status.
-func tuiOptions(args []string, stdout, stderr io.Writer) (opts ui.Options, status int, ok bool) {
-	fs := newFlags("tui", "[--task T --n N training flags] [--out DIR] | --resume DIR [--steps S] | --view DIR [DIR|GLOB...]")
-	cfg := ui.ConsoleConfig()
-	finish := run.RegisterFlags(fs, &cfg)
-	run.ShowRecipeDefaults(fs, cfg)
-	out := fs.String("out", "", "run directory (default runs/<task><n>-<date>-<time>)")
-	resume := fs.String("resume", "", "reopen the run in DIR from its last checkpoint")
-	view := fs.String("view", "", "open the run in DIR read-only, following it while it trains; more directories or a glob after it (--view DIR DIR...) open the compare view")
-	applyCache := cacheFlag(fs)
-	applyDevice := deviceFlag(fs, "where training runs", nil) // the header and the events name it
-	args, more := splitViewArgs(args)
-	if status, ok := parseFlags(fs, args, stdout, stderr); !ok {
+// ConsoleOptions parses tui's flags into the console's options, with train's rules for a resume
+// (a new total only, counted in the run's own epochs); ok=false carries the exit status.
+func ConsoleOptions(args []string, s cmdutil.Streams) (opts ui.Options, status int, ok bool) {
+	var o Options
+	fs := NewFlags(&o)
+	args, o.More = splitViewArgs(args)
+	if status, ok := cmdutil.Parse(fs, args, s); !ok {
 		return opts, status, false
 	}
-	refuse := func(err error) (ui.Options, int, bool) { return opts, fail(stderr, "tui", err), false }
-	if err := applyCache(); err != nil {
+	return o.console(s.Err)
+}
+
+// console is the console's options for o, parsed.
+func (o *Options) console(stderr io.Writer) (opts ui.Options, status int, ok bool) {
+	refuse := func(err error) (ui.Options, int, bool) { return opts, cmdutil.Fail(stderr, "tui", err), false }
+	if err := o.applyCache(); err != nil {
 		return refuse(err)
 	}
-	if err := emptyPath(fs, "view", "resume", "out"); err != nil {
+	if err := cmdutil.EmptyPath(o.flags, "view", "resume", "out"); err != nil {
 		return refuse(err)
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case *view != "":
+	case o.View != "":
 		for name := range set {
 			if name != "view" && name != "cache" {
 				return refuse(fmt.Errorf("--%s: --view opens runs read-only and takes no other flag", name))
 			}
 		}
-		compare, err := ui.ExpandViewDirs(append([]string{*view}, more...))
+		compare, err := ui.ExpandViewDirs(append([]string{o.View}, o.More...))
 		if err != nil {
 			return refuse(err)
 		}
 		// A view trains nothing: it has no ablation launcher, so no Start.
 		return ui.Options{Compare: compare}, 0, true
-	case *resume != "" && *out != "":
+	case o.Resume != "" && o.Out != "":
 		return refuse(errors.New("--out and --resume are exclusive (a resumed run stays in its directory)"))
 	}
 	// Only a console that trains opens the device.
-	if err := applyDevice(); err != nil {
+	if err := o.applyDevice(); err != nil {
 		return refuse(err)
 	}
-	switch {
-	case *resume != "":
-		steps, err := resumeSteps(fs, *resume)
+	if o.Resume != "" {
+		steps, err := cmdutil.ResumeSteps(o.flags, o.Resume)
 		if err != nil {
-			fail(stderr, "tui", err)
-			return opts, runErrorStatus(err), false
+			return opts, cmdutil.FailRun(stderr, "tui", err), false
 		}
-		return ui.Options{Resume: *resume, Steps: steps, ResumeRun: agent.ResumeRun, Start: agent.StartRun, Score: scorePolicy}, 0, true
+		return ui.Options{Resume: o.Resume, Steps: steps, ResumeRun: agent.ResumeRun, Start: agent.StartRun, Score: eval.ScoreBest}, 0, true
 	}
-	if err := finish(); err != nil {
+	if err := o.finish(); err != nil {
 		return refuse(err)
 	}
-	if err := noInit(cfg); err != nil {
+	if err := cmdutil.NoInit(o.Config); err != nil {
 		return refuse(err)
 	}
-	return ui.Options{Config: cfg, Dir: *out, Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: scorePolicy}, 0, true
-}
-
-// resumeSteps is the total that train's and tui's --resume ask of the run in dir: the one their
-// --steps or --epochs give (counted in the run's own epochs), 0 to keep the run's.
-func resumeSteps(fs *flag.FlagSet, dir string) (int, error) {
-	// Else reading DIR/config.json fails with ENOTDIR, an I/O error's exit status, or ENOENT.
-	if err := notRunDir("resume", dir); err != nil {
-		return 0, err
-	}
-	start, err := checkpoint.ReadStartConfig(dir)
-	if err != nil {
-		return 0, err
-	}
-	return run.ResumeFlags(fs, start, dir)
+	return ui.Options{Config: o.Config, Dir: o.Out, Start: agent.StartRun, ResumeRun: agent.ResumeRun, Score: eval.ScoreBest}, 0, true
 }

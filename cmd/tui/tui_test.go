@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package tuicmd_test
 
 import (
 	"bytes"
@@ -17,6 +17,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/cmd/trainflags"
+	tuicmd "spg-tui/cmd/tui"
+	"spg-tui/internal/clitest"
 	"spg-tui/run"
 	"spg-tui/ui"
 )
@@ -52,7 +56,7 @@ func openPTY(t *testing.T) (ptmx, tty *os.File) {
 func TestConsoleRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(runDir)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v\n%s", err, out)
 	}
 	file := filepath.Join(dir, "file")
@@ -79,7 +83,7 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 		{[]string{"--resume", file}, "--resume " + file + ": not a run directory (it is a file)"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			cmd := spgTUI(append([]string{"tui"}, tc.args...)...)
+			cmd := clitest.Command(append([]string{"tui"}, tc.args...)...)
 			cmd.Dir = dir
 			var errOut bytes.Buffer
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, &errOut
@@ -91,8 +95,8 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 			defer opened.Stop()
 			err := cmd.Wait()
 			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != exitUsage {
-				t.Errorf("want exit status %d, got %v (stderr %q)", exitUsage, err, errOut.String())
+			if !errors.As(err, &exit) || exit.ExitCode() != cmdutil.ExitUsage {
+				t.Errorf("want exit status %d, got %v (stderr %q)", cmdutil.ExitUsage, err, errOut.String())
 			}
 			if msg := errOut.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) {
 				t.Errorf("want one line containing %q, got %q", tc.want, msg)
@@ -114,10 +118,10 @@ func TestConsoleRefusesBadInput(t *testing.T) {
 // run (train's rule), not of the console's default configuration.
 func TestConsoleResumeCountsTheRunsEpochs(t *testing.T) {
 	runDir := filepath.Join(t.TempDir(), "run")
-	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(runDir)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v\n%s", err, out)
 	}
-	opts, status, ok := tuiOptions([]string{"--resume", runDir, "--epochs", "3"}, io.Discard, io.Discard)
+	opts, status, ok := tuicmd.ConsoleOptions([]string{"--resume", runDir, "--epochs", "3"}, cmdutil.Streams{Out: io.Discard, Err: io.Discard})
 	if !ok {
 		t.Fatalf("refused with status %d", status)
 	}
@@ -154,7 +158,7 @@ func snapshotDir(t *testing.T, dir string) string {
 func TestConsoleOptionsCanStartRuns(t *testing.T) {
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	if out, err := spgTUI(tinyTrain(runDir)...).CombinedOutput(); err != nil {
+	if out, err := clitest.Command(clitest.TinyTrain(runDir)...).CombinedOutput(); err != nil {
 		t.Fatalf("train: %v\n%s", err, out)
 	}
 	for _, c := range []struct {
@@ -165,7 +169,7 @@ func TestConsoleOptionsCanStartRuns(t *testing.T) {
 		{[]string{"--resume", runDir, "--steps", "20"}, true},
 		{[]string{"--view", runDir}, false},
 	} {
-		opts, status, ok := tuiOptions(c.args, io.Discard, io.Discard)
+		opts, status, ok := tuicmd.ConsoleOptions(c.args, cmdutil.Streams{Out: io.Discard, Err: io.Discard})
 		if !ok {
 			t.Errorf("%v: refused with status %d", c.args, status)
 			continue
@@ -176,7 +180,7 @@ func TestConsoleOptionsCanStartRuns(t *testing.T) {
 	}
 }
 
-// TestConsoleSwitchResolvesAsTui checks that run.ResolveFlags over ui.ConsoleConfig, by which
+// TestConsoleSwitchResolvesAsTui checks that trainflags.ResolveFlags over ui.ConsoleConfig, by which
 // the console's task switch resolves a new task or recipe, gives the run tui's flags start.
 func TestConsoleSwitchResolvesAsTui(t *testing.T) {
 	for _, args := range [][]string{
@@ -184,11 +188,11 @@ func TestConsoleSwitchResolvesAsTui(t *testing.T) {
 		{"--task", "gm", "--n", "20", "--recipe", "paper", "--seed", "1", "--data", "regular:d=4"},
 		{},
 	} {
-		opts, status, ok := tuiOptions(args, io.Discard, io.Discard)
+		opts, status, ok := tuicmd.ConsoleOptions(args, cmdutil.Streams{Out: io.Discard, Err: io.Discard})
 		if !ok {
 			t.Fatalf("%v: refused with status %d", args, status)
 		}
-		want, err := run.ResolveFlags(ui.ConsoleConfig(), args...)
+		want, err := trainflags.ResolveFlags(ui.ConsoleConfig(), args...)
 		if err != nil {
 			t.Fatal(err)
 		}
