@@ -72,15 +72,26 @@ func NewFlags(o *Options) *flag.FlagSet {
 
 // Main is tui on the command line args, and spg-tui with no command.
 func Main(args []string, s cmdutil.Streams) int {
-	opts, status, ok := ConsoleOptions(args, s)
+	var o Options
+	if status, ok := parse(&o, args, s); !ok {
+		return status
+	}
+	return Run(&o, s)
+}
+
+// parse parses args, --view's further directories included, into o.
+func parse(o *Options, args []string, s cmdutil.Streams) (status int, ok bool) {
+	fs := NewFlags(o)
+	args, o.More = splitViewArgs(args)
+	return cmdutil.Parse(fs, args, s)
+}
+
+// Run opens the console o asks for.
+func Run(o *Options, s cmdutil.Streams) int {
+	opts, status, ok := o.console(s.Err)
 	if !ok {
 		return status
 	}
-	return Run(opts, s)
-}
-
-// Run opens the console with opts.
-func Run(opts ui.Options, s cmdutil.Streams) int {
 	defer cmdutil.ForwardHangup()()
 	if opts.Resume != "" {
 		cmdutil.NoteCheckpointLoad(s.Err, "tui", opts.Resume)
@@ -100,9 +111,7 @@ func Run(opts ui.Options, s cmdutil.Streams) int {
 // (a new total only, counted in the run's own epochs); ok=false carries the exit status.
 func ConsoleOptions(args []string, s cmdutil.Streams) (opts ui.Options, status int, ok bool) {
 	var o Options
-	fs := NewFlags(&o)
-	args, o.More = splitViewArgs(args)
-	if status, ok := cmdutil.Parse(fs, args, s); !ok {
+	if status, ok := parse(&o, args, s); !ok {
 		return opts, status, false
 	}
 	return o.console(s.Err)
