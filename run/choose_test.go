@@ -64,9 +64,9 @@ func TestSetGivenCopiesOnlyTheSettingsGiven(t *testing.T) {
 	}
 }
 
-// TestReadSettingReadsEveryTrainingSetting: every field a training setting sets reads back from
+// TestReadSettingReadsEachKind: a field of each kind a training setting sets reads back from
 // the words its flag prints, as an experiment's manifest records them; the rest is refused.
-func TestReadSettingReadsEveryTrainingSetting(t *testing.T) {
+func TestReadSettingReadsEachKind(t *testing.T) {
 	var c Config
 	for name, text := range map[string]string{"task": "tsp", "n": "20", "seed": "18446744073709551615", "tau": "0.25",
 		"buffer-mem": "4294967296", "rounding": "m", "actor-at": "hard", "critic-updates": "3", "init": "runs/a"} {

@@ -114,3 +114,30 @@ func TestModelDefaultsUnderFlags(t *testing.T) {
 		t.Errorf("hidden %d, tau %g, model %q, %v", cfg.Hidden, cfg.Tau, cfg.Model, err)
 	}
 }
+
+// TestEveryFlagIsASetting: every training flag but the choices that are no field (model,
+// recipe, epochs, the switches) sets the field of run.Config whose JSON name is its own, which
+// run.SetGiven copies and run.ReadSetting reads back from the flag's words: a flag named
+// otherwise would be dropped from an experiment's overrides and a recipe would override it.
+func TestEveryFlagIsASetting(t *testing.T) {
+	cfg := run.DefaultConfig(envs.TaskTSP, 20)
+	cfg.BufferMem, cfg.Rounding, cfg.ActorAt, cfg.Init = 3<<20, run.RoundingLog, run.ActorAtHard, "runs/x"
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	RegisterFlags(fs, &cfg)
+	fs.VisitAll(func(f *flag.Flag) {
+		switch f.Name {
+		case "model", "recipe", "epochs", "no-critic-penalty", "no-exploration":
+			return
+		}
+		var read run.Config
+		if err := run.ReadSetting(&read, f.Name, f.Value.String()); err != nil {
+			t.Errorf("--%s: %v", f.Name, err)
+			return
+		}
+		back := cfg
+		run.SetGiven(&back, read, map[string]bool{f.Name: true})
+		if back != cfg {
+			t.Errorf("--%s %s reads back as another value:\n%+v\nwant\n%+v", f.Name, f.Value, back, cfg)
+		}
+	})
+}
