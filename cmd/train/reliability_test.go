@@ -16,7 +16,7 @@ import (
 	"spg-tui/internal/clitest"
 )
 
-// startLongTrain starts a tinyTrain run of a million steps in dir and returns once it has
+// startLongTrain starts a clitest.TinyTrain run of a million steps in dir and returns once it has
 // logged step 4, with the scanner of its stderr and what it has read so far.
 func startLongTrain(t *testing.T, dir string, stdout io.Writer, extra ...string) (*exec.Cmd, *bufio.Scanner, *strings.Builder) {
 	t.Helper()

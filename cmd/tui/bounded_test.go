@@ -57,7 +57,7 @@ func TestResumeRefusesHugeOrSpecialFiles(t *testing.T) {
 }
 
 // checkConsoleResume is tui --resume's path to its exit status, in this process (the console
-// needs a terminal): its options, then the resume ui.Run makes, whose error runTUI turns into
+// needs a terminal): its options, then the resume ui.Run makes, whose error tui's Run turns into
 // the status.
 func checkConsoleResume(t *testing.T, name, dir, want string) {
 	t.Helper()
