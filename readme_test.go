@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"spg-tui/cmd/cmdutil"
+	"spg-tui/cmd/root"
 	"spg-tui/experiments"
 	"spg-tui/run"
 )
@@ -48,16 +49,6 @@ func TestNewUserDocs(t *testing.T) {
 	}
 }
 
-// TestCacheFlagSaysHowToClear: the shared reference cache grows without bound; --cache's help
-// says where it is and how to clear it.
-func TestCacheFlagSaysHowToClear(t *testing.T) {
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	cacheFlag(fs)
-	if u := fs.Lookup("cache").Usage; !strings.Contains(u, "~/.cache/spg-tui") || !strings.Contains(u, "delete DIR to clear it") {
-		t.Errorf("--cache's help: %q", u)
-	}
-}
-
 // maxFlagHelp is the most characters a flag's help may take in --help: more belongs in
 // docs/commands.md, to which the short help points.
 const maxFlagHelp = 300
@@ -69,18 +60,18 @@ var defaultSuffix = regexp.MustCompile(` \(default .*\)$`)
 // included) has a help of at most maxFlagHelp characters, as --help prints it.
 func TestFlagHelpIsShort(t *testing.T) {
 	var cmds [][]string
-	for _, c := range commands {
-		if c.name != "experiment" {
-			cmds = append(cmds, []string{c.name})
+	for _, name := range root.Names() {
+		if name != "experiment" {
+			cmds = append(cmds, []string{name})
 			continue
 		}
 		for _, sub := range append([]string{"list", "merge"}, experiments.PresetNames()...) {
-			cmds = append(cmds, []string{c.name, sub})
+			cmds = append(cmds, []string{name, sub})
 		}
 	}
 	for _, cmd := range cmds {
 		var out, errb bytes.Buffer
-		if status := dispatch(append(cmd, "--help"), nil, &out, &errb); status != 0 {
+		if status := root.Dispatch(append(cmd, "--help"), cmdutil.Streams{Out: &out, Err: &errb}); status != 0 {
 			t.Errorf("%s --help: status %d, %s", strings.Join(cmd, " "), status, errb.String())
 			continue
 		}

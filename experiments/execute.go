@@ -60,7 +60,7 @@ func Prepare(o Options, dir string) (*Prepared, error) {
 	}
 	mine := o.Shard.Of(all)
 	m := Manifest{Format: manifestFormat, Version: PresetVersion, Preset: p.Name, Seeds: o.Seeds,
-		Scale: o.Scale, Models: o.Models, Flags: o.Flags, Plan: planHash(p.Name, all), Total: len(all),
+		Scale: o.Scale, Models: o.Models, Flags: o.Overrides.Text, Plan: planHash(p.Name, all), Total: len(all),
 		Shard: o.Shard.String(), RunsDir: RunsDir, Sampling: o.Sampling}
 	if o.RunsDir != "" {
 		if err := run.CheckDirPath(o.RunsDir); err != nil {

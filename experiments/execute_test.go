@@ -34,7 +34,7 @@ func fakeScore(dir string, env envs.Env, insts []envs.Instance) ([]envs.Solution
 // training set (an epoch of 3 steps, 60 steps per run), small validation and test sets.
 func tinyOptions(preset string, seeds int) Options {
 	return Options{Preset: preset, Seeds: seeds, Scale: 0.001,
-		Flags: map[string]string{"val-size": "10", "test-size": "20", "log-every": "3"}}
+		Overrides: mustOverrides(map[string]string{"val-size": "10", "test-size": "20", "log-every": "3"})}
 }
 
 func machine() Machine { return Machine{Start: enginetest.Start, Score: fakeScore, Jobs: 2} }
@@ -204,7 +204,7 @@ func TestPresetsShareRunsDir(t *testing.T) {
 func TestTSPTable(t *testing.T) {
 	dir := t.TempDir()
 	o := tinyOptions("tsp", 1)
-	o.Flags["test-size"] = "4"
+	o.Overrides = mustOverrides(map[string]string{"val-size": "10", "test-size": "4", "log-every": "3"})
 	o.Models = []string{"spg-sequential"}
 	runPreset(t, o, dir)
 	env, _ := envs.New(envs.TaskTSP, 20)

@@ -109,10 +109,24 @@ func (a Manifest) compatible(b Manifest) error {
 	return nil
 }
 
+// options are the options the manifest was made with (its overrides read back), with seeds
+// seeds (0: the manifest's).
+func (m Manifest) options(seeds int) (Options, error) {
+	ov, err := ReadOverrides(m.Flags)
+	if seeds == 0 {
+		seeds = m.Seeds
+	}
+	return Options{Preset: m.Preset, Seeds: seeds, Scale: m.Scale, Models: m.Models, Overrides: ov}, err
+}
+
 // plan expands the manifest's options again and checks that they give its plan: a directory
 // made by a version whose presets differ is refused.
 func (m Manifest) plan(dir string) ([]Planned, error) {
-	_, all, err := Expand(Options{Preset: m.Preset, Seeds: m.Seeds, Scale: m.Scale, Models: m.Models, Flags: m.Flags})
+	o, err := m.options(0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", dir, err)
+	}
+	_, all, err := Expand(o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", dir, err)
 	}

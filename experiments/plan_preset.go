@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -26,8 +24,8 @@ type Options struct {
 	Scale float64
 	// Models restricts the preset to some of its models; empty runs them all.
 	Models []string
-	// Flags are training flags (run.RegisterFlags names, without dashes) set on every run.
-	Flags map[string]string
+	// Overrides are the training settings given every run.
+	Overrides Overrides
 	// Shard selects a slice of the runs; the zero Shard is all of them.
 	Shard Shard
 	// RunsDir is where the runs go, one directory per run ID ("" for the experiment
@@ -63,7 +61,7 @@ func Expand(o Options) (Preset, []Planned, error) {
 	case !(o.Scale > 0 && o.Scale <= 1):
 		return p, nil, fmt.Errorf("--scale %g: must be in (0, 1]", o.Scale)
 	}
-	for name := range o.Flags {
+	for name := range o.Overrides.Choices.Given {
 		if slices.Contains(experimentFlags, name) {
 			return p, nil, fmt.Errorf("--%s: the preset sets it (use --scale for the budget, --seeds for the seeds, --model to choose models)", name)
 		}
@@ -127,7 +125,7 @@ func armConfig(p Preset, a Arm, seed uint64, o Options) (run.Config, error) {
 	for _, q := range scaledOf(&c, a, o) {
 		*q.v = int(math.Round(float64(*q.v) * o.Scale))
 	}
-	if _, given := o.Flags["eval-every"]; !given && a.Steps == 0 {
+	if !o.Overrides.given("eval-every") && a.Steps == 0 {
 		c.EvalEvery = c.StepsPerEpoch()
 	}
 	c.Seed = seed
@@ -157,7 +155,7 @@ func armBase(p Preset, a Arm, o Options) (run.Config, error) {
 	if a.Apply != nil {
 		a.Apply(&c)
 	}
-	if err := applyFlags(&c, o.Flags); err != nil {
+	if err := o.Overrides.apply(&c); err != nil {
 		return run.Config{}, err
 	}
 	return c, nil
@@ -177,10 +175,10 @@ type scaled struct {
 // learning-rate decay interval and anneal unless --lr-decay-every is given.
 func scaledOf(c *run.Config, a Arm, o Options) []scaled {
 	var out []scaled
-	if _, given := o.Flags["train-size"]; !given {
+	if !o.Overrides.given("train-size") {
 		out = append(out, scaled{&c.TrainSize, c.Batch, "training set", "instances", fmt.Sprintf("one batch (%d)", c.Batch)})
 	}
-	if _, given := o.Flags["lr-decay-every"]; !given && a.Steps == 0 {
+	if !o.Overrides.given("lr-decay-every") && a.Steps == 0 {
 		out = append(out, scaled{&c.LRDecayEvery, 1, "learning-rate decay interval", "steps", "one step"})
 		if c.LRAnnealFrom > 0 {
 			out = append(out, scaled{&c.LRAnnealFrom, 1, "anneal start", "steps", "one step"},
@@ -226,33 +224,6 @@ func registeredOf(p Preset) []string {
 		}
 	}
 	return out
-}
-
-// applyFlags sets training flags on c as `train` would parse them.
-func applyFlags(c *run.Config, flags map[string]string) error {
-	if len(flags) == 0 {
-		return nil
-	}
-	fs := flag.NewFlagSet("experiment", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	steps := c.Steps
-	c.Steps = 1 // RegisterFlags's finish wants a budget; the arm sets the real one
-	finish := run.RegisterFlags(fs, c)
-	args := []string{"--model", c.Model}
-	for _, name := range sortedKeys(flags) {
-		if fs.Lookup(name) == nil {
-			return fmt.Errorf("--%s: not a training flag", name)
-		}
-		args = append(args, "--"+name+"="+flags[name])
-	}
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := finish(); err != nil {
-		return err
-	}
-	c.Steps = steps
-	return nil
 }
 
 func mapKeys[V any](m map[string]V) []string {

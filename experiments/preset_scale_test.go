@@ -21,7 +21,7 @@ func TestScaleKeepsTheShape(t *testing.T) {
 		{0.000255, nil, "--scale 0.000255: must be at least 0.000256"},
 		{0.0001, map[string]string{"batch": "4", "train-size": "16"}, `--scale 0.0001: must be at least 0.0002 for preset penalty: below it the learning-rate decay interval of arm "penalty on" (5000 steps at scale 1) would be under one step`},
 	} {
-		_, _, err := Expand(Options{Preset: "penalty", Seeds: 1, Scale: c.scale, Flags: c.flags})
+		_, _, err := Expand(Options{Preset: "penalty", Seeds: 1, Scale: c.scale, Overrides: mustOverrides(c.flags)})
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("scale %g, flags %v: error %v, want one line containing %q", c.scale, c.flags, err, c.want)
 		}
@@ -36,7 +36,7 @@ func TestScaleKeepsTheShape(t *testing.T) {
 				r.ID, c.TrainSize, c.Steps, c.EvalEvery, c.Batch, ablationEpochs)
 		}
 	}
-	if _, _, err := Expand(Options{Preset: "penalty", Seeds: 1, Scale: 0.0002, Flags: map[string]string{"batch": "4", "train-size": "16"}}); err != nil {
+	if _, _, err := Expand(Options{Preset: "penalty", Seeds: 1, Scale: 0.0002, Overrides: mustOverrides(map[string]string{"batch": "4", "train-size": "16"})}); err != nil {
 		t.Errorf("scale 0.0002 with --train-size given: %v", err)
 	}
 }

@@ -22,9 +22,9 @@ func TestExpandRefuses(t *testing.T) {
 		{"too many seeds", func(o *Options) { o.Seeds = 1001 }, "--seeds 1001: must be in [1, 1000]"},
 		{"unknown model", func(o *Options) { o.Models = []string{"gpt"} }, "--model gpt: not in preset tau"},
 		{"model on another task", func(o *Options) { o.Preset, o.Models = "sort", []string{"spg-matching"} }, "spg-matching learns mwm"},
-		{"varied flag", func(o *Options) { o.Flags = map[string]string{"tau": "0.2"} }, "--tau: preset tau varies it itself"},
-		{"experiment flag", func(o *Options) { o.Flags = map[string]string{"steps": "9"} }, "--steps: the preset sets it"},
-		{"bad training flag", func(o *Options) { o.Flags = map[string]string{"actor-lr": "-1"} }, "actor-lr"},
+		{"varied flag", func(o *Options) { o.Overrides = mustOverrides(map[string]string{"tau": "0.2"}) }, "--tau: preset tau varies it itself"},
+		{"experiment flag", func(o *Options) { o.Overrides = mustOverrides(map[string]string{"steps": "9"}) }, "--steps: the preset sets it"},
+		{"bad training flag", func(o *Options) { o.Overrides = mustOverrides(map[string]string{"actor-lr": "-1"}) }, "actor-lr"},
 	} {
 		o := ok
 		c.edit(&o)

@@ -15,9 +15,12 @@ import (
 func (w *reportWriter) stepsLine(r *Results) {
 	m := r.Manifest
 	full := map[int]int{}
-	if _, runs, err := Expand(Options{Preset: m.Preset, Seeds: 1, Scale: 1, Models: m.Models, Flags: m.Flags}); err == nil {
-		for _, pl := range runs {
-			full[pl.Arm] = pl.Config.Steps
+	if o, err := m.options(1); err == nil {
+		o.Scale = 1
+		if _, runs, err := Expand(o); err == nil {
+			for _, pl := range runs {
+				full[pl.Arm] = pl.Config.Steps
+			}
 		}
 	}
 	var texts []string

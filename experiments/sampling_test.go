@@ -157,8 +157,8 @@ func TestOldManifestSampling(t *testing.T) {
 func TestSizesPresetTestsEverySize(t *testing.T) {
 	dir := t.TempDir()
 	o := Options{Preset: "sizes", Seeds: 1, Scale: 0.001, Models: []string{run.ModelPairwise},
-		Flags:    map[string]string{"val-size": "10", "test-size": "20", "log-every": "100", "eval-every": "500"},
-		Sampling: &run.Decoding{Samples: 2, GumbelScale: 0.003, Seed: 1}}
+		Overrides: mustOverrides(map[string]string{"val-size": "10", "test-size": "20", "log-every": "100", "eval-every": "500"}),
+		Sampling:  &run.Decoding{Samples: 2, GumbelScale: 0.003, Seed: 1}}
 	pr, err := Prepare(o, dir)
 	if err != nil {
 		t.Fatal(err)

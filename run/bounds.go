@@ -58,9 +58,9 @@ func (c Config) checkBounds() error {
 	return nil
 }
 
-// epochsToSteps converts a run length in epochs of perEpoch steps to steps (at least 1), naming
+// EpochsToSteps converts a run length in epochs of perEpoch steps to steps (at least 1), naming
 // why a value is refused: not a positive number, or more steps than MaxSteps.
-func epochsToSteps(epochs float64, perEpoch int) (int, error) {
+func EpochsToSteps(epochs float64, perEpoch int) (int, error) {
 	if !(epochs > 0) || math.IsInf(epochs, 1) {
 		return 0, fmt.Errorf("epochs %g: must be a finite number > 0", epochs)
 	}

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"flag"
 	"math"
 	"strings"
 	"testing"
@@ -50,17 +49,11 @@ func TestBoundsRefused(t *testing.T) {
 
 // TestEpochsBeyondStepsSaysWhy: --epochs 1e300 used to be refused as "must be > 0".
 func TestEpochsBeyondStepsSaysWhy(t *testing.T) {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	cfg := DefaultConfig(envs.TaskMWM, 10)
-	finish := RegisterFlags(fs, &cfg)
-	if err := fs.Parse([]string{"--epochs", "1e300"}); err != nil {
-		t.Fatal(err)
-	}
-	err := finish()
+	_, err := parseTrainFlags("--epochs", "1e300")
 	if err == nil || !strings.Contains(err.Error(), "more than the most a run may have (1000000000)") {
 		t.Errorf("--epochs 1e300: %v", err)
 	}
-	if _, err := epochsToSteps(2, 3906); err != nil {
+	if _, err := EpochsToSteps(2, 3906); err != nil {
 		t.Errorf("2 epochs: %v", err)
 	}
 }

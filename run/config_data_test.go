@@ -2,8 +2,6 @@ package run
 
 import (
 	"encoding/json"
-	"flag"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,16 +75,11 @@ func TestConfigGMData(t *testing.T) {
 func TestConfigSortData(t *testing.T) {
 	parse := func(cfg Config, args ...string) Config {
 		t.Helper()
-		fs := flag.NewFlagSet("train", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		finish := RegisterFlags(fs, &cfg)
-		if err := fs.Parse(args); err != nil {
+		c, err := chooseArgs(cfg, args...)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := finish(); err != nil {
-			t.Fatal(err)
-		}
-		return cfg
+		return c
 	}
 	for name, cfg := range map[string]Config{
 		"flags":      parse(DefaultConfig("", 0), "--task", "sort", "--n", "10"),

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"strings"
@@ -338,8 +337,9 @@ func recipeByName(name string) *recipe {
 	return nil
 }
 
-// recipeUsage is the --recipe flag's help text.
-func recipeUsage() string {
+// RecipeUsage is the help of a recipe setting (train's --recipe): each recipe's name and what
+// it is for.
+func RecipeUsage() string {
 	var b strings.Builder
 	b.WriteString("`NAME` of a set of defaults that explicit flags override:")
 	for _, r := range recipes {
@@ -348,26 +348,23 @@ func recipeUsage() string {
 	return strings.TrimSuffix(b.String(), ",") + "; what each sets: docs/commands.md (train)"
 }
 
-// applyRecipe sets cfg to recipe name's values, then sets again every flag given explicitly on
-// fs (so that they override the recipe). Flags named in skip are left alone.
-func applyRecipe(fs *flag.FlagSet, cfg *Config, name string, skip ...string) error {
-	r := recipeByName(name)
-	if r == nil {
-		return fmt.Errorf("recipe %q: must be one of %s", name, strings.Join(RecipeNames(), ", "))
+// DefaultEpochs is the length of the authors' runs on task (envs.Facts.DefaultEpochs): 20
+// epochs for sort, 40 for tsp, 100 for mwm. A run given neither --steps nor --epochs trains
+// that long. It is 0 for an unknown task.
+func DefaultEpochs(task envs.Task) int {
+	if f, err := envs.FactsOf(task); err == nil {
+		return f.DefaultEpochs
 	}
-	explicit := map[string]string{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = f.Value.String() })
-	for _, s := range skip {
-		delete(explicit, s)
+	return 0
+}
+
+// RecipeLength words the run length recipe gives c: "1000 steps" or "20 epochs".
+func RecipeLength(recipe string, c Config) string {
+	r := recipeByName(recipe)
+	if r != nil && r.tasks[c.Task].steps > 0 {
+		return fmt.Sprintf("%d steps", r.tasks[c.Task].steps)
 	}
-	r.set(cfg)
-	cfg.Recipe, cfg.Model = r.name, r.model(*cfg)
-	for name, v := range explicit {
-		if err := fs.Set(name, v); err != nil {
-			return fmt.Errorf("--%s %s: %v", name, v, err)
-		}
-	}
-	return nil
+	return fmt.Sprintf("%d epochs", RecipeSteps(recipe, c)/c.StepsPerEpoch())
 }
 
 // RecipeSteps is the default run length in steps of c under the recipe called name: the

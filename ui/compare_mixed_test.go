@@ -106,7 +106,7 @@ func TestCompareOpensARunOnce(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "exp")
 	pr, err := experiments.Prepare(experiments.Options{Preset: "tau", Seeds: 1, Scale: 0.001,
-		Flags: map[string]string{"val-size": "10", "test-size": "10"}}, dir)
+		Overrides: tinySets()}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

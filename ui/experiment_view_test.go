@@ -30,7 +30,7 @@ func identityScore(_ string, env envs.Env, insts []envs.Instance) ([]envs.Soluti
 func TestViewExperiment(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "exp")
 	o := experiments.Options{Preset: "tau", Seeds: 2, Scale: 0.001,
-		Flags: map[string]string{"val-size": "10", "test-size": "10"}}
+		Overrides: tinySets()}
 	pr, err := experiments.Prepare(o, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -111,4 +111,13 @@ func TestAblationViewRunsPreset(t *testing.T) {
 	if v.snap.Finished != 10 || len(v.snap.Variants) != 5 {
 		t.Errorf("%d runs finished in %d variants", v.snap.Finished, len(v.snap.Variants))
 	}
+}
+
+// tinySets are the overrides of an experiment's tiny validation and test sets.
+func tinySets() experiments.Overrides {
+	o, err := experiments.ReadOverrides(map[string]string{"val-size": "10", "test-size": "10"})
+	if err != nil {
+		panic(err)
+	}
+	return o
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strconv"
-
 	"spg-tui/envs"
 	"spg-tui/run"
 )
@@ -41,9 +39,15 @@ func switchConfig(cur run.Config, task envs.Task, n int, recipe string) (run.Con
 		c.Steps = run.RecipeSteps(c.Recipe, c)
 		return c, c.Validate()
 	}
-	args := []string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe, "--seed", strconv.FormatUint(cur.Seed, 10)}
+	c := ConsoleConfig()
+	c.Task, c.N, c.Seed = task, n, cur.Seed
+	ch := run.Choices{Given: map[string]bool{"task": true, "n": true, "recipe": true, "seed": true}, Recipe: recipe}
 	if sameTask && cur.Data != "" {
-		args = append(args, "--data", cur.Data)
+		c.Data, ch.Given["data"] = cur.Data, true
 	}
-	return run.ResolveFlags(ConsoleConfig(), args...)
+	r, err := run.Choose(c, ch)
+	if err != nil {
+		return ConsoleConfig(), err
+	}
+	return r, nil
 }

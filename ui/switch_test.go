@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"spg-tui/cmd/trainflags"
 	"spg-tui/experiments/enginetest"
-	"spg-tui/run"
 )
 
 // TestTaskSwitchResolvesAsTui checks that a switch to another task or recipe starts the run that
@@ -14,7 +14,7 @@ import (
 // the run it replaces (best's mwm validates every 50 steps, best's tsp every 250), while the same
 // task and recipe keep the live hyperparameters.
 func TestTaskSwitchResolvesAsTui(t *testing.T) {
-	cur, err := run.ResolveFlags(ConsoleConfig(), "--seed", "3")
+	cur, err := trainflags.ResolveFlags(ConsoleConfig(), "--seed", "3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestTaskSwitchResolvesAsTui(t *testing.T) {
 			}
 			continue
 		}
-		want, err := run.ResolveFlags(ConsoleConfig(), c.flags...)
+		want, err := trainflags.ResolveFlags(ConsoleConfig(), c.flags...)
 		if err != nil {
 			t.Fatal(err)
 		}

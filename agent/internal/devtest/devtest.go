@@ -6,9 +6,7 @@ package devtest
 
 import (
 	"errors"
-	"flag"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -80,17 +78,13 @@ var Models = []struct {
 }{{envs.TaskMWM, run.ModelMatching, run.RecipePaper}, {envs.TaskMWM, run.ModelPairwise, run.RecipeBest}, {envs.TaskTSP, run.ModelSuccessor, run.RecipeBest},
 	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest}}
 
-// RecipeConfig is train's configuration of model under recipe on task at size n, through the
-// flag rules.
+// RecipeConfig is train's configuration of model under recipe on task at size n, resolved as
+// train's flags resolve it (run.Choose).
 func RecipeConfig(t testing.TB, task envs.Task, model, recipe string, n int) run.Config {
 	t.Helper()
-	cfg := run.DefaultConfig(task, n)
-	fs := flag.NewFlagSet("", flag.ContinueOnError)
-	finish := run.RegisterFlags(fs, &cfg)
-	if err := fs.Parse([]string{"--task", string(task), "--n", strconv.Itoa(n), "--recipe", recipe, "--model", model}); err != nil {
-		t.Fatal(err)
-	}
-	if err := finish(); err != nil {
+	cfg, err := run.Choose(run.DefaultConfig(task, n), run.Choices{Recipe: recipe, Model: model,
+		Given: map[string]bool{"task": true, "n": true, "recipe": true, "model": true}})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return cfg
