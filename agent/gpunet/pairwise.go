@@ -58,16 +58,6 @@ type Pairwise struct {
 	perms        []int
 }
 
-// mlp is the pair MLP's activations and backward scratch over R = B N^2 rows.
-type mlp struct {
-	y1, y2, out cuda.Buf // R x H, R x H, R
-	g1, g2      cuda.Buf // the gradients through the activations, R x H
-}
-
-func newMLP(a *allocator, rows, h int) mlp {
-	return mlp{y1: a.get(rows * h), y2: a.get(rows * h), out: a.get(rows), g1: a.get(rows * h), g2: a.get(rows * h)}
-}
-
 // NewPairwise allocates a Pairwise for d with the parameters of actor and critic specs (p1, p2,
 // p3 each), all zero until uploaded.
 func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, error) {
@@ -150,31 +140,12 @@ func (w *Pairwise) features(states []float32) error {
 
 // forward runs the pair MLP with parameters p over the features into l.out.
 func (w *Pairwise) forward(p *Flat, l *mlp) error {
-	r, h := w.d.B*w.d.N*w.d.N, w.d.H
-	if err := denseForward(w.dev, l.y1, w.feats, p.get("p1.W"), p.get("p1.b"), r, w.width, h, true); err != nil {
-		return err
-	}
-	if err := denseForward(w.dev, l.y2, l.y1, p.get("p2.W"), p.get("p2.b"), r, h, h, true); err != nil {
-		return err
-	}
-	return denseForward(w.dev, l.out, l.y2, p.get("p3.W"), p.get("p3.b"), r, h, 1, false)
+	return l.forward(w.dev, p, "p", w.feats, w.d.B*w.d.N*w.d.N, w.width, w.d.H)
 }
 
-// backward takes dOut (R) back through the pair MLP into g's gradients (overwritten); dOut
-// and l.g1 are used as scratch. The features are data: no gradient flows into them.
+// backward takes dOut (R) back through the pair MLP into g's gradients (overwritten).
 func (w *Pairwise) backward(p, g *Flat, l *mlp, dOut cuda.Buf) error {
-	r, h := w.d.B*w.d.N*w.d.N, w.d.H
-	dev := w.dev
-	gr := layers.DenseGrads{DX: l.g2, DW: g.get("p3.W"), DB: g.get("p3.b")}
-	if err := denseBackward(dev, gr, cuda.Buf{}, dOut, l.y2, p.get("p3.W"), cuda.Buf{}, w.ones, r, h, 1, false); err != nil {
-		return err
-	}
-	gr = layers.DenseGrads{DX: l.g1, DW: g.get("p2.W"), DB: g.get("p2.b")}
-	if err := denseBackward(dev, gr, l.g2, l.g2, l.y1, p.get("p2.W"), l.y2, w.ones, r, h, h, true); err != nil {
-		return err
-	}
-	gr = layers.DenseGrads{DW: g.get("p1.W"), DB: g.get("p1.b")}
-	return denseBackward(dev, gr, l.g1, l.g1, w.feats, p.get("p1.W"), l.y1, w.ones, r, w.width, h, true)
+	return l.backward(w.dev, p, g, "p", w.feats, w.ones, dOut, w.d.B*w.d.N*w.d.N, w.width, w.d.H)
 }
 
 // actorForward computes M for the states whose features are current.
