@@ -125,7 +125,7 @@ func Current() cuda.Device {
 }
 
 // CPUName describes the CPU as a learner's device, with why it is not the GPU: "cpu" where
-// the process chose no device or chose cpu; "cpu (spg-gm has no GPU kernels)" for a model
+// the process chose no device or chose cpu; "cpu (spg-sequential has no GPU kernels)" for a model
 // named by noKernels; else "cpu (no CUDA driver)" or "cpu (GPU not used: cuBLAS not found...)"
 // where the GPU did not open.
 func CPUName(noKernels string) string {

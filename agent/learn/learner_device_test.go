@@ -1,6 +1,9 @@
 package learn
 
 import (
+	"errors"
+	"flag"
+	"strconv"
 	"testing"
 
 	"spg-tui/agent/internal/devtest"
@@ -28,6 +31,10 @@ func TestGPUKernelsFor(t *testing.T) {
 		{envs.TaskSort, run.ModelFactored, run.RecipeBest, nil, true},
 		{envs.TaskTSP, run.ModelFactored, run.RecipePaper, nil, false},
 		{envs.TaskTSP, run.ModelSequential, run.RecipePaper, nil, false},
+		{envs.TaskGM, run.ModelGM, run.RecipeBest, nil, true},
+		{envs.TaskGM, run.ModelGM2, run.RecipePaper, nil, true},
+		{envs.TaskGM, run.ModelGM3, run.RecipeBest, func(c *run.Config) { c.TargetCritic = 0 }, true},
+		{envs.TaskGM, run.ModelGM, run.RecipeBest, func(c *run.Config) { c.ActorAt = run.ActorAtHard }, false},
 	} {
 		cfg := devtest.RecipeConfig(t, c.task, c.model, c.recipe, 5)
 		if c.edit != nil {
@@ -41,6 +48,35 @@ func TestGPUKernelsFor(t *testing.T) {
 		if got := hasGPUKernels(spec); got != c.want {
 			t.Errorf("%s %s %s (target %g, actor at %q, critic %q): GPU kernels %v, want %v",
 				c.task, c.model, c.recipe, cfg.TargetCritic, cfg.ActorAt, cfg.Critic, got, c.want)
+		}
+	}
+}
+
+// TestBestHasGPUKernels: the best recipe's model on every task, with the options it sets (and on
+// gm its choice for regular graphs, spg-gm3 with the live critic), trains on the GPU.
+func TestBestHasGPUKernels(t *testing.T) {
+	for _, c := range []struct {
+		task envs.Task
+		data string
+	}{{envs.TaskMWM, ""}, {envs.TaskTSP, ""}, {envs.TaskSort, ""}, {envs.TaskGM, ""}, {envs.TaskGM, "regular:d=4"}} {
+		for _, n := range []int{20, 50} {
+			cfg := run.DefaultConfig(c.task, n)
+			fs := flag.NewFlagSet("", flag.ContinueOnError)
+			finish := run.RegisterFlags(fs, &cfg)
+			args := []string{"--task", string(c.task), "--n", strconv.Itoa(n), "--recipe", run.RecipeBest}
+			if c.data != "" {
+				args = append(args, "--data", c.data)
+			}
+			if err := errors.Join(fs.Parse(args), finish()); err != nil {
+				t.Fatal(err)
+			}
+			spec, err := run.Resolve(cfg)
+			if err != nil {
+				t.Fatalf("%s %s at N = %d: %v", c.task, c.data, n, err)
+			}
+			if !hasGPUKernels(spec) {
+				t.Errorf("best on %s %s at N = %d (%s, target critic %g, critic %q): no GPU kernels", c.task, c.data, n, spec.Model, spec.TargetCritic, spec.Critic)
+			}
 		}
 	}
 }

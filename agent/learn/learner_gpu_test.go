@@ -4,9 +4,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"spg-tui/agent/internal/devtest"
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/cuda"
 	"spg-tui/run"
@@ -29,12 +31,17 @@ func learnerPair(t *testing.T, cfg run.Config, dev cuda.Device) (*spgLearner, *g
 	return cpu, gpu
 }
 
-// randomBatch returns a batch of b random MWM states with random permutation and soft actions.
+// randomBatch returns a batch of b random states of task (graph pairs for graph matching, else
+// uniform numbers) with random permutation and soft actions.
 func randomBatch(rng *rand.Rand, task envs.Task, n, b int) *Minibatch {
-	sl := envs.MustFacts(task).StateLen(n)
+	f := envs.MustFacts(task)
+	sl := f.StateLen(n)
 	bt := &Minibatch{B: b, States: make([]float32, b*sl), P: make([]float32, b*n*n), M: make([]float32, b*n*n), Reward: make([]float32, b)}
 	for i := range bt.States {
 		bt.States[i] = rng.Float32()
+	}
+	if f.GraphPairs() {
+		randomGraphs(rng, bt.States, b, n)
 	}
 	for i := range b {
 		perm := rng.Perm(n)
@@ -55,6 +62,29 @@ func randomBatch(rng *rand.Rand, task envs.Task, n, b int) *Minibatch {
 		bt.Reward[i] = rng.Float32()
 	}
 	return bt
+}
+
+// randomGraphs fills x with b random graph pairs of n nodes (symmetric adjacencies without
+// loops, each edge present with probability 1/2 and weighted in [0.5, 1)): G1, then G2 = G1 with
+// its nodes relabelled, as graph matching's states plant a correspondence. The weights leave no
+// two nodes alike: where nodes tie (unrelated graphs, or a 0/1 graph's automorphisms), the
+// consensus rounds (Sinkhorn at tau 0.01) turn rounding into M up to 0.7 apart on the CPU
+// alone, and no two implementations could be compared there.
+func randomGraphs(rng *rand.Rand, x []float32, b, n int) {
+	clear(x[:b*2*n*n])
+	for k := range b {
+		g1, g2 := x[k*2*n*n:][:n*n], x[k*2*n*n+n*n:][:n*n]
+		perm := rng.Perm(n)
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if rng.IntN(2) == 1 {
+					v := 0.5 + rng.Float32()/2
+					g1[i*n+j], g1[j*n+i] = v, v
+					g2[perm[i]*n+perm[j]], g2[perm[j]*n+perm[i]] = v, v
+				}
+			}
+		}
+	}
 }
 
 // maxRelDiff is the largest |a-b| over the largest |b| (at least 1e-3) of two tensor lists.
@@ -162,6 +192,68 @@ func TestGPULearnerEqualsCPU(t *testing.T) {
 	}
 }
 
+// cpuGradients returns the CPU learner's critic and actor gradients on bt, read before anything
+// is updated.
+func cpuGradients(t *testing.T, cpu *spgLearner, bt *Minibatch, h Hyper) (critic, actor [][]float32) {
+	t.Helper()
+	c := cpu.crit
+	copy(c.x.Float32s(), bt.States)
+	copy(c.p.Float32s(), bt.P)
+	copy(c.m.Float32s(), bt.M)
+	copy(c.r.Float32s(), bt.Reward)
+	*c.w = 1
+	setSinkhorn(cpu.pol.loss.sk, h)
+	if err := errors.Join(runGraph(c.vm), runGraph(cpu.pol.vm)); err != nil {
+		t.Fatal(err)
+	}
+	cg, err1 := gradients(c.wrt)
+	ag, err2 := gradients(cpu.pol.wrt)
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	return cloneTensors(cg), cloneTensors(ag)
+}
+
+// cloneTensors copies a tensor list.
+func cloneTensors(g [][]float32) [][]float32 {
+	out := make([][]float32, len(g))
+	for i := range g {
+		out[i] = append([]float32(nil), g[i]...)
+	}
+	return out
+}
+
+// gradTolerances bounds, per parameter tensor, how far a device's gradients may be from the
+// CPU's: 1e-4, or four times as far as the CPU's own move when its parameters move by about
+// one rounding (1e-7 relative), where that is farther. SPG+GM's consensus rounds (eight
+// Sinkhorns at tau 0.01) make some of its gradients that sensitive: 1e-3 relative for spg-gm's
+// untrained actor on the test's graphs, whose G2 is G1 relabelled; every other model's stay
+// below 1e-5, so that 1e-4 holds.
+func gradTolerances(t *testing.T, cfg run.Config, bt *Minibatch, h Hyper, critic, actor [][]float32) (tolCritic, tolActor []float64) {
+	t.Helper()
+	moved, err := newSPGLearner(*devtest.Spec(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, p := range [][][]float32{moved.actor.Float32s(), moved.critic.Float32s()} {
+		for _, v := range p {
+			for i := range v {
+				v[i] *= 1 + float32(rng.NormFloat64()*1e-7)
+			}
+		}
+	}
+	mc, ma := cpuGradients(t, moved, bt, h)
+	tol := func(got, want [][]float32) []float64 {
+		out := make([]float64, len(want))
+		for i := range want {
+			out[i] = max(1e-4, 4*maxRelDiff(got[i:i+1], want[i:i+1]))
+		}
+		return out
+	}
+	return tol(mc, critic), tol(ma, actor)
+}
+
 // TestGPULearnerGradients compares the gradients themselves with the CPU graphs' (Adam's
 // update hides a gradient's scale, so the parameters alone would not show it).
 func TestGPULearnerGradients(t *testing.T) {
@@ -172,30 +264,8 @@ func TestGPULearnerGradients(t *testing.T) {
 				cpu, gpu := learnerPair(t, cfg, dev)
 				bt := randomBatch(rand.New(rand.NewPCG(9, 10)), cfg.Task, cfg.N, cfg.Batch)
 				h := HyperAt(devtest.Spec(t, cfg), 0)
-				// The CPU's gradients, read before anything is updated.
-				c := cpu.crit
-				copy(c.x.Float32s(), bt.States)
-				copy(c.p.Float32s(), bt.P)
-				copy(c.m.Float32s(), bt.M)
-				copy(c.r.Float32s(), bt.Reward)
-				*c.w = 1
-				setSinkhorn(cpu.pol.loss.sk, h)
-				if err := errors.Join(runGraph(c.vm), runGraph(cpu.pol.vm)); err != nil {
-					t.Fatal(err)
-				}
-				clone := func(g [][]float32) [][]float32 {
-					out := make([][]float32, len(g))
-					for i := range g {
-						out[i] = append([]float32(nil), g[i]...)
-					}
-					return out
-				}
-				cg, err1 := gradients(c.wrt)
-				ag, err2 := gradients(cpu.pol.wrt)
-				if err := errors.Join(err1, err2); err != nil {
-					t.Fatal(err)
-				}
-				wantCritic, wantActor := clone(cg), clone(ag)
+				wantCritic, wantActor := cpuGradients(t, cpu, bt, h)
+				tolCritic, tolActor := gradTolerances(t, cfg, bt, h, wantCritic, wantActor)
 				// The device's, from the same batch.
 				if _, err := gpu.net.CriticGrad(bt.States, bt.P, bt.M, bt.Reward, 1); err != nil {
 					t.Fatal(err)
@@ -204,20 +274,26 @@ func TestGPULearnerGradients(t *testing.T) {
 					t.Fatal(err)
 				}
 				actorG, criticG := gpu.net.Grads()
-				gotActor, gotCritic := clone(cpu.actor.Float32s()), clone(cpu.critic.Float32s())
+				gotActor, gotCritic := cloneTensors(cpu.actor.Float32s()), cloneTensors(cpu.critic.Float32s())
 				if err := errors.Join(actorG.Download(dev, gotActor), criticG.Download(dev, gotCritic)); err != nil {
 					t.Fatal(err)
 				}
-				for i, s := range cpu.critic.Specs {
-					if d := maxRelDiff(gotCritic[i:i+1], wantCritic[i:i+1]); d > 1e-4 {
-						t.Errorf("critic gradient of %s differs by %.2g", s.Name, d)
+				worst := 0.0
+				for _, c := range []struct {
+					kind      string
+					specs     []nets.ParamSpec
+					got, want [][]float32
+					tol       []float64
+				}{{"critic", cpu.critic.Specs, gotCritic, wantCritic, tolCritic}, {"actor", cpu.actor.Specs, gotActor, wantActor, tolActor}} {
+					for i, s := range c.specs {
+						d := maxRelDiff(c.got[i:i+1], c.want[i:i+1])
+						worst = max(worst, d)
+						if d > c.tol[i] {
+							t.Errorf("%s gradient of %s differs by %.2g, over %.2g", c.kind, s.Name, d, c.tol[i])
+						}
 					}
 				}
-				for i, s := range cpu.actor.Specs {
-					if d := maxRelDiff(gotActor[i:i+1], wantActor[i:i+1]); d > 1e-4 {
-						t.Errorf("actor gradient of %s differs by %.2g", s.Name, d)
-					}
-				}
+				t.Logf("gradients differ by at most %.2g (tolerances up to %.2g)", worst, slices.Max(slices.Concat(tolCritic, tolActor)))
 			})
 		}
 	}

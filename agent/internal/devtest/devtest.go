@@ -78,7 +78,8 @@ var Models = []struct {
 	Task          envs.Task
 	Model, Recipe string
 }{{envs.TaskMWM, run.ModelMatching, run.RecipePaper}, {envs.TaskMWM, run.ModelPairwise, run.RecipeBest}, {envs.TaskTSP, run.ModelSuccessor, run.RecipeBest},
-	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest}}
+	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest},
+	{envs.TaskGM, run.ModelGM, run.RecipeBest}, {envs.TaskGM, run.ModelGM3, run.RecipeBest}}
 
 // RecipeConfig is train's configuration of model under recipe on task at size n, through the
 // flag rules.
