@@ -79,7 +79,7 @@ var Models = []struct {
 	Model, Recipe string
 }{{envs.TaskMWM, run.ModelMatching, run.RecipePaper}, {envs.TaskMWM, run.ModelPairwise, run.RecipeBest}, {envs.TaskTSP, run.ModelSuccessor, run.RecipeBest},
 	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest},
-	{envs.TaskGM, run.ModelGM, run.RecipeBest}, {envs.TaskGM, run.ModelGM3, run.RecipeBest}}
+	{envs.TaskGM, run.ModelGM, run.RecipeBest}, {envs.TaskGM, run.ModelGM3, run.RecipeBest}, {envs.TaskTSP, run.ModelFactored, run.RecipePaper}}
 
 // RecipeConfig is train's configuration of model under recipe on task at size n, through the
 // flag rules.
