@@ -99,6 +99,9 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 				for i := range states {
 					states[i] = rng.Float32()
 				}
+				if gm.Task == envs.TaskGM { // where M is decided (devtest.PlantedGraphs)
+					devtest.PlantedGraphs(rng, states, b, n)
+				}
 				h := learn.HyperAt(devtest.Spec(t, cfg), 0)
 				mc, mg := make([]float32, b*n*n), make([]float32, b*n*n)
 				if err := errors.Join(cpu.Act(states, b, h, mc), gl.Act(states, b, h, mg)); err != nil {
@@ -108,8 +111,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d > actTolerance {
-					t.Errorf("M differs by up to %g between the CPU and %s, over %g", d, dev.Name(), actTolerance)
+				tol := actTolerance
+				if gm.Task == envs.TaskGM {
+					tol = gmActTolerance
+				}
+				if d > tol {
+					t.Errorf("M differs by up to %g between the CPU and %s, over %g", d, dev.Name(), tol)
 				}
 				if differ > 0 {
 					t.Errorf("%d of %d states whose rounding M decides round to other permutations on the CPU", differ, compared)
@@ -125,6 +132,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 // emulator with OpenBLAS on every kernel set and with linalg/gemm. Scaling one entry of one
 // state by 1.01 on the device's side moves M by 2e-6 to 1.5e-5 in these runs.
 const actTolerance = 1e-6
+
+// gmActTolerance is actTolerance for SPG+GM, whose eight consensus rounds (Sinkhorn at tau 0.01)
+// amplify the last bits: after 12 steps at rate 1e-3 spg-gm's M differed by up to 2.7e-6 on the
+// emulator (spg-gm3 within 1e-6), the permutations the same; on the CPU alone, parameters moved
+// by 1e-6 relative move its gradients by up to 1e-3 relative (agent/learn's gradTolerances).
+const gmActTolerance = 1e-5
 
 // compareRounding compares the b matrices (n x n) that the CPU (mc) and a device (mg) act with:
 // d is their largest difference, and the rounded permutations are compared only on the states
