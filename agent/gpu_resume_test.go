@@ -134,10 +134,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 const actTolerance = 1e-6
 
 // gmActTolerance is actTolerance for SPG+GM, whose eight consensus rounds (Sinkhorn at tau 0.01)
-// amplify the last bits: after 12 steps at rate 1e-3 spg-gm's M differed by up to 2.7e-6 on the
-// emulator (spg-gm3 within 1e-6), the permutations the same; on the CPU alone, parameters moved
-// by 1e-6 relative move its gradients by up to 1e-3 relative (agent/learn's gradTolerances).
-const gmActTolerance = 1e-5
+// amplify the last bits of spg-gm's untrained actor: on five batches of planted graph pairs the
+// CPU's own M moved by 5.5e-6 to 4.1e-5 when its parameters moved by 1e-7 relative (about one
+// rounding), and the emulator's differed from the CPU's by 1.8e-7 to 5.8e-6 (spg-gm3, which the
+// spectral similarity steadies: under 5e-7 both ways). The permutations are compared as for
+// every model.
+const gmActTolerance = 1e-4
 
 // compareRounding compares the b matrices (n x n) that the CPU (mc) and a device (mg) act with:
 // d is their largest difference, and the rounded permutations are compared only on the states
