@@ -40,7 +40,8 @@ const (
 // Pairwise is SPG+Pairwise on a device: the actor X_ij = MLP(f_ij), M = Sinkhorn(X / tau), and
 // the bilinear critic Q(s, A) = <A, G(s)> with G the same MLP under its own weights (see nets'
 // pairwise), with every buffer of a step allocated once; with PairDims.Successor it is
-// SPG+Successor (nets' successor), with PairDims.Factored SPG+Factored on sorting.
+// SPG+Successor (nets' successor), with PairDims.Factored SPG+Factored on sorting, and with
+// PairDims.Tour as well SPG+Factored on tsp with its tour critic.
 type Pairwise struct {
 	networks
 	d PairDims
