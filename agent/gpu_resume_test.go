@@ -100,6 +100,9 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 		for i := range states {
 			states[i] = rng.Float32()
 		}
+		if gm.Task == envs.TaskGM { // where M is decided (devtest.PlantedGraphs)
+			devtest.PlantedGraphs(rng, states, b, n)
+		}
 		h := learn.HyperAt(devtest.Spec(t, cfg), 0)
 		mc, mg := make([]float32, b*n*n), make([]float32, b*n*n)
 		if err := errors.Join(cpu.Act(states, b, h, mc), gl.Act(states, b, h, mg)); err != nil {
@@ -109,8 +112,12 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d > actTolerance {
-			t.Errorf("M differs by up to %g between the CPU and %s, over %g", d, dev.Name(), actTolerance)
+		tol := actTolerance
+		if gm.Task == envs.TaskGM {
+			tol = gmActTolerance
+		}
+		if d > tol {
+			t.Errorf("M differs by up to %g between the CPU and %s, over %g", d, dev.Name(), tol)
 		}
 		if differ > 0 {
 			t.Errorf("%d of %d states whose rounding M decides round to other permutations on the CPU", differ, compared)
@@ -124,6 +131,14 @@ func TestGPUTrainResumesOnCPU(t *testing.T) {
 // emulator with OpenBLAS on every kernel set and with linalg/gemm. Scaling one entry of one
 // state by 1.01 on the device's side moves M by 2e-6 to 1.5e-5 in these runs.
 const actTolerance = 1e-6
+
+// gmActTolerance is actTolerance for SPG+GM, whose eight consensus rounds (Sinkhorn at tau 0.01)
+// amplify the last bits of spg-gm's untrained actor: on five batches of planted graph pairs the
+// CPU's own M moved by 5.5e-6 to 4.1e-5 when its parameters moved by 1e-7 relative (about one
+// rounding), and the emulator's differed from the CPU's by 1.8e-7 to 5.8e-6 (spg-gm-spectral,
+// which the spectral similarity steadies: under 5e-7 both ways). The permutations are compared
+// as for every model.
+const gmActTolerance = 1e-4
 
 // compareRounding compares the b matrices (n x n) that the CPU (mc) and a device (mg) act with:
 // d is their largest difference, and the rounded permutations are compared only on the states

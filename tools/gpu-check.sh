@@ -60,7 +60,7 @@ bench() { # label timeout args...
   echo '```'
   echo "## CPU scaling (taskset to 2 cores against all $cores)"
   echo '```'
-  specs=("mwm 50 paper" "tsp 50 best" "mwm 20 best")
+  specs=("mwm 50 paper" "tsp 50 best" "mwm 20 best" "sort 50 best" "gm 20 best")
   [ -n "${SCALING:-}" ] && IFS=',' read -ra specs <<<"$SCALING"
   for spec in "${specs[@]}"; do
     [ "$spec" = none ] && continue

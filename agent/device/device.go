@@ -120,7 +120,8 @@ func (d *Device) open() error {
 }
 
 // CPUName describes the CPU as a learner's device, with why it is not the GPU: "cpu" under
-// cpu (or a nil Device), whatever the model; "cpu (spg-gm has no GPU kernels)" for a model named by noKernels;
+// cpu (or a nil Device), whatever the model; "cpu (spg-sequential has no GPU kernels)" for a model named
+// by noKernels;
 // else "cpu (no CUDA driver)" or "cpu (GPU not used: cuBLAS not found...)" where the GPU did
 // not open.
 func (d *Device) CPUName(noKernels string) string {

@@ -125,7 +125,7 @@ func TestAutoFallsBack(t *testing.T) {
 			if cudastub.Calls(t, "cuInit") != inits {
 				t.Error("a second Open tried the GPU again")
 			}
-			if got := d.CPUName("spg-gm"); got != "cpu (spg-gm has no GPU kernels)" {
+			if got := d.CPUName("spg-sequential"); got != "cpu (spg-sequential has no GPU kernels)" {
 				t.Errorf("CPUName for a model without kernels: %q", got)
 			}
 		})

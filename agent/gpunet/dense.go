@@ -62,3 +62,6 @@ func launch(dev cuda.Device, name string, grid, block cuda.Dim3, args ...any) er
 	}
 	return dev.Launch(name, grid, block, args...)
 }
+
+// from returns b from element off on.
+func from(b cuda.Buf, off int) cuda.Buf { return b.At(off, b.N-off) }

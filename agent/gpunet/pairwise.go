@@ -26,6 +26,9 @@ type PairDims struct {
 	// Sort: the states are sorting values (pairs.Sort's features, width 2); Factored makes the
 	// actor SPG+Factored's (factoredActor), the critic staying the pair MLP.
 	Sort, Factored bool
+	// Tour: the states are a tour's cities, the actor SPG+Factored's (Factored) and the critic
+	// the tour critic over the pair MLP of (city i, city k) (tourCritic).
+	Tour bool
 }
 
 // The number of features of a pair: pairs.MatchingWidth (= pairs.TourWidth), pairs.SortWidth.
@@ -37,15 +40,18 @@ const (
 // Pairwise is SPG+Pairwise on a device: the actor X_ij = MLP(f_ij), M = Sinkhorn(X / tau), and
 // the bilinear critic Q(s, A) = <A, G(s)> with G the same MLP under its own weights (see nets'
 // pairwise), with every buffer of a step allocated once; with PairDims.Successor it is
-// SPG+Successor (nets' successor), with PairDims.Factored SPG+Factored on sorting.
+// SPG+Successor (nets' successor), with PairDims.Factored SPG+Factored on sorting, and with
+// PairDims.Tour as well SPG+Factored on tsp with its tour critic.
 type Pairwise struct {
 	networks
 	d PairDims
 
 	x, feats, ones cuda.Buf // states, pair features (B N^2 x width), ones for bias sums
 	width          int      // features of a pair
-	values         cuda.Buf // sorting states' scaled values (B N)
+	values         cuda.Buf // the factored actor's items: sorting states' scaled values (B N), or cities less their centroid (B N x 2)
+	xx             cuda.Buf // a tour's cities twice (B x 2N x 2): its pairs as MWM's of the cities with themselves
 	fact           *factoredActor
+	tour           *tourCritic
 	actorMLP       mlp
 	criticMLP      mlp
 	m, skSaved     cuda.Buf // M and what Sinkhorn's backward reads
@@ -56,16 +62,6 @@ type Pairwise struct {
 	// the hard actor's rounding on the host
 	mHost, pHost []float32
 	perms        []int
-}
-
-// mlp is the pair MLP's activations and backward scratch over R = B N^2 rows.
-type mlp struct {
-	y1, y2, out cuda.Buf // R x H, R x H, R
-	g1, g2      cuda.Buf // the gradients through the activations, R x H
-}
-
-func newMLP(a *allocator, rows, h int) mlp {
-	return mlp{y1: a.get(rows * h), y2: a.get(rows * h), out: a.get(rows), g1: a.get(rows * h), g2: a.get(rows * h)}
 }
 
 // NewPairwise allocates a Pairwise for d with the parameters of actor and critic specs (p1, p2,
@@ -92,11 +88,16 @@ func NewPairwise(dev cuda.Device, d PairDims, actor, critic []Spec) (*Pairwise, 
 		w.width = sortWidth
 	}
 	w.x, w.feats, w.ones = a.get(b*w.stateLen()), a.get(r*w.width), newOnes(a, r)
-	if d.Sort {
+	itemWidth := 1
+	switch {
+	case d.Sort:
 		w.values = a.get(b * n)
+	case d.Tour:
+		itemWidth = 2
+		w.values, w.xx, w.tour = a.get(b*n*2), a.get(b*4*n), newTourCritic(a, b, n)
 	}
 	if d.Factored {
-		w.fact = newFactoredActor(a, b, n, h, w.values)
+		w.fact = newFactoredActor(a, b, n, h, itemWidth, w.values)
 	}
 	w.criticMLP = newMLP(a, r, h)
 	if !d.Factored {
@@ -121,7 +122,7 @@ func (w *Pairwise) stateLen() int {
 	switch {
 	case w.d.Sort:
 		return w.d.N
-	case w.d.Successor:
+	case w.d.Successor, w.d.Tour:
 		return 2 * w.d.N
 	}
 	return 4 * w.d.N
@@ -141,6 +142,9 @@ func (w *Pairwise) features(states []float32) error {
 		}
 		return layers.PairFeaturesSort(w.dev, w.feats, w.values, w.d.B, w.d.N)
 	}
+	if w.d.Tour {
+		return w.tourFeatures()
+	}
 	layout := layers.TwoPointSets
 	if w.d.Successor {
 		layout = layers.OnePointSet
@@ -150,31 +154,12 @@ func (w *Pairwise) features(states []float32) error {
 
 // forward runs the pair MLP with parameters p over the features into l.out.
 func (w *Pairwise) forward(p *Flat, l *mlp) error {
-	r, h := w.d.B*w.d.N*w.d.N, w.d.H
-	if err := denseForward(w.dev, l.y1, w.feats, p.get("p1.W"), p.get("p1.b"), r, w.width, h, true); err != nil {
-		return err
-	}
-	if err := denseForward(w.dev, l.y2, l.y1, p.get("p2.W"), p.get("p2.b"), r, h, h, true); err != nil {
-		return err
-	}
-	return denseForward(w.dev, l.out, l.y2, p.get("p3.W"), p.get("p3.b"), r, h, 1, false)
+	return l.forward(w.dev, p, "p", w.feats, w.d.B*w.d.N*w.d.N, w.width, w.d.H)
 }
 
-// backward takes dOut (R) back through the pair MLP into g's gradients (overwritten); dOut
-// and l.g1 are used as scratch. The features are data: no gradient flows into them.
+// backward takes dOut (R) back through the pair MLP into g's gradients (overwritten).
 func (w *Pairwise) backward(p, g *Flat, l *mlp, dOut cuda.Buf) error {
-	r, h := w.d.B*w.d.N*w.d.N, w.d.H
-	dev := w.dev
-	gr := layers.DenseGrads{DX: l.g2, DW: g.get("p3.W"), DB: g.get("p3.b")}
-	if err := denseBackward(dev, gr, cuda.Buf{}, dOut, l.y2, p.get("p3.W"), cuda.Buf{}, w.ones, r, h, 1, false); err != nil {
-		return err
-	}
-	gr = layers.DenseGrads{DX: l.g1, DW: g.get("p2.W"), DB: g.get("p2.b")}
-	if err := denseBackward(dev, gr, l.g2, l.g2, l.y1, p.get("p2.W"), l.y2, w.ones, r, h, h, true); err != nil {
-		return err
-	}
-	gr = layers.DenseGrads{DW: g.get("p1.W"), DB: g.get("p1.b")}
-	return denseBackward(dev, gr, l.g1, l.g1, w.feats, p.get("p1.W"), l.y1, w.ones, r, w.width, h, true)
+	return l.backward(w.dev, p, g, "p", w.feats, w.ones, dOut, w.d.B*w.d.N*w.d.N, w.width, w.d.H)
 }
 
 // actorForward computes M for the states whose features are current.
@@ -233,10 +218,7 @@ func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticO
 		return out, err
 	}
 	g := w.criticMLP.out
-	if err := layers.BilinearQ(dev, w.q, w.p, g, b, nn); err != nil {
-		return out, err
-	}
-	if err := layers.BilinearQ(dev, w.q.At(b, b), w.soft, g, b, nn); err != nil {
+	if err := w.criticQ(g, w.p, w.soft); err != nil {
 		return out, err
 	}
 	q := w.qHost
@@ -247,12 +229,18 @@ func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticO
 	if err := dev.Upload(w.dq, dq); err != nil {
 		return out, err
 	}
-	// dG = dQ(s,P) P + dQ(s,M) M, row by row.
-	if err := layers.ScaleRowsAdd(dev, w.dG, w.dq, w.p, b, nn, 0); err != nil {
-		return out, err
-	}
-	if err := layers.ScaleRowsAdd(dev, w.dG, w.dq.At(b, b), w.soft, b, nn, 1); err != nil {
-		return out, err
+	if w.tour != nil {
+		if err := w.tour.gradG(dev, w.dG, w.dq, 2); err != nil {
+			return out, err
+		}
+	} else {
+		// dG = dQ(s,P) P + dQ(s,M) M, row by row.
+		if err := layers.ScaleRowsAdd(dev, w.dG, w.dq, w.p, b, nn, 0); err != nil {
+			return out, err
+		}
+		if err := layers.ScaleRowsAdd(dev, w.dG, w.dq.At(b, b), w.soft, b, nn, 1); err != nil {
+			return out, err
+		}
 	}
 	if err := w.backward(w.critic, w.critGrad, &w.criticMLP, w.dG); err != nil {
 		return out, err
@@ -279,7 +267,7 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 			return 0, 0, err
 		}
 	}
-	if err := layers.BilinearQ(dev, w.q.At(0, b), act, g, b, n*n); err != nil {
+	if err := w.criticQ(g, act); err != nil {
 		return 0, 0, err
 	}
 	q := w.qHost[:b]
@@ -288,7 +276,12 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	}
 	loss = negMean(q)
 	// d(-mean <A, G>)/dA = -G / B, at M' or, straight through the rounding, at Hungarian(M').
-	if err := launch1(dev, "scale_into", b*n*n, w.dM, g, float32(-1/float64(b)), b*n*n); err != nil {
+	if w.tour != nil {
+		err = w.tour.gradA(dev, w.dM, act, float32(-1/float64(b)))
+	} else {
+		err = launch1(dev, "scale_into", b*n*n, w.dM, g, float32(-1/float64(b)), b*n*n)
+	}
+	if err != nil {
 		return 0, 0, err
 	}
 	if err := sinkhornBackward(dev, w.dX, w.dM, w.skSaved.At(0, sinkhorn.SavedLen(b, n, iters)), b, n, tau, iters); err != nil {
@@ -309,6 +302,37 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 	}
 	norm, err = w.norm(w.actorGrad.buf)
 	return loss, norm, err
+}
+
+// criticQ sets w.q's element i B on to Q at acts[i] from the critic's pair output g: <A, G>, or
+// the tour critic's.
+func (w *Pairwise) criticQ(g cuda.Buf, acts ...cuda.Buf) error {
+	if w.tour != nil {
+		return w.tour.q(w.dev, w.q, g, acts...)
+	}
+	b, nn := w.d.B, w.d.N*w.d.N
+	for i, a := range acts {
+		if err := layers.BilinearQ(w.dev, w.q.At(i*b, b), a, g, b, nn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tourFeatures computes, for the uploaded tour states, the factored actor's items (the cities
+// less their centroid) and the critic's pair features, MWM's of the cities with themselves.
+func (w *Pairwise) tourFeatures() error {
+	dev, b, n := w.dev, w.d.B, w.d.N
+	if err := layers.CentreItems(dev, w.values, w.x, b, n, 2); err != nil {
+		return err
+	}
+	if err := layers.CopyRows(dev, w.xx, 4*n, w.x, 2*n, b, 2*n); err != nil {
+		return err
+	}
+	if err := layers.CopyRows(dev, from(w.xx, 2*n), 4*n, w.x, 2*n, b, 2*n); err != nil {
+		return err
+	}
+	return layers.PairFeatures(dev, w.feats, w.xx, b, n, layers.TwoPointSets)
 }
 
 // rounded returns Hungarian(M') (of log M' with RoundLog) as 0/1 matrices on the device,

@@ -23,6 +23,8 @@ func deviceLearnerNamed(model string) (deviceLearner, bool) {
 		return deviceLearner{successorKernels, newGPUSuccessor}, true
 	case run.ModelFactored:
 		return deviceLearner{factoredKernels, newGPUFactored}, true
+	case run.ModelGM, run.ModelGMLogStep, run.ModelGMSpectral:
+		return deviceLearner{gmKernels, newGPUGM}, true
 	}
 	return deviceLearner{}, false
 }
@@ -88,13 +90,30 @@ func newGPUPairwise(cfg run.Spec, dev cuda.Device) (Learner, error) {
 	return newGPUPairLike(cfg, dev, false)
 }
 
-// factoredKernels: SPG+Factored's device step is sort's (best's sorting model): tsp's tour
-// critic has no GPU kernels.
-func factoredKernels(cfg run.Spec) bool { return cfg.Facts.Values() && pairLikeKernels(cfg) }
+// factoredKernels: SPG+Factored's device step is sort's (best's sorting model) and tsp's with
+// its tour critic and slow target critic, but not the hard actor update or the exact critic.
+func factoredKernels(cfg run.Spec) bool {
+	if cfg.Facts.PointTour() {
+		return (cfg.ActorAt == "" || cfg.ActorAt == run.ActorAtSoft) && cfg.Critic != run.CriticExact
+	}
+	return cfg.Facts.Values() && pairLikeKernels(cfg)
+}
 
-// newGPUFactored builds SPG+Factored's learner of cfg on dev for sort.
+// newGPUFactored builds SPG+Factored's learner of cfg on dev: sort's, or tsp's with the tour
+// critic.
 func newGPUFactored(cfg run.Spec, dev cuda.Device) (Learner, error) {
-	return newGPUPairLike(cfg, dev, true)
+	if !cfg.Facts.PointTour() {
+		return newGPUPairLike(cfg, dev, true)
+	}
+	l, err := newGPULearner(cfg, dev, func(host *spgLearner) (gpunet.Net, error) {
+		d := gpunet.PairDims{B: cfg.Batch, N: cfg.N, H: cfg.Hidden, MaxIters: max(cfg.SinkhornIters, maxLiveIters),
+			Factored: true, Tour: true, TargetRate: cfg.TargetCritic}
+		return gpunet.NewPairwise(dev, d, specsOf(host.actor), specsOf(host.critic))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // newGPUPairLike builds the learner of a model whose critic is the pair MLP: SPG+Pairwise, or

@@ -76,7 +76,8 @@ var Models = []struct {
 	Task          envs.Task
 	Model, Recipe string
 }{{envs.TaskMWM, run.ModelMatching, run.RecipePaper}, {envs.TaskMWM, run.ModelPairwise, run.RecipeBest}, {envs.TaskTSP, run.ModelSuccessor, run.RecipeBest},
-	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest}}
+	{envs.TaskSort, run.ModelFactored, run.RecipeBest}, {envs.TaskSort, run.ModelPairwise, run.RecipeBest},
+	{envs.TaskGM, run.ModelGM, run.RecipeBest}, {envs.TaskGM, run.ModelGMSpectral, run.RecipeBest}, {envs.TaskTSP, run.ModelFactored, run.RecipePaper}}
 
 // RecipeConfig is train's configuration of model under recipe on task at size n, resolved as
 // train's flags resolve it (run.Choose).

@@ -54,3 +54,26 @@ func ActedBatch(t testing.TB, task envs.Task, n, b int, rng *rand.Rand, act func
 	}
 	return states, p, m, reward
 }
+
+// PlantedGraphs fills x with b random graph pairs of n nodes (symmetric adjacencies without
+// loops, each edge present with probability 1/2 and weighted in [0.5, 1)): G1, then G2 = G1 with
+// its nodes relabelled, as graph matching's states plant a correspondence. The weights leave no
+// two nodes alike: where nodes tie (unrelated graphs, or a 0/1 graph's automorphisms), the
+// consensus rounds (Sinkhorn at tau 0.01) turn rounding into M up to 0.7 apart on the CPU
+// alone, and no two implementations could be compared there.
+func PlantedGraphs(rng *rand.Rand, x []float32, b, n int) {
+	clear(x[:b*2*n*n])
+	for k := range b {
+		g1, g2 := x[k*2*n*n:][:n*n], x[k*2*n*n+n*n:][:n*n]
+		perm := rng.Perm(n)
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if rng.IntN(2) == 1 {
+					v := 0.5 + rng.Float32()/2
+					g1[i*n+j], g1[j*n+i] = v, v
+					g2[perm[i]*n+perm[j]], g2[perm[j]*n+perm[i]] = v, v
+				}
+			}
+		}
+	}
+}
