@@ -13,7 +13,7 @@ go build -ldflags='-s -w' -o gpu-kit/spg-tui .
 # layers' (the GRU's sequence kernels at training's batches), the learners' (every kernel,
 # composed, against the CPU learner) and the trainer's (a run trained on the device resumes on
 # the CPU; launches a step that do not grow with N).
-for pkg in ./linalg/cuda/ ./linalg/cuda/layers/ ./agent/ ./agent/learn/; do
+for pkg in ./linalg/cuda/ ./linalg/cuda/gpulayers/ ./agent/ ./agent/learn/; do
   name=$(echo "${pkg#./}" | tr / _ | sed 's/_$//')
   go test -c -ldflags='-s -w' -o "gpu-kit/$name.test" "$pkg"
 done

@@ -2,7 +2,7 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // bnLayer is one application of a batch-norm layer followed by LeakyReLU over (b, n, f): its
@@ -81,7 +81,7 @@ func (c *critic) forward(dev cuda.Device, p *Flat, x cuda.Buf, acts ...cuda.Buf)
 		if err := ca.d.forward(dev, p.get("d.gamma"), p.get("d.beta"), b, n, h); err != nil {
 			return err
 		}
-		if err := layers.Add(dev, ca.s, c.c.y, ca.d.y); err != nil {
+		if err := gpulayers.Add(dev, ca.s, c.c.y, ca.d.y); err != nil {
 			return err
 		}
 		if err := denseForward(dev, ca.f.pre, ca.s, p.get("f.W"), p.get("f.b"), r, h, n, false); err != nil {
@@ -138,14 +138,14 @@ func (c *critic) actionBackward(dev cuda.Device, p, g *Flat, i int, a, dq, da cu
 	if err := c.bnBackward(dev, &ca.f, g, "f", c.dPreF, c.dyf, p.get("f.gamma"), b, n, n, accumulate); err != nil {
 		return err
 	}
-	gr := layers.DenseGrads{DX: c.ds, DW: grad("f.W"), DB: grad("f.b"), Accumulate: accumulate}
+	gr := gpulayers.DenseGrads{DX: c.ds, DW: grad("f.W"), DB: grad("f.b"), Accumulate: accumulate}
 	if err := denseBackward(dev, gr, cuda.Buf{}, c.dPreF, ca.s, p.get("f.W"), cuda.Buf{}, c.trunk.ones, r, h, n, false); err != nil {
 		return err
 	}
 	if err := c.bnBackward(dev, &ca.d, g, "d", c.dPreD, c.ds, p.get("d.gamma"), b, n, h, accumulate); err != nil {
 		return err
 	}
-	gr = layers.DenseGrads{DX: da, DW: grad("d.W"), DB: grad("d.b"), Accumulate: accumulate}
+	gr = gpulayers.DenseGrads{DX: da, DW: grad("d.W"), DB: grad("d.b"), Accumulate: accumulate}
 	return denseBackward(dev, gr, cuda.Buf{}, c.dPreD, a, p.get("d.W"), cuda.Buf{}, c.trunk.ones, r, n, h, false)
 }
 
@@ -178,7 +178,7 @@ func (c *critic) stateBackward(dev cuda.Device, p, g *Flat, x cuda.Buf) error {
 	if err := c.c.backward(dev, c.dPreC, g.get("c.gamma"), g.get("c.beta"), c.dyc, p.get("c.gamma"), b, n, h); err != nil {
 		return err
 	}
-	gr := layers.DenseGrads{DX: c.dh, DW: g.get("c.W"), DB: g.get("c.b")}
+	gr := gpulayers.DenseGrads{DX: c.dh, DW: g.get("c.W"), DB: g.get("c.b")}
 	if err := denseBackward(dev, gr, cuda.Buf{}, c.dPreC, c.trunk.out, p.get("c.W"), cuda.Buf{}, c.trunk.ones, r, h, h, false); err != nil {
 		return err
 	}

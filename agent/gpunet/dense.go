@@ -2,16 +2,16 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // slope is LeakyReLU's negative slope in every SPG network; 1 makes the activation the identity.
 const slope = 0.01
 
 // denseForward computes y = act(x w + b) for x (rows x in), w (in x out) and b (out, or a
-// zero-length Buf for none), as ops.Dense (layers.DenseForward).
+// zero-length Buf for none), as ops.Dense (gpulayers.DenseForward).
 func denseForward(dev cuda.Device, y, x, w, b cuda.Buf, rows, in, out int, leaky bool) error {
-	return layers.DenseForward(dev, y, x, w, b, rows, in, out, slopeOf(leaky))
+	return gpulayers.DenseForward(dev, y, x, w, b, rows, in, out, slopeOf(leaky))
 }
 
 // slopeOf is the LeakyReLU slope of a layer: slope where leaky, 1 (the identity) where not.
@@ -22,10 +22,10 @@ func slopeOf(leaky bool) float32 {
 	return 1
 }
 
-// denseBackward is layers.DenseBackward with gpunet's activation: LeakyReLU where leaky, else
+// denseBackward is gpulayers.DenseBackward with gpunet's activation: LeakyReLU where leaky, else
 // none (g and y may then be empty).
-func denseBackward(dev cuda.Device, gr layers.DenseGrads, g, dy, x, w, y, ones cuda.Buf, rows, in, out int, leaky bool) error {
-	return layers.DenseBackward(dev, gr, g, dy, x, w, y, ones, rows, in, out, slopeOf(leaky))
+func denseBackward(dev cuda.Device, gr gpulayers.DenseGrads, g, dy, x, w, y, ones cuda.Buf, rows, in, out int, leaky bool) error {
+	return gpulayers.DenseBackward(dev, gr, g, dy, x, w, y, ones, rows, in, out, slopeOf(leaky))
 }
 
 // newOnes returns a buffer of n ones.

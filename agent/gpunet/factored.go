@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // factoredActor is SPG+Factored's actor (nets' factored): an item MLP F over each item's input
@@ -69,15 +69,15 @@ func mlp3(dev cuda.Device, p *Flat, name string, x, y1, y2, out cuda.Buf, rows, 
 // mlp3Backward takes dOut (rows x h) back through mlp3 into g's gradients (overwritten); the
 // inputs are data. g1, g2 are scratch of rows x h; dOut is not changed.
 func mlp3Backward(dev cuda.Device, p, g *Flat, name string, x, y1, y2, dOut, g1, g2, ones cuda.Buf, rows, w, h int) error {
-	gr := layers.DenseGrads{DX: g2, DW: g.get(name + "3.W"), DB: g.get(name + "3.b")}
+	gr := gpulayers.DenseGrads{DX: g2, DW: g.get(name + "3.W"), DB: g.get(name + "3.b")}
 	if err := denseBackward(dev, gr, cuda.Buf{}, dOut, y2, p.get(name+"3.W"), cuda.Buf{}, ones, rows, h, h, false); err != nil {
 		return err
 	}
-	gr = layers.DenseGrads{DX: g1, DW: g.get(name + "2.W"), DB: g.get(name + "2.b")}
+	gr = gpulayers.DenseGrads{DX: g1, DW: g.get(name + "2.W"), DB: g.get(name + "2.b")}
 	if err := denseBackward(dev, gr, g2, g2, y1, p.get(name+"2.W"), y2, ones, rows, h, h, true); err != nil {
 		return err
 	}
-	gr = layers.DenseGrads{DW: g.get(name + "1.W"), DB: g.get(name + "1.b")}
+	gr = gpulayers.DenseGrads{DW: g.get(name + "1.W"), DB: g.get(name + "1.b")}
 	return denseBackward(dev, gr, g1, g1, x, p.get(name+"1.W"), y1, ones, rows, w, h, true)
 }
 

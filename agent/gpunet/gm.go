@@ -5,7 +5,7 @@ import (
 
 	"spg-tui/agent/ops/pairops"
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/linalg/sinkhorn"
 )
 
@@ -112,7 +112,7 @@ func NewGM(dev cuda.Device, d GMDims, actor, critic []Spec) (*GM, error) {
 	w.m, w.skSaved = a.get(nn), a.get(sinkhorn.SavedLen(b, n, d.MaxIters))
 	w.dScalars, w.dsHost = a.get(len(w.scalars)), make([]float32, len(w.scalars))
 	w.dY, w.dX, w.dE, w.dH, w.dIn = a.get(nn), a.get(nn), a.get(rows*h), a.get(rows*h), a.get(rows*2*h)
-	w.feats, w.ones, w.crit = a.get(nn*layers.GraphPairWidth), newOnes(a, max(nn, rows)), newMLP(a, nn, h)
+	w.feats, w.ones, w.crit = a.get(nn*gpulayers.GraphPairWidth), newOnes(a, max(nn, rows)), newMLP(a, nn, h)
 	w.w, w.p, w.soft = a.get(nn), a.get(nn), a.get(nn)
 	for i := range w.aw {
 		w.aw[i], w.a2a[i] = a.get(nn), a.get(nn)
@@ -158,10 +158,10 @@ func (w *GM) features(states []float32) error {
 	if err := w.dev.Upload(w.x, states); err != nil {
 		return err
 	}
-	if err := layers.RowMean(w.dev, w.means, w.x, 2*b*n, n); err != nil {
+	if err := gpulayers.RowMean(w.dev, w.means, w.x, 2*b*n, n); err != nil {
 		return err
 	}
-	if err := layers.GraphPairFeatures(w.dev, w.feats, w.x, b, n); err != nil {
+	if err := gpulayers.GraphPairFeatures(w.dev, w.feats, w.x, b, n); err != nil {
 		return err
 	}
 	if err := pairops.ClosedWalksOf(w.walks, states, 2*b, n, d.WalkLen); err != nil {

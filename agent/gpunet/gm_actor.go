@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/linalg/sinkhorn"
 )
 
@@ -41,7 +41,7 @@ func (w *GM) actorForward(tau float32, iters int) error {
 	for r := range d.Rounds {
 		in := w.ins[r]
 		// [h, mean h], a round's input.
-		if err := layers.CopyRows(dev, in, 2*width, x, width, rows, width); err != nil {
+		if err := gpulayers.CopyRows(dev, in, 2*width, x, width, rows, width); err != nil {
 			return err
 		}
 		if err := dev.SgemmStrided(false, false, n, width, n, 1, w.means, n, nn, x, width, n*width, 0, from(in, width), 2*width, 2*n*width, 2*b); err != nil {
@@ -56,7 +56,7 @@ func (w *GM) actorForward(tau float32, iters int) error {
 	if err := denseForward(dev, w.e, x, w.actor.get("f.W"), w.actor.get("f.b"), rows, h, h, false); err != nil {
 		return err
 	}
-	if err := layers.PairOuterForward(dev, w.y, w.e, b, n, h); err != nil {
+	if err := gpulayers.PairOuterForward(dev, w.y, w.e, b, n, h); err != nil {
 		return err
 	}
 	if d.Spectral {
@@ -93,7 +93,7 @@ func (w *GM) actorBackward(tau float32, iters int) error {
 	for r := d.Consensus - 1; r >= 0; r-- {
 		// y_r = y_{r-1} + step_r U_r: dstep_r = <dY, U_r>; dU = step_r dY, then through the
 		// products (dS = mean2^T dU mean1) and the round's Sinkhorn, added to dY.
-		if err := layers.BilinearQ(dev, w.dScalars.At(r, 1), w.dY, w.u[r], 1, b*nn); err != nil {
+		if err := gpulayers.BilinearQ(dev, w.dScalars.At(r, 1), w.dY, w.u[r], 1, b*nn); err != nil {
 			return err
 		}
 		if err := dev.SgemmStrided(false, false, n, n, n, w.steps[r], w.dY, n, nn, w.means, n, 2*nn, 0, w.t, n, nn, b); err != nil {
@@ -105,19 +105,19 @@ func (w *GM) actorBackward(tau float32, iters int) error {
 		if err := sinkhornBackward(dev, w.dX, w.s, w.consSaved[r], b, n, d.ConsensusTau, d.ConsensusIters); err != nil {
 			return err
 		}
-		if err := layers.Add(dev, w.dY, w.dY, w.dX); err != nil {
+		if err := gpulayers.Add(dev, w.dY, w.dY, w.dX); err != nil {
 			return err
 		}
 	}
 	if d.Spectral {
-		if err := layers.BilinearQ(dev, w.dScalars.At(d.Consensus, 1), w.dY, w.sim, 1, b*nn); err != nil {
+		if err := gpulayers.BilinearQ(dev, w.dScalars.At(d.Consensus, 1), w.dY, w.sim, 1, b*nn); err != nil {
 			return err
 		}
 	}
-	if err := layers.PairOuterBackward(dev, w.dE, w.dY, w.e, b, n, h); err != nil {
+	if err := gpulayers.PairOuterBackward(dev, w.dE, w.dY, w.e, b, n, h); err != nil {
 		return err
 	}
-	gr := layers.DenseGrads{DX: w.dH, DW: g.get("f.W"), DB: g.get("f.b")}
+	gr := gpulayers.DenseGrads{DX: w.dH, DW: g.get("f.W"), DB: g.get("f.b")}
 	if err := denseBackward(dev, gr, cuda.Buf{}, w.dE, w.outs[d.Rounds-1], p.get("f.W"), cuda.Buf{}, w.ones, rows, h, h, false); err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (w *GM) actorBackward(tau float32, iters int) error {
 		if r == 0 {
 			width = d.WalkLen
 		}
-		gr := layers.DenseGrads{DW: g.get(name + ".W"), DB: g.get(name + ".b")}
+		gr := gpulayers.DenseGrads{DW: g.get(name + ".W"), DB: g.get(name + ".b")}
 		if r > 0 { // the first round reads only the data
 			gr.DX = w.dIn
 		}
@@ -137,7 +137,7 @@ func (w *GM) actorBackward(tau float32, iters int) error {
 			break
 		}
 		// [h, mean h]: dh = the first half + mean^T (the second half).
-		if err := layers.CopyRows(dev, w.dH, h, w.dIn, 2*h, rows, h); err != nil {
+		if err := gpulayers.CopyRows(dev, w.dH, h, w.dIn, 2*h, rows, h); err != nil {
 			return err
 		}
 		if err := dev.SgemmStrided(true, false, n, h, n, 1, w.means, n, nn, from(w.dIn, h), 2*h, 2*n*h, 1, w.dH, h, n*h, 2*b); err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // SPG+GM's critic on the device, Q(s, A) = <A W, A2 A>, and the two updates' gradients.
@@ -14,10 +14,10 @@ import (
 func (w *GM) criticQ(p *Flat, acts ...cuda.Buf) error {
 	d, dev := w.d, w.dev
 	b, n, nn := d.B, d.N, d.N*d.N
-	if err := w.crit.forward(dev, p, "q", w.feats, b*nn, layers.GraphPairWidth, d.H); err != nil {
+	if err := w.crit.forward(dev, p, "q", w.feats, b*nn, gpulayers.GraphPairWidth, d.H); err != nil {
 		return err
 	}
-	if err := layers.BarDiagonal(dev, w.w, w.crit.out, b, n, 0); err != nil {
+	if err := gpulayers.BarDiagonal(dev, w.w, w.crit.out, b, n, 0); err != nil {
 		return err
 	}
 	for i, a := range acts {
@@ -27,7 +27,7 @@ func (w *GM) criticQ(p *Flat, acts ...cuda.Buf) error {
 		if err := dev.SgemmStrided(false, false, n, n, n, 1, from(w.x, nn), n, 2*nn, a, n, nn, 0, w.a2a[i], n, nn, b); err != nil {
 			return err
 		}
-		if err := layers.BilinearQ(dev, w.q.At(i*b, b), w.aw[i], w.a2a[i], b, nn); err != nil {
+		if err := gpulayers.BilinearQ(dev, w.q.At(i*b, b), w.aw[i], w.a2a[i], b, nn); err != nil {
 			return err
 		}
 	}
@@ -63,17 +63,17 @@ func (w *GM) CriticGrad(states, p, soft, r []float32, wt float64) (CriticOut, er
 	}
 	// dW = sum over the actions of dq A^T (A2 A), off the diagonal.
 	for i, a := range acts {
-		if err := layers.ScaleRowsAdd(dev, w.tmp, w.dq.At(i*b, b), w.a2a[i], b, nn, 0); err != nil {
+		if err := gpulayers.ScaleRowsAdd(dev, w.tmp, w.dq.At(i*b, b), w.a2a[i], b, nn, 0); err != nil {
 			return out, err
 		}
 		if err := dev.SgemmStrided(true, false, n, n, n, 1, a, n, nn, w.tmp, n, nn, float32(i), w.dW, n, nn, b); err != nil {
 			return out, err
 		}
 	}
-	if err := layers.BarDiagonal(dev, w.dW, w.dW, b, n, 0); err != nil {
+	if err := gpulayers.BarDiagonal(dev, w.dW, w.dW, b, n, 0); err != nil {
 		return out, err
 	}
-	if err := w.crit.backward(dev, w.critic, w.critGrad, "q", w.feats, w.ones, w.dW, b*nn, layers.GraphPairWidth, d.H); err != nil {
+	if err := w.crit.backward(dev, w.critic, w.critGrad, "q", w.feats, w.ones, w.dW, b*nn, gpulayers.GraphPairWidth, d.H); err != nil {
 		return out, err
 	}
 	var err error

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/linalg/sinkhorn"
 )
 
@@ -183,7 +183,7 @@ func (m *Matching) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 		return 0, 0, err
 	}
 	g := m.actorGrad
-	gr := layers.DenseGrads{DX: m.dHa, DW: g.get("out.W"), DB: g.get("out.b")}
+	gr := gpulayers.DenseGrads{DX: m.dHa, DW: g.get("out.W"), DB: g.get("out.b")}
 	if err := denseBackward(dev, gr, cuda.Buf{}, m.dYa, m.aTrunk.out, m.actor.get("out.W"), cuda.Buf{}, m.aTrunk.ones, b*n, h, n, false); err != nil {
 		return 0, 0, err
 	}

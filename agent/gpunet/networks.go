@@ -2,7 +2,7 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // Net is an SPG actor-critic pair on a device, as agent's GPU learner drives it: acting, the
@@ -125,8 +125,8 @@ func (w *networks) criticInUse() *Flat {
 
 func (w *networks) Grads() (actor, critic *Flat) { return w.actorGrad, w.critGrad }
 
-// norm returns the L2 norm of x (layers.GradNorm: summed in double on the device).
-func (w *networks) norm(x cuda.Buf) (float64, error) { return layers.GradNorm(w.dev, w.part, x) }
+// norm returns the L2 norm of x (gpulayers.GradNorm: summed in double on the device).
+func (w *networks) norm(x cuda.Buf) (float64, error) { return gpulayers.GradNorm(w.dev, w.part, x) }
 
 // ApplyActor and ApplyCritic take one Adam step of rate lr on the actor's or the critic's
 // parameters with their last gradients scaled by scale (the clip factor).
@@ -148,9 +148,9 @@ func (w *networks) ApplyCritic(a AdamConfig, lr, scale float64) error {
 	return launch1(w.dev, "lerp_to", n, w.target.buf, w.critic.buf, float32(w.targetRate), n)
 }
 
-// adam is agent's adam.update on the device (layers.Adam), at Adam step step.
+// adam is agent's adam.update on the device (gpulayers.Adam), at Adam step step.
 func (w *networks) adam(a AdamConfig, p, g, mom, vel *Flat, step int, lr, scale float64) error {
-	opt := layers.Adam{Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, Step: step - 1}
+	opt := gpulayers.Adam{Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps, Step: step - 1}
 	return opt.Update(w.dev, []cuda.Buf{p.buf}, []cuda.Buf{mom.buf}, []cuda.Buf{vel.buf}, []cuda.Buf{g.buf}, lr, scale)
 }
 

@@ -2,7 +2,7 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // mlp is a pair MLP's activations and backward scratch over its rows (B N^2 pairs): layers
@@ -30,14 +30,14 @@ func (l *mlp) forward(dev cuda.Device, p *Flat, name string, feats cuda.Buf, row
 // backward takes dOut (rows) back through the MLP name into g's gradients (overwritten); dOut
 // and l.g1 are used as scratch. The features are data: no gradient flows into them.
 func (l *mlp) backward(dev cuda.Device, p, g *Flat, name string, feats, ones, dOut cuda.Buf, rows, width, h int) error {
-	gr := layers.DenseGrads{DX: l.g2, DW: g.get(name + "3.W"), DB: g.get(name + "3.b")}
+	gr := gpulayers.DenseGrads{DX: l.g2, DW: g.get(name + "3.W"), DB: g.get(name + "3.b")}
 	if err := denseBackward(dev, gr, cuda.Buf{}, dOut, l.y2, p.get(name+"3.W"), cuda.Buf{}, ones, rows, h, 1, false); err != nil {
 		return err
 	}
-	gr = layers.DenseGrads{DX: l.g1, DW: g.get(name + "2.W"), DB: g.get(name + "2.b")}
+	gr = gpulayers.DenseGrads{DX: l.g1, DW: g.get(name + "2.W"), DB: g.get(name + "2.b")}
 	if err := denseBackward(dev, gr, l.g2, l.g2, l.y1, p.get(name+"2.W"), l.y2, ones, rows, h, h, true); err != nil {
 		return err
 	}
-	gr = layers.DenseGrads{DW: g.get(name + "1.W"), DB: g.get(name + "1.b")}
+	gr = gpulayers.DenseGrads{DW: g.get(name + "1.W"), DB: g.get(name + "1.b")}
 	return denseBackward(dev, gr, l.g1, l.g1, feats, p.get(name+"1.W"), l.y1, ones, rows, width, h, true)
 }

@@ -5,7 +5,7 @@ import (
 
 	"spg-tui/linalg/assign"
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/linalg/sinkhorn"
 )
 
@@ -137,19 +137,19 @@ func (w *Pairwise) features(states []float32) error {
 		return err
 	}
 	if w.d.Sort {
-		if err := layers.SortValues(w.dev, w.values, w.x, w.d.B, w.d.N); err != nil {
+		if err := gpulayers.SortValues(w.dev, w.values, w.x, w.d.B, w.d.N); err != nil {
 			return err
 		}
-		return layers.PairFeaturesSort(w.dev, w.feats, w.values, w.d.B, w.d.N)
+		return gpulayers.PairFeaturesSort(w.dev, w.feats, w.values, w.d.B, w.d.N)
 	}
 	if w.d.Tour {
 		return w.tourFeatures()
 	}
-	layout := layers.TwoPointSets
+	layout := gpulayers.TwoPointSets
 	if w.d.Successor {
-		layout = layers.OnePointSet
+		layout = gpulayers.OnePointSet
 	}
-	return layers.PairFeatures(w.dev, w.feats, w.x, w.d.B, w.d.N, layout)
+	return gpulayers.PairFeatures(w.dev, w.feats, w.x, w.d.B, w.d.N, layout)
 }
 
 // forward runs the pair MLP with parameters p over the features into l.out.
@@ -178,7 +178,7 @@ func (w *Pairwise) actorForward(tau float32, iters int) error {
 		return err
 	}
 	if d.Successor {
-		if err := layers.BarDiagonal(w.dev, scores, scores, d.B, d.N, d.SelfLoop); err != nil {
+		if err := gpulayers.BarDiagonal(w.dev, scores, scores, d.B, d.N, d.SelfLoop); err != nil {
 			return err
 		}
 	}
@@ -235,10 +235,10 @@ func (w *Pairwise) CriticGrad(states, p, soft, r []float32, wt float64) (CriticO
 		}
 	} else {
 		// dG = dQ(s,P) P + dQ(s,M) M, row by row.
-		if err := layers.ScaleRowsAdd(dev, w.dG, w.dq, w.p, b, nn, 0); err != nil {
+		if err := gpulayers.ScaleRowsAdd(dev, w.dG, w.dq, w.p, b, nn, 0); err != nil {
 			return out, err
 		}
-		if err := layers.ScaleRowsAdd(dev, w.dG, w.dq.At(b, b), w.soft, b, nn, 1); err != nil {
+		if err := gpulayers.ScaleRowsAdd(dev, w.dG, w.dq.At(b, b), w.soft, b, nn, 1); err != nil {
 			return out, err
 		}
 	}
@@ -288,7 +288,7 @@ func (w *Pairwise) ActorGrad(tau float32, iters int) (loss, norm float64, err er
 		return 0, 0, err
 	}
 	if d.Successor { // the barred self-loops are constants
-		if err := layers.BarDiagonal(dev, w.dX, w.dX, b, n, 0); err != nil {
+		if err := gpulayers.BarDiagonal(dev, w.dX, w.dX, b, n, 0); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -312,7 +312,7 @@ func (w *Pairwise) criticQ(g cuda.Buf, acts ...cuda.Buf) error {
 	}
 	b, nn := w.d.B, w.d.N*w.d.N
 	for i, a := range acts {
-		if err := layers.BilinearQ(w.dev, w.q.At(i*b, b), a, g, b, nn); err != nil {
+		if err := gpulayers.BilinearQ(w.dev, w.q.At(i*b, b), a, g, b, nn); err != nil {
 			return err
 		}
 	}
@@ -323,16 +323,16 @@ func (w *Pairwise) criticQ(g cuda.Buf, acts ...cuda.Buf) error {
 // less their centroid) and the critic's pair features, MWM's of the cities with themselves.
 func (w *Pairwise) tourFeatures() error {
 	dev, b, n := w.dev, w.d.B, w.d.N
-	if err := layers.CentreItems(dev, w.values, w.x, b, n, 2); err != nil {
+	if err := gpulayers.CentreItems(dev, w.values, w.x, b, n, 2); err != nil {
 		return err
 	}
-	if err := layers.CopyRows(dev, w.xx, 4*n, w.x, 2*n, b, 2*n); err != nil {
+	if err := gpulayers.CopyRows(dev, w.xx, 4*n, w.x, 2*n, b, 2*n); err != nil {
 		return err
 	}
-	if err := layers.CopyRows(dev, from(w.xx, 2*n), 4*n, w.x, 2*n, b, 2*n); err != nil {
+	if err := gpulayers.CopyRows(dev, from(w.xx, 2*n), 4*n, w.x, 2*n, b, 2*n); err != nil {
 		return err
 	}
-	return layers.PairFeatures(dev, w.feats, w.xx, b, n, layers.TwoPointSets)
+	return gpulayers.PairFeatures(dev, w.feats, w.xx, b, n, gpulayers.TwoPointSets)
 }
 
 // rounded returns Hungarian(M') (of log M' with RoundLog) as 0/1 matrices on the device,

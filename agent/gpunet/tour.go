@@ -4,12 +4,12 @@ import (
 	"errors"
 
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 )
 
 // tourCritic is SPG+Factored's critic on tsp over the pair MLP's output g (nets' tourQ):
 // Q(s, A) = <W, (A S) A^T>, S the cyclic shift (S_j,j+1 = 1) and W = g with each diagonal entry
-// its row's mean off the diagonal (layers.TourWeights). (A S A^T)_ik is the mass of city k
+// its row's mean off the diagonal (gpulayers.TourWeights). (A S A^T)_ik is the mass of city k
 // following city i. Every product is one call over the batch.
 type tourCritic struct {
 	b, n          int
@@ -38,7 +38,7 @@ func newTourCritic(a *allocator, b, n int) *tourCritic {
 // q sets W from g and q's element i b on to Q at acts[i] (each b x n x n).
 func (c *tourCritic) q(dev cuda.Device, q, g cuda.Buf, acts ...cuda.Buf) error {
 	b, n, nn := c.b, c.n, c.n*c.n
-	if err := layers.TourWeights(dev, c.w, g, b, n); err != nil {
+	if err := gpulayers.TourWeights(dev, c.w, g, b, n); err != nil {
 		return err
 	}
 	for i, a := range acts {
@@ -48,7 +48,7 @@ func (c *tourCritic) q(dev cuda.Device, q, g cuda.Buf, acts ...cuda.Buf) error {
 		if err := dev.SgemmStrided(false, true, n, n, n, 1, c.next[i], n, nn, a, n, nn, 0, c.adj[i], n, nn, b); err != nil {
 			return err
 		}
-		if err := layers.BilinearQ(dev, q.At(i*b, b), c.adj[i], c.w, b, nn); err != nil {
+		if err := gpulayers.BilinearQ(dev, q.At(i*b, b), c.adj[i], c.w, b, nn); err != nil {
 			return err
 		}
 	}
@@ -60,11 +60,11 @@ func (c *tourCritic) q(dev cuda.Device, q, g cuda.Buf, acts ...cuda.Buf) error {
 func (c *tourCritic) gradG(dev cuda.Device, dG, dq cuda.Buf, actions int) error {
 	b, nn := c.b, c.n*c.n
 	for i := range actions {
-		if err := layers.ScaleRowsAdd(dev, c.dW, dq.At(i*b, b), c.adj[i], b, nn, float32(min(i, 1))); err != nil {
+		if err := gpulayers.ScaleRowsAdd(dev, c.dW, dq.At(i*b, b), c.adj[i], b, nn, float32(min(i, 1))); err != nil {
 			return err
 		}
 	}
-	return layers.TourWeightsBackward(dev, dG, c.dW, b, c.n)
+	return gpulayers.TourWeightsBackward(dev, dG, c.dW, b, c.n)
 }
 
 // gradA sets dA to scale times the gradient of Q at the last q's first action a:

@@ -2,7 +2,7 @@ package gpunet
 
 import (
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/linalg/gru"
 )
 
@@ -38,7 +38,7 @@ func (t *trunk) forward(dev cuda.Device, p *Flat, x cuda.Buf) error {
 	if err := denseForward(dev, t.e, x, p.get("emb.W"), p.get("emb.b"), rows, t.k, t.h, true); err != nil {
 		return err
 	}
-	if err := layers.PairOuterForward(dev, t.pairs, t.e, t.b, t.n, t.h); err != nil {
+	if err := gpulayers.PairOuterForward(dev, t.pairs, t.e, t.b, t.n, t.h); err != nil {
 		return err
 	}
 	return gruForward(dev, t.dims(), t.out, t.pairs, p.get("gru.Wih"), p.get("gru.Whh"), p.get("gru.bih"), p.get("gru.bhh"), t.saved, t.work)
@@ -52,9 +52,9 @@ func (t *trunk) backward(dev cuda.Device, p, g *Flat, x, dOut cuda.Buf) error {
 	if err != nil {
 		return err
 	}
-	if err := layers.PairOuterBackward(dev, t.dE, t.dPairs, t.e, t.b, t.n, t.h); err != nil {
+	if err := gpulayers.PairOuterBackward(dev, t.dE, t.dPairs, t.e, t.b, t.n, t.h); err != nil {
 		return err
 	}
-	gr := layers.DenseGrads{DW: g.get("emb.W"), DB: g.get("emb.b")}
+	gr := gpulayers.DenseGrads{DW: g.get("emb.W"), DB: g.get("emb.b")}
 	return denseBackward(dev, gr, t.gEmb, t.dE, x, p.get("emb.W"), t.e, t.ones, t.b*2*t.n, t.k, t.h, true)
 }

@@ -6,7 +6,7 @@ import (
 	"spg-tui/agent/device"
 	"spg-tui/linalg/backend"
 	"spg-tui/linalg/cuda"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/run"
 )
 
@@ -23,7 +23,7 @@ type deviceLearner struct {
 
 // NewDeviceLearner returns spec's learner on the GPU dev, or errNoGPUKernels where its model
 // (or an option it uses) has none: NewLearner where the GPU is given, not chosen. Above the
-// kernels' n (layers.MaxSinkhornN: their potentials are static shared arrays) there are none
+// kernels' n (gpulayers.MaxSinkhornN: their potentials are static shared arrays) there are none
 // either: a policy decoding at such an n runs on the CPU.
 func NewDeviceLearner(spec run.Spec, dev cuda.Device) (Learner, error) {
 	d, ok := deviceLearnerOf(spec)
@@ -36,7 +36,7 @@ func NewDeviceLearner(spec run.Spec, dev cuda.Device) (Learner, error) {
 // deviceLearnerOf is the GPU learner of cfg's model where it has kernels for cfg's options.
 func deviceLearnerOf(cfg run.Spec) (deviceLearner, bool) {
 	d, ok := deviceLearnerNamed(cfg.Model)
-	return d, ok && cfg.N <= layers.MaxSinkhornN && d.kernels(cfg)
+	return d, ok && cfg.N <= gpulayers.MaxSinkhornN && d.kernels(cfg)
 }
 
 // hasGPUKernels reports whether cfg's model, with cfg's options, has a GPU learner.

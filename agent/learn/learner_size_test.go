@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"spg-tui/envs"
-	"spg-tui/linalg/cuda/layers"
+	"spg-tui/linalg/cuda/gpulayers"
 	"spg-tui/run"
 )
 
@@ -27,7 +27,7 @@ func TestLearnerAboveTheTrainingBound(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a learner at n = %d: %v", cfg.N, err)
 	}
-	if spec, err = at(layers.MaxSinkhornN + 1); err != nil {
+	if spec, err = at(gpulayers.MaxSinkhornN + 1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := NewDeviceLearner(spec, nil); !errors.Is(err, errNoGPUKernels) {

@@ -1,4 +1,0 @@
-package layers_test
-
-// The tests run on the real tasks, which register themselves with envs.
-import _ "spg-tui/envs/tasks"
