@@ -26,6 +26,10 @@ type microKernel struct {
 	// rounds as this kernel does, and no lane of a tile computes a column past the one (this
 	// kernel's narrowest tile wastes 15 of 16 on such a product).
 	row *microKernel
+	// column, when not nil, is the faster way to such a product with op(a) = a untransposed:
+	// it sets c[i] for i < done, done a multiple of its rows, op(b)[p] being b[p*bs], and
+	// leaves the other rows to row. Each element is the same chain as in row.
+	column func(m, k int, alpha float32, a []float32, lda int, b []float32, bs int, beta float32, c []float32) (done int)
 	// edge, when not nil, is the kernel for a last, partial panel of at most edge.nr columns:
 	// the same rows, fewer columns. Unlike narrow it is used within a product, so it rounds
 	// as the kernel does (every kernel does) and has the same mr.

@@ -62,6 +62,7 @@ var avx512Kernel = microKernel{
 	},
 	narrow:      &avx512NarrowKernel,
 	row:         &avx512RowKernel,
+	column:      columnAVX512,
 	transpose16: transpose16,
 }
 

@@ -21,7 +21,17 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 		return
 	}
 	if kn.row != nil && n == 1 && ldc == 1 {
-		kn.row.gemm(tB == blas.NoTrans, tA == blas.NoTrans, 1, m, k, alpha, b, ldb, a, lda, beta, c, m)
+		done := 0
+		if kn.column != nil && tA == blas.NoTrans {
+			bs := ldb
+			if tB != blas.NoTrans {
+				bs = 1
+			}
+			done = kn.column(m, k, alpha, a, lda, b, bs, beta, c)
+		}
+		if done < m {
+			kn.row.gemm(tB == blas.NoTrans, tA == blas.NoTrans, 1, m-done, k, alpha, b, ldb, a[done*lda:], lda, beta, c[done:], m-done)
+		}
 		return
 	}
 	if kn.narrow != nil && n <= kn.narrow.nr {
