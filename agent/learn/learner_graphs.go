@@ -5,6 +5,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"spg-tui/agent/nets"
+	"spg-tui/agent/ops"
 	"spg-tui/agent/ops/layers"
 	"spg-tui/run"
 )
@@ -48,7 +49,7 @@ func newActGraph(l *spgLearner) (*actGraph, error) {
 		return nil, err
 	}
 	ag := &actGraph{x: x, m: readInto(m), sk: sk}
-	ag.vm = G.NewTapeMachine(g)
+	ag.vm = G.NewTapeMachine(g, G.WithEngine(ops.Engine()))
 	return ag, nil
 }
 
@@ -85,7 +86,7 @@ func newCriticGraph(l *spgLearner) (*criticGraph, error) {
 	}
 	cg.lossV, cg.hardV, cg.penV = readInto(cg.loss.loss), readInto(cg.loss.hard), readInto(cg.loss.penalty)
 	cg.qHV, cg.qSV = readInto(cg.loss.qHard), readInto(cg.loss.qSoft)
-	cg.vm = G.NewTapeMachine(g, G.BindDualValues(cg.wrt...))
+	cg.vm = G.NewTapeMachine(g, G.BindDualValues(cg.wrt...), G.WithEngine(ops.Engine()))
 	return cg, nil
 }
 
@@ -118,7 +119,7 @@ func newActorGraph(l *spgLearner) (*actorGraph, error) {
 		return nil, err
 	}
 	ag.lossV = readInto(ag.loss.loss)
-	ag.vm = G.NewTapeMachine(g, G.BindDualValues(ag.wrt...))
+	ag.vm = G.NewTapeMachine(g, G.BindDualValues(ag.wrt...), G.WithEngine(ops.Engine()))
 	return ag, nil
 }
 
@@ -144,6 +145,6 @@ func newQGraph(l *spgLearner) (*qGraph, error) {
 		return nil, err
 	}
 	qg.qHV, qg.qSV = readInto(qs[0]), readInto(qs[1])
-	qg.vm = G.NewTapeMachine(g)
+	qg.vm = G.NewTapeMachine(g, G.WithEngine(ops.Engine()))
 	return qg, nil
 }

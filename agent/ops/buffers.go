@@ -15,11 +15,12 @@ type owned struct {
 }
 
 // get returns the buffer with shape s and dtype dt, allocating it on first use (graphs are
-// static, so only then).
+// static, so only then). Its engine is Engine's, so that gorgonia's sums of these gradients and
+// outputs run over the cores.
 func (o *owned) get(s tensor.Shape, dt tensor.Dtype) *tensor.Dense {
 	switch {
 	case o.t == nil || o.t.Dtype() != dt || o.t.Shape().TotalSize() != s.TotalSize():
-		o.t = tensor.New(tensor.WithShape(s.Clone()...), tensor.Of(dt))
+		o.t = tensor.New(tensor.WithShape(s.Clone()...), tensor.Of(dt), tensor.WithEngine(engine{}))
 	case o.t.IsMaterializable() || !o.t.Shape().Eq(s):
 		// A fresh header over the same memory: cheaper and safer than undoing whatever was
 		// done to the old one, which a node of the last run may still show.
@@ -27,7 +28,7 @@ func (o *owned) get(s tensor.Shape, dt tensor.Dtype) *tensor.Dense {
 		if dt == tensor.Float32 {
 			backing = o.t.Float32s()
 		}
-		o.t = tensor.New(tensor.WithShape(s.Clone()...), tensor.WithBacking(backing))
+		o.t = tensor.New(tensor.WithShape(s.Clone()...), tensor.WithBacking(backing), tensor.WithEngine(engine{}))
 	}
 	return o.t
 }

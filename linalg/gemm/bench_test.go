@@ -30,6 +30,15 @@ var stepShapes = []benchShape{
 	{name: "gru-dWhh-strided", tA: true, m: 192, n: 128, k: 2560, alpha: 1, padA: 512 - 192, padB: 640 - 128}, // one core's half, lda = 4H, ldb = 5H
 	{name: "gru-dX", m: 1280, n: 20, k: 256, alpha: 1},
 	{name: "pair-dW", tA: true, m: 64, n: 64, k: 25600, alpha: 1}, // best's SPG+Pairwise at MWM-20, one core's half, lda = 64
+	// The rest of that pair MLP (6 -> 64 -> 64 -> 1 over B N^2 = 51,200 pairs): the forward
+	// products in Dense's row tiles, the input gradients and weight gradients on one core's half.
+	{name: "pair-fwd-in", m: 936, n: 64, k: 6, alpha: 1},
+	{name: "pair-fwd-hidden", m: 512, n: 64, k: 64, alpha: 1},
+	{name: "pair-fwd-head", m: 1008, n: 1, k: 64, alpha: 1},
+	{name: "pair-dX-hidden", tB: true, m: 25600, n: 64, k: 64, alpha: 1},
+	{name: "pair-dX-head", tB: true, m: 25600, n: 64, k: 1, alpha: 1},
+	{name: "pair-dW-in", tA: true, m: 6, n: 64, k: 25600, alpha: 1},
+	{name: "pair-dW-head", tA: true, m: 64, n: 1, k: 25600, alpha: 1},
 	{name: "dense-head-fwd", m: 2560, n: 20, k: 128, alpha: 1},
 	{name: "dense-embed-fwd", m: 5120, n: 128, k: 2, alpha: 1},
 	{name: "outer-fwd", tB: true, m: 20, n: 20, k: 128, alpha: 1},

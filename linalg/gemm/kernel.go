@@ -20,6 +20,16 @@ type microKernel struct {
 	// narrow, when not nil, is the kernel to use instead when c has at most narrow.nr columns:
 	// the same rows with fewer columns, so less of the tile is wasted.
 	narrow *microKernel
+	// row, when not nil, is the kernel of one row for products with one column and c
+	// contiguous, which Sgemm computes as their transpose, c^T = alpha op(b)^T op(a)^T + beta
+	// c^T: every element is still one chain of FMAs over k (a product's factors commute), so it
+	// rounds as this kernel does, and no lane of a tile computes a column past the one (this
+	// kernel's narrowest tile wastes 15 of 16 on such a product).
+	row *microKernel
+	// column, when not nil, is the faster way to such a product with op(a) = a untransposed:
+	// it sets c[i] for i < done, done a multiple of its rows, op(b)[p] being b[p*bs], and
+	// leaves the other rows to row. Each element is the same chain as in row.
+	column func(m, k int, alpha float32, a []float32, lda int, b []float32, bs int, beta float32, c []float32) (done int)
 	// edge, when not nil, is the kernel for a last, partial panel of at most edge.nr columns:
 	// the same rows, fewer columns. Unlike narrow it is used within a product, so it rounds
 	// as the kernel does (every kernel does) and has the same mr.

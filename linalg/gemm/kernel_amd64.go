@@ -61,6 +61,8 @@ var avx512Kernel = microKernel{
 		kernelAVX512(kc, &a[0], rs, ps, &b[0], bs, &c[0], ldc, alpha, beta, rows, mask0, mask1)
 	},
 	narrow:      &avx512NarrowKernel,
+	row:         &avx512RowKernel,
+	column:      columnAVX512,
 	transpose16: transpose16,
 }
 
@@ -89,6 +91,7 @@ var avx2Kernel = microKernel{
 	tile:        sweptTile(sweepAVX2),
 	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
+	row:         &avx2RowKernel,
 	packsTransA: true,
 	copyPanel:   copyPanel16,
 	transpose16: transpose16ByEights,
@@ -130,11 +133,11 @@ func transpose16ByEights(dst []float32, lddst int, src []float32, ldsrc int) {
 // AVX-512 and AVX registers).
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-		supported = append(supported, &avx2Kernel)
+		supported = append(supported, &avx2RowKernel, &avx2Kernel)
 		active = &avx2Kernel
 	}
 	if cpu.X86.HasAVX512F {
-		supported = append(supported, &avx512NarrowKernel, &avx512Kernel)
+		supported = append(supported, &avx512NarrowKernel, &avx512RowKernel, &avx512Kernel)
 		active = &avx512Kernel
 	}
 	selectFromEnv()

@@ -32,9 +32,12 @@ func TestEdgePaddingZeroed(t *testing.T) {
 			}
 		}
 	}
+	const mh = 2
 	for _, kn := range supported {
+		if kn.mr <= mh { // a one-row kernel has no partial row groups
+			continue
+		}
 		for _, c := range []struct{ rs, ps, kc int }{{kc, 1, kc}, {1, 7, kc}, {20, 1, 20}} {
-			const mh = 2
 			a := make([]float32, 7*20)
 			for i := range a {
 				a[i] = 1

@@ -20,8 +20,8 @@ var kernelEnvErr error
 func KernelEnvError() error { return kernelEnvErr }
 
 // selectFromEnv makes the kernel KernelEnv names active. The build's init calls it once the
-// supported kernels are known. A kernel that is another's narrow variant is not selectable on
-// its own: Sgemm switches to it by itself.
+// supported kernels are known. A kernel that is another's narrow or row variant is not
+// selectable on its own: Sgemm switches to it by itself.
 func selectFromEnv() {
 	name := os.Getenv(KernelEnv)
 	if name == "" {
@@ -41,10 +41,10 @@ func selectFromEnv() {
 	kernelEnvErr = fmt.Errorf("%s=%q: this CPU and build run the kernels %s", KernelEnv, name, strings.Join(names, ", "))
 }
 
-// isNarrowVariant reports whether kn is the narrow kernel of a supported kernel.
+// isNarrowVariant reports whether kn is the narrow or row kernel of a supported kernel.
 func isNarrowVariant(kn *microKernel) bool {
 	for _, other := range supported {
-		if other.narrow == kn {
+		if other.narrow == kn || other.row == kn {
 			return true
 		}
 	}

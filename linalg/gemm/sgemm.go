@@ -20,6 +20,20 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 		scale(m, n, beta, c, ldc)
 		return
 	}
+	if kn.row != nil && n == 1 && ldc == 1 {
+		done := 0
+		if kn.column != nil && tA == blas.NoTrans {
+			bs := ldb
+			if tB != blas.NoTrans {
+				bs = 1
+			}
+			done = kn.column(m, k, alpha, a, lda, b, bs, beta, c)
+		}
+		if done < m {
+			kn.row.gemm(tB == blas.NoTrans, tA == blas.NoTrans, 1, m-done, k, alpha, b, ldb, a[done*lda:], lda, beta, c[done:], m-done)
+		}
+		return
+	}
 	if kn.narrow != nil && n <= kn.narrow.nr {
 		kn = kn.narrow
 	}
@@ -27,7 +41,8 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 }
 
 // KernelName names the micro-kernel Sgemm uses on this CPU and build: "avx512", "avx2" or "go"
-// (Sgemm switches to the 12 x 16 "avx512-n16" for products with at most 16 columns).
+// (Sgemm switches to the 12 x 16 "avx512-n16" for products with at most 16 columns, and to the
+// one-row "avx512-row" or "avx2-row" for products with one column).
 func KernelName() string { return active.name }
 
 // scale sets c = beta c, or to zero without reading it when beta is zero.
