@@ -346,29 +346,34 @@ func loadTransposeRows(w *bytes.Buffer, name, reg string, k int) {
 // 24 shuffles for 64 elements.
 func genTranspose8AVX2(w *bytes.Buffer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, "\t"+format+"\n", args...) }
-	y := func(i int) string { return fmt.Sprintf("Y%d", i) }
 	loadTransposeRows(w, "transpose8AVX2", "Y", 8)
-	for i := 0; i < 8; i += 2 { // Y8+i = a0 b0 a1 b1 per half, Y9+i = a2 b2 a3 b3
-		p("VUNPCKLPS %s, %s, %s", y(i+1), y(i), y(8+i))
-		p("VUNPCKHPS %s, %s, %s", y(i+1), y(i), y(9+i))
-	}
-	for q := range 2 { // rows 4q..4q+3: Y(4q+e) holds columns e | 4+e of those rows
-		t := 8 + 4*q
-		p("VSHUFPS $0x44, %s, %s, %s", y(t+2), y(t), y(4*q))
-		p("VSHUFPS $0xEE, %s, %s, %s", y(t+2), y(t), y(4*q+1))
-		p("VSHUFPS $0x44, %s, %s, %s", y(t+3), y(t+1), y(4*q+2))
-		p("VSHUFPS $0xEE, %s, %s, %s", y(t+3), y(t+1), y(4*q+3))
-	}
-	for e := range 4 { // column e: low halves of rows 0-3 and 4-7; column 4+e: the high halves
-		p("VPERM2F128 $0x20, %s, %s, %s", y(4+e), y(e), y(8+e))
-		p("VPERM2F128 $0x31, %s, %s, %s", y(4+e), y(e), y(12+e))
+	for _, s := range transpose8Steps() {
+		p("%s", s.text("Y"))
 	}
 	for i := range 8 {
-		p("VMOVUPS %s, (DI)", y(8+i))
+		p("VMOVUPS Y%d, (DI)", 8+i)
 		p("ADDQ R8, DI")
 	}
 	p("VZEROUPPER")
 	p("RET")
+}
+
+// transpose8Steps are the 24 shuffles that transpose the 8 x 8 block whose rows are in
+// registers 0-7, leaving column i in register 8+i, with registers 8-15 as temporaries.
+func transpose8Steps() []step {
+	var s []step
+	for i := 0; i < 8; i += 2 { // 8+i = a0 b0 a1 b1 per half, 9+i = a2 b2 a3 b3
+		s = append(s, step{"VUNPCKLPS", "", i + 1, i, 8 + i}, step{"VUNPCKHPS", "", i + 1, i, 9 + i})
+	}
+	for q := range 2 { // rows 4q..4q+3: 4q+e holds columns e | 4+e of those rows
+		t := 8 + 4*q
+		s = append(s, step{"VSHUFPS", "$0x44", t + 2, t, 4 * q}, step{"VSHUFPS", "$0xEE", t + 2, t, 4*q + 1},
+			step{"VSHUFPS", "$0x44", t + 3, t + 1, 4*q + 2}, step{"VSHUFPS", "$0xEE", t + 3, t + 1, 4*q + 3})
+	}
+	for e := range 4 { // column e: low halves of rows 0-3 and 4-7; column 4+e: the high halves
+		s = append(s, step{"VPERM2F128", "$0x20", 4 + e, e, 8 + e}, step{"VPERM2F128", "$0x31", 4 + e, e, 12 + e})
+	}
+	return s
 }
 
 // genCopyPanel writes

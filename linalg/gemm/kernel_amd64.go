@@ -92,6 +92,7 @@ var avx2Kernel = microKernel{
 	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
 	row:         &avx2RowKernel,
+	column:      columnAVX2,
 	packsTransA: true,
 	copyPanel:   copyPanel16,
 	transpose16: transpose16ByEights,
