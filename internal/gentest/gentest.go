@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// UpToDate runs generator, a `//go:build ignore` program in the test's package folder, as go
-// generate does but with -dir naming a temporary folder, and fails t for each of files that
-// differs from the package's own, saying where and what rewrites it.
+// UpToDate runs generator, a `//go:build ignore` program in the test's package folder (its
+// files, separated by spaces), as go generate does but with -dir naming a temporary folder, and
+// fails t for each of files that differs from the package's own, saying where and what
+// rewrites it.
 func UpToDate(t *testing.T, generator string, files ...string) {
 	t.Helper()
 	goTool, err := exec.LookPath("go") // go test puts its GOROOT/bin first on the PATH
@@ -21,7 +23,8 @@ func UpToDate(t *testing.T, generator string, files ...string) {
 		t.Skipf("no go command to run %s: %v", generator, err)
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command(goTool, "run", generator, "-dir", dir).CombinedOutput(); err != nil {
+	args := append(append([]string{"run"}, strings.Fields(generator)...), "-dir", dir)
+	if out, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
 		t.Fatalf("go run %s: %v\n%s", generator, err, out)
 	}
 	for _, f := range files {

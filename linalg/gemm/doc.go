@@ -3,8 +3,8 @@
 // micro-kernels in Go assembly for AVX-512 (12 x 32 tiles) and AVX2+FMA (6 x 16, and 6 x 8 for a
 // last panel of at most 8 columns), chosen at run time from the CPU's features, and a plain Go
 // kernel (4 x 4) for other CPUs and the noasm tag. A product with one column is computed as its
-// transpose, one row, by kernels of one row (1 x 32, 1 x 16), so that no lanes idle, or with
-// AVX-512, where a is untransposed, 16 rows of a at a time transposed in registers.
+// transpose, one row, by kernels of one row (1 x 32, 1 x 16), so that no lanes idle, or, where a
+// is untransposed, 16 (AVX-512) or 8 (AVX2) rows of a at a time transposed in registers.
 //
 // Packing is kept to what the kernels cannot read in place or read faster from a copy: the
 // micro-kernels take op(a) with any row and column stride, so a is read where it lies whether

@@ -4,7 +4,7 @@ package gemm
 
 import "golang.org/x/sys/cpu"
 
-//go:generate go run gen_kernels.go
+//go:generate go run gen_kernels.go gen_colt.go
 
 // kernelAVX512 is microKernel.tile for 12 x 32 tiles (two ZMM registers per row), writing
 // the rows set in rows and the columns set in mask0 (0-15) and mask1 (16-31).
@@ -92,6 +92,7 @@ var avx2Kernel = microKernel{
 	sweep:       sweepAVX2,
 	edge:        &avx2EdgeKernel,
 	row:         &avx2RowKernel,
+	column:      columnAVX2,
 	packsTransA: true,
 	copyPanel:   copyPanel16,
 	transpose16: transpose16ByEights,
