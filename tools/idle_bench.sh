@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Issue 48's checks on an otherwise idle machine, one JSON line per measurement into OUT:
 #   A: five paired rounds of best's and the paper's MWM-20 step at 2 cores, the default build
-#      against the OpenBLAS build (AVX-512 kernels against OPENBLAS_CORETYPE=SkylakeX, then AVX2
-#      against Haswell), and the PyTorch peer (../shared/bench) at one and at two threads;
+#      against the OpenBLAS build (the AVX-512 kernels against OPENBLAS_CORETYPE=SkylakeX, only
+#      where the CPU has avx512f: elsewhere they would die on an illegal instruction; then AVX2
+#      against Haswell), and the PyTorch peer (../shared/bench, OpenBLAS's own choice of
+#      kernels) at one and at two threads;
 #   B: three interleaved rounds of each target step at one core and at two.
 # Summarise with tools/idle_bench_summary.py OUT. About 6 minutes on an idle 2-core machine.
 #
@@ -14,6 +16,8 @@ B=$(realpath "$1"); OB=$(realpath "$2"); OUT=$3
 PEER="$(dirname "$0")/../../shared/bench/torch_spg_step.py"
 [ -x "$B" ] && [ -x "$OB" ] || { echo "idle_bench: $1 and $2 must be executables" >&2; exit 2; }
 : >"$OUT"
+avx512=false
+grep -qw avx512f /proc/cpuinfo && avx512=true
 m() { # label, then the command (env assignments first)
 	local label=$1 load res
 	shift
@@ -23,13 +27,15 @@ m() { # label, then the command (env assignments first)
 }
 for r in 1 2 3 4 5; do
 	for rec in best paper; do
-		m "$rec-def-512-r$r" GOMAXPROCS=2 "$B" bench --task mwm --n 20 --recipe $rec --steps 10
-		m "$rec-ob-skx-r$r" GOMAXPROCS=2 OPENBLAS_CORETYPE=SkylakeX "$OB" bench --task mwm --n 20 --recipe $rec --steps 10
+		if $avx512; then
+			m "$rec-def-512-r$r" GOMAXPROCS=2 "$B" bench --task mwm --n 20 --recipe $rec --steps 10
+			m "$rec-ob-skx-r$r" GOMAXPROCS=2 OPENBLAS_CORETYPE=SkylakeX "$OB" bench --task mwm --n 20 --recipe $rec --steps 10
+		fi
 		m "$rec-def-avx2-r$r" GOMAXPROCS=2 SPG_TUI_GEMM=avx2 "$B" bench --task mwm --n 20 --recipe $rec --steps 10
 		m "$rec-ob-hsw-r$r" GOMAXPROCS=2 OPENBLAS_CORETYPE=Haswell "$OB" bench --task mwm --n 20 --recipe $rec --steps 10
 	done
-	m "peer-1t-r$r" OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 "$PEER" 20 10 1
-	m "peer-2t-r$r" OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 "$PEER" 20 10 2
+	m "peer-1t-r$r" /usr/bin/python3 "$PEER" 20 10 1
+	m "peer-2t-r$r" /usr/bin/python3 "$PEER" 20 10 2
 done
 for r in 1 2 3; do
 	for s in "mwm 50 paper" "mwm 20 best" "tsp 50 best" "tsp 20 best" "sort 50 best" "gm 50 best" "gm 20 best"; do

@@ -14,7 +14,7 @@ print("A: MWM-20, 2 cores, median ms (5 rounds), median of paired ratios")
 for rec in ['best','paper']:
     for a,b,name in [('def-512','ob-skx','AVX-512 vs OpenBLAS SkylakeX'),('def-avx2','ob-hsw','AVX2 vs OpenBLAS Haswell')]:
         x=[ms(f"{rec}-{a}-r{r}") for r in range(1,6)]; y=[ms(f"{rec}-{b}-r{r}") for r in range(1,6)]
-        if None in x or None in y: print(rec,name,'missing',x,y); continue
+        if None in x or None in y: print(f"  {rec} {name}: not measured"); continue
         rat=[p/q for p,q in zip(x,y)]
         print(f"  {rec} {name}: ours {st.median(x):.1f} ({min(x):.1f}-{max(x):.1f}), OpenBLAS {st.median(y):.1f} ({min(y):.1f}-{max(y):.1f}); ratio median {st.median(rat):.3f} ({min(rat):.3f}-{max(rat):.3f})")
 for t in ['1t','2t']:
@@ -23,6 +23,7 @@ for t in ['1t','2t']:
 for rec in ['paper','best']:
   for a in ['def-512','def-avx2']:
     x=[ms(f"{rec}-{a}-r{r}") for r in range(1,6)]
+    if None in x: continue
     for t in ['1t','2t']:
         p=[ms(f"peer-{t}-r{r}") for r in range(1,6)]
         rat=[q/w for w,q in zip(x,p)]
