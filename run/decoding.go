@@ -117,9 +117,9 @@ func TourRefused(m Model, dec Decoding) error {
 	case m.Successor:
 		return nil
 	case dec.Tour != "":
-		return fmt.Errorf("tour-decode %s: %s has no successor action (only %s does)", dec.Tour, m.Title, ModelSuccessor)
+		return fmt.Errorf("tour-decode %s: %s has no successor action (only %s do)", dec.Tour, m.Title, successorModels())
 	case dec.Repair != "":
-		return fmt.Errorf("tour-repair %s: %s has no successor action (only %s does)", dec.Repair, m.Title, ModelSuccessor)
+		return fmt.Errorf("tour-repair %s: %s has no successor action (only %s do)", dec.Repair, m.Title, successorModels())
 	}
 	return nil
 }
@@ -203,3 +203,14 @@ const (
 	NoiseRelative = "relative"
 	NoiseAbsolute = "absolute"
 )
+
+// successorModels names the models with a successor action: "spg-successor and ...".
+func successorModels() string {
+	var names []string
+	for _, m := range Models {
+		if m.Successor {
+			names = append(names, m.Name)
+		}
+	}
+	return strings.Join(names, " and ")
+}

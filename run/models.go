@@ -85,6 +85,11 @@ var Models = []Model{
 	// exactly (agent/nets/successor.go).
 	{Name: ModelSuccessor, Title: "SPG+Successor", Reads: pointTour,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true},
+	// SPG+Successor over features that do not depend on N: each pair's distance in units of the
+	// instance's spacing and of both cities' neighbourhoods, and each city's rank among the
+	// other's neighbours, so that it transfers to larger tours (linalg/pairs.TourLocal).
+	{Name: ModelSuccessorLocal, Title: "SPG+Successor-Local", Reads: pointTour,
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: ModelGM, Title: "SPG+GM", Reads: (*envs.Facts).GraphPairs,
@@ -167,6 +172,9 @@ const ModelAttention = "spg-attention"
 
 // ModelSuccessor is SPG+Pairwise over ordered pairs of cities with a successor action, for tsp.
 const ModelSuccessor = "spg-successor"
+
+// ModelSuccessorLocal is SPG+Successor over its cities' neighbourhoods, for tsp at any size.
+const ModelSuccessorLocal = "spg-successor-local"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

@@ -14,19 +14,20 @@ import (
 // default is the paper's architecture for it.
 func TestModelsLearnTheTasksTheyRead(t *testing.T) {
 	want := map[string][]envs.Task{
-		ModelMatching:     {envs.TaskMWM},
-		ModelSequential:   {envs.TaskTSP, envs.TaskSort},
-		ModelPairwise:     {envs.TaskMWM, envs.TaskSort},
-		ModelFactored:     {envs.TaskTSP, envs.TaskSort},
-		ModelAttention:    {envs.TaskTSP},
-		ModelSuccessor:    {envs.TaskTSP},
-		ModelGM:           {envs.TaskGM},
-		ModelGMLogStep:    {envs.TaskGM},
-		ModelGMSpectral:   {envs.TaskGM},
-		ModelPNAC:         {envs.TaskTSP, envs.TaskSort},
-		ModelPNACMatching: {envs.TaskMWM},
-		ModelACMatching:   {envs.TaskMWM},
-		ModelRandom:       {envs.TaskMWM, envs.TaskTSP, envs.TaskSort},
+		ModelMatching:       {envs.TaskMWM},
+		ModelSequential:     {envs.TaskTSP, envs.TaskSort},
+		ModelPairwise:       {envs.TaskMWM, envs.TaskSort},
+		ModelFactored:       {envs.TaskTSP, envs.TaskSort},
+		ModelAttention:      {envs.TaskTSP},
+		ModelSuccessor:      {envs.TaskTSP},
+		ModelSuccessorLocal: {envs.TaskTSP},
+		ModelGM:             {envs.TaskGM},
+		ModelGMLogStep:      {envs.TaskGM},
+		ModelGMSpectral:     {envs.TaskGM},
+		ModelPNAC:           {envs.TaskTSP, envs.TaskSort},
+		ModelPNACMatching:   {envs.TaskMWM},
+		ModelACMatching:     {envs.TaskMWM},
+		ModelRandom:         {envs.TaskMWM, envs.TaskTSP, envs.TaskSort},
 	}
 	for _, m := range Models {
 		if got := m.Tasks(); !slices.Equal(got, want[m.Name]) {

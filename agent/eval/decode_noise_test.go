@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"spg-tui/agent/learn"
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/linalg/sinkhorn"
 	"spg-tui/run"
@@ -72,7 +73,7 @@ func TestScoreSpread(t *testing.T) {
 
 // TestOffDiagonalSpread checks the successor actor's spread: the diagonal's values do not count,
 // row and column constants are removed, it scales with X, and on a matrix whose off-diagonal
-// entries are already centred it is their root mean square.
+// entries are already centred it is their root mean square; barred far pairs are ignored.
 func TestOffDiagonalSpread(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{2, 3, 5, 20, 50} {
@@ -97,6 +98,23 @@ func TestOffDiagonalSpread(t *testing.T) {
 		if d := ScoreSpread(scaled, n, true); math.Abs(d-3*got) > 1e-5*(1+got) {
 			t.Errorf("n %d: 3 X has spread %v, want %v", n, d, 3*got)
 		}
+	}
+	// SPG+Successor-Local's far pairs, at nets.FarScore, are ignored as the diagonal is: their
+	// value changes nothing, and the spread stays that of the learned scores.
+	const n = 12
+	far, farther := make([]float32, n*n), make([]float32, n*n)
+	for k := range far {
+		far[k] = float32(rng.NormFloat64())
+		if i, j := k/n, k%n; (j-i+n)%n > 4 {
+			far[k] = nets.FarScore
+		}
+		farther[k] = far[k]
+		if far[k] == nets.FarScore {
+			farther[k] = 2 * nets.FarScore
+		}
+	}
+	if a, b := ScoreSpread(far, n, true), ScoreSpread(farther, n, true); a != b || !(a > 0.1 && a < 10) {
+		t.Errorf("far pairs: spread %v (%v with them farther), want the learned scores' (about 1)", a, b)
 	}
 	// Off the diagonal of 3 x 3, x_ij = +1 on (0,1), (1,2), (2,0) and -1 on the others has zero
 	// row and column sums: nothing is removed and the spread is 1.

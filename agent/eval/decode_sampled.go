@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"spg-tui/agent/learn"
+	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/envs/tsp"
 	"spg-tui/linalg/assign"
@@ -257,7 +258,8 @@ func (c *candidates) repair(dec run.Decoding) {
 // ScoreSpread is the root mean square of the n x n scores x after their row and column means
 // are removed: what is left of X once the constants Sinkhorn normalises away are gone, the
 // scale against which noise changes the Hungarian maximum. With offDiagonal (a successor
-// actor's scores, whose diagonal is the constant nets.SelfLoopScore) see offDiagonalSpread.
+// actor's scores, whose diagonal is the constant nets.SelfLoopScore and whose far pairs, if it
+// bars them, nets.FarScore) see offDiagonalSpread.
 func ScoreSpread(x []float32, n int, offDiagonal bool) float64 {
 	if offDiagonal {
 		return offDiagonalSpread(x, n)
@@ -288,45 +290,52 @@ func ScoreSpread(x []float32, n int, offDiagonal bool) float64 {
 // each round shrinks what is left of them about n - 1 times.
 const offDiagonalRounds = 8
 
-// offDiagonalSpread is ScoreSpread over the n(n - 1) entries off the diagonal, whose values are
-// ignored: the row means and then the column means of those entries are removed, offDiagonalRounds
-// times, then the root mean square is taken.
+// offDiagonalSpread is ScoreSpread over the entries off the diagonal and above nets.FarScore (the
+// pairs SPG+Successor-Local bars are at it), whose other values are ignored: the row means and
+// then the column means of the kept entries are removed, offDiagonalRounds times, then the root
+// mean square is taken.
 func offDiagonalSpread(x []float32, n int) float64 {
-	if n < 2 {
-		return 0
-	}
-	y := make([]float64, n*n)
+	y, kept := make([]float64, n*n), make([]bool, n*n)
+	var count int
 	for k, v := range x {
 		y[k] = float64(v)
-	}
-	for range offDiagonalRounds {
-		removeOffDiagonalMeans(y, n, n, 1) // rows
-		removeOffDiagonalMeans(y, n, 1, n) // columns
-	}
-	var ss float64
-	for i := range n {
-		for j := range n {
-			if i != j {
-				ss += y[i*n+j] * y[i*n+j]
-			}
+		if kept[k] = k/n != k%n && v > nets.FarScore; kept[k] {
+			count++
 		}
 	}
-	return math.Sqrt(ss / float64(n*(n-1)))
+	if count == 0 {
+		return 0
+	}
+	for range offDiagonalRounds {
+		removeKeptMeans(y, kept, n, n, 1) // rows
+		removeKeptMeans(y, kept, n, 1, n) // columns
+	}
+	var ss float64
+	for k, v := range y {
+		if kept[k] {
+			ss += v * v
+		}
+	}
+	return math.Sqrt(ss / float64(count))
 }
 
-// removeOffDiagonalMeans subtracts from each of the n lines of the n x n matrix y (line l's k-th
-// entry at l*lineStride + k*step: rows with (n, 1), columns with (1, n)) the mean of its n - 1
-// entries off the diagonal.
-func removeOffDiagonalMeans(y []float64, n, lineStride, step int) {
-	inv := 1 / float64(n-1)
+// removeKeptMeans subtracts from each of the n lines of the n x n matrix y (line l's k-th entry at
+// l*lineStride + k*step: rows with (n, 1), columns with (1, n)) the mean of its kept entries.
+func removeKeptMeans(y []float64, kept []bool, n, lineStride, step int) {
 	for l := range n {
 		line := l * lineStride
 		var s float64
+		var count int
 		for k := range n {
-			if k != l {
+			if kept[line+k*step] {
 				s += y[line+k*step]
+				count++
 			}
 		}
+		if count == 0 {
+			continue
+		}
+		inv := 1 / float64(count)
 		for k := range n {
 			y[line+k*step] -= s * inv
 		}

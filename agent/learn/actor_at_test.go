@@ -42,7 +42,7 @@ func actorAtUpdate(t *testing.T, m run.Model, at string) (actor, critic [][]floa
 
 // For every SPG model: --actor-at soft is bit for bit the update without the setting; hard
 // leaves the critic's update alone (it runs first) and changes the actor's, except where the
-// critic is linear in the action (SPG+Pairwise's, SPG+Successor's and, off tsp, SPG+Factored's
+// critic is linear in the action (SPG+Pairwise's, both SPG+Successors' and, off tsp, SPG+Factored's
 // bilinear critic, Q = sum(action * G(state))):
 // there dQ/dP does not depend on P, so hard gives the soft update exactly.
 func TestActorAtHardChangesOnlyTheActorUpdate(t *testing.T) {
@@ -63,7 +63,7 @@ func TestActorAtHardChangesOnlyTheActorUpdate(t *testing.T) {
 		for i := range actor {
 			same = same && slices.Equal(actor[i], hardA[i])
 		}
-		linear := m.Name == run.ModelPairwise || m.Name == run.ModelSuccessor || (m.Name == run.ModelFactored && actorAtTask(m) != envs.TaskTSP)
+		linear := m.Name == run.ModelPairwise || m.Name == run.ModelSuccessor || m.Name == run.ModelSuccessorLocal || (m.Name == run.ModelFactored && actorAtTask(m) != envs.TaskTSP)
 		if same != linear {
 			t.Errorf("%s on %s: hard gave the soft actor update: %v, want %v", m.Name, actorAtTask(m), same, linear)
 		}

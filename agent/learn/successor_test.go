@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,31 +11,46 @@ import (
 	"spg-tui/agent/nets"
 	"spg-tui/envs"
 	"spg-tui/envs/tsp"
+	"spg-tui/linalg/pairs"
 	"spg-tui/run"
 )
 
-// SPG+Successor's critic loss (penalty off and on) and its actor loss through the critic, the
-// barred diagonal included, against central differences in float64.
+// The critic loss (penalty off and on) and the actor loss through the critic of both successor
+// models, the barred diagonal included, against central differences in float64.
 func TestSuccessorGradients(t *testing.T) {
-	a := testArch(t, run.ModelSuccessor, envs.TaskTSP, checkN, checkH)
-	rng := rand.New(rand.NewPCG(75, 76))
-	ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
-	tb := newToyBatch(a, envs.TaskTSP, checkB, checkN, rng)
-	for _, w := range []float64{0, 1} {
-		checkCriticLoss(t, a, cp, tb, w)
+	for _, model := range []string{run.ModelSuccessor, run.ModelSuccessorLocal} {
+		t.Run(model, func(t *testing.T) {
+			a := testArch(t, model, envs.TaskTSP, checkN, checkH)
+			rng := rand.New(rand.NewPCG(75, 76))
+			ap, cp := randParams(a.ActorSpecs(), rng), randParams(a.CriticSpecs(), rng)
+			tb := newToyBatch(a, envs.TaskTSP, checkB, checkN, rng)
+			for _, w := range []float64{0, 1} {
+				checkCriticLoss(t, a, cp, tb, w)
+			}
+			t.Logf("%d actor tensors checked", checkActorLoss(t, a, ap, cp, tb, 1e-5))
+		})
 	}
-	t.Logf("%d actor tensors checked", checkActorLoss(t, a, ap, cp, tb, 1e-5))
 }
 
-// Relabelling the cities permutes the rows and the columns of SPG+Successor's M the same way
-// (the score of "j follows i" moves with both cities), and M puts no mass on a self-loop.
+// Relabelling the cities permutes the rows and the columns of a successor model's M the same way
+// (the score of "j follows i" moves with both cities), and M puts no mass on a self-loop, nor,
+// for SPG+Successor-Local at N = 14 (above its candidates' 10), on a pair of far cities.
 func TestSuccessorIsEquivariant(t *testing.T) {
-	const n, b = 6, 3
+	for _, c := range []struct {
+		model string
+		n     int
+	}{{run.ModelSuccessor, 6}, {run.ModelSuccessorLocal, 6}, {run.ModelSuccessorLocal, 14}} {
+		t.Run(fmt.Sprintf("%s/n=%d", c.model, c.n), func(t *testing.T) { checkSuccessorEquivariant(t, c.model, c.n) })
+	}
+}
+
+func checkSuccessorEquivariant(t *testing.T, model string, n int) {
+	const b = 3
 	cfg, err := run.WithRecipe(run.DefaultConfig(envs.TaskTSP, n), run.RecipeBest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Model = run.ModelSuccessor
+	cfg.Model = model
 	l, err := NewLearner(*devtest.Spec(t, cfg), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +76,22 @@ func TestSuccessorIsEquivariant(t *testing.T) {
 	if err := l.Act(moved, b, h, mm); err != nil {
 		t.Fatal(err)
 	}
+	far := make([]float32, b*n*n*pairs.TourLocalWidth)
+	pairs.TourLocal(far, states, b, n)
+	var barred int
 	for s := range b {
 		for i := range n {
 			if d := m[(s*n+i)*n+i]; d != 0 {
 				t.Fatalf("state %d: M[%d][%d] = %g on a self-loop", s, i, i, d)
+			}
+			for j := range n {
+				f := far[((s*n+i)*n+j)*pairs.TourLocalWidth:]
+				if model == run.ModelSuccessorLocal && f[pairs.LocalRankFrom] == 1 && f[pairs.LocalRankTo] == 1 {
+					barred++
+					if d := m[(s*n+i)*n+j]; d != 0 {
+						t.Fatalf("state %d: M[%d][%d] = %g on a pair of far cities", s, i, j, d)
+					}
+				}
 			}
 			for j := range n {
 				got, want := mm[(s*n+i)*n+j], m[(s*n+rows[i])*n+rows[j]]
@@ -72,6 +100,9 @@ func TestSuccessorIsEquivariant(t *testing.T) {
 				}
 			}
 		}
+	}
+	if (barred > 0) != (model == run.ModelSuccessorLocal && n > pairs.LocalRankCap+1) {
+		t.Errorf("%d pairs of far cities at n = %d", barred, n)
 	}
 }
 

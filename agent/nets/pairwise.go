@@ -46,7 +46,7 @@ func (a pairwise) StateShape(b int) []int {
 	switch a.rows {
 	case pairops.TwoPointSets:
 		return []int{b, 2 * a.n, 2}
-	case pairops.OnePointSet:
+	case pairops.OnePointSet, pairops.LocalPointSet:
 		return []int{b, a.n, 2}
 	}
 	return []int{b, a.n, 1}
@@ -66,6 +66,11 @@ func (a pairwise) scores(x *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.scoresOf(f, p, frozen)
+}
+
+// scoresOf adds the pair MLP over the pair features f (B, N, N, width): (B, N, N).
+func (a pairwise) scoresOf(f *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	y, err := layers.Dense(f, p.Get("p1.W"), p.Get("p1.b"), layers.DenseOptions{Act: layers.LeakyReLU, NoInputGrad: true, Frozen: frozen})
 	if err != nil {
 		return nil, err

@@ -1,8 +1,10 @@
 // Package pairs builds the per-pair input features of the pairwise (permutation-equivariant)
 // SPG networks: one feature vector for each (row, column) cell of an action matrix, computed
-// from the instance's coordinates or values only, and only by linear maps of them: no feature
-// hands the network a quantity the reward is made of (a pair's distance for MWM, an item's
-// distance from its sorted place), which it must learn to compute itself.
+// from the instance's coordinates or values only. Matching, Tour and Sort are linear maps of them:
+// no feature hands the network a quantity the reward is made of (a pair's distance for MWM, an
+// item's distance from its sorted place), which it must learn to compute itself. TourLocal is the
+// exception, for a network that must score tours of any size: it measures each pair in its
+// cities' own neighbourhoods, distances included, never in the reward's units.
 //
 // The features are inputs to the networks, not parameters, so they have no backward pass.
 package pairs

@@ -23,13 +23,17 @@ const (
 	Values
 	// OnePointSet: (B, N, 2), the cities of a tour (pairs.Tour).
 	OnePointSet
+	// LocalPointSet: (B, N, 2), the cities of a tour, featured by their neighbourhoods
+	// (pairs.TourLocal).
+	LocalPointSet
 )
 
 // PairFeatures adds the per-pair input features of the pairwise networks as one node: for
 // TwoPointSets states x (B, 2N, 2) it gives (B, N, N, pairs.MatchingWidth) (pairs.Matching), for
 // Values states x (B, N, 1) it gives (B, N, N, pairs.SortWidth) (pairs.Sort), for OnePointSet
-// states x (B, N, 2) it gives (B, N, N, pairs.TourWidth) (pairs.Tour). x is data: no
-// gradient flows back into it.
+// states x (B, N, 2) it gives (B, N, N, pairs.TourWidth) (pairs.Tour), for LocalPointSet states
+// x (B, N, 2) it gives (B, N, N, pairs.TourLocalWidth) (pairs.TourLocal). x is data: no gradient
+// flows back into it.
 func PairFeatures(x *G.Node, rows PairRows) (*G.Node, error) {
 	if x != nil && x.Dtype() == tensor.Float32 {
 		return ops.Apply(&pairFeatures[float32]{rows: rows}, x)
@@ -52,12 +56,14 @@ func (k *pairFeatures[T]) OutShape(in []tensor.Shape) (tensor.Shape, error) {
 			return tensor.Shape{s[0], s[1], s[1], pairs.SortWidth}, nil
 		case k.rows == OnePointSet && s[2] == 2:
 			return tensor.Shape{s[0], s[1], s[1], pairs.TourWidth}, nil
+		case k.rows == LocalPointSet && s[2] == 2:
+			return tensor.Shape{s[0], s[1], s[1], pairs.TourLocalWidth}, nil
 		}
 	}
 	switch k.rows {
 	case TwoPointSets:
 		return nil, fmt.Errorf("input shape %v, want (B, 2N, 2): two point sets", in)
-	case OnePointSet:
+	case OnePointSet, LocalPointSet:
 		return nil, fmt.Errorf("input shape %v, want (B, N, 2): one point set", in)
 	}
 	return nil, fmt.Errorf("input shape %v, want (B, N, 1): one value per item", in)
@@ -79,6 +85,8 @@ func (k *pairFeatures[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error {
 			pairs.Matching(o, x, hi-lo, rows/2)
 		case OnePointSet:
 			pairs.Tour(o, x, hi-lo, rows)
+		case LocalPointSet:
+			pairs.TourLocal(o, x, hi-lo, rows)
 		default:
 			pairs.Sort(o, x, hi-lo, rows)
 		}

@@ -27,6 +27,7 @@ func TestPairFeatures(t *testing.T) {
 		{"mwm", []int{2, 6, 2}, TwoPointSets, pairs.MatchingWidth, pairs.Matching[float64]},
 		{"sort", []int{2, 4, 1}, Values, pairs.SortWidth, pairs.Sort[float64]},
 		{"tsp", []int{2, 5, 2}, OnePointSet, pairs.TourWidth, pairs.Tour[float64]},
+		{"tsp-local", []int{2, 5, 2}, LocalPointSet, pairs.TourLocalWidth, pairs.TourLocal[float64]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x := opstest.RandDense(rng, c.shape...)
@@ -82,6 +83,7 @@ func TestPairFeaturesSplitsStates(t *testing.T) {
 		{TwoPointSets, 2 * n, 2, pairs.MatchingWidth, pairs.Matching[float32]},
 		{Values, n, 1, pairs.SortWidth, pairs.Sort[float32]},
 		{OnePointSet, n, 2, pairs.TourWidth, pairs.Tour[float32]},
+		{LocalPointSet, n, 2, pairs.TourLocalWidth, pairs.TourLocal[float32]},
 	} {
 		x := make([]float32, b*c.rowsN*c.col)
 		for i := range x {
