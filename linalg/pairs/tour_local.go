@@ -7,22 +7,25 @@ import (
 )
 
 // TourLocalWidth is the number of features of one (i, j) pair of a TSP instance in TourLocal.
-const TourLocalWidth = 8
+const TourLocalWidth = 7
 
 // The bounds of TourLocal's features. Beyond them a pair is "far" however far it is, so that a
 // network trained at one N sees, at any larger N, only the range of features it was trained on.
 // On uniform instances of N = 20 a quarter of the pairs lie beyond 3 spacings and none beyond 7,
 // while at N = 200 88% lie beyond 3 and 40% beyond 8: with the bounds at 8, a model trained at 20
-// scored TSP-1,000's far pairs where it had never been trained, and its covers were 91% longer
-// than farthest insertion's tours.
+// scored TSP-1,000's far pairs where it had never been trained, and its tours were 91% longer
+// than farthest insertion's.
 const (
 	// LocalSpacingCap bounds d_ij over the instance's spacing.
 	LocalSpacingCap = 3
 	// LocalRadiusCap bounds d_ij over a city's neighbourhood radius.
 	LocalRadiusCap = 3
 	// LocalRankCap bounds a neighbour's rank: the LocalRankCap-th nearest and all farther ones
-	// look alike.
-	LocalRankCap = 10
+	// look alike, and SPG+Successor-Local scores only the pairs where one city is among the
+	// other's LocalRankCap nearest. With the centroid distance as a feature, at 10 two seeds in
+	// three of a model trained at N = 20 made TSP-1,000 tours 42-46% longer than farthest
+	// insertion's, at 6 one seed 28%.
+	LocalRankCap = 6
 	// LocalRadiusRank is the rank of the neighbour whose distance is a city's radius r_i.
 	LocalRadiusRank = 3
 	// LocalOffsetCap bounds the offsets along and across a city's radius, in spacings.
@@ -39,20 +42,14 @@ const (
 // (i, j), features of "j follows i" that do not depend on n, on where the instance lies or on
 // its scale, into dst (b x n x n x TourLocalWidth, row i, column j as in Tour):
 //
-//	min(d_ij / s, 3), min(d_ij / r_i, 3), min(d_ij / r_j, 3), min(rank_i(j), 10) / 10, min(rank_j(i), 10) / 10,
-//	clamp((c_j - c_i) . u_i / s, ±3), clamp((c_j - c_i) . v_i / s, ±3), |c_i - o| / R,
+//	min(d_ij / s, 3), min(d_ij / r_i, 3), min(d_ij / r_j, 3), min(rank_i(j), 6) / 6, min(rank_j(i), 6) / 6,
+//	clamp((c_j - c_i) . u_i / s, ±3), clamp((c_j - c_i) . v_i / s, ±3),
 //
 // with d_ij the distance, s twice the instance's mean nearest-neighbour distance (1/sqrt(n) for
 // uniform cities: the spacing), r_i the distance from i to its 3rd nearest city, rank_i(j)
 // the number of cities k != i nearer to i than j is (0 for the nearest; ties share a rank), o the
-// cities' centroid, u_i the unit vector from o to c_i (x's axis for a city at o), v_i u_i turned a
-// quarter anticlockwise, and R the mean of |c_k - o|.
-//
-// The offsets along and across the radius tell i -> j from j -> i: over the distances and ranks
-// alone the scores are nearly symmetric, and the Hungarian cover of symmetric scores pairs mutual
-// neighbours into 2-cycles (a first model over those five features stalled at 4.14 on TSP-20,
-// where SPG+Successor reaches 3.91), while "the next city anticlockwise" is a direction the same
-// at every N.
+// cities' centroid, u_i the unit vector from o to c_i (x's axis for a city at o) and v_i u_i
+// turned a quarter anticlockwise.
 //
 // Tour's features are coordinates, from which the network learns distances in units of the
 // square; trained at N = 20 its scores then mean nothing at N = 200, where every neighbour is
@@ -60,6 +57,16 @@ const (
 // a city's neighbourhood measured in its own units, alike at every N for cities spread alike,
 // which is what lets a pair network transfer; unlike the package's other features they hand the
 // network a distance, but never in the reward's units (the critic learns the scale).
+//
+// The offsets along and across the radius tell i -> j from j -> i: over the distances and ranks
+// alone the scores are nearly symmetric, and the Hungarian cover of symmetric scores pairs mutual
+// neighbours into 2-cycles (a first model over those five features stalled at 4.14 on TSP-20,
+// where SPG+Successor reaches 3.91). The frame is the centroid's, the same at every N; a frame of
+// a city's own 3 nearest neighbours told the directions apart less well (4.03 at TSP-20). A
+// city's distance from the centroid is not a feature: with it, one seed in three learned at N = 20
+// a rule for the few central cities that sent TSP-1,000's many ones around the centre (covers 33%
+// longer than farthest insertion's tours), and without it the three seeds agree within 0.03 at
+// N = 200 (docs/notebook/2026-12-tsp-transfer.md).
 //
 // A radius or spacing of zero (coincident cities) is replaced by the next coarser one: r_i by
 // s, s by 1.
@@ -98,15 +105,11 @@ func TourLocal[T Float](dst, x []T, b, n int) {
 				radius[i] = spacing
 			}
 		}
-		var ox, oy, mean float64
+		var ox, oy float64
 		for i := range n {
 			ox, oy = ox+float64(c[2*i]), oy+float64(c[2*i+1])
 		}
 		ox, oy = ox/float64(n), oy/float64(n)
-		for i := range n {
-			mean += math.Hypot(float64(c[2*i])-ox, float64(c[2*i+1])-oy)
-		}
-		mean /= float64(n)
 		out := dst[s*n*n*w:][:n*n*w]
 		for i := range n {
 			rx, ry := float64(c[2*i])-ox, float64(c[2*i+1])-oy
@@ -114,10 +117,6 @@ func TourLocal[T Float](dst, x []T, b, n int) {
 			ux, uy := 1.0, 0.0
 			if ri > 0 {
 				ux, uy = rx/ri, ry/ri
-			}
-			spread := 0.0
-			if mean > 0 {
-				spread = ri / mean
 			}
 			for j := range n {
 				dij := d[i*n+j]
@@ -130,7 +129,6 @@ func TourLocal[T Float](dst, x []T, b, n int) {
 				ex, ey := float64(c[2*j]-c[2*i]), float64(c[2*j+1]-c[2*i+1])
 				f[5] = T(clamp((ex*ux+ey*uy)/spacing, LocalOffsetCap))
 				f[6] = T(clamp((ey*ux-ex*uy)/spacing, LocalOffsetCap))
-				f[7] = T(spread)
 			}
 		}
 	}

@@ -59,13 +59,10 @@ func naiveTourLocal(c []float64, n int) []float64 {
 		}
 		return r
 	}
-	var ox, oy, spread float64
+	var ox, oy float64
 	for i := range n {
 		ox += c[2*i] / float64(n)
 		oy += c[2*i+1] / float64(n)
-	}
-	for i := range n {
-		spread += math.Hypot(c[2*i]-ox, c[2*i+1]-oy) / float64(n)
 	}
 	out := make([]float64, n*n*TourLocalWidth)
 	for i := range n {
@@ -83,9 +80,6 @@ func naiveTourLocal(c []float64, n int) []float64 {
 			ex, ey := c[2*j]-c[2*i], c[2*j+1]-c[2*i+1]
 			f[5] = math.Max(-LocalOffsetCap, math.Min((ex*cos-ey*sin)/s, LocalOffsetCap))
 			f[6] = math.Max(-LocalOffsetCap, math.Min((ex*sin+ey*cos)/s, LocalOffsetCap))
-			if spread > 0 {
-				f[7] = math.Hypot(c[2*i]-ox, c[2*i+1]-oy) / spread
-			}
 		}
 	}
 	return out
