@@ -64,8 +64,8 @@ const (
 // where SPG+Successor reaches 3.91). The frame is the centroid's, the same at every N; a frame of
 // a city's own 3 nearest neighbours told the directions apart less well (4.03 at TSP-20). A
 // city's distance from the centroid is not a feature: with it, one seed in three learned at N = 20
-// a rule for the few central cities that sent TSP-1,000's many ones around the centre (covers 33%
-// longer than farthest insertion's tours), and without it the three seeds agree within 0.03 at
+// a rule for the few central cities that sent TSP-1,000's many ones around the centre (tours 28%
+// longer than farthest insertion's), and without it the three seeds agree within 0.03 at
 // N = 200 (docs/notebook/2026-12-tsp-transfer.md).
 //
 // A radius or spacing of zero (coincident cities) is replaced by the next coarser one: r_i by
@@ -77,12 +77,14 @@ func TourLocal[T Float](dst, x []T, b, n int) {
 	// sorted's row i holds i's distances to the other n-1 cities, ascending: the rank of j from
 	// i is the count of them below d_ij.
 	sorted := make([]float64, n*(n-1))
+	rank := make([]T, n*n) // rank_i(j), capped and scaled as the feature
 	for s := range b {
 		c := x[s*2*n:][:2*n]
 		for i := range n {
-			for j := range n {
+			for j := i; j < n; j++ {
 				dx, dy := float64(c[2*i]-c[2*j]), float64(c[2*i+1]-c[2*j+1])
 				d[i*n+j] = math.Hypot(dx, dy)
+				d[j*n+i] = d[i*n+j]
 			}
 		}
 		var nearest float64
@@ -94,6 +96,12 @@ func TourLocal[T Float](dst, x []T, b, n int) {
 			if len(row) > 0 {
 				nearest += row[0]
 				radius[i] = row[min(LocalRadiusRank, len(row))-1]
+			}
+		}
+		for i := range n {
+			row := sorted[i*(n-1):][:n-1]
+			for j := range n {
+				rank[i*n+j] = T(float64(min(rankBelow(row, d[i*n+j]), LocalRankCap)) / LocalRankCap)
 			}
 		}
 		spacing := 2 * nearest / float64(n)
@@ -124,8 +132,7 @@ func TourLocal[T Float](dst, x []T, b, n int) {
 				f[0] = T(math.Min(dij/spacing, LocalSpacingCap))
 				f[1] = T(math.Min(dij/radius[i], LocalRadiusCap))
 				f[2] = T(math.Min(dij/radius[j], LocalRadiusCap))
-				f[LocalRankFrom] = T(float64(min(rankBelow(sorted[i*(n-1):][:n-1], dij), LocalRankCap)) / LocalRankCap)
-				f[LocalRankTo] = T(float64(min(rankBelow(sorted[j*(n-1):][:n-1], d[j*n+i]), LocalRankCap)) / LocalRankCap)
+				f[LocalRankFrom], f[LocalRankTo] = rank[i*n+j], rank[j*n+i]
 				ex, ey := float64(c[2*j]-c[2*i]), float64(c[2*j+1]-c[2*i+1])
 				f[5] = T(clamp((ex*ux+ey*uy)/spacing, LocalOffsetCap))
 				f[6] = T(clamp((ey*ux-ex*uy)/spacing, LocalOffsetCap))
