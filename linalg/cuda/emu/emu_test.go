@@ -163,24 +163,45 @@ func TestIndexCoversGrid(t *testing.T) {
 
 // TestBarrier reverses each block's values through shared memory: without a real barrier
 // thread 0 would read s[last] before the last thread wrote it (here, the previous block's value).
+// Both thread switches run it: x86-64's own and the ucontext one other CPUs use.
 func TestBarrier(t *testing.T) {
-	d := openTest(t, testDir)
-	const blocks, threads = 3, 100
-	in := make([]float32, blocks*threads)
-	for i := range in {
-		in[i] = float32(i)
-	}
-	ib, ob := upload(t, d, in), upload(t, d, make([]float32, len(in)))
-	if err := d.Launch("t_reverse", cuda.D1(blocks), cuda.D1(threads), ob, ib); err != nil {
-		t.Fatal(err)
-	}
-	got := download(t, d, ob, len(in))
-	for b := range blocks {
-		for i := range threads {
-			if want := in[b*threads+threads-1-i]; got[b*threads+i] != want {
-				t.Fatalf("block %d out[%d] = %v, want %v", b, i, got[b*threads+i], want)
+	for _, sw := range []struct{ name, flag string }{{"native", ""}, {"ucontext", "-DEMU_UCONTEXT"}} {
+		t.Run(sw.name, func(t *testing.T) {
+			dir := testDir
+			if sw.flag != "" {
+				saved := cxxFlags
+				cxxFlags = append(append([]string(nil), cxxFlags...), sw.flag)
+				t.Cleanup(func() { cxxFlags = saved })
+				dir = t.TempDir()
 			}
-		}
+			d := openTest(t, dir)
+			const blocks, threads = 3, 100
+			in := make([]float32, blocks*threads)
+			for i := range in {
+				in[i] = float32(i)
+			}
+			ib, ob := upload(t, d, in), upload(t, d, make([]float32, len(in)))
+			if err := d.Launch("t_reverse", cuda.D1(blocks), cuda.D1(threads), ob, ib); err != nil {
+				t.Fatal(err)
+			}
+			got := download(t, d, ob, len(in))
+			for b := range blocks {
+				for i := range threads {
+					if want := in[b*threads+threads-1-i]; got[b*threads+i] != want {
+						t.Fatalf("block %d out[%d] = %v, want %v", b, i, got[b*threads+i], want)
+					}
+				}
+			}
+			out := upload(t, d, make([]float32, 32))
+			err := d.Launch("t_diverge", cuda.D1(1), cuda.D1(32), out)
+			if err == nil || !strings.Contains(err.Error(), "__syncthreads() not reached by every thread") {
+				t.Fatalf("err = %v, want a divergent barrier", err)
+			}
+			// a launch after the one left mid-block starts its threads afresh
+			if err := d.Launch("t_reverse", cuda.D1(blocks), cuda.D1(threads), ob, ib); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

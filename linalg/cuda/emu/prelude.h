@@ -1,13 +1,12 @@
 // The emulator's prelude: what a CUDA kernel source expects of its compiler, defined for the
-// CPU, and the scheduler that runs a launch. Each CUDA thread of a block is a ucontext
-// coroutine with its own stack, all on the calling OS thread; __syncthreads() yields to the
-// scheduler, which resumes every thread of the block in index order, so a barrier means what
-// it means on a GPU. Blocks run one after another, which makes __shared__ arrays plain statics
-// and atomicAdd a plain add, and every launch deterministic.
+// CPU, and the scheduler that runs a launch. Each CUDA thread of a block is a coroutine with
+// its own stack, all on the calling OS thread; __syncthreads() yields to the scheduler, which
+// resumes every thread of the block in index order, so a barrier means what it means on a GPU.
+// Blocks run one after another, which makes __shared__ arrays plain statics and atomicAdd a
+// plain add, and every launch deterministic.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
 
 #define __global__
 #define __device__ static inline
@@ -29,8 +28,6 @@ static inline float atomicAdd(float* p, float v)
 // Stack of one emulated thread: the kernels keep a few scalars and call libm.
 static const size_t emu_stack = 64 * 1024;
 
-static ucontext_t emu_sched;      // the scheduler's context
-static ucontext_t* emu_ctx;       // one per thread of a block
 static char* emu_stacks;          // emu_stack bytes per thread
 static unsigned char* emu_done;   // whether each thread has returned
 static int emu_cap;               // threads the arrays above hold
@@ -41,19 +38,107 @@ static void** emu_args;           // its arguments, as for cuLaunchKernel
 static int emu_direct;             // whether threads run as plain calls (no barrier expected)
 static int emu_missed_barrier;     // whether a plain call reached __syncthreads() anyway
 
+static void emu_entry()
+{
+    emu_fn(emu_args);
+    emu_done[emu_cur] = 1;
+}
+
+#if defined(__x86_64__) && !defined(EMU_UCONTEXT)
+// On x86-64 (unless EMU_UCONTEXT asks for the portable switch below, as a test does) a switch saves the callee-saved registers on the stack it leaves and its stack
+// pointer in *from, then takes up to's. swapcontext would do the same plus a system call for
+// the signal mask at every switch, which made barrier-heavy kernels (batch norm's block sums)
+// a hundred times slower.
+extern "C" __attribute__((visibility("hidden"))) void emu_switch(void** from, void* to);
+__asm__(".text\n"
+        ".globl emu_switch\n"
+        ".hidden emu_switch\n"
+        ".type emu_switch, @function\n"
+        "emu_switch:\n"
+        "    pushq %rbp\n"
+        "    pushq %rbx\n"
+        "    pushq %r12\n"
+        "    pushq %r13\n"
+        "    pushq %r14\n"
+        "    pushq %r15\n"
+        "    movq %rsp, (%rdi)\n"
+        "    movq %rsi, %rsp\n"
+        "    popq %r15\n"
+        "    popq %r14\n"
+        "    popq %r13\n"
+        "    popq %r12\n"
+        "    popq %rbx\n"
+        "    popq %rbp\n"
+        "    ret\n"
+        ".size emu_switch, .-emu_switch\n");
+
+static void* emu_sched;     // the scheduler's saved stack pointer
+static void** emu_sp;       // each thread's saved stack pointer
+
+// emu_start is where a thread's first switch returns to; it ends by switching back for good.
+static void emu_start()
+{
+    emu_entry();
+    emu_switch(&emu_sp[emu_cur], emu_sched);
+    __builtin_unreachable();
+}
+
+static int emu_alloc_contexts(int nt)
+{
+    free(emu_sp);
+    emu_sp = (void**)malloc(nt * sizeof(void*));
+    return emu_sp != 0;
+}
+
+// emu_prepare sets thread t's stack so that the first switch to it pops six zero registers and
+// returns into emu_start with the stack aligned as after a call.
+static void emu_prepare(int t)
+{
+    char* top = emu_stacks + (size_t)(t + 1) * emu_stack;
+    void** frame = (void**)(((unsigned long long)top & ~15ull) - 16);
+    frame[0] = (void*)emu_start;
+    frame[1] = 0;
+    for (int r = 1; r <= 6; r++) {
+        frame[-r] = 0;
+    }
+    emu_sp[t] = frame - 6;
+}
+
+static void emu_yield() { emu_switch(&emu_sp[emu_cur], emu_sched); }
+static void emu_resume(int t) { emu_switch(&emu_sched, emu_sp[t]); }
+#else
+#include <ucontext.h>
+
+static ucontext_t emu_sched;      // the scheduler's context
+static ucontext_t* emu_ctx;       // one per thread of a block
+
+static int emu_alloc_contexts(int nt)
+{
+    free(emu_ctx);
+    emu_ctx = (ucontext_t*)malloc(nt * sizeof(ucontext_t));
+    return emu_ctx != 0;
+}
+
+static void emu_prepare(int t)
+{
+    getcontext(&emu_ctx[t]);
+    emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
+    emu_ctx[t].uc_stack.ss_size = emu_stack;
+    emu_ctx[t].uc_link = &emu_sched;
+    makecontext(&emu_ctx[t], emu_entry, 0);
+}
+
+static void emu_yield() { swapcontext(&emu_ctx[emu_cur], &emu_sched); }
+static void emu_resume(int t) { swapcontext(&emu_sched, &emu_ctx[t]); }
+#endif
+
 static void __syncthreads()
 {
     if (emu_direct) {
         emu_missed_barrier = 1;
         return;
     }
-    swapcontext(&emu_ctx[emu_cur], &emu_sched);
-}
-
-static void emu_entry()
-{
-    emu_fn(emu_args);
-    emu_done[emu_cur] = 1;
+    emu_yield();
 }
 
 // Return codes of emu_run, read by the Go side.
@@ -93,13 +178,12 @@ static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int 
         return emu_call(fn, args, (long long)gx * gy * gz, nt, reverse);
     }
     if (nt > emu_cap) {
-        free(emu_ctx);
         free(emu_stacks);
         free(emu_done);
-        emu_ctx = (ucontext_t*)malloc(nt * sizeof(ucontext_t));
+        int contexts = emu_alloc_contexts(nt);
         emu_stacks = (char*)malloc(nt * emu_stack);
         emu_done = (unsigned char*)malloc(nt);
-        if (!emu_ctx || !emu_stacks || !emu_done) {
+        if (!contexts || !emu_stacks || !emu_done) {
             emu_cap = 0;
             return emu_no_memory;
         }
@@ -112,11 +196,7 @@ static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int 
         long long bi = reverse ? nb - 1 - bl : bl;
         blockIdx = emu_uint3{(unsigned)(bi % gx), (unsigned)(bi / gx % gy), (unsigned)(bi / ((long long)gx * gy))};
         for (int t = 0; t < nt; t++) {
-            getcontext(&emu_ctx[t]);
-            emu_ctx[t].uc_stack.ss_sp = emu_stacks + (size_t)t * emu_stack;
-            emu_ctx[t].uc_stack.ss_size = emu_stack;
-            emu_ctx[t].uc_link = &emu_sched;
-            makecontext(&emu_ctx[t], emu_entry, 0);
+            emu_prepare(t);
             emu_done[t] = 0;
         }
         // Rounds: each runs every waiting thread up to its next barrier or its end. A GPU
@@ -131,7 +211,7 @@ static int emu_run(void (*fn)(void**), void** args, int gx, int gy, int gz, int 
                 }
                 emu_cur = t;
                 threadIdx = emu_uint3{(unsigned)(t % bx), (unsigned)(t / bx % by), (unsigned)(t / (bx * by))};
-                swapcontext(&emu_sched, &emu_ctx[t]);
+                emu_resume(t);
                 waiting += !emu_done[t];
             }
             if (waiting == 0) {
