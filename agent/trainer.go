@@ -386,7 +386,7 @@ func (t *trainer) validate() error {
 		}
 	}
 	if t.valEnv.N() != t.cfg.N {
-		dropSampleMs(ev) // no pane draws a soft permutation of that size
+		dropSampleMs(ev)
 	}
 	t.lastEval = t.step
 	if t.best == nil || eval.Better(t.valEnv, ev.Metric, t.best.Metric) {
