@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"spg-tui/agent/eval"
 	"spg-tui/agent/ops/pairops"
 	"spg-tui/agent/replay"
 	"spg-tui/run"
@@ -28,24 +29,24 @@ const (
 )
 
 // MemoryEstimate is the memory a run of cfg needs at its peak, in bytes: the replay buffer, the
-// training order, the validation and test sets with their references, the learner's graphs for one
-// step, and spg-gm-spectral's cache of spectral similarities. It saturates at math.MaxInt64 instead
-// of overflowing.
+// training order, the validation and test sets with their references, the learner's graphs for
+// one step (and those of the networks that validate at another size), and spg-gm-spectral's
+// cache of spectral similarities. It saturates at math.MaxInt64 instead of overflowing.
 func MemoryEstimate(cfg run.Config) int64 {
 	capacity, err := replay.Capacity(cfg)
 	if err != nil {
 		capacity = 0
 	}
-	b, n, h := float64(cfg.Batch), float64(cfg.N), float64(cfg.Hidden)
+	model := run.ModelOf(cfg)
+	vn := float64(cfg.ValidationN())
 	total := float64(memBase) +
 		float64(capacity)*float64(replay.TransitionBytes(cfg.N)) +
 		4*float64(cfg.TrainSize) +
-		float64(cfg.ValSize+cfg.TestSize)*(memPerEvalPerN*n+memPerEvalOverhead) +
-		b*n*n*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) +
-		b*n*h*memPerBNH
-	model := run.ModelOf(cfg)
-	if model.PairCritic {
-		total += b * n * n * h * memPerBNNH
+		float64(cfg.ValSize)*(memPerEvalPerN*vn+memPerEvalOverhead) +
+		float64(cfg.TestSize)*(memPerEvalPerN*float64(cfg.N)+memPerEvalOverhead) +
+		graphBytes(cfg, model, cfg.Batch, cfg.N)
+	if cfg.ValidationN() != cfg.N { // the networks that validate at that size (validationLearner)
+		total += graphBytes(cfg, model, min(cfg.Batch, eval.SizedBatchAt(cfg.ValidationN())), cfg.ValidationN())
 	}
 	if model.Name == run.ModelGMSpectral {
 		total += pairops.SpectralCacheBytes // its similarities, kept for the states met again
@@ -54,6 +55,16 @@ func MemoryEstimate(cfg run.Config) int64 {
 		return math.MaxInt64
 	}
 	return int64(total)
+}
+
+// graphBytes is the memory of model's graphs for one step at batch b and size n.
+func graphBytes(cfg run.Config, model run.Model, b, n int) float64 {
+	bf, nf, h := float64(b), float64(n), float64(cfg.Hidden)
+	total := bf*nf*nf*(memPerBNN+memPerBNNIter*float64(cfg.SinkhornIters)) + bf*nf*h*memPerBNH
+	if model.PairCritic {
+		total += bf * nf * nf * h * memPerBNNH
+	}
+	return total
 }
 
 // CheckMemory refuses a configuration whose MemoryEstimate exceeds the machine's memory, naming

@@ -85,6 +85,12 @@ type trainer struct {
 	early bool
 	// start is the configuration the run started with (config.json), the run's identity.
 	start run.Config
+	// dev is where the learner computes, and the learner that validates at another size.
+	dev *device.Device
+	// valEnv is the task at the validation's size (cfg.ValidationN()); valLearner, built at the
+	// first validation where that is not N, holds the run's parameters in networks of that size.
+	valEnv     envs.Env
+	valLearner learn.Learner
 	// val is the validation set; its Ref is nil while refs solves it beside training.
 	val  *eval.Set
 	refs *refSolve
@@ -148,7 +154,8 @@ func newTrainer(dir string, cfg run.Spec, dev *device.Device, core *loop, h *che
 		},
 		dir: dir, records: make(chan run.Record, recordBuffer+len(history)), done: make(chan struct{}),
 		pending: c, wake: make(chan struct{}, 1),
-		cfg: cfg, device: learn.DeviceName(cfg, core.learner, dev), core: core, lastEval: -1, dirty: true, lastCkpt: time.Now(),
+		cfg: cfg, device: learn.DeviceName(cfg, core.learner, dev), dev: dev, core: core, valEnv: core.env,
+		lastEval: -1, dirty: true, lastCkpt: time.Now(),
 		metrics: metrics, logFile: logFile, log: log.New(logFile, "", log.LstdFlags),
 	}
 	for _, r := range history {
@@ -269,6 +276,9 @@ func (t *trainer) execute() (stopped bool, err error) {
 		return stop, err
 	}
 	msg := fmt.Sprintf("%s, replay capacity %d", t.info.Title, t.info.BufferCapacity)
+	if n := t.valEnv.N(); n != t.cfg.N {
+		msg += fmt.Sprintf(", validated at n = %d", n)
+	}
 	if kind, choice := run.RecipeChoice(t.cfg.Config); kind != "" {
 		msg += fmt.Sprintf(", recipe %s on %s: %s", t.cfg.Recipe, kind, choice) // --data alone chose the model
 	}
@@ -360,18 +370,26 @@ func (t *trainer) validate() error {
 		return err
 	}
 	h := learn.HyperAt(&t.cfg, t.step)
-	ev, err := eval.Evaluate(t.interruptible(), t.core.env, t.val, h, true)
+	l, err := t.validationLearner()
+	if err != nil {
+		return fmt.Errorf("step %d: validation: %w", t.step, err)
+	}
+	l = stoppable{l, &t.stopFlag}
+	ev, err := eval.Evaluate(l, t.valEnv, t.val, h, true)
 	if err != nil {
 		return fmt.Errorf("step %d: validation: %w", t.step, err)
 	}
 	ev.RefsPending = t.val.Ref == nil
 	if k := t.cfg.ValDecodes(); k > 1 {
-		if ev.Sampled, err = eval.SampledEval(t.interruptible(), t.core.env, t.val, h, k, t.cfg.Seed); err != nil {
+		if ev.Sampled, err = eval.SampledEval(l, t.valEnv, t.val, h, k, t.cfg.Seed); err != nil {
 			return fmt.Errorf("step %d: sampled validation: %w", t.step, err)
 		}
 	}
+	if t.valEnv.N() != t.cfg.N {
+		dropSampleMs(ev)
+	}
 	t.lastEval = t.step
-	if t.best == nil || eval.Better(t.core.env, ev.Metric, t.best.Metric) {
+	if t.best == nil || eval.Better(t.valEnv, ev.Metric, t.best.Metric) {
 		ev.Best = true
 		t.best = &checkpoint.BestEval{Step: t.step, Metric: ev.Metric}
 		params, err := t.core.learner.MarshalBinary()
@@ -416,7 +434,11 @@ func (t *trainer) checkpointLast() error {
 	if t.val != nil {
 		k := min(eval.SampleCount, len(t.val.Insts))
 		probe := &eval.Set{Split: envs.Validation, Facts: t.val.Facts, Insts: t.val.Insts[:k], States: t.val.States, Ref: t.val.Ref}
-		if _, err := eval.Evaluate(t.core.learner, t.core.env, probe, learn.HyperAt(&t.cfg, t.step), true); err != nil {
+		l, err := t.validationLearner()
+		if err == nil {
+			_, err = eval.Evaluate(l, t.valEnv, probe, learn.HyperAt(&t.cfg, t.step), true)
+		}
+		if err != nil {
 			return fmt.Errorf("step %d: checkpoint refused: %w", t.step, err)
 		}
 	}

@@ -55,10 +55,10 @@ func (t *trainer) setWait(what string, total, done int, background bool) {
 // warn emits a warning event (from the training goroutine).
 func (t *trainer) warn(msg string) { t.event(&run.Event{Event: run.EventWarning, Message: msg}) }
 
-// newSet generates a split's dataset of size instances, featurised, and names the file of its
-// references in the run directory.
-func (t *trainer) newSet(split envs.Split, size int) (*eval.Set, envs.Dataset, string) {
-	ds := envs.Dataset{Env: t.core.env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
+// newSet generates a split's dataset of size instances of env, featurised, and names the file
+// of its references in the run directory.
+func (t *trainer) newSet(env envs.Env, split envs.Split, size int) (*eval.Set, envs.Dataset, string) {
+	ds := envs.Dataset{Env: env, Seed: envs.SplitSeed(t.cfg.Seed, split), Size: size}
 	return eval.NewSet(split, ds, t.cfg.Facts), ds, filepath.Join(t.dir, run.CacheDir, eval.SplitName(split)+".json")
 }
 
@@ -68,8 +68,15 @@ func (t *trainer) newSet(split envs.Split, size int) (*eval.Set, envs.Dataset, s
 // second at most); any other metric is the policy's own objective, and the solve goes on beside
 // training (solveBeside), however long it takes (TSP-20's Held-Karp: minutes).
 func (t *trainer) openValidation() error {
-	set, ds, path := t.newSet(envs.Validation, t.cfg.ValSize)
-	ref, err := eval.FindReference(path, t.core.env, ds, set.Insts, true, t.warn)
+	if n := t.cfg.ValidationN(); n != t.cfg.N {
+		env, err := envs.NewData(t.cfg.Task, n, t.cfg.Data)
+		if err != nil {
+			return err
+		}
+		t.valEnv = env
+	}
+	set, ds, path := t.newSet(t.valEnv, envs.Validation, t.cfg.ValSize)
+	ref, err := eval.FindReference(path, t.valEnv, ds, set.Insts, true, t.warn)
 	switch {
 	case err != nil:
 		return err
@@ -89,7 +96,7 @@ func (t *trainer) openValidation() error {
 // (interruptible by Stop). A task without an exact solver at the run's size has no optimum to
 // compare with there, and gets none.
 func (t *trainer) prepareTest() (*eval.Set, error) {
-	set, ds, path := t.newSet(envs.Test, t.cfg.TestSize)
+	set, ds, path := t.newSet(t.core.env, envs.Test, t.cfg.TestSize)
 	if t.cfg.Facts.Exact(t.cfg.N) == "" {
 		return set, nil
 	}
@@ -117,7 +124,7 @@ func (t *trainer) solveRefs(split envs.Split, ds envs.Dataset, insts []envs.Inst
 	if background {
 		width = t.solveWidth
 	}
-	ref, err := solveReferences(path, t.core.env, ds, insts, baselines, &t.stopFlag, begin, &t.waitDone, note, width)
+	ref, err := solveReferences(path, ds.Env, ds, insts, baselines, &t.stopFlag, begin, &t.waitDone, note, width)
 	t.setWait("", 0, 0, false)
 	if d := time.Since(began); err == nil && d > time.Second {
 		t.log.Printf("reference solutions of the %s set (%d instances) took %s", split, ds.Size, d.Round(time.Millisecond))

@@ -102,6 +102,11 @@ type Config struct {
 	// Gumbel-perturbed Sinkhorn samples, the best kept); 0 or 1 reports the single decode only.
 	// The single decode alone selects checkpoints, so it never changes training.
 	ValSamples int `json:"val_samples,omitempty"`
+	// ValN is the size of the validation instances where it is not N (0: N). A model that runs
+	// at any N (Model.AnyN) can so be selected by how it solves the size it is meant for: along
+	// a TSP run at N = 20 the checkpoint best at 20 is not the one best at 500. The validation
+	// set stays ValSize instances; the test set stays at N.
+	ValN int `json:"val_n,omitempty"`
 	// Rounding is how the policy rounds the actor's M = exp(S^L(X/tau)) to a permutation, in
 	// training and at inference: "" by the Hungarian maximum of the sum of M (the paper's), which
 	// runs written before the setting existed used; RoundingLog by that of the sum of log M, which
@@ -328,6 +333,15 @@ func (c Config) validate(maxN int) error {
 		sums := tasksWhere(func(f *envs.Facts) bool { return f.SumReward })
 		return fmt.Errorf("reward %s: only %s has a plain-sum reward", c.Reward, taskList(sums))
 	}
+	if c.ValN != 0 {
+		if bound := instanceMaxN(c.Task); c.ValN < 2 || c.ValN > bound {
+			return fmt.Errorf("val-n %d: must be in [2, %d] (0: n)", c.ValN, bound)
+		}
+		if c.ValN != c.N && !m.AnyN {
+			return fmt.Errorf("val-n %d: %s has layers sized by n, so it validates at n = %d only (models that run at any n: %s)",
+				c.ValN, m.Title, c.N, strings.Join(AnyNModels(), ", "))
+		}
+	}
 	if c.ValSamples > 1 && m.Kind != KindSPG {
 		return fmt.Errorf("val-samples %d: %s has no Sinkhorn layer to sample from (only SPG models do)", c.ValSamples, m.Title)
 	}
@@ -358,6 +372,14 @@ const (
 	ActorAtSoft = "soft"
 	ActorAtHard = "hard"
 )
+
+// ValidationN is the size of the validation instances: ValN, or N where it is 0.
+func (c *Config) ValidationN() int {
+	if c.ValN > 0 {
+		return c.ValN
+	}
+	return c.N
+}
 
 // ValDecodes is the number of candidates per instance of the validations' sampled decode
 // (ValSamples, 1 when unset): 1 is the single decode only.

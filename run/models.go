@@ -267,3 +267,14 @@ func Title(c Config) string {
 	}
 	return fmt.Sprintf("%s · %s-%d", ModelTitle(c), name, c.N)
 }
+
+// AnyNModels names the models that run at any N (Model.AnyN), in catalogue order.
+func AnyNModels() []string {
+	var out []string
+	for _, m := range Models {
+		if m.AnyN {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -13,10 +14,10 @@ import (
 // included) grow as batch x N^2, and acting gives the same answers at any batch.
 const sizedBatch = 32
 
-// sizedBatchAt is the graph batch of a policy built at size n: sizedBatch up to run.MaxN, fewer
+// SizedBatchAt is the graph batch of a policy built at size n: sizedBatch up to run.MaxN, fewer
 // above so that its graphs take what they take at MaxN (about 0.6 GB for spg-successor, 9 GB
 // at n = 1,000 with all 32) at any decoding size.
-func sizedBatchAt(n int) int {
+func SizedBatchAt(n int) int {
 	return max(1, min(sizedBatch, sizedBatch*run.MaxN*run.MaxN/(n*n)))
 }
 
@@ -28,20 +29,9 @@ func (p *Policy) Accepts(task envs.Task, n int) error {
 		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d", p.cfg.Task, p.cfg.N, task, n)
 	case n != p.cfg.N && !p.cfg.Entry.AnyN:
 		return fmt.Errorf("the checkpoint is for %s n = %d, the instances are %s n = %d: its model %s has layers sized by n (models that run at any n: %s)",
-			p.cfg.Task, p.cfg.N, task, n, p.cfg.Model, strings.Join(anyNModels(), ", "))
+			p.cfg.Task, p.cfg.N, task, n, p.cfg.Model, strings.Join(run.AnyNModels(), ", "))
 	}
 	return nil
-}
-
-// anyNModels names the models that run at any N.
-func anyNModels() []string {
-	var out []string
-	for _, m := range run.Models {
-		if m.AnyN {
-			out = append(out, m.Name)
-		}
-	}
-	return out
 }
 
 // learnerAt is the policy's learner at size n: its own at its N, else the same parameters in
@@ -53,19 +43,30 @@ func (p *Policy) learnerAt(n int) (learn.Learner, error) {
 	if p.sized != nil && p.sizedN == n {
 		return p.sized, nil
 	}
-	cfg := p.cfg.Config
-	cfg.N, cfg.Batch = n, min(cfg.Batch, sizedBatchAt(n))
-	var l learn.Learner
-	spec, err := p.cfg.With(cfg) // up to the task's instance bound
-	if err == nil {
-		l, err = learn.NewLearner(spec, p.dev)
-	}
+	l, err := SizedLearner(p.cfg, p.dev, p.state, n)
 	if err != nil {
 		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
 	}
-	if err := l.UnmarshalBinary(learn.ResizedState(p.state, n)); err != nil {
-		return nil, fmt.Errorf("the checkpoint's model at n = %d: %v", n, err)
-	}
 	p.sized, p.sizedN = l, n
+	return l, nil
+}
+
+// SizedLearner builds spec's networks at size n, on dev, with the parameters of state (a
+// learner's MarshalBinary at spec's N), for a model that runs at any N; its graph batch is
+// SizedBatchAt(n).
+func SizedLearner(spec run.Spec, dev *device.Device, state []byte, n int) (learn.Learner, error) {
+	cfg := spec.Config
+	cfg.N, cfg.Batch = n, min(cfg.Batch, SizedBatchAt(n))
+	sized, err := spec.With(cfg) // up to the task's instance bound
+	if err != nil {
+		return nil, err
+	}
+	l, err := learn.NewLearner(sized, dev)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.UnmarshalBinary(learn.ResizedState(state, n)); err != nil {
+		return nil, err
+	}
 	return l, nil
 }

@@ -40,6 +40,7 @@ func RegisterFlags(fs *flag.FlagSet, cfg *run.Config) (finish func() error) {
 	fs.Var((*byteSize)(&cfg.BufferMem), "buffer-mem", "memory cap of the replay buffer in `BYTES`; a K, M or G suffix multiplies by 2^10, 2^20, 2^30; with the run's other memory, at most the machine's (or cgroup's) memory")
 	fs.IntVar(&cfg.TrainSize, "train-size", cfg.TrainSize, fmt.Sprintf("training instances (one epoch is a pass over them), a batch to %d", run.MaxTrainSize))
 	fs.IntVar(&cfg.ValSize, "val-size", cfg.ValSize, fmt.Sprintf("validation instances (model selection), 1 to %d", run.MaxEvalSize))
+	fs.IntVar(&cfg.ValN, "val-n", cfg.ValN, "size of the validation instances, which choose the best checkpoint (0: --n); another size only for models that run at any n, to select by the size they will solve")
 	fs.IntVar(&cfg.TestSize, "test-size", cfg.TestSize, fmt.Sprintf("test instances (scored once, at the end), 1 to %d", run.MaxEvalSize))
 	fs.IntVar(&cfg.EvalEvery, "eval-every", cfg.EvalEvery, "steps between validations")
 	fs.IntVar(&cfg.LogEvery, "log-every", cfg.LogEvery, "steps between training summaries")
