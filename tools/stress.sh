@@ -4,7 +4,7 @@
 # Timing-free tests must pass on a loaded machine at any core count: this is where one that hangs
 # on a scheduler's luck shows. Both builds when OpenBLAS is installed (Debian's libopenblas-dev).
 #
-#   tools/stress.sh            about 40 minutes on an idle 2-core machine
+#   tools/stress.sh            80 minutes on a 2-core Xeon with trainings beside it (load 5-9)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
