@@ -63,40 +63,40 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 	for _, task := range []envs.Task{envs.TaskMWM, envs.TaskTSP} {
 		cfg := tinyConfig(task, 4)
 		cfg.Hidden, cfg.Steps, cfg.ActorLR, cfg.CriticLR = 16, 30, 1e-3, 1e-3
-		straight := t.TempDir()
-		e, err := StartRun(cfg, straight, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitDone(t, e)
-		want := summarise(t, straight)
-
-		dir := t.TempDir()
-		var eng runRef
-		hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
-			l, err := learn.NewLearner(c, dev)
-			return &hookedLearner{Learner: l, hook: eng.at(13, (*trainer).Stop)}, err
-		}
-		s, err := startRun(cfg, dir, nil, hooked)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eng.set(s)
-		waitDone(t, s)
-		if st := s.Status(); st.State != run.StateStopped || st.Step != 13 {
-			t.Fatalf("%s: stopped run %+v, %v", task, st, s.Err())
-		}
-		r, err := ResumeRun(dir, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitDone(t, r)
-		if r.Err() != nil {
-			t.Fatal(r.Err())
-		}
-		if got := summarise(t, dir); !reflect.DeepEqual(got, want) {
+		want := summarise(t, trainToEnd(t, cfg))
+		if got := summarise(t, stoppedAndResumed(t, cfg, 13)); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the resumed run differs from the uninterrupted one (params equal: %v; train records equal: %v)",
 				task, bytes.Equal(got.params, want.params), reflect.DeepEqual(got.train, want.train))
 		}
 	}
+}
+
+// stoppedAndResumed trains cfg with the real learner in a temporary directory, stops it at
+// update u, resumes it to the end and returns the directory.
+func stoppedAndResumed(t *testing.T, cfg run.Config, u int) string {
+	t.Helper()
+	dir := t.TempDir()
+	var eng runRef
+	hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
+		l, err := learn.NewLearner(c, dev)
+		return &hookedLearner{Learner: l, hook: eng.at(u, (*trainer).Stop)}, err
+	}
+	s, err := startRun(cfg, dir, nil, hooked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.set(s)
+	waitDone(t, s)
+	if st := s.Status(); st.State != run.StateStopped || st.Step != u {
+		t.Fatalf("%s: stopped run %+v, %v", cfg.Task, st, s.Err())
+	}
+	r, err := ResumeRun(dir, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, r)
+	if r.Err() != nil {
+		t.Fatal(r.Err())
+	}
+	return dir
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"spg-tui/agent/checkpoint"
-	"spg-tui/agent/device"
 	"spg-tui/agent/eval"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
@@ -21,15 +20,7 @@ func TestValidationAtAnotherSize(t *testing.T) {
 	const valN = 11
 	cfg := tinyConfig(envs.TaskTSP, 6)
 	cfg.Model, cfg.Critic, cfg.ValN, cfg.Steps = run.ModelSuccessor, run.CriticBilinear, valN, 30
-	dir := t.TempDir()
-	e, err := StartRun(cfg, dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitDone(t, e)
-	if err := e.Err(); err != nil {
-		t.Fatal(err)
-	}
+	dir := trainToEnd(t, cfg)
 	var best *run.Eval
 	vals, metrics := 0, map[float64]bool{}
 	for _, r := range readMetrics(t, dir) {
@@ -84,41 +75,8 @@ func TestValidationAtAnotherSize(t *testing.T) {
 func TestValidationAtAnotherSizeResumes(t *testing.T) {
 	cfg := tinyConfig(envs.TaskMWM, 5)
 	cfg.Model, cfg.Critic, cfg.ValN, cfg.Steps = run.ModelPairwise, run.CriticBilinear, 8, 30
-	straight := t.TempDir()
-	e, err := StartRun(cfg, straight, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitDone(t, e)
-	if err := e.Err(); err != nil {
-		t.Fatal(err)
-	}
-	want := summarise(t, straight)
-
-	dir := t.TempDir()
-	var eng runRef
-	hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
-		l, err := learn.NewLearner(c, dev)
-		return &hookedLearner{Learner: l, hook: eng.at(13, (*trainer).Stop)}, err
-	}
-	s, err := startRun(cfg, dir, nil, hooked)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng.set(s)
-	waitDone(t, s)
-	if st := s.Status(); st.State != run.StateStopped || st.Step != 13 {
-		t.Fatalf("stopped run %+v, %v", st, s.Err())
-	}
-	r, err := ResumeRun(dir, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitDone(t, r)
-	if r.Err() != nil {
-		t.Fatal(r.Err())
-	}
-	if got := summarise(t, dir); !reflect.DeepEqual(got, want) {
+	want := summarise(t, trainToEnd(t, cfg))
+	if got := summarise(t, stoppedAndResumed(t, cfg, 13)); !reflect.DeepEqual(got, want) {
 		t.Errorf("the resumed run differs from the uninterrupted one (params equal: %v; evals equal: %v)",
 			bytes.Equal(got.params, want.params), reflect.DeepEqual(got.evals, want.evals))
 	}
