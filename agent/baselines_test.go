@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"spg-tui/agent/device"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
 	"spg-tui/run"
@@ -42,44 +41,8 @@ func TestCriticFreeResumeIsExact(t *testing.T) {
 	for _, c := range criticFreeCases {
 		cfg := tinyConfig(c.task, 4)
 		cfg.Model, cfg.Hidden, cfg.Steps, cfg.ActorLR = c.model, 8, 30, 1e-2
-		straight := t.TempDir()
-		e, err := StartRun(cfg, straight, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitDone(t, e)
-		if e.Err() != nil {
-			t.Fatal(e.Err())
-		}
-		want := summarise(t, straight)
-
-		dir := t.TempDir()
-		var eng runRef
-		hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
-			l, err := learn.NewLearner(c, dev)
-			if err != nil {
-				return nil, err
-			}
-			return &hookedOnPolicy{OnPolicyLearner: l.(learn.OnPolicyLearner), hook: eng.at(13, (*trainer).Stop)}, nil
-		}
-		s, err := startRun(cfg, dir, nil, hooked)
-		if err != nil {
-			t.Fatal(err)
-		}
-		eng.set(s)
-		waitDone(t, s)
-		if st := s.Status(); st.State != run.StateStopped || st.Step != 13 {
-			t.Fatalf("%s %s: stopped run %+v, %v", c.model, c.task, st, s.Err())
-		}
-		r, err := ResumeRun(dir, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitDone(t, r)
-		if r.Err() != nil {
-			t.Fatal(r.Err())
-		}
-		got := summarise(t, dir)
+		want := summarise(t, trainToEnd(t, cfg))
+		got := summarise(t, stoppedAndResumed(t, cfg, 13))
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s %s: the resumed run differs from the uninterrupted one (params equal: %v; train records equal: %v)",
 				c.model, c.task, bytes.Equal(got.params, want.params), reflect.DeepEqual(got.train, want.train))

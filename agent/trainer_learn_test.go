@@ -71,15 +71,22 @@ func TestResumeIsExactWithTheRealLearner(t *testing.T) {
 	}
 }
 
-// stoppedAndResumed trains cfg with the real learner in a temporary directory, stops it at
-// update u, resumes it to the end and returns the directory.
+// stoppedAndResumed trains cfg with the real learner (an on-policy one too) in a temporary
+// directory, stops it at update u, resumes it to the end and returns the directory.
 func stoppedAndResumed(t *testing.T, cfg run.Config, u int) string {
 	t.Helper()
 	dir := t.TempDir()
 	var eng runRef
 	hooked := func(c run.Spec, dev *device.Device) (learn.Learner, error) {
 		l, err := learn.NewLearner(c, dev)
-		return &hookedLearner{Learner: l, hook: eng.at(u, (*trainer).Stop)}, err
+		if err != nil {
+			return nil, err
+		}
+		hook := eng.at(u, (*trainer).Stop)
+		if op, ok := l.(learn.OnPolicyLearner); ok { // the trainer tells them apart by this interface
+			return &hookedOnPolicy{OnPolicyLearner: op, hook: hook}, nil
+		}
+		return &hookedLearner{Learner: l, hook: hook}, nil
 	}
 	s, err := startRun(cfg, dir, nil, hooked)
 	if err != nil {
