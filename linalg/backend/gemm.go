@@ -24,6 +24,14 @@ const minSplitFlops = 2 << 20
 // BLAS micro-kernels below their efficient width.
 const minSplitWidth = 16
 
+// maxSplitKWidth is the widest c (rows or columns) whose product GemmParallel splits by blocks
+// of k where the build allows (splitK32) rather than by rows or columns of c. Split by c, each
+// core reads all of one operand over k: a layer's weight gradient x^T g over the B N^2 rows of
+// a pair MLP (k = 320,000 at TSP-50) then ran no faster on 2 cores than on one, and the 64 x 64
+// one on at most 4 cores (minSplitWidth). Split by k, each core reads its rows of both, and
+// writes m*n floats for each block of k (256 rows) it does not add to c itself.
+const maxSplitKWidth = 64
+
 // minTile is the fewest elements of c GemmParallel counts a product's work by: a c smaller
 // than a micro-kernel's tile costs about a whole tile per step of k.
 const minTile = 64
@@ -45,13 +53,14 @@ func Gemm[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, lda int, 
 // GemmParallel is Gemm split over the cores when the BLAS in use runs single-threaded (see
 // Threads) and the product is large: each goroutine computes a block of whole rows of c, or of
 // whole columns when c has more columns than rows. Every element of c is the same reduction
-// over k either way, so the result does not depend on the split. A c too small to split whose
-// k is long is split by blocks of k where the build's kernels give the one call's bits that way
-// (the default build; splitK32).
+// over k either way, so the result does not depend on the split. A c at most maxSplitKWidth
+// wide whose k is long is split by blocks of k instead, where the build's kernels give the one
+// call's bits that way (the default build; splitK32).
 func GemmParallel[F Float](tA, tB blas.Transpose, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
 	long := max(m, n)
-	if splitInGo && long < 2*minSplitWidth && 2*max(m*n, minTile)*k >= minSplitFlops {
-		// c too small to split, k long: a dot product such as a learned scalar's gradient
+	if splitInGo && long <= maxSplitKWidth && 2*max(m*n, minTile)*k >= minSplitFlops {
+		// c small, k long: a dot product such as a learned scalar's gradient, or a narrow
+		// layer's weight gradient over every row of the batch
 		if a, ok := any(a).([]float32); ok && splitK32(tA, tB, m, n, k, float32(alpha), a, lda,
 			any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc) {
 			return

@@ -32,50 +32,91 @@ func init() {
 	splitK32 = sgemmSplitK
 }
 
-// kParts holds sgemmSplitK's per-block products between calls, so that a step's dot products
-// allocate nothing.
+// kParts holds sgemmSplitK's per-block products between calls, so that a step's weight
+// gradients allocate nothing.
 var kParts = sync.Pool{New: func() any { return new([]float32) }}
 
-// sgemmSplitK is gemm.Sgemm computed by blocks of gemm.KBlock of k over the cores: the first
-// block into c as gemm computes it, each later one into a part of its own (beta = 0), and the
-// parts then added to c in block order, as gemm adds them, so the bits are one call's. It
-// declines (false) products of fewer than two blocks and alpha = 0 (c = beta c, no blocks).
+// minParallelFold is the number of additions (blocks times m*n) above which sgemmSplitK adds
+// the parts to c by rows of c over the cores rather than on the caller.
+const minParallelFold = 1 << 16
+
+// maxKParts bounds the floats sgemmSplitK's parts take (4 MiB): a product of more blocks runs
+// in rounds, each adding its parts to c before the next. A variable so that tests can make
+// rounds of small products.
+var maxKParts = 1 << 20
+
+// sgemmSplitK is gemm.Sgemm computed by blocks of gemm.KBlock of k over the cores, with the bits
+// of one call. In each round every core takes a run of whole blocks: the first run goes into c
+// by one gemm call (alpha, and beta in the first round, 1 after), which adds its blocks in
+// order as the whole call would; every later block into a part of its own (beta = 0). The parts
+// are then added to c in block order, as gemm adds them, each element of c alone. At one core it
+// makes the one call. It declines (false) products of fewer than two blocks and alpha = 0
+// (c = beta c, no blocks).
 func sgemmSplitK(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) bool {
 	blocks := (k + gemm.KBlock - 1) / gemm.KBlock
 	if blocks < 2 || alpha == 0 || m == 0 || n == 0 {
 		return false
 	}
+	w := parallel.Workers(blocks)
+	if w == 1 { // one core: one call, still in a parallel loop so that the serial part measures the same
+		parallel.For(1, func(_, _, _ int) { gemm.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) })
+		return true
+	}
+	mn := m * n
+	per := max(1, min((blocks+w-1)/w, maxKParts/((w-1)*mn))) // blocks per run
 	pp := kParts.Get().(*[]float32)
 	defer kParts.Put(pp)
-	if need := (blocks - 1) * m * n; len(*pp) < need {
+	if need := (w - 1) * per * mn; len(*pp) < need {
 		*pp = make([]float32, need)
 	}
 	parts := *pp
-	parallel.For(blocks, func(_, lo, hi int) {
-		for blk := lo; blk < hi; blk++ {
-			pc := blk * gemm.KBlock
-			kc := min(gemm.KBlock, k-pc)
-			ao, bo := pc, pc*ldb // op(a)[i][p] = a[i*lda+p], op(b)[p][j] = b[p*ldb+j]
-			if tA != blas.NoTrans {
-				ao = pc * lda
-			}
-			if tB != blas.NoTrans {
-				bo = pc
-			}
-			if blk == 0 {
-				gemm.Sgemm(tA, tB, m, n, kc, alpha, a, lda, b, ldb, beta, c, ldc)
-				continue
-			}
-			gemm.Sgemm(tA, tB, m, n, kc, alpha, a[ao:], lda, b[bo:], ldb, 0, parts[(blk-1)*m*n:], n)
+	// block returns op(a)'s and op(b)'s offsets and the depth of the block starting at row pc of k.
+	block := func(pc int) (ao, bo, kc int) {
+		ao, bo = pc, pc*ldb // op(a)[i][p] = a[i*lda+p], op(b)[p][j] = b[p*ldb+j]
+		if tA != blas.NoTrans {
+			ao = pc * lda
 		}
-	})
-	for blk := 1; blk < blocks; blk++ {
-		part := parts[(blk-1)*m*n:]
-		for i := range m {
-			row := c[i*ldc:][:n]
-			for j, p := range part[i*n:][:n] {
-				row[j] += p
+		if tB != blas.NoTrans {
+			bo = pc
+		}
+		return ao, bo, min(gemm.KBlock, k-pc)
+	}
+	for b0 := 0; b0 < blocks; b0 += w * per {
+		round := min(w*per, blocks-b0)
+		first := round / w // run 0's blocks, into c; the round's others into parts
+		parallel.For(w, func(run, _, _ int) {
+			lo, hi := b0+run*round/w, b0+(run+1)*round/w
+			if run == 0 {
+				if hi > lo {
+					ao, bo, _ := block(lo * gemm.KBlock)
+					cb := float32(1)
+					if lo == 0 {
+						cb = beta
+					}
+					gemm.Sgemm(tA, tB, m, n, (hi-lo)*gemm.KBlock, alpha, a[ao:], lda, b[bo:], ldb, cb, c, ldc)
+				}
+				return
 			}
+			for blk := lo; blk < hi; blk++ {
+				ao, bo, kc := block(blk * gemm.KBlock)
+				gemm.Sgemm(tA, tB, m, n, kc, alpha, a[ao:], lda, b[bo:], ldb, 0, parts[(blk-b0-first)*mn:], n)
+			}
+		})
+		fold := func(lo, hi int) { // rows lo..hi of c, the round's parts in order
+			for blk := range round - first {
+				part := parts[blk*mn:]
+				for i := lo; i < hi; i++ {
+					row := c[i*ldc:][:n]
+					for j, p := range part[i*n:][:n] {
+						row[j] += p
+					}
+				}
+			}
+		}
+		if (round-first)*mn < minParallelFold {
+			fold(0, m)
+		} else {
+			parallel.For(m, func(_, lo, hi int) { fold(lo, hi) })
 		}
 	}
 	return true

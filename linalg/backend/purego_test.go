@@ -64,15 +64,35 @@ func TestColSumsSplitBits(t *testing.T) {
 	}
 }
 
-// TestGemmParallelSplitsK checks that a product whose c is too small to split by rows or
-// columns but whose k spans many blocks runs inside a parallel loop (not in the step's serial
-// part) and gives the bits of one Gemm call: every transpose, beta 0, 1 and 0.5, alpha 1 and
-// 0.5, c of 1 x 1 to 3 x 5 with padding, and a partial last block of k.
+// TestGemmParallelSplitsK checks that a product whose c is at most maxSplitKWidth wide and whose
+// k spans many blocks runs inside a parallel loop (not in the step's serial part) and gives the
+// bits of one Gemm call: every transpose, beta 0, 1 and 0.5, alpha 1 and 0.5, c of 1 x 1 to
+// 64 x 64 with padding (the widest with its parts added to c over the cores), a partial last
+// block of k, at 1, 2 and 3 cores.
 func TestGemmParallelSplitsK(t *testing.T) {
-	old := runtime.GOMAXPROCS(3)
-	defer runtime.GOMAXPROCS(old)
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		testGemmParallelSplitsK(t)
+		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestGemmParallelSplitsKInRounds is TestGemmParallelSplitsK with the parts bounded to a few
+// blocks, so that each product runs in several rounds, the last of them shorter.
+func TestGemmParallelSplitsKInRounds(t *testing.T) {
+	oldParts := maxKParts
+	defer func() { maxKParts = oldParts }()
+	maxKParts = 5 * maxSplitKWidth * maxSplitKWidth
+	for _, procs := range []int{2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		testGemmParallelSplitsK(t)
+		runtime.GOMAXPROCS(old)
+	}
+}
+
+func testGemmParallelSplitsK(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, s := range []struct{ m, n int }{{1, 1}, {3, 5}} {
+	for _, s := range []struct{ m, n int }{{1, 1}, {3, 5}, {32, 1}, {6, 32}, {maxSplitKWidth, maxSplitKWidth}} {
 		k := minSplitFlops/(2*minTile) + gemm.KBlock/2 + 1
 		for _, tA := range []bool{false, true} {
 			for _, tB := range []bool{false, true} {
