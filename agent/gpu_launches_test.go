@@ -28,7 +28,7 @@ func TestGPUBenchLaunchesDoNotGrowWithN(t *testing.T) {
 				for _, n := range []int{20, 50, 100} {
 					cfg := devtest.RecipeConfig(t, m.task, m.model, m.recipe, n)
 					cfg.Batch = 2
-					res, err := bench(cfg, 1, nil, onDev)
+					res, err := bench(cfg, BenchOptions{Steps: 1}, nil, onDev)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -58,7 +58,7 @@ func TestOneResolvePerStart(t *testing.T) {
 		return e.Err()
 	})
 	once("a bench", func() error {
-		_, err := bench(cfg, 1, nil, learn.NewLearner)
+		_, err := bench(cfg, BenchOptions{Steps: 1}, nil, learn.NewLearner)
 		return err
 	})
 	once("loading a policy and solving with it at its size and another", func() error {

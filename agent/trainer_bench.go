@@ -65,19 +65,42 @@ type BenchResult struct {
 	// (cuda.Device.Launches; absent on the CPU): each costs the host a launch, so it should not
 	// grow with N.
 	LaunchesPerStep int64 `json:"launches_per_step,omitempty"`
+	// VersusCores, with `bench --versus-cores K`, is K: every other step ran at K cores
+	// (GOMAXPROCS), alternating with Cores step by step, so that both see the machine as it is
+	// over the same seconds; VersusMedianMS is those steps' median and RatioToVersus the median,
+	// over consecutive pairs, of a step at Cores over the step at K before it (at Cores 2 and K
+	// 1, the 2-core step over the 1-core step).
+	VersusCores    int     `json:"versus_cores,omitempty"`
+	VersusMedianMS float64 `json:"versus_median_ms,omitempty"`
+	RatioToVersus  float64 `json:"ratio_to_versus,omitempty"`
 	// GFLOPS is FLOPsPerStep over the median step time; FLOPsPerStep counts the GEMM
 	// floating-point operations of one step and spg-gm-spectral's eigendecompositions (StepFLOPs).
 	GFLOPS       float64 `json:"gflops"`
 	FLOPsPerStep float64 `json:"flops_per_step"`
 }
 
-// bench times steps training steps of cfg after benchWarmup untimed ones, with the learner
-// built by newLearner on dev.
-func bench(cfg run.Config, steps int, dev *device.Device, newLearner learnerFactory) (BenchResult, error) {
+// BenchOptions are what a bench times besides the run's configuration.
+type BenchOptions struct {
+	// Steps is the number of timed steps (at each core count, with VersusCores).
+	Steps int
+	// VersusCores, where not 0, runs every other step at that many cores (GOMAXPROCS).
+	VersusCores int
+}
+
+// bench times o.Steps training steps of cfg after benchWarmup untimed ones (and as many more at
+// o.VersusCores cores, alternating), with the learner built by newLearner on dev.
+func bench(cfg run.Config, o BenchOptions, dev *device.Device, newLearner learnerFactory) (BenchResult, error) {
+	steps := o.Steps
 	if steps < 1 || steps > MaxBenchSteps {
 		return BenchResult{}, fmt.Errorf("steps %d: must be in [1, %d] (the timed steps; %d untimed warm-up steps run first)", steps, MaxBenchSteps, benchWarmup)
 	}
+	if o.VersusCores < 0 || o.VersusCores > runtime.NumCPU() {
+		return BenchResult{}, fmt.Errorf("versus-cores %d: must be in [1, %d] (this machine's cores), or 0 for none", o.VersusCores, runtime.NumCPU())
+	}
 	cfg.Steps = steps + benchWarmup
+	if o.VersusCores > 0 {
+		cfg.Steps += steps
+	}
 	// The buffer never holds more than the run stores; reserving more would only cost memory.
 	cfg.Buffer = min(cfg.Buffer, max(cfg.Batch, cfg.Steps*cfg.Batch))
 	spec, err := run.Resolve(cfg)
@@ -104,31 +127,52 @@ func bench(cfg run.Config, steps int, dev *device.Device, newLearner learnerFact
 	ms, round, rest := make([]float64, steps), make([]float64, steps), make([]float64, steps)
 	launches := make([]float64, steps)
 	serial, par := make([]float64, steps), make([]float64, steps)
+	var versus, ratios []float64
 	var wall, work time.Duration
+	cores := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(cores)
 	defer parallel.Account(false)
 	for t := range cfg.Steps {
-		parallel.Account(t >= benchWarmup)
+		// With VersusCores the odd steps run at that many cores: the timed ones start with one
+		// of those (benchWarmup is odd), each paired with the step at cores after it.
+		atVersus := o.VersusCores > 0 && t%2 == 1
+		if o.VersusCores > 0 {
+			runtime.GOMAXPROCS(cores)
+			if atVersus {
+				runtime.GOMAXPROCS(o.VersusCores)
+			}
+		}
+		timed := t >= benchWarmup
+		parallel.Account(timed && !atVersus)
 		began := time.Now()
 		launched, _ := learn.Launches(l)
 		if _, err := core.step(t, &spec); err != nil {
 			return BenchResult{}, err
 		}
-		if t >= benchWarmup {
-			i := t - benchWarmup
+		took := float64(time.Since(began).Nanoseconds()) / 1e6
+		switch {
+		case !timed:
+		case atVersus:
+			versus = append(versus, took)
+		default:
+			i := (t - benchWarmup) / (1 + min(o.VersusCores, 1))
 			after, _ := learn.Launches(l)
 			launches[i] = float64(after - launched)
-			ms[i] = float64(time.Since(began).Nanoseconds()) / 1e6
+			ms[i] = took
 			round[i] = float64(core.roundTime.Nanoseconds()) / 1e6
 			rest[i] = ms[i] - round[i]
 			a := parallel.Accounted()
 			par[i] = float64(a.Wall.Nanoseconds()) / 1e6
 			serial[i] = ms[i] - par[i]
 			wall, work = wall+a.Wall, work+a.Work
+			if len(versus) > 0 {
+				ratios = append(ratios, took/versus[len(versus)-1])
+			}
 		}
 	}
 	efficiency := 0.0
 	if wall > 0 {
-		efficiency = float64(work) / float64(wall) / float64(runtime.GOMAXPROCS(0))
+		efficiency = float64(work) / float64(wall) / float64(cores)
 	}
 	share := serialShare(ms, par) // before medianOf sorts ms and par apart
 	median, flops := medianOf(ms), nets.StepFLOPs(spec)
@@ -137,9 +181,10 @@ func bench(cfg run.Config, steps int, dev *device.Device, newLearner learnerFact
 		RoundMS: medianOf(round), StepLessRoundMS: medianOf(rest),
 		SerialMS: medianOf(serial), SerialShare: share, ParallelMS: medianOf(par), ParallelEfficiency: efficiency,
 		Backend: learn.Backend(l), Device: learn.DeviceName(spec, l, dev),
-		CPU: backend.CPUModel(), Cores: runtime.GOMAXPROCS(0), Model: cfg.Model, Recipe: cfg.Recipe,
+		CPU: backend.CPUModel(), Cores: cores, Model: cfg.Model, Recipe: cfg.Recipe,
 		Task: cfg.Task, N: cfg.N, Batch: cfg.Batch, Steps: steps,
 		GFLOPS: flops / median / 1e6, FLOPsPerStep: flops, LaunchesPerStep: int64(math.Round(medianOf(launches))),
+		VersusCores: o.VersusCores, VersusMedianMS: medianOrZero(versus), RatioToVersus: medianOrZero(ratios),
 	}, nil
 }
 
@@ -153,6 +198,14 @@ func serialShare(ms, par []float64) float64 {
 		}
 	}
 	return medianOf(share)
+}
+
+// medianOrZero is medianOf, 0 for no values.
+func medianOrZero(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	return medianOf(v)
 }
 
 // medianOf sorts v and returns its median.

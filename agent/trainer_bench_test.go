@@ -2,8 +2,10 @@ package agent
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
+	"spg-tui/agent/device"
 	"spg-tui/agent/internal/devtest"
 	"spg-tui/agent/learn"
 	"spg-tui/envs"
@@ -63,5 +65,48 @@ func TestSerialShareIsPerStep(t *testing.T) {
 	// a step whose accounted loop time exceeds its wall time (clock granularity) counts as 0
 	if got := serialShare([]float64{5}, []float64{5.5}); got != 0 {
 		t.Errorf("serial share %v, want 0", got)
+	}
+}
+
+// coreCounting wraps a learner and records GOMAXPROCS at each update: which core count each
+// step ran at.
+type coreCounting struct {
+	learn.Learner
+	cores *[]int
+}
+
+func (l coreCounting) Update(mb *learn.Minibatch, h learn.Hyper) (learn.StepStats, error) {
+	*l.cores = append(*l.cores, runtime.GOMAXPROCS(0))
+	return l.Learner.Update(mb, h)
+}
+
+// TestBenchVersusCoresAlternates checks that --versus-cores runs every other step at the
+// other core count, warm-up steps included, times as many steps at each, reports both medians
+// and their paired ratio, and gives GOMAXPROCS back.
+func TestBenchVersusCoresAlternates(t *testing.T) {
+	old := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(old)
+	cfg := run.DefaultConfig(envs.TaskMWM, 5)
+	cfg.Batch = 8
+	var cores []int
+	res, err := bench(cfg, BenchOptions{Steps: 3, VersusCores: 1}, nil, func(spec run.Spec, dev *device.Device) (learn.Learner, error) {
+		l, err := learn.NewLearner(spec, dev)
+		return coreCounting{l, &cores}, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{2, 1, 2, 1, 2, 1, 2, 1, 2}; fmt.Sprint(cores) != fmt.Sprint(want) {
+		t.Errorf("steps ran at %v cores, want %v", cores, want)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("GOMAXPROCS %d after the bench, want 2 back", got)
+	}
+	if res.Cores != 2 || res.Steps != 3 || res.VersusCores != 1 || !(res.VersusMedianMS > 0) || !(res.RatioToVersus > 0) || !(res.MedianMS > 0) {
+		t.Errorf("result %+v", res)
+	}
+	res, err = bench(cfg, BenchOptions{Steps: 2}, nil, learn.NewLearner)
+	if err != nil || res.VersusCores != 0 || res.VersusMedianMS != 0 || res.RatioToVersus != 0 {
+		t.Errorf("without --versus-cores: %+v, %v", res, err)
 	}
 }

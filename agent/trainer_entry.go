@@ -24,7 +24,8 @@ func ResumeRun(dir string, steps int, dev *device.Device) (run.Engine, error) {
 	return resumeRun(dir, steps, dev, learn.NewLearner)
 }
 
-// Bench times steps full training steps of cfg on dev (after a few untimed warm-up steps).
-func Bench(cfg run.Config, steps int, dev *device.Device) (BenchResult, error) {
-	return bench(cfg, steps, dev, learn.NewLearner)
+// Bench times o.Steps full training steps of cfg on dev (after a few untimed warm-up steps), and
+// as many at o.VersusCores cores between them where it is not 0.
+func Bench(cfg run.Config, o BenchOptions, dev *device.Device) (BenchResult, error) {
+	return bench(cfg, o, dev, learn.NewLearner)
 }

@@ -3,9 +3,12 @@
 #   A: five paired rounds of best's and the paper's MWM-20 step at 2 cores, the default build
 #      against the OpenBLAS build (the AVX-512 kernels against OPENBLAS_CORETYPE=SkylakeX, only
 #      where the CPU has avx512f: elsewhere they would die on an illegal instruction; then AVX2
-#      against Haswell), and the PyTorch peer (../shared/bench, OpenBLAS's own choice of
-#      kernels) at one and at two threads;
-#   B: three interleaved rounds of each target step at one core and at two.
+#      against Haswell), and the PyTorch peer (../shared/bench) at one and at two threads, with
+#      OpenBLAS's own choice of kernels and, where the CPU has avx512f, SkylakeX's (the summary
+#      takes the faster: the peer at its best);
+#   B: three rounds of each target step: at one core (its serial share), and at two cores
+#      alternating step by step with one (bench --versus-cores 1: the 2-core over 1-core ratio
+#      of steps seconds apart, which a machine whose speed drifts still gives).
 # Summarise with tools/idle_bench_summary.py OUT. About 6 minutes on an idle 2-core machine.
 #
 #   go build -o spg-tui . && go build -tags openblas -o spg-tui-openblas .
@@ -36,12 +39,15 @@ for r in 1 2 3 4 5; do
 	done
 	m "peer-1t-r$r" /usr/bin/python3 "$PEER" 20 10 1
 	m "peer-2t-r$r" /usr/bin/python3 "$PEER" 20 10 2
+	if $avx512; then # the peer's OpenBLAS may not pick its fastest kernels itself (2x slower here)
+		m "peer-1t-skx-r$r" OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 "$PEER" 20 10 1
+		m "peer-2t-skx-r$r" OPENBLAS_CORETYPE=SkylakeX /usr/bin/python3 "$PEER" 20 10 2
+	fi
 done
 for r in 1 2 3; do
 	for s in "mwm 50 paper" "mwm 20 best" "tsp 50 best" "tsp 20 best" "sort 50 best" "gm 50 best" "gm 20 best"; do
 		set -- $s
-		for p in 1 2; do
-			m "$1-$2-$3-p$p-r$r" GOMAXPROCS=$p "$B" bench --task "$1" --n "$2" --recipe "$3" --steps 6
-		done
+		m "$1-$2-$3-p1-r$r" GOMAXPROCS=1 "$B" bench --task "$1" --n "$2" --recipe "$3" --steps 6
+		m "$1-$2-$3-p2-r$r" GOMAXPROCS=2 "$B" bench --task "$1" --n "$2" --recipe "$3" --steps 6 --versus-cores 1
 	done
 done

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 
@@ -23,6 +24,7 @@ type Options struct {
 	N             int
 	Recipe, Model string
 	Batch, Steps  int
+	VersusCores   int
 	CPUProfile    string
 	applyDevice   func() (*device.Device, error)
 	flags         *flag.FlagSet
@@ -30,13 +32,14 @@ type Options struct {
 
 // NewFlags registers bench's flags into o.
 func NewFlags(o *Options, stderr io.Writer) *flag.FlagSet {
-	fs := cmdutil.NewFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K] [--cpuprofile FILE]")
+	fs := cmdutil.NewFlags("bench", "--task "+envs.TaskUsage()+" --n N [--recipe R] [--model M] [--batch B] [--steps K] [--versus-cores C] [--cpuprofile FILE]")
 	o.Task = cmdutil.TaskFlag(fs)
 	fs.IntVar(&o.N, "n", 0, fmt.Sprintf("problem size, 2 to %d (required)", run.MaxN))
 	fs.StringVar(&o.Recipe, "recipe", run.RecipePaper, "recipe whose model and settings are timed: "+strings.Join(run.RecipeNames(), ", "))
 	fs.StringVar(&o.Model, "model", "", "model to time (default: the recipe's for the task)")
 	fs.IntVar(&o.Batch, "batch", 128, fmt.Sprintf("batch size, 1 to %d", run.MaxBatch))
 	fs.IntVar(&o.Steps, "steps", 20, fmt.Sprintf("timed steps, at most %d (after 3 untimed warm-up steps)", agent.MaxBenchSteps))
+	fs.IntVar(&o.VersusCores, "versus-cores", 0, fmt.Sprintf("also time as many steps at this many cores (GOMAXPROCS), 1 to %d, alternating with the others step by step, and report their median and the ratio of the two (0: none)", runtime.NumCPU()))
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write a CPU profile of the bench (warm-up steps included) to this file, for go tool pprof")
 	o.applyDevice = cmdutil.DeviceFlag(fs, "where the timed steps run", stderr)
 	o.flags = fs
@@ -70,7 +73,7 @@ func Run(o *Options, s cmdutil.Streams) int {
 	if err != nil {
 		return cmdutil.Fail(stderr, "bench", err)
 	}
-	res, err := agent.Bench(cfg, o.Steps, dev)
+	res, err := agent.Bench(cfg, agent.BenchOptions{Steps: o.Steps, VersusCores: o.VersusCores}, dev)
 	if perr := stop(); err == nil && perr != nil {
 		return cmdutil.FailOutput(stderr, "bench", perr)
 	}

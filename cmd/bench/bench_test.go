@@ -63,6 +63,8 @@ func TestSizesRefusedUpFront(t *testing.T) {
 		{[]string{"bench", "--task", "mwm", "--n", "10", "--steps", "1000000000000"}, "steps 1000000000000: must be in [1, 1000000] (the timed steps"},
 		// bench has no --buffer-mem: a batch its replay buffer cannot hold names the --batch it can.
 		{[]string{"bench", "--task", "mwm", "--n", "200", "--batch", "65536"}, "give --batch 53547 or less"},
+		{[]string{"bench", "--task", "mwm", "--n", "10", "--versus-cores", "-1"}, "versus-cores -1: must be in [1, "},
+		{[]string{"bench", "--task", "mwm", "--n", "10", "--versus-cores", "100000"}, "versus-cores 100000: must be in [1, "},
 	} {
 		status, out, msg := clitest.Run(t, nil, tc.args...)
 		if status != cmdutil.ExitUsage || out != "" || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, tc.want) || (tc.args[0] == "bench" && strings.Contains(msg, "buffer-mem")) {
