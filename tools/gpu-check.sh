@@ -67,6 +67,8 @@ bench() { # label timeout args...
     set -- $spec
     bench "ours cpu2 $1-$2 $3" 90 taskset -c 0,1 env GOMAXPROCS=2 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5
     bench "ours cpu$cores $1-$2 $3" 60 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5
+    # all cores against 2 in one process, step by step: the speed-up over the same seconds
+    bench "ours cpu$cores vs 2 $1-$2 $3" 120 "$K/spg-tui" bench --device cpu --task "$1" --n "$2" --recipe "$3" --steps 5 --versus-cores 2
     bench "ours cuda $1-$2 $3" 60 "$K/spg-tui" bench --device cuda --task "$1" --n "$2" --recipe "$3" --steps 10
   done
   echo '```'
@@ -87,20 +89,22 @@ fi
 # The table: one row per bench point, the device beside every figure.
 python3 - "$OUT/bench.jsonl" >>"$R" <<'PY'
 import json, sys
+def versus(x):  # bench --versus-cores: this step over the one at fewer cores, paired
+    return f"{x['ratio_to_versus']:.3f} ({x['versus_cores']} cores: {x['versus_median_ms']:.1f} ms)" if x.get("versus_cores") else ""
 print("\n## Summary (median ms per step)\n")
-print("| point | ms/step | rounding ms | step less rounding | serial ms | parallel eff. | launches/step | device / backend |")
-print("|---|---|---|---|---|---|---|---|")
+print("| point | ms/step | rounding ms | step less rounding | serial ms | parallel eff. | launches/step | over the step at fewer cores | device / backend |")
+print("|---|---|---|---|---|---|---|---|---|")
 for line in open(sys.argv[1]):
     r = json.loads(line); x = r["result"]
     if "error" in x:
-        print(f"| {r['label']} | error: {x['error'][:80]} |  |  |  |  |  |  |"); continue
+        print(f"| {r['label']} | error: {x['error'][:80]} |  |  |  |  |  |  |  |"); continue
     if x.get("peer") == "pytorch-rounding":
-        print(f"| {r['label']} | {x['median_ms']} |  |  |  |  |  | torch rounding alone (copy + scipy) |"); continue
+        print(f"| {r['label']} | {x['median_ms']} |  |  |  |  |  |  | torch rounding alone (copy + scipy) |"); continue
     if x.get("peer") == "pytorch":
-        print(f"| {r['label']} | {x['median_ms_per_step']} |  |  |  |  |  | torch {x['version']} {x['device']} |"); continue
+        print(f"| {r['label']} | {x['median_ms_per_step']} |  |  |  |  |  |  | torch {x['version']} {x['device']} |"); continue
     if "median_ms_per_step" in x:  # ours; launches only on the GPU
         print(f"| {r['label']} | {x['median_ms_per_step']:.1f} | {x.get('round_ms', 0):.1f} | {x.get('step_less_round_ms', 0):.1f} | "
               f"{x.get('serial_ms', 0):.1f} | {x.get('parallel_efficiency', 0):.2f} | {x.get('launches_per_step', '')} | "
-              f"{x.get('device')} / {x.get('backend')}, {x.get('cores')} cores |")
+              f"{versus(x)} | {x.get('device')} / {x.get('backend')}, {x.get('cores')} cores |")
 PY
 cat "$R"
