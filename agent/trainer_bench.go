@@ -137,10 +137,11 @@ func bench(cfg run.Config, o BenchOptions, dev *device.Device, newLearner learne
 		// of those (benchWarmup is odd), each paired with the step at cores after it.
 		atVersus := o.VersusCores > 0 && t%2 == 1
 		if o.VersusCores > 0 {
-			runtime.GOMAXPROCS(cores)
+			procs := cores
 			if atVersus {
-				runtime.GOMAXPROCS(o.VersusCores)
+				procs = o.VersusCores
 			}
+			runtime.GOMAXPROCS(procs) // one stop-the-world a step, not two
 		}
 		timed := t >= benchWarmup
 		parallel.Account(timed && !atVersus)
