@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"spg-tui/agent/eval"
@@ -17,9 +18,10 @@ func TestFeaturizeByTheRunsFacts(t *testing.T) {
 	cfg.Batch, cfg.Buffer, cfg.TrainSize = 4, 8, 40
 	spec := *devtest.Spec(t, cfg)
 	counted, featurize := *spec.Facts, spec.Facts.Featurize
-	calls := 0
+	// The step featurises its batch on several goroutines.
+	var calls atomic.Int64
 	counted.Featurize = func(inst envs.Instance, dst []float32) {
-		calls++
+		calls.Add(1)
 		featurize(inst, dst)
 	}
 	spec.Facts = &counted
@@ -34,12 +36,12 @@ func TestFeaturizeByTheRunsFacts(t *testing.T) {
 	if _, err := lp.step(0, &spec); err != nil {
 		t.Fatal(err)
 	}
-	if calls < cfg.Batch {
-		t.Errorf("a step of batch %d featurised %d states through the run's facts", cfg.Batch, calls)
+	if n := calls.Load(); n < int64(cfg.Batch) {
+		t.Errorf("a step of batch %d featurised %d states through the run's facts", cfg.Batch, n)
 	}
-	calls = 0
+	calls.Store(0)
 	ds := envs.Dataset{Env: lp.env, Seed: 1, Size: 6}
-	if set := eval.NewSet(envs.Validation, ds, &counted); calls != ds.Size || set.Facts != &counted {
-		t.Errorf("a set of %d featurised %d states through the facts it was given (set's facts %p, given %p)", ds.Size, calls, set.Facts, &counted)
+	if set := eval.NewSet(envs.Validation, ds, &counted); calls.Load() != int64(ds.Size) || set.Facts != &counted {
+		t.Errorf("a set of %d featurised %d states through the facts it was given (set's facts %p, given %p)", ds.Size, calls.Load(), set.Facts, &counted)
 	}
 }
