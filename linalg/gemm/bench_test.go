@@ -48,6 +48,16 @@ var stepShapes = []benchShape{
 	{name: "outer-fwd-N10", tB: true, m: 10, n: 10, k: 128, alpha: 1},
 	{name: "outer-bwd-N10", tA: true, m: 10, n: 128, k: 10, alpha: 1},
 	{name: "outer-dx-N10", m: 10, n: 128, k: 10, alpha: 1},
+	// Narrow weight gradients (computed as their transposes, or row by row; narrow.go): the
+	// GRU's input weights over its 20 features (lda = 4H), the head's (128 -> 20) and the
+	// embedding's (2 -> 128), whole and one core's half.
+	{name: "gru-dWih-rz", tA: true, m: 256, n: 20, k: 2560, alpha: 1, padA: 256},
+	{name: "gru-dWih-rz-half", tA: true, m: 128, n: 20, k: 2560, alpha: 1, padA: 384},
+	{name: "gru-dWih-n-half", tA: true, m: 64, n: 20, k: 2560, alpha: 1, padA: 448},
+	{name: "dense-head-dW", tA: true, m: 128, n: 20, k: 2560, alpha: 1},
+	{name: "dense-head-dW-half", tA: true, m: 64, n: 20, k: 2560, alpha: 1, padA: 64},
+	{name: "dense-embed-dW", tA: true, m: 2, n: 128, k: 5120, alpha: 1},
+	{name: "dense-embed-dW-half", tA: true, m: 2, n: 64, k: 5120, alpha: 1, padB: 64},
 	{name: "square-256", m: 256, n: 256, k: 256, alpha: 1},
 }
 

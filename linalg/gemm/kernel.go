@@ -24,7 +24,8 @@ type microKernel struct {
 	// contiguous, which Sgemm computes as their transpose, c^T = alpha op(b)^T op(a)^T + beta
 	// c^T: every element is still one chain of FMAs over k (a product's factors commute), so it
 	// rounds as this kernel does, and no lane of a tile computes a column past the one (this
-	// kernel's narrowest tile wastes 15 of 16 on such a product).
+	// kernel's narrowest tile wastes 15 of 16 on such a product); and, row by row, of products
+	// with at most mr/4 rows (byRows).
 	row *microKernel
 	// column, when not nil, is the faster way to such a product with op(a) = a untransposed:
 	// it sets c[i] for i < done, done a multiple of its rows, op(b)[p] being b[p*bs], and

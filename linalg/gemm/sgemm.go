@@ -34,6 +34,14 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 		}
 		return
 	}
+	if byRows(kn, tB != blas.NoTrans, m) {
+		kn.row.gemm(tA != blas.NoTrans, false, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	if swapsNarrow(kn, tA != blas.NoTrans, tB != blas.NoTrans, m, n) {
+		gemmSwapped(kn, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if kn.narrow != nil && n <= kn.narrow.nr {
 		kn = kn.narrow
 	}

@@ -1,0 +1,98 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// A narrow weight gradient, which Sgemm computes as its transpose (gemmSwapped), gives the bits
+// of the kernel run on the product itself, whatever the strides, k's blocks and scalars, NaN
+// and infinities in c included, leaves c's padding alone, and the naive product's values.
+func TestNarrowSwappedAsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	swapped := 0
+	for _, kn := range supported {
+		for _, m := range []int{13, 24, 64, 100, 256} {
+			for _, n := range []int{2, 5, 12, 20, 31} {
+				if !swapsNarrow(kn, true, false, m, n) {
+					continue
+				}
+				swapped++
+				for _, k := range []int{1, 15, 256, 600} {
+					for _, s := range [][2]float32{{1, 0}, {0.5, 1}, {-1.25, 0.75}, {1, float32(math.Copysign(0, -1))}} {
+						p := problem{tA: true, m: m, n: n, k: k, alpha: s[0], beta: s[1]}.withPads(rng.IntN(3)*rng.IntN(200), rng.IntN(3), rng.IntN(3))
+						a, b, c := p.operands(rng)
+						check(t, kn, p, a, b, c)
+						c[rng.IntN(len(c))] = float32(math.NaN())
+						c[rng.IntN(len(c))] = float32(math.Inf(-1))
+						got, want := append([]float32(nil), c...), append([]float32(nil), c...)
+						sgemm(kn, trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
+						plain := kn
+						if kn.narrow != nil && n <= kn.narrow.nr {
+							plain = kn.narrow
+						}
+						plain.gemm(true, false, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
+						sameBits(t, kn, p, got, "as its transpose", want, "by "+plain.name)
+					}
+				}
+			}
+		}
+	}
+	if active.name == "avx512" && !swapsNarrow(active, true, false, 256, 20) {
+		t.Error("the AVX-512 kernel computes a 20-output head's weight gradient (256 x 20) in place, not as its transpose")
+	}
+	t.Logf("%d narrow shapes computed as their transposes", swapped)
+}
+
+// Only a^T b with c narrower than a panel and taller than wide is swapped.
+func TestSwapsNarrowOnlyNarrowWeightGradients(t *testing.T) {
+	for _, kn := range supported {
+		for _, c := range []struct {
+			tA, tB bool
+			m, n   int
+		}{{false, false, 256, 20}, {true, true, 256, 20}, {false, true, 256, 20}, {true, false, 20, 256}, {true, false, 20, 20}, {true, false, 256, kn.nr}} {
+			if swapsNarrow(kn, c.tA, c.tB, c.m, c.n) {
+				t.Errorf("%s: tA=%v tB=%v %d x %d swapped", kn.name, c.tA, c.tB, c.m, c.n)
+			}
+		}
+	}
+}
+
+// A product of a few rows, which Sgemm computes row by row with the row kernel, gives the bits
+// of the kernel run on the product itself, and the naive product's values.
+func TestFewRowsAsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	rowsUsed := 0
+	for _, kn := range supported {
+		for _, m := range []int{1, 2, 3} {
+			if !byRows(kn, false, m) {
+				continue
+			}
+			rowsUsed++
+			for _, n := range []int{2, 17, 64, 130} {
+				for _, k := range []int{1, 15, 256, 600} {
+					for _, tA := range []bool{false, true} {
+						s := [][2]float32{{1, 0}, {0.5, 1}, {-1.25, 0.75}, {1, float32(math.Copysign(0, -1))}}[rng.IntN(4)]
+						p := problem{tA: tA, m: m, n: n, k: k, alpha: s[0], beta: s[1]}.withPads(rng.IntN(3), rng.IntN(3)*rng.IntN(70), rng.IntN(3))
+						a, b, c := p.operands(rng)
+						check(t, kn, p, a, b, c)
+						c[rng.IntN(len(c))] = float32(math.NaN())
+						got, want := append([]float32(nil), c...), append([]float32(nil), c...)
+						sgemm(kn, trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
+						plain := kn
+						if kn.narrow != nil && n <= kn.narrow.nr {
+							plain = kn.narrow
+						}
+						plain.gemm(p.tA, false, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
+						sameBits(t, kn, p, got, "row by row", want, "by "+plain.name)
+					}
+				}
+			}
+		}
+	}
+	if active.name == "avx512" && !byRows(active, false, 2) {
+		t.Error("the AVX-512 kernel computes a 2-row product with its 12-row tiles")
+	}
+	t.Logf("%d few-row shapes computed row by row", rowsUsed)
+}
