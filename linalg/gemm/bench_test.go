@@ -58,6 +58,10 @@ var stepShapes = []benchShape{
 	{name: "dense-head-dW-half", tA: true, m: 64, n: 20, k: 2560, alpha: 1, padA: 64},
 	{name: "dense-embed-dW", tA: true, m: 2, n: 128, k: 5120, alpha: 1},
 	{name: "dense-embed-dW-half", tA: true, m: 2, n: 64, k: 5120, alpha: 1, padB: 64},
+	// The GRU's per-step products as the step calls them: the starting states strided by a
+	// sequence's saved rows (T x 5H at N = 20), Whh^T read in place; the carried gradient alike.
+	{name: "gru-hidden-step", m: 64, n: 384, k: 128, alpha: 1, padA: 12800 - 128},
+	{name: "gru-carry-step", m: 64, n: 128, k: 384, alpha: 1, beta: 1, padA: 10240 - 384},
 	{name: "square-256", m: 256, n: 256, k: 256, alpha: 1},
 }
 

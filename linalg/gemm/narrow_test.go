@@ -1,9 +1,14 @@
 package gemm
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
 )
 
 // A narrow weight gradient, which Sgemm computes as its transpose (gemmSwapped), gives the bits
@@ -95,4 +100,54 @@ func TestFewRowsAsKernel(t *testing.T) {
 		t.Error("the AVX-512 kernel computes a 2-row product with its 12-row tiles")
 	}
 	t.Logf("%d few-row shapes computed row by row", rowsUsed)
+}
+
+// BenchmarkNarrowAgainstKernel times each step shape that Sgemm computes as its transpose or
+// row by row against the kernel on the product itself, the two alternating call by call (each
+// first every other time) so that both see the same machine: ns/op is the pair, narrow-µs and
+// kernel-µs the medians of each, ratio the median of the paired ratios.
+//
+//	go test -run xxx -bench NarrowAgainstKernel -cpu 1 ./linalg/gemm/
+func BenchmarkNarrowAgainstKernel(b *testing.B) {
+	for _, s := range stepShapes {
+		kn := active
+		if !s.tA || s.tB || s.n == 1 || !swapsNarrow(kn, true, false, s.m, s.n) && !byRows(kn, false, s.m) {
+			continue
+		}
+		b.Run(fmt.Sprintf("%s-%dx%dx%d", s.name, s.m, s.n, s.k), func(b *testing.B) {
+			p, a, bm, c := benchOperands(s)
+			plain := kn
+			if kn.narrow != nil && p.n <= kn.narrow.nr {
+				plain = kn.narrow
+			}
+			var narrow, kernel, ratio []float64
+			run := func(swapped bool) float64 {
+				t0 := time.Now()
+				if swapped {
+					sgemm(kn, blas.Trans, blas.NoTrans, p.m, p.n, p.k, p.alpha, a, p.lda, bm, p.ldb, p.beta, c, p.ldc)
+				} else {
+					plain.gemm(true, false, p.m, p.n, p.k, p.alpha, a, p.lda, bm, p.ldb, p.beta, c, p.ldc)
+				}
+				return float64(time.Since(t0).Nanoseconds()) / 1e3
+			}
+			for i := range b.N {
+				var tn, tk float64
+				if i%2 == 0 { // each goes first every other time, after the other has warmed the caches
+					tn, tk = run(true), run(false)
+				} else {
+					tk, tn = run(false), run(true)
+				}
+				narrow, kernel, ratio = append(narrow, tn), append(kernel, tk), append(ratio, tn/tk)
+			}
+			b.ReportMetric(median(narrow), "narrow-µs")
+			b.ReportMetric(median(kernel), "kernel-µs")
+			b.ReportMetric(median(ratio), "ratio")
+		})
+	}
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }
