@@ -381,7 +381,7 @@ func (t *trainer) validate() error {
 	}
 	ev.RefsPending = t.val.Ref == nil
 	if k := t.cfg.ValDecodes(); k > 1 {
-		if ev.Sampled, err = eval.SampledEval(l, t.valEnv, t.val, h, k, t.cfg.Seed); err != nil {
+		if ev.Sampled, err = eval.SampledEval(l, t.cfg.Entry, t.valEnv, t.val, h, k, t.cfg.Seed); err != nil {
 			return fmt.Errorf("step %d: sampled validation: %w", t.step, err)
 		}
 	}

@@ -34,6 +34,10 @@ type Model struct {
 	// follows city i) rather than the tour's places: its rounding, a cycle cover, is patched
 	// into one tour before it is executed (envs/tsp.PatchSuccessor).
 	Successor bool
+	// SampleSpread, when not zero, is the sampled decode's noise measured best for the model in
+	// units of its score spread itself, at any N: its relative --gumbel-scale (units of the
+	// spread over N^2) is SampleSpread N^2 (agent/eval.DefaultGumbelScaleOf).
+	SampleSpread float64
 }
 
 // ModelKind is how a model learns, which decides what a run of it has: a replay buffer,
@@ -88,8 +92,10 @@ var Models = []Model{
 	// SPG+Successor over features that do not depend on N: each pair's distance in units of the
 	// instance's spacing and of both cities' neighbourhoods, and each city's rank among the
 	// other's neighbours, so that it transfers to larger tours (linalg/pairs.TourLocal).
+	// Its sampled decode's best noise grows as N^2 in relative units (docs/results.md).
 	{Name: ModelSuccessorLocal, Title: "SPG+Successor-Local", Reads: pointTour,
-		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true},
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true,
+		SampleSpread: 0.2},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: ModelGM, Title: "SPG+GM", Reads: (*envs.Facts).GraphPairs,

@@ -31,12 +31,14 @@ const DefaultGumbelScale = 12
 // 0.01-0.02 longer (docs/results.md, "The successor action").
 const SuccessorGumbelScale = 96
 
-// DefaultGumbelScaleOf is the relative --gumbel-scale measured best for model m.
-func DefaultGumbelScaleOf(m run.Model) float64 { return defaultGumbelScale(m.Successor) }
-
-// defaultGumbelScale is the relative scale measured best for a successor action or another.
-func defaultGumbelScale(successor bool) float64 {
-	if successor {
+// DefaultGumbelScaleOf is the relative --gumbel-scale measured best for model m on instances of
+// n items: m.SampleSpread n^2 where the model gives its noise in units of the spread itself,
+// else SuccessorGumbelScale for a successor action and DefaultGumbelScale for another.
+func DefaultGumbelScaleOf(m run.Model, n int) float64 {
+	switch {
+	case m.SampleSpread > 0:
+		return m.SampleSpread * float64(n*n)
+	case m.Successor:
 		return SuccessorGumbelScale
 	}
 	return DefaultGumbelScale
@@ -55,12 +57,12 @@ type Scorer interface {
 // ErrNoScores is the error for sampling from a policy without Sinkhorn scores.
 var ErrNoScores = errors.New("this model has no Sinkhorn layer to sample from: use --samples 1 without --augment")
 
-// SampledEval scores the sampled decode of k candidates per instance on set (the model's default
-// noise scale, no augmentation, noise seeded by seed), as a validation reports it beside the single
-// decode.
-func SampledEval(l learn.Learner, env envs.Env, set *Set, h learn.Hyper, k int, seed uint64) (*run.SampledEval, error) {
+// SampledEval scores the sampled decode of k candidates per instance on set (model m's default
+// noise scale, no augmentation, noise seeded by seed), as a validation reports it beside the
+// single decode.
+func SampledEval(l learn.Learner, m run.Model, env envs.Env, set *Set, h learn.Hyper, k int, seed uint64) (*run.SampledEval, error) {
 	perms := make([]int, len(set.Insts)*env.N())
-	dec := run.Decoding{Samples: k, GumbelScale: defaultGumbelScale(h.Successor), Noise: run.NoiseRelative, Seed: seed}
+	dec := run.Decoding{Samples: k, GumbelScale: DefaultGumbelScaleOf(m, env.N()), Noise: run.NoiseRelative, Seed: seed}
 	if err := actSampled(l, set.Facts, env, set.Insts, h, dec, perms); err != nil {
 		return nil, err
 	}

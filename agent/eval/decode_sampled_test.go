@@ -137,3 +137,25 @@ func TestGumbelMoments(t *testing.T) {
 		t.Errorf("Gumbel draws: mean %.4f (want 0.5772), variance %.4f (want %.4f)", mean, variance, math.Pi*math.Pi/6)
 	}
 }
+
+// The default noise is the model's: spg-successor-local's grows as N^2 in relative units, the
+// other successor model's and the rest are fixed.
+func TestDefaultGumbelScaleOf(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		n     int
+		want  float64
+	}{
+		{run.ModelSuccessorLocal, 20, 80}, {run.ModelSuccessorLocal, 100, 2000},
+		{run.ModelSuccessor, 20, SuccessorGumbelScale}, {run.ModelSuccessor, 100, SuccessorGumbelScale},
+		{run.ModelMatching, 20, DefaultGumbelScale},
+	} {
+		m, err := run.ModelNamed(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DefaultGumbelScaleOf(m, c.n); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s at N = %d: default gumbel-scale %g, want %g", c.model, c.n, got, c.want)
+		}
+	}
+}

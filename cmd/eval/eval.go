@@ -119,7 +119,7 @@ func Run(o *Options, s cmdutil.Streams) int {
 		return evalCriticMax(pol, o.Checkpoint, env, f.Instances, dec, ref, stdout, stderr)
 	}
 	if !cmdutil.Given(fs, "gumbel-scale") && dec.Noise == run.NoiseRelative {
-		dec.GumbelScale = eval.DefaultGumbelScaleOf(pol.Model())
+		dec.GumbelScale = eval.DefaultGumbelScaleOf(pol.Model(), env.N())
 	}
 	decode := func(d run.Decoding) func([]envs.Instance) ([]envs.Solution, error) {
 		return func(insts []envs.Instance) ([]envs.Solution, error) { return pol.SolveWith(env, insts, d) }
