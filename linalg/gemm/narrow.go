@@ -19,12 +19,12 @@ func byRows(kn *microKernel, tB bool, m int) bool {
 }
 
 // A weight gradient c = alpha a^T b + beta c with few columns (a is k x m, b is k x n: the
-// GRU's input weights over N = 20 features, m = 256 or 128, or a head's 20 outputs over its 128
-// inputs) leaves much of each tile empty: 20 columns are 20 of the AVX-512 kernel's 32. Its transpose c^T = alpha b^T a + beta c^T has n
-// rows and m columns, 20 of 24 rows in two row groups, and reads b^T as the kernel reads a
-// transposed a (a row group's 12 elements contiguous at each step of k) and a as an
-// untransposed b, in place. A product's factors commute, so each element's chain of FMAs is
-// the same.
+// GRU's input weights over N = 20 features, m = 256 or 128, or a head's 20 outputs over its
+// 128 inputs) leaves much of each tile empty: 20 columns are 20 of the AVX-512 kernel's 32. Its
+// transpose c^T = alpha b^T a + beta c^T has n rows and m columns, 20 of 24 rows in two row
+// groups, and reads b^T as the kernel reads a transposed a (a row group's 12 elements
+// contiguous at each step of k) and a as an untransposed b, in place. A product's factors
+// commute, so each element's chain of FMAs is the same.
 
 // swapGain is how much less tile work the transpose must take for a product to be computed
 // that way: the scratch copy of c and its transpose back cost about a pass over c each.
