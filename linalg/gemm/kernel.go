@@ -45,6 +45,15 @@ type microKernel struct {
 	transpose16 func(dst []float32, lddst int, src []float32, ldsrc int)
 }
 
+// forWidth returns the kernel Sgemm runs on a product of n columns: kn, or its narrow kernel
+// where n is at most its width.
+func (kn *microKernel) forWidth(n int) *microKernel {
+	if kn.narrow != nil && n <= kn.narrow.nr {
+		return kn.narrow
+	}
+	return kn
+}
+
 // active is the kernel Sgemm uses, the fastest this CPU runs (set by the build's init).
 var active = &goKernel
 

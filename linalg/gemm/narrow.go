@@ -47,9 +47,7 @@ func swapsNarrow(kn *microKernel, tA, tB bool, m, n int) bool {
 // tileWork is the number of elements the tiles of an m x n product with kernel kn (or its
 // narrow kernel, as Sgemm picks it) compute, c's and the wasted ones.
 func tileWork(kn *microKernel, m, n int) int {
-	if kn.narrow != nil && n <= kn.narrow.nr {
-		kn = kn.narrow
-	}
+	kn = kn.forWidth(n)
 	rows := (m + kn.mr - 1) / kn.mr * kn.mr
 	cols := n / kn.nr * kn.nr
 	switch rest := n % kn.nr; {
@@ -78,10 +76,7 @@ func gemmSwapped(kn *microKernel, m, n, k int, alpha float32, a []float32, lda i
 			}
 		}
 	}
-	if kn.narrow != nil && m <= kn.narrow.nr {
-		kn = kn.narrow
-	}
-	kn.gemm(true, false, n, m, k, alpha, b, ldb, a, lda, beta, ct, m)
+	kn.forWidth(m).gemm(true, false, n, m, k, alpha, b, ldb, a, lda, beta, ct, m)
 	for i := range m {
 		row := c[i*ldc:][:n]
 		for j := range row {

@@ -27,18 +27,7 @@ func TestNarrowSwappedAsKernel(t *testing.T) {
 				for _, k := range []int{1, 15, 256, 600} {
 					for _, s := range [][2]float32{{1, 0}, {0.5, 1}, {-1.25, 0.75}, {1, float32(math.Copysign(0, -1))}} {
 						p := problem{tA: true, m: m, n: n, k: k, alpha: s[0], beta: s[1]}.withPads(rng.IntN(3)*rng.IntN(200), rng.IntN(3), rng.IntN(3))
-						a, b, c := p.operands(rng)
-						check(t, kn, p, a, b, c)
-						c[rng.IntN(len(c))] = float32(math.NaN())
-						c[rng.IntN(len(c))] = float32(math.Inf(-1))
-						got, want := append([]float32(nil), c...), append([]float32(nil), c...)
-						sgemm(kn, trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
-						plain := kn
-						if kn.narrow != nil && n <= kn.narrow.nr {
-							plain = kn.narrow
-						}
-						plain.gemm(true, false, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
-						sameBits(t, kn, p, got, "as its transpose", want, "by "+plain.name)
+						sameAsKernel(t, kn, p, rng, "as its transpose")
 					}
 				}
 			}
@@ -48,6 +37,22 @@ func TestNarrowSwappedAsKernel(t *testing.T) {
 		t.Error("the AVX-512 kernel computes a 20-output head's weight gradient (256 x 20) in place, not as its transpose")
 	}
 	t.Logf("%d narrow shapes computed as their transposes", swapped)
+}
+
+// sameAsKernel checks problem p of untransposed b by Sgemm with kernel kn against the naive
+// product (check), and that its bits, with a NaN and an infinity in c, are those of the kernel
+// Sgemm would otherwise run on the product itself; how names Sgemm's way.
+func sameAsKernel(t *testing.T, kn *microKernel, p problem, rng *rand.Rand, how string) {
+	t.Helper()
+	a, b, c := p.operands(rng)
+	check(t, kn, p, a, b, c)
+	c[rng.IntN(len(c))] = float32(math.NaN())
+	c[rng.IntN(len(c))] = float32(math.Inf(-1))
+	got, want := append([]float32(nil), c...), append([]float32(nil), c...)
+	sgemm(kn, trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
+	plain := kn.forWidth(p.n)
+	plain.gemm(p.tA, false, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
+	sameBits(t, kn, p, got, how, want, "by "+plain.name)
 }
 
 // Only a^T b with c narrower than a panel and taller than wide is swapped.
@@ -65,7 +70,8 @@ func TestSwapsNarrowOnlyNarrowWeightGradients(t *testing.T) {
 }
 
 // A product of a few rows, which Sgemm computes row by row with the row kernel, gives the bits
-// of the kernel run on the product itself, and the naive product's values.
+// of the kernel run on the product itself, NaN and infinities in c included, and the naive
+// product's values.
 func TestFewRowsAsKernel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
 	rowsUsed := 0
@@ -80,17 +86,7 @@ func TestFewRowsAsKernel(t *testing.T) {
 					for _, tA := range []bool{false, true} {
 						s := [][2]float32{{1, 0}, {0.5, 1}, {-1.25, 0.75}, {1, float32(math.Copysign(0, -1))}}[rng.IntN(4)]
 						p := problem{tA: tA, m: m, n: n, k: k, alpha: s[0], beta: s[1]}.withPads(rng.IntN(3), rng.IntN(3)*rng.IntN(70), rng.IntN(3))
-						a, b, c := p.operands(rng)
-						check(t, kn, p, a, b, c)
-						c[rng.IntN(len(c))] = float32(math.NaN())
-						got, want := append([]float32(nil), c...), append([]float32(nil), c...)
-						sgemm(kn, trans(p.tA), trans(p.tB), p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, got, p.ldc)
-						plain := kn
-						if kn.narrow != nil && n <= kn.narrow.nr {
-							plain = kn.narrow
-						}
-						plain.gemm(p.tA, false, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta, want, p.ldc)
-						sameBits(t, kn, p, got, "row by row", want, "by "+plain.name)
+						sameAsKernel(t, kn, p, rng, "row by row")
 					}
 				}
 			}
@@ -116,10 +112,7 @@ func BenchmarkNarrowAgainstKernel(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("%s-%dx%dx%d", s.name, s.m, s.n, s.k), func(b *testing.B) {
 			p, a, bm, c := benchOperands(s)
-			plain := kn
-			if kn.narrow != nil && p.n <= kn.narrow.nr {
-				plain = kn.narrow
-			}
+			plain := kn.forWidth(p.n)
 			var narrow, kernel, ratio []float64
 			run := func(swapped bool) float64 {
 				t0 := time.Now()

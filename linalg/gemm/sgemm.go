@@ -42,10 +42,7 @@ func sgemm(kn *microKernel, tA, tB blas.Transpose, m, n, k int, alpha float32, a
 		gemmSwapped(kn, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	if kn.narrow != nil && n <= kn.narrow.nr {
-		kn = kn.narrow
-	}
-	kn.gemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	kn.forWidth(n).gemm(tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // KernelName names the micro-kernel Sgemm uses on this CPU and build: "avx512", "avx2" or "go"
