@@ -204,7 +204,7 @@ const (
 	NoiseAbsolute = "absolute"
 )
 
-// successorModels names the models with a successor action: "spg-successor and ...".
+// successorModels names the models with a successor action: "spg-successor, ... and ...".
 func successorModels() string {
 	var names []string
 	for _, m := range Models {
@@ -212,5 +212,5 @@ func successorModels() string {
 			names = append(names, m.Name)
 		}
 	}
-	return strings.Join(names, " and ")
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

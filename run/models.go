@@ -96,6 +96,11 @@ var Models = []Model{
 	{Name: ModelSuccessorLocal, Title: "SPG+Successor-Local", Reads: pointTour,
 		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true,
 		SampleSpread: 0.2},
+	// SPG+Successor-Local with one round of messages over its candidate graph: each city's mean
+	// pair embedding, out and in, added to its pairs' second layer (agent/nets/pairwise.go).
+	{Name: ModelSuccessorGraph, Title: "SPG+Successor-Graph", Reads: pointTour,
+		Defaults: func(c *Config) { c.Critic = CriticBilinear }, PairCritic: true, AnyN: true, Successor: true,
+		SampleSpread: 0.2},
 	// Graph matching's network: a message-passing actor shared by G1 and G2, with a critic of
 	// the reward's form over a pair MLP of G1's pairs (agent/nets/graph_matching.go).
 	{Name: ModelGM, Title: "SPG+GM", Reads: (*envs.Facts).GraphPairs,
@@ -181,6 +186,9 @@ const ModelSuccessor = "spg-successor"
 
 // ModelSuccessorLocal is SPG+Successor over its cities' neighbourhoods, for tsp at any size.
 const ModelSuccessorLocal = "spg-successor-local"
+
+// ModelSuccessorGraph is SPG+Successor-Local with one round of messages over its candidate graph.
+const ModelSuccessorGraph = "spg-successor-graph"
 
 // ModelNamed returns the model called name.
 func ModelNamed(name string) (Model, error) {

@@ -21,6 +21,7 @@ func TestModelsLearnTheTasksTheyRead(t *testing.T) {
 		ModelAttention:      {envs.TaskTSP},
 		ModelSuccessor:      {envs.TaskTSP},
 		ModelSuccessorLocal: {envs.TaskTSP},
+		ModelSuccessorGraph: {envs.TaskTSP},
 		ModelGM:             {envs.TaskGM},
 		ModelGMLogStep:      {envs.TaskGM},
 		ModelGMSpectral:     {envs.TaskGM},

@@ -15,10 +15,11 @@ import (
 	"spg-tui/run"
 )
 
-// The critic loss (penalty off and on) and the actor loss through the critic of both successor
-// models, the barred diagonal included, against central differences in float64.
+// The critic loss (penalty off and on) and the actor loss through the critic of the successor
+// models, the barred diagonal (and SPG+Successor-Graph's messages) included, against central
+// differences in float64.
 func TestSuccessorGradients(t *testing.T) {
-	for _, model := range []string{run.ModelSuccessor, run.ModelSuccessorLocal} {
+	for _, model := range []string{run.ModelSuccessor, run.ModelSuccessorLocal, run.ModelSuccessorGraph} {
 		t.Run(model, func(t *testing.T) {
 			a := testArch(t, model, envs.TaskTSP, checkN, checkH)
 			rng := rand.New(rand.NewPCG(75, 76))
@@ -34,12 +35,12 @@ func TestSuccessorGradients(t *testing.T) {
 
 // Relabelling the cities permutes the rows and the columns of a successor model's M the same way
 // (the score of "j follows i" moves with both cities), and M puts no mass on a self-loop, nor,
-// for SPG+Successor-Local at N = 14 (above its candidates' 10), on a pair of far cities.
+// for SPG+Successor-Local and -Graph at N = 14 (above their candidates' 6), on a pair of far cities.
 func TestSuccessorIsEquivariant(t *testing.T) {
 	for _, c := range []struct {
 		model string
 		n     int
-	}{{run.ModelSuccessor, 6}, {run.ModelSuccessorLocal, 6}, {run.ModelSuccessorLocal, 14}} {
+	}{{run.ModelSuccessor, 6}, {run.ModelSuccessorLocal, 6}, {run.ModelSuccessorLocal, 14}, {run.ModelSuccessorGraph, 14}} {
 		t.Run(fmt.Sprintf("%s/n=%d", c.model, c.n), func(t *testing.T) { checkSuccessorEquivariant(t, c.model, c.n) })
 	}
 }
@@ -76,6 +77,7 @@ func checkSuccessorEquivariant(t *testing.T, model string, n int) {
 	if err := l.Act(moved, b, h, mm); err != nil {
 		t.Fatal(err)
 	}
+	local := model == run.ModelSuccessorLocal || model == run.ModelSuccessorGraph
 	far := make([]float32, b*n*n*pairs.TourLocalWidth)
 	pairs.TourLocal(far, states, b, n)
 	var barred int
@@ -86,7 +88,7 @@ func checkSuccessorEquivariant(t *testing.T, model string, n int) {
 			}
 			for j := range n {
 				f := far[((s*n+i)*n+j)*pairs.TourLocalWidth:]
-				if model == run.ModelSuccessorLocal && f[pairs.LocalRankFrom] == 1 && f[pairs.LocalRankTo] == 1 {
+				if local && f[pairs.LocalRankFrom] == 1 && f[pairs.LocalRankTo] == 1 {
 					barred++
 					if d := m[(s*n+i)*n+j]; d != 0 {
 						t.Fatalf("state %d: M[%d][%d] = %g on a pair of far cities", s, i, j, d)
@@ -101,7 +103,7 @@ func checkSuccessorEquivariant(t *testing.T, model string, n int) {
 			}
 		}
 	}
-	if (barred > 0) != (model == run.ModelSuccessorLocal && n > pairs.LocalRankCap+1) {
+	if (barred > 0) != (local && n > pairs.LocalRankCap+1) {
 		t.Errorf("%d pairs of far cities at n = %d", barred, n)
 	}
 }

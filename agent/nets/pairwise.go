@@ -28,6 +28,9 @@ import (
 type pairwise struct {
 	n, h, width int
 	rows        pairops.PairRows
+	// graph adds one round of messages over the candidate graph between the first two layers
+	// (SPG+Successor-Graph): see graphLayer.
+	graph bool
 }
 
 func init() {
@@ -53,7 +56,11 @@ func (a pairwise) StateShape(b int) []int {
 }
 
 func (a pairwise) specs() []ParamSpec {
-	return slices.Concat(linearSpecs("p1", a.width, a.h, true), linearSpecs("p2", a.h, a.h, true), linearSpecs("p3", a.h, 1, true))
+	s := slices.Concat(linearSpecs("p1", a.width, a.h, true), linearSpecs("p2", a.h, a.h, true), linearSpecs("p3", a.h, 1, true))
+	if a.graph {
+		s = append(s, linearSpecs("pn", 2*a.h, 2*a.h, true)...)
+	}
+	return s
 }
 
 func (a pairwise) ActorSpecs() []ParamSpec  { return a.specs() }
@@ -75,7 +82,12 @@ func (a pairwise) scoresOf(f *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if y, err = layers.Dense(y, p.Get("p2.W"), p.Get("p2.b"), layers.DenseOptions{Act: layers.LeakyReLU, Frozen: frozen}); err != nil {
+	if a.graph {
+		y, err = a.graphLayer(y, f, p, frozen)
+	} else {
+		y, err = layers.Dense(y, p.Get("p2.W"), p.Get("p2.b"), layers.DenseOptions{Act: layers.LeakyReLU, Frozen: frozen})
+	}
+	if err != nil {
 		return nil, err
 	}
 	if y, err = layers.Dense(y, p.Get("p3.W"), p.Get("p3.b"), layers.DenseOptions{Frozen: frozen}); err != nil {
@@ -83,6 +95,30 @@ func (a pairwise) scoresOf(f *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
 	}
 	s := y.Shape()
 	return G.Reshape(y, []int{s[0], a.n, a.n})
+}
+
+// graphLayer is the second layer with one round of messages over the candidate graph: each
+// city's means of its first-layer pair embeddings y (B, N, N, H) out of it and into it
+// (layers.NeighbourMeans over the pairs f calls near), under a dense layer pn, added to every pair
+// it is in:
+//
+//	h2_ij = σ(W2 y_ij + b2 + t_i[:H] + t_j[H:]),  t = pn(means),
+//
+// so that a pair's score knows its cities' neighbourhoods, not only its own features.
+func (a pairwise) graphLayer(y, f *G.Node, p NodeSet, frozen bool) (*G.Node, error) {
+	means, err := layers.NeighbourMeans(y, f, localNear)
+	if err != nil {
+		return nil, err
+	}
+	t, err := layers.Dense(means, p.Get("pn.W"), p.Get("pn.b"), layers.DenseOptions{Frozen: frozen})
+	if err != nil {
+		return nil, err
+	}
+	z, err := layers.Dense(y, p.Get("p2.W"), p.Get("p2.b"), layers.DenseOptions{Frozen: frozen})
+	if err != nil {
+		return nil, err
+	}
+	return layers.AddNodeTerms(z, t, layers.LeakyReLU)
 }
 
 func (a pairwise) Actor(x *G.Node, p NodeSet) (*G.Node, error) {
@@ -109,6 +145,9 @@ func (a pairwise) countStep(c *flopCounter) {
 	mlp := func(bwd, dw bool) {
 		c.dense(rows, w, h, true, false, dw)
 		c.dense(rows, h, h, true, bwd, dw)
+		if a.graph {
+			c.dense(c.b*c.n, 2*h, 2*h, true, bwd, dw)
+		}
 		c.dense(rows, h, 1, true, bwd, dw)
 	}
 	mlp(false, false) // acting

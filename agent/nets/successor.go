@@ -28,6 +28,10 @@ import (
 // near cities (FarScore elsewhere): with every pair scored, a model trained at N = 20 gave far
 // pairs of TSP-1,000, all alike at the features' caps, scores its covers took by the hundred
 // (121 against farthest insertion's 25.6).
+//
+// SPG+Successor-Graph is SPG+Successor-Local with one round of messages over that candidate
+// graph in its networks (pairwise.graphLayer): a pair's score also sees what its cities'
+// other candidate pairs look like.
 type successor struct{ pairwise }
 
 // SelfLoopScore is the score the successor actor gives every self-loop X_ii: far below any
@@ -46,6 +50,12 @@ func init() {
 			return nil, errStates
 		}
 		return successor{pairwise{n: n, h: h, width: pairs.TourLocalWidth, rows: pairops.LocalPointSet}}, nil
+	})
+	registerArch(run.ModelSuccessorGraph, func(n, h int, f *envs.Facts) (Arch, error) {
+		if !f.PointTour() {
+			return nil, errStates
+		}
+		return successor{pairwise{n: n, h: h, width: pairs.TourLocalWidth, rows: pairops.LocalPointSet, graph: true}}, nil
 	})
 }
 

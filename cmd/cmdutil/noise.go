@@ -10,7 +10,7 @@ import (
 // NoiseFlags registers --gumbel-scale and --gumbel-noise into dec, as eval and experiment
 // take them.
 func NoiseFlags(fs *flag.FlagSet, dec *run.Decoding) {
-	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise (eval, relative, unset: the model's: 12, 96 for spg-successor, 0.2 N^2 for spg-successor-local)")
+	fs.Float64Var(&dec.GumbelScale, "gumbel-scale", dec.GumbelScale, "scale of the Gumbel(0, 1) noise added to the actor's scores X before Sinkhorn((X + noise) / tau), in units of --gumbel-noise (eval, relative, unset: the model's: 12, 96 for spg-successor, 0.2 N^2 for spg-successor-local and -graph)")
 	fs.StringVar(&dec.Noise, "gumbel-noise", run.NoiseRelative, "units of --gumbel-scale: relative (of each instance's spread of the actor's scores X, their root mean square once row and column means are removed, divided by N^2) or absolute (of X)")
 }
 

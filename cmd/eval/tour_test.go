@@ -75,7 +75,7 @@ func TestEvalTourFlagsNeedASuccessorAction(t *testing.T) {
 		extra []string
 		want  string
 	}{
-		{[]string{"--tour-decode", "patch"}, "tour-decode patch: SPG+Sequential has no successor action (only spg-successor and spg-successor-local do)"},
+		{[]string{"--tour-decode", "patch"}, "tour-decode patch: SPG+Sequential has no successor action (only spg-successor, spg-successor-local and spg-successor-graph do)"},
 		{[]string{"--tour-repair", "none"}, "tour-repair none: SPG+Sequential has no successor action"},
 		{[]string{"--critic-max", "--tour-decode", "patch"}, "takes no --samples, --augment, --rounding, --tour-decode or --tour-repair"},
 	} {
