@@ -63,7 +63,7 @@ func TestActorAtHardChangesOnlyTheActorUpdate(t *testing.T) {
 		for i := range actor {
 			same = same && slices.Equal(actor[i], hardA[i])
 		}
-		linear := m.Name == run.ModelPairwise || m.Name == run.ModelSuccessor || m.Name == run.ModelSuccessorLocal || (m.Name == run.ModelFactored && actorAtTask(m) != envs.TaskTSP)
+		linear := m.Name == run.ModelPairwise || m.Name == run.ModelSuccessor || m.Name == run.ModelSuccessorLocal || m.Name == run.ModelSuccessorGraph || (m.Name == run.ModelFactored && actorAtTask(m) != envs.TaskTSP)
 		if same != linear {
 			t.Errorf("%s on %s: hard gave the soft actor update: %v, want %v", m.Name, actorAtTask(m), same, linear)
 		}
