@@ -54,19 +54,19 @@ func (k *neighbourMeans[T]) Forward(in []*tensor.Dense, out *tensor.Dense) error
 	rowBlocks(b*n, n*w, func(_, lo, hi int) {
 		for r := lo; r < hi; r++ { // r = b n + i
 			bi, i := r/n, r%n
-			out, in := o[r*2*w:][:w], o[r*2*w+w:][:w]
-			clear(out)
-			clear(in)
+			from, to := o[r*2*w:][:w], o[r*2*w+w:][:w] // the means out of i and into i
+			clear(from)
+			clear(to)
 			for j := range n {
 				if cand[r*n+j] {
-					addTo(out, h[(r*n+j)*w:][:w])
+					addTo(from, h[(r*n+j)*w:][:w])
 				}
 				if p := (bi*n+j)*n + i; cand[p] {
-					addTo(in, h[p*w:][:w])
+					addTo(to, h[p*w:][:w])
 				}
 			}
-			scaleBy(out, rows[r])
-			scaleBy(in, cols[r])
+			scaleBy(from, rows[r])
+			scaleBy(to, cols[r])
 		}
 	})
 	return nil
@@ -147,6 +147,7 @@ func reciprocal[T ops.Float](c int) T {
 	return 1 / T(c)
 }
 
+// addTo adds src to dst, element by element.
 func addTo[T ops.Float](dst, src []T) {
 	src = src[:len(dst)]
 	for q := range dst {
@@ -154,6 +155,7 @@ func addTo[T ops.Float](dst, src []T) {
 	}
 }
 
+// scaleBy multiplies dst by a.
 func scaleBy[T ops.Float](dst []T, a T) {
 	for q := range dst {
 		dst[q] *= a
