@@ -61,11 +61,19 @@ func (k *barFar[T]) mask(dst, src, f []T, v T) {
 	w := len(f) / len(src)
 	for p, s := range src {
 		dst[p] = v
-		for _, c := range k.near {
-			if f[p*w+c] < 1 {
-				dst[p] = s
-				break
-			}
+		if candidate(f[p*w:][:w], k.near) {
+			dst[p] = s
 		}
 	}
+}
+
+// candidate reports whether a pair with features f is in the candidate graph: one of its
+// features at the columns near is below 1, their cap.
+func candidate[T ops.Float](f []T, near []int) bool {
+	for _, c := range near {
+		if f[c] < 1 {
+			return true
+		}
+	}
+	return false
 }

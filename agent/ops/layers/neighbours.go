@@ -15,7 +15,7 @@ import (
 //	out[b, i, :H] = mean over j in C_b(i) of h[b, i, j],  out[b, i, H:] = mean over j with i in C_b(j) of h[b, j, i],
 //
 // where (i, j) is a candidate, j in C_b(i), when j != i and one of the pair's features at the
-// columns near is below 1, their cap (BarFar's candidate graph). It is one round of messages over
+// columns near is below 1, their cap (BarFar's candidate graph, the same test). It is one round of messages over
 // the candidate graph: what a city's outgoing and incoming pairs look like, averaged so that it
 // does not grow with N. A node with no candidate pair gets zeros. f is data: no gradient flows
 // into it.
@@ -110,16 +110,9 @@ func (k *neighbourMeans[T]) graph(f []T, b, n int) (cand []bool, rows, cols []T)
 		for r := lo; r < hi; r++ {
 			outs := 0
 			for j := range n {
-				p := r*n + j
-				if j == r%n {
-					continue
-				}
-				for _, c := range k.near {
-					if f[p*w+c] < 1 {
-						cand[p] = true
-						outs++
-						break
-					}
+				if p := r*n + j; j != r%n && candidate(f[p*w:][:w], k.near) {
+					cand[p] = true
+					outs++
 				}
 			}
 			rows[r] = reciprocal[T](outs)
